@@ -1,0 +1,47 @@
+"""The ledger: immutable, hash-chained event logs, one JSON Lines file per game.
+
+It knows no game's rules: it stores envelopes around payloads, chains them, locks, appends,
+verifies and repairs.
+"""
+
+from ledger.codec import GENESIS_HASH, Record, decode_line, utc_stamp
+from ledger.events import TABLE, Event, GameStarted, Noted, Retracted, event_type
+from ledger.store import (
+    Corrupt,
+    Draft,
+    Head,
+    Ledger,
+    LedgerError,
+    TornTail,
+    UnknownGameId,
+    VersionConflict,
+    Verification,
+    default_root,
+)
+
+__version__ = "0.1.0"
+"""tabletape's version, recorded in every game-started event."""
+
+__all__ = [
+    "GENESIS_HASH",
+    "TABLE",
+    "Corrupt",
+    "Draft",
+    "Event",
+    "GameStarted",
+    "Head",
+    "Ledger",
+    "LedgerError",
+    "Noted",
+    "Record",
+    "Retracted",
+    "TornTail",
+    "UnknownGameId",
+    "Verification",
+    "VersionConflict",
+    "__version__",
+    "decode_line",
+    "default_root",
+    "event_type",
+    "utc_stamp",
+]

@@ -1,0 +1,121 @@
+"""One event as one line of JSON, hash-chained to the line before.
+
+A stored line is the JSON object ``{"seq":…,"at":…,"actor":…,"type":…,"payload":{…},"prev":…}``
+with ``,"hash":"<64 hex>"`` spliced in before the closing brace. The hash is SHA-256 of the exact
+bytes of the line without that hash field (the *body*), and the body holds the previous hash, so
+the chain covers every byte of every line.
+
+>>> body = encode_body(1, "2026-01-01T00:00:00.000000Z", "table", "note", b'{"text":"hi"}', GENESIS_HASH)
+>>> line = seal(body)
+>>> record = decode_line(line)
+>>> (record.seq, record.type, bytes(record.payload))
+(1, 'note', b'{"text":"hi"}')
+>>> line_body(line) == body
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+import msgspec
+
+from ledger.events import GENESIS_HASH, Event, event_type
+
+__all__ = [
+    "GENESIS_HASH",
+    "Record",
+    "decode_line",
+    "encode_body",
+    "encode_payload",
+    "line_body",
+    "seal",
+    "utc_stamp",
+]
+
+HASH_FIELD = b',"hash":"'
+SEALED_TAIL = len(HASH_FIELD) + 64 + 2
+"""Bytes that :func:`seal` adds at the end of a body, less the closing brace it replaces: 75."""
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One stored event: the envelope, with the payload left as raw JSON for the game to decode."""
+
+    seq: int
+    """Position in the log, from 1 (the game-started event) with no gaps."""
+    at: str
+    """When it was recorded: UTC, RFC 3339 with microseconds and ``Z``."""
+    actor: str
+    """The player who acted, or ``table``."""
+    type: str
+    """The event's tag, e.g. ``roll``."""
+    payload: msgspec.Raw
+    """The event's fields as stored JSON (without the tag)."""
+    prev: str
+    """Hash of the previous line (``GENESIS_HASH`` for seq 1)."""
+    hash: str
+    """SHA-256 of this line's body."""
+
+
+class _Body(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    seq: int
+    at: str
+    actor: str
+    type: str
+    payload: msgspec.Raw
+    prev: str
+
+
+_encoder = msgspec.json.Encoder()
+_record_decoder = msgspec.json.Decoder(Record)
+
+
+def utc_stamp(moment: datetime | None = None) -> str:
+    """``2026-11-29T14:51:46.123456Z``: the ``at`` of an event recorded at ``moment`` (default now)."""
+    moment = moment or datetime.now(UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def encode_payload(event: Event) -> bytes:
+    """The event's fields as JSON, without its tag (the envelope's ``type`` holds that).
+
+    >>> from ledger.events import Retracted
+    >>> encode_payload(Retracted(seq=4))
+    b'{"seq":4}'
+    """
+    encoded = _encoder.encode(event)
+    prefix_length = len(event_type(event)) + 10  # {"type":"<tag>"
+    rest = encoded[prefix_length:]
+    return b"{" + rest[1:] if rest.startswith(b",") else b"{" + rest
+
+
+def encode_body(seq: int, at: str, actor: str, type: str, payload: bytes, prev: str) -> bytes:
+    """The hashed bytes of a line: the envelope without its hash."""
+    return _encoder.encode(
+        _Body(seq=seq, at=at, actor=actor, type=type, payload=msgspec.Raw(payload), prev=prev)
+    )
+
+
+def seal(body: bytes) -> bytes:
+    """The stored line (newline excluded) for ``body``: its hash spliced in before the last brace."""
+    digest = hashlib.sha256(body).hexdigest().encode()
+    return body[:-1] + HASH_FIELD + digest + b'"}'
+
+
+def line_body(line: bytes) -> bytes:
+    """The body that :func:`seal` sealed: the line without its hash field (newline excluded)."""
+    return line[:-SEALED_TAIL] + b"}"
+
+
+def decode_line(line: bytes) -> Record:
+    """Decode a stored line (with or without its newline); raises ``msgspec.DecodeError``."""
+    return _record_decoder.decode(line)
+
+
+def body_hash_matches(line: bytes) -> bool:
+    """True when the line is sealed and its hash is the SHA-256 of its body."""
+    if len(line) <= SEALED_TAIL or line[-SEALED_TAIL:-SEALED_TAIL + len(HASH_FIELD)] != HASH_FIELD:
+        return False
+    stated = line[-66:-2]
+    return hashlib.sha256(line_body(line)).hexdigest().encode() == stated

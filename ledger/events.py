@@ -1,0 +1,70 @@
+"""The facts every log shares, whatever the game.
+
+Every game's events subclass :class:`Event`. Its tag is the action name a person types
+(``roll``, ``attack``), so the same word names the event in the log, at the prompt and in SQL.
+
+>>> class Rolled(Event, tag="roll"):
+...     dice: tuple[int, ...] = ()
+>>> event_type(Rolled)
+'roll'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+GENESIS_HASH = "0" * 64
+"""The ``prev`` hash of a log's first event."""
+
+TABLE = "table"
+"""The actor of events nobody in particular made (setup, shuffles, the villain's deck)."""
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=False):
+    """Base of every event: an immutable fact, tagged with its kebab-case action name."""
+
+
+def event_type(cls: type[Event] | Event) -> str:
+    """The tag (action name) of an event class or instance."""
+    cls = cls if isinstance(cls, type) else type(cls)
+    return str(cls.__struct_config__.tag)
+
+
+class GameStarted(Event, tag="game-started"):
+    """First event of every log: what is being played, by whom, with which options."""
+
+    kind: str
+    """Registry name of the game kind, e.g. ``risk-strike``."""
+    rules_version: str
+    """Version of the rules module that recorded the game."""
+    tabletape_version: str
+    players: tuple[str, ...]
+    """Player names in seat order (play order before any first-player roll-off)."""
+    options: dict[str, Any] = {}
+    """Validated options in force, data overrides included, with defaults filled in."""
+    seed: int = 0
+    """Seed of tabletape's dice generator: dice rolled by tabletape derive from it and the seq."""
+    parent: str | None = None
+    """For a forked game: the game it was forked from."""
+    fork_seq: int | None = None
+    """For a forked game: the last seq of the parent repeated here."""
+
+
+class Retracted(Event, tag="undo"):
+    """``undo``: the action at ``seq`` is retracted; the fold skips it, the log keeps it."""
+
+    seq: int
+
+
+class Noted(Event, tag="note"):
+    """An annotation a person added: shown in replay and narration, ignored by the rules."""
+
+    text: str
+    about: int | None = None
+    """The seq the note is about, if any."""
+
+
+LEDGER_EVENTS: tuple[type[Event], ...] = (GameStarted, Retracted, Noted)
+"""Event types every log may hold, whatever its game."""

@@ -1,0 +1,410 @@
+"""A ledger: a folder holding one append-only, hash-chained JSON Lines file per game.
+
+>>> import tempfile
+>>> from ledger.events import GameStarted, Noted
+>>> ledger = Ledger(tempfile.mkdtemp())
+>>> game = ledger.create(GameStarted(kind="demo", rules_version="1", tabletape_version="0",
+...                                  players=("olga", "patrick")), game_id="dm-test")
+>>> [r.seq for r in ledger.append(game, [("olga", Noted(text="hello"))], expected_seq=1)]
+[2]
+>>> ledger.verify(game).ok
+True
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import shutil
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import msgspec
+
+from ledger.codec import (
+    GENESIS_HASH,
+    Record,
+    body_hash_matches,
+    decode_line,
+    encode_body,
+    encode_payload,
+    seal,
+    utc_stamp,
+)
+from ledger.events import TABLE, Event, GameStarted, event_type
+
+if sys.platform != "win32":
+    import fcntl
+
+Draft = tuple[str, Event]
+"""What a caller appends: ``(actor, event)``; the ledger adds seq, time and hashes."""
+
+ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+"""Letters of game ids: no 0/o, 1/l/i, so an id read aloud at the table is typed right."""
+
+
+class LedgerError(Exception):
+    """Base of the ledger's errors; messages are meant for people."""
+
+
+class UnknownGameId(LedgerError):
+    """No log for that game id in this ledger."""
+
+
+class VersionConflict(LedgerError):
+    """The log's head moved since the caller read it: nothing was written."""
+
+    def __init__(self, game: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"game {game} changed while you were recording: expected event {expected} to be the "
+            f"latest, but it is {actual}; nothing was written, look at the game and record again"
+        )
+        self.expected = expected
+        self.actual = actual
+
+
+class TornTail(LedgerError):
+    """The last line of a log was cut short by a crash mid-write (it was never acknowledged)."""
+
+    def __init__(self, game: str, after_seq: int, size: int) -> None:
+        super().__init__(
+            f"the last line of game {game} is torn ({size} bytes after event {after_seq}, a crash "
+            f"while writing; that action was never acknowledged). Run `tabletape repair {game}` "
+            "to cut it off (a backup of the file is kept)"
+        )
+        self.after_seq = after_seq
+        self.size = size
+
+
+class Corrupt(LedgerError):
+    """A stored line does not decode, breaks the seq order or the hash chain."""
+
+    def __init__(self, game: str, seq: int, problem: str) -> None:
+        super().__init__(f"game {game} is corrupt at event {seq}: {problem}")
+        self.seq = seq
+        self.problem = problem
+
+
+class Head(msgspec.Struct, frozen=True):
+    """The latest event of a log."""
+
+    seq: int
+    hash: str
+    at: str
+
+
+class Verification(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``verify`` found: ``ok`` or the first bad seq and why."""
+
+    game: str
+    ok: bool
+    events: int
+    """Events that verified (before the first bad one)."""
+    first_bad_seq: int | None = None
+    problem: str = ""
+    head: str = ""
+
+
+def default_root() -> Path:
+    """The user's ledger: ``$TABLETAPE_LEDGER``, else the platform's user data folder."""
+    configured = os.environ.get("TABLETAPE_LEDGER")
+    if configured:
+        return Path(configured).expanduser()
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "tabletape"
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home())) / "tabletape"
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "tabletape"
+
+
+class Ledger:
+    """The games of one ledger folder. Every method is safe across processes."""
+
+    def __init__(self, root: str | os.PathLike[str] | None = None) -> None:
+        self.root = Path(root) if root is not None else default_root()
+        self.games_dir = self.root / "games"
+
+    def __repr__(self) -> str:
+        return f"Ledger({str(self.root)!r})"
+
+    # -- naming --------------------------------------------------------------------------------
+
+    def path(self, game: str) -> Path:
+        """The log file of ``game`` (which may not exist yet)."""
+        if not game or "/" in game or "\\" in game or game.startswith("."):
+            raise UnknownGameId(f"'{game}' is not a game id")
+        return self.games_dir / f"{game}.jsonl"
+
+    def existing_path(self, game: str) -> Path:
+        path = self.path(game)
+        if not path.exists():
+            raise UnknownGameId(self.unknown_game_message(game))
+        return path
+
+    def unknown_game_message(self, game: str) -> str:
+        import difflib
+
+        ids = self.game_ids()
+        close = difflib.get_close_matches(game, ids, n=1, cutoff=0.5)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        known = ", ".join(ids[-8:]) if ids else "none yet; start one with `tabletape new`"
+        return f"no game '{game}' in ledger {self.root}{hint}; games: {known}"
+
+    def game_ids(self) -> list[str]:
+        """Every game id in the ledger, oldest file first."""
+        if not self.games_dir.is_dir():
+            return []
+        files = sorted(self.games_dir.glob("*.jsonl"), key=lambda p: (p.stat().st_mtime_ns, p.name))
+        return [p.stem for p in files]
+
+    def new_game_id(self, prefix: str) -> str:
+        """A short id not yet used here, e.g. ``rs-k7pq``."""
+        for length in (4, 4, 4, 5, 6, 8):
+            candidate = f"{prefix}-" + "".join(secrets.choice(ID_ALPHABET) for _ in range(length))
+            if not self.path(candidate).exists():
+                return candidate
+        raise LedgerError("could not find a free game id")  # pragma: no cover
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def create(
+        self, started: GameStarted, *, game_id: str | None = None, at: str | None = None
+    ) -> str:
+        """Start a log whose first event is ``started``; return its game id.
+
+        Raises :class:`LedgerError` when ``game_id`` is taken.
+        """
+        self.games_dir.mkdir(parents=True, exist_ok=True)
+        game = game_id or self.new_game_id(started.kind.split("-")[0][:2])
+        path = self.path(game)
+        line = seal(
+            encode_body(1, at or utc_stamp(), TABLE, event_type(started), encode_payload(started),
+                        GENESIS_HASH)
+        )
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+        except FileExistsError:
+            raise LedgerError(f"game id '{game}' is already used in ledger {self.root}") from None
+        try:
+            write_all(fd, line + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fsync_dir(self.games_dir)
+        return game
+
+    def append(
+        self,
+        game: str,
+        drafts: Sequence[Draft],
+        *,
+        expected_seq: int,
+        at: str | Sequence[str] | None = None,
+    ) -> list[Record]:
+        """Append events after ``expected_seq`` in one write and one fsync; return their records.
+
+        Raises :class:`VersionConflict` (nothing written) when the log's head is not
+        ``expected_seq``, and :class:`TornTail` when the log needs repair first.
+        """
+        path = self.existing_path(game)
+        with locked(path) as fd:
+            head = read_head(fd, game)
+            if head.seq != expected_seq:
+                raise VersionConflict(game, expected_seq, head.seq)
+            data, records = build_lines(drafts, head, at)
+            size = os.fstat(fd).st_size
+            try:
+                write_all(fd, data)
+                os.fsync(fd)
+            except OSError:
+                os.ftruncate(fd, size)
+                raise
+        return records
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def lines(self, game: str) -> Iterator[bytes]:
+        """The stored lines of ``game`` (newlines removed); a torn last line raises TornTail."""
+        path = self.existing_path(game)
+        last_seq = 0
+        with open(path, "rb") as handle:
+            for line in handle:
+                if not line.endswith(b"\n"):
+                    raise TornTail(game, last_seq, len(line))
+                last_seq += 1
+                yield line[:-1]
+
+    def read(self, game: str) -> Iterator[Record]:
+        """Stream the records of ``game``; raises :class:`Corrupt` or :class:`TornTail` on damage.
+
+        Reading checks that each line decodes and that seqs are contiguous; ``verify`` checks
+        the hashes too.
+        """
+        expected = 1
+        for line in self.lines(game):
+            try:
+                record = decode_line(line)
+            except msgspec.DecodeError as error:
+                raise Corrupt(game, expected, f"line does not decode ({error})") from None
+            if record.seq != expected:
+                raise Corrupt(game, expected, f"found seq {record.seq} where {expected} belongs")
+            expected += 1
+            yield record
+
+    def records(self, game: str) -> list[Record]:
+        return list(self.read(game))
+
+    def started(self, game: str) -> GameStarted:
+        """The game-started event of ``game``."""
+        path = self.existing_path(game)
+        with open(path, "rb") as handle:
+            first = handle.readline()
+        try:
+            record = decode_line(first)
+            return msgspec.json.decode(record.payload, type=GameStarted)
+        except msgspec.DecodeError as error:
+            raise Corrupt(game, 1, f"the game-started line does not decode ({error})") from None
+
+    def head(self, game: str) -> Head:
+        """The latest event of ``game``."""
+        path = self.existing_path(game)
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            return read_head(fd, game)
+        finally:
+            os.close(fd)
+
+    # -- checking and mending ------------------------------------------------------------------
+
+    def verify(self, game: str) -> Verification:
+        """Check every line: it decodes, its seq follows, its ``prev`` and ``hash`` chain."""
+        prev = GENESIS_HASH
+        seq = 0
+        try:
+            for line in self.lines(game):
+                seq += 1
+                problem = line_problem(line, seq, prev)
+                if problem:
+                    return Verification(game=game, ok=False, events=seq - 1,
+                                        first_bad_seq=seq, problem=problem, head=prev)
+                prev = line[-66:-2].decode()
+        except TornTail as torn:
+            return Verification(game=game, ok=False, events=seq, first_bad_seq=seq + 1,
+                                problem=f"torn last line ({torn.size} bytes): run repair",
+                                head=prev)
+        return Verification(game=game, ok=True, events=seq, head=prev)
+
+    def repair(self, game: str) -> Path | None:
+        """Cut off a torn last line, keeping the original file as a backup; return the backup.
+
+        Returns None (and changes nothing) when the log has no torn line.
+        """
+        path = self.existing_path(game)
+        with locked(path) as fd:
+            data = path.read_bytes()
+            if not data or data.endswith(b"\n"):
+                return None
+            backup = path.with_name(f"{path.name}.torn-{utc_stamp().replace(':', '')}.bak")
+            shutil.copy2(path, backup)
+            os.ftruncate(fd, data.rfind(b"\n") + 1)
+            os.fsync(fd)
+        fsync_dir(self.games_dir)
+        return backup
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def build_lines(
+    drafts: Sequence[Draft], head: Head, at: str | Sequence[str] | None
+) -> tuple[bytes, list[Record]]:
+    """The bytes of the lines that follow ``head``, and their records."""
+    stamps = [at] * len(drafts) if at is None or isinstance(at, str) else list(at)
+    lines: list[bytes] = []
+    records: list[Record] = []
+    prev = head.hash
+    for offset, ((actor, event), stamp) in enumerate(zip(drafts, stamps, strict=True)):
+        seq = head.seq + 1 + offset
+        payload = encode_payload(event)
+        line = seal(encode_body(seq, stamp or utc_stamp(), actor, event_type(event), payload, prev))
+        records.append(decode_line(line))
+        prev = records[-1].hash
+        lines.append(line + b"\n")
+    return b"".join(lines), records
+
+
+def line_problem(line: bytes, seq: int, prev: str) -> str:
+    """Why a stored line is bad as the ``seq``-th line after hash ``prev``, or ``""``."""
+    if not body_hash_matches(line):
+        return "its hash does not match its bytes (the line was changed)"
+    try:
+        record = decode_line(line)
+    except msgspec.DecodeError as error:
+        return f"the line does not decode ({error})"
+    if record.seq != seq:
+        return f"seq {record.seq} where {seq} belongs"
+    if record.prev != prev:
+        return "its prev hash is not the hash of the line before (the chain is broken)"
+    return ""
+
+
+def read_head(fd: int, game: str) -> Head:
+    """The last complete line of the open log ``fd``, decoded; raises TornTail or Corrupt."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        raise Corrupt(game, 1, "the file is empty")
+    chunk, start = 4096, size
+    while True:
+        start = max(0, size - chunk)
+        tail = os.pread(fd, size - start, start)
+        if tail.count(b"\n") >= 2 or start == 0:
+            break
+        chunk *= 4
+    lines = tail.split(b"\n")
+    if lines[-1]:  # no newline at the end: a torn write
+        seq = head_of(lines[-2], game).seq if len(lines) >= 2 else 0
+        raise TornTail(game, seq, len(lines[-1]))
+    return head_of(lines[-2], game)
+
+
+def head_of(line: bytes, game: str) -> Head:
+    """The head described by a complete stored line."""
+    try:
+        record = decode_line(line)
+    except msgspec.DecodeError as error:
+        raise Corrupt(game, 0, f"the last line does not decode ({error})") from None
+    return Head(record.seq, record.hash, record.at)
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[int]:
+    """The log open for appending, under an exclusive inter-process lock."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND)
+    try:
+        if sys.platform != "win32":
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield fd
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """One ``write`` of ``data``; a short write (disk full) is an error, not a silent tear."""
+    written = os.write(fd, data)
+    if written != len(data):
+        raise OSError(errno.ENOSPC, f"short write: {written} of {len(data)} bytes")
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a new or renamed file's directory entry durable."""
+    if sys.platform == "win32":  # pragma: no cover
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,309 @@
+"""The recording commands: games, new, record, undo, status, log, actions, play, list, verify,
+repair, demo. Thin: parsing and printing here, everything else in ledger/, rules/ and replay/."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import msgspec
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+import ledger as ledger_pkg
+from ledger import GameStarted, Ledger, LedgerError, TornTail, UnknownGameId, VersionConflict
+from replay import render
+from replay.fold import RefusedEvent, open_game, record_action, undo
+from rules.actions import ActionSyntaxError
+from rules.kernel import BadOptions, IllegalAction, UnknownGame, find_game, registered
+
+app = typer.Typer(
+    help="Record tabletop games as event logs; replay, audit and query them.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+)
+out = Console()
+err = Console(stderr=True)
+
+LedgerOption = Annotated[
+    Path | None,
+    typer.Option("--ledger", envvar="TABLETAPE_LEDGER", show_envvar=True,
+                 help="Ledger folder (default: your user data folder)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output (see README).")]
+GameArgument = Annotated[str, typer.Argument(help="Game id, e.g. rs-k7pq.", show_default=False)]
+
+USAGE_EXIT = 2
+"""Exit status for input that is not understood (unknown game, action, field, bad value)."""
+ILLEGAL_EXIT = 1
+"""Exit status for an action the rules refuse, and for a damaged or changed log."""
+
+
+def fail(message: str, code: int, hint: str = "") -> NoReturn:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    if hint:
+        err.print(hint, highlight=False)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def people_errors() -> Iterator[None]:
+    """Turn every error a person can cause into one message and an exit status, no traceback."""
+    try:
+        yield
+    except IllegalAction as error:
+        fail(f"illegal: {error.message()}", ILLEGAL_EXIT)
+    except (ActionSyntaxError, UnknownGame, BadOptions, UnknownGameId) as error:
+        fail(str(error), USAGE_EXIT)
+    except (VersionConflict, TornTail, RefusedEvent, LedgerError) as error:
+        fail(str(error), ILLEGAL_EXIT)
+
+
+def open_ledger(path: Path | None) -> Ledger:
+    return Ledger(path)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+# -- commands ------------------------------------------------------------------------------------
+
+
+@app.command()
+def games(as_json: JsonOption = False) -> None:
+    """List the game kinds tabletape knows."""
+    kinds = registered()
+    if as_json:
+        print_json([{"kind": r.name, "title": r.title, "aliases": list(r.aliases),
+                     "players": [r.min_players, r.max_players],
+                     "rules_version": r.rules_version} for r in kinds])
+        return
+    table = Table(box=box.SIMPLE_HEAD, title="Game kinds", title_justify="left")
+    for column in ("kind", "title", "players", "aliases"):
+        table.add_column(column)
+    for rules in kinds:
+        table.add_row(rules.name, rules.title, f"{rules.min_players}-{rules.max_players}",
+                      ", ".join(rules.aliases))
+    out.print(table)
+
+
+@app.command()
+def new(
+    kind: Annotated[str, typer.Argument(help="Game kind (see `tabletape games`).")],
+    player: Annotated[list[str], typer.Option("--player", "-p",
+                                              help="A player, in seat order; repeat it.")],
+    option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                     help="KEY=VALUE setup option.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of tabletape's dice.")] = None,
+    game_id: Annotated[str | None, typer.Option("--id", help="Choose the game id.")] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Start a game: its kind, its players in seat order, its options."""
+    with people_errors():
+        rules = find_game(kind)
+        players = tuple(name.strip() for value in player for name in value.split(",") if name.strip())
+        options = rules.options(parse_options(option or []), players)
+        started = GameStarted(
+            kind=rules.name, rules_version=rules.rules_version,
+            tabletape_version=ledger_pkg.__version__, players=players, options=options,
+            seed=seed if seed is not None else random.SystemRandom().randrange(2**63),
+        )
+        store = open_ledger(ledger)
+        game = store.create(started, game_id=game_id or store.new_game_id(rules.short))
+    if as_json:
+        print_json({"game": game})
+        return
+    out.print(f"Started [bold]{rules.title}[/] game [bold cyan]{game}[/] "
+              f"for {', '.join(players)}.")
+    out.print(f"Record actions with [bold]tabletape record {game} ACTION key=value …[/] "
+              f"or play at the prompt: [bold]tabletape play {game}[/]")
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise BadOptions(f"option '{pair}' is not KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def record(
+    game: GameArgument,
+    action: Annotated[list[str], typer.Argument(help="ACTION key=value … (by=NAME to name who).")],
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Check one action against the rules and append it to the game's log."""
+    with people_errors():
+        folded, stored = record_action(open_ledger(ledger), game, action)
+    if as_json:
+        print_json({"seq": stored.seq, "actor": stored.actor, "type": stored.type,
+                    "payload": msgspec.json.decode(stored.payload),
+                    "status": render.status_json(folded)})
+        return
+    out.print(f"[dim]{stored.seq}[/] {stored.actor}: "
+              f"{render.action_text(render.decode_event(folded.rules, stored))}", highlight=False)
+    out.print(render.headline(folded))
+
+
+@app.command("undo")
+def undo_command(game: GameArgument, ledger: LedgerOption = None,
+                 as_json: JsonOption = False) -> None:
+    """Retract the latest action (the log keeps it, struck through, for audit)."""
+    with people_errors():
+        folded, undone = undo(open_ledger(ledger), game)
+    if as_json:
+        print_json({"undone": undone.record.seq, "status": render.status_json(folded)})
+        return
+    out.print(f"Undid {undone.record.seq}: {undone.record.actor}: "
+              f"{render.action_text(undone.event)}", highlight=False)
+    out.print(render.headline(folded))
+
+
+@app.command()
+def status(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
+    """Show the game now: whose turn, the board, the hands."""
+    with people_errors():
+        folded = open_game(open_ledger(ledger), game)
+    if as_json:
+        print_json(render.status_json(folded))
+        return
+    out.print(render.status_view(folded))
+
+
+@app.command()
+def log(
+    game: GameArgument,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+    last: Annotated[int | None, typer.Option(help="Only the last N events.")] = None,
+) -> None:
+    """Show the game's log, undone actions struck through."""
+    with people_errors():
+        folded = open_game(open_ledger(ledger), game)
+    if as_json:
+        print_json(render.log_rows(folded))
+        return
+    out.print(render.log_table(folded, last=last))
+
+
+@app.command()
+def actions(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
+    """What may be recorded now, by whom, with which fields."""
+    with people_errors():
+        folded = open_game(open_ledger(ledger), game)
+    specs = folded.rules.legal_actions(folded.state)
+    if as_json:
+        print_json(msgspec.to_builtins(specs))
+        return
+    out.print(render.actions_table(folded.rules, specs))
+
+
+@app.command("list")
+def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
+    """The games in the ledger."""
+    store = open_ledger(ledger)
+    rows = [game_row(store, game) for game in store.game_ids()]
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(box=box.SIMPLE_HEAD, title=f"Games in {store.root}", title_justify="left")
+    for column in ("game", "kind", "players", "events", "started", "last action", "forked from"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(row["game"], row["kind"], ", ".join(row["players"]), str(row["events"]),
+                      row["started"][:16].replace("T", " "),
+                      (row["updated"] or "")[:16].replace("T", " "),
+                      f"{row['parent']} @ {row['fork_seq']}" if row["parent"] else "")
+    if not rows:
+        table.add_row("-", "no games yet: try `tabletape demo`", "", "", "", "", "")
+    out.print(table)
+
+
+def game_row(store: Ledger, game: str) -> dict[str, Any]:
+    """One ``list --json`` row: the game's header and head, without folding it."""
+    started = store.started(game)
+    first = ledger_pkg.decode_line(store.path(game).open("rb").readline())
+    try:
+        head = store.head(game)
+        events, updated, damaged = head.seq, head.at, ""
+    except LedgerError as error:
+        events, updated, damaged = 0, None, str(error)
+    return {"game": game, "kind": started.kind, "players": list(started.players),
+            "events": events, "started": first.at, "updated": updated,
+            "parent": started.parent, "fork_seq": started.fork_seq, "damaged": damaged}
+
+
+@app.command()
+def verify(
+    game: Annotated[str | None, typer.Argument(help="Game id (or use --all).")] = None,
+    all_games: Annotated[bool, typer.Option("--all", help="Verify every game.")] = False,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Check a log's hash chain: every byte of every line; names the first bad event."""
+    store = open_ledger(ledger)
+    if not game and not all_games:
+        fail("name a game or pass --all", USAGE_EXIT)
+    with people_errors():
+        ids = store.game_ids() if all_games else [store.existing_path(game or "").stem]
+        results = [store.verify(g) for g in ids]
+    if as_json:
+        print_json(msgspec.to_builtins(results))
+    else:
+        table = Table(box=box.SIMPLE_HEAD, title="Verification", title_justify="left")
+        for column in ("game", "result", "events", "first bad event", "problem"):
+            table.add_column(column)
+        for result in results:
+            table.add_row(result.game, "[green]ok[/]" if result.ok else "[bold red]BAD[/]",
+                          str(result.events), str(result.first_bad_seq or ""), result.problem)
+        out.print(table)
+    if not all(result.ok for result in results):
+        raise typer.Exit(ILLEGAL_EXIT)
+
+
+@app.command()
+def repair(game: GameArgument, ledger: LedgerOption = None) -> None:
+    """Cut off a torn last line (left by a crash mid-write), keeping a backup of the file."""
+    with people_errors():
+        store = open_ledger(ledger)
+        backup = store.repair(game)
+        verification = store.verify(game)
+    if backup is None:
+        out.print(f"Game {game} has no torn line; nothing changed.")
+    else:
+        out.print(f"Cut the torn last line off game {game}; the original is kept as {backup}.")
+    if not verification.ok:
+        fail(f"game {game} still fails verification at event {verification.first_bad_seq}: "
+             f"{verification.problem}", ILLEGAL_EXIT)
+
+
+@app.command()
+def demo(ledger: LedgerOption = None) -> None:
+    """Record an example game into the ledger and show it: start here."""
+    from replay.demo import run_demo
+
+    with people_errors():
+        run_demo(open_ledger(ledger), out)
+
+
+@app.command()
+def play(game: GameArgument, ledger: LedgerOption = None) -> None:
+    """Interactive prompt: see the game, record actions, undo; tab completes names."""
+    from replay.prompt import Prompt
+
+    with people_errors():
+        Prompt(open_ledger(ledger), game, out).run()

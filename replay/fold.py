@@ -1,0 +1,244 @@
+"""Folding a stored log through its game's rules, and recording one more action on it.
+
+This is the path every recorded action takes (parse, complete, check, append, fold), kept free of
+rich and duckdb so that ``tabletape record`` starts fast.
+
+>>> import tempfile
+>>> from ledger import Ledger
+>>> from rules.kernel import find_game
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from ledger import Event, GameStarted, Ledger, Record, Retracted, event_type
+from ledger.codec import utc_stamp
+from rules.actions import ActionSyntaxError, ParsedAction, event_from, parse_action
+from rules.kernel import IllegalAction, Rules, RulesError, dice_rng, find_game
+
+UNDOABLE_SKIP = frozenset({"game-started", "undo", "note"})
+"""Event types that ``undo`` never retracts (it retracts the latest *action*)."""
+
+
+class Step(msgspec.Struct, frozen=True, gc=False):
+    """One effective event of a fold: its record, the decoded event, and the state after it."""
+
+    record: Record
+    event: Event
+
+
+class RefusedEvent(RulesError):
+    """A stored event the current rules refuse (a log from an older version, or edited)."""
+
+    def __init__(self, game: str, seq: int, reason: str) -> None:
+        super().__init__(
+            f"event {seq} of game {game} is refused by the current rules: {reason}. "
+            f"Run `tabletape verify {game}` to check the log"
+        )
+        self.seq = seq
+        self.reason = reason
+
+
+class Folded:
+    """A game folded to its latest event: its rules, setup, state and the log behind them."""
+
+    def __init__(self, game: str, rules: Rules[Any], started: GameStarted,
+                 records: list[Record], state: Any, steps: list[Step],
+                 retracted: dict[int, Record]) -> None:
+        self.game = game
+        self.rules = rules
+        self.started = started
+        self.records = records
+        self.state = state
+        self.steps = steps
+        """Effective (not retracted) events after game-started, in order."""
+        self.retracted = retracted
+        """Retracted seq -> the undo record that retracted it."""
+
+    @property
+    def head_seq(self) -> int:
+        return self.records[-1].seq
+
+    def __repr__(self) -> str:
+        return f"<Folded {self.game} {self.rules.name} at seq {self.head_seq}>"
+
+
+def decoders(rules: Rules[Any]) -> dict[str, msgspec.json.Decoder[Any]]:
+    """One reusable decoder per event type of ``rules`` (cached on the rules object)."""
+    cached = getattr(rules, "_tabletape_decoders", None)
+    if cached is None:
+        cached = {tag: msgspec.json.Decoder(cls) for tag, cls in rules.event_types().items()}
+        rules._tabletape_decoders = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def decode_event(rules: Rules[Any], record: Record) -> Event:
+    """The event stored in ``record``, as its game's Struct."""
+    try:
+        decoder = decoders(rules)[record.type]
+    except KeyError:
+        raise RefusedEvent("?", record.seq, f"unknown event type '{record.type}'") from None
+    return decoder.decode(record.payload)
+
+
+def retractions(records: Iterable[Record]) -> dict[int, Record]:
+    """Which seqs are retracted, and by which undo record."""
+    undo = msgspec.json.Decoder(Retracted)
+    return {undo.decode(r.payload).seq: r for r in records if r.type == "undo"}
+
+
+def fold_records(game: str, records: list[Record], *, check: bool = True) -> Folded:
+    """Fold a whole log (retractions honoured); ``check`` re-checks every event with the rules."""
+    started = msgspec.json.decode(records[0].payload, type=GameStarted)
+    rules = find_game(started.kind)
+    retracted = retractions(records)
+    state = rules.start(started)
+    steps: list[Step] = []
+    for record in records[1:]:
+        if record.type in UNDOABLE_SKIP or record.seq in retracted:
+            continue
+        event = decode_event(rules, record)
+        if check:
+            try:
+                rules.check(state, record.actor, event)
+            except IllegalAction as error:
+                raise RefusedEvent(game, record.seq, error.message()) from None
+        state = rules.apply(state, record.actor, event)
+        steps.append(Step(record, event))
+    return Folded(game, rules, started, records, state, steps, retracted)
+
+
+def open_game(ledger: Ledger, game: str) -> Folded:
+    """Read and fold ``game`` from ``ledger``."""
+    return fold_records(game, ledger.records(game))
+
+
+def resolve_player(name: str, players: Sequence[str]) -> str:
+    """The seat name a typed name means (case-insensitive, unique prefix allowed)."""
+    wanted = name.strip().casefold()
+    for player in players:
+        if player.casefold() == wanted:
+            return player
+    matches = [p for p in players if p.casefold().startswith(wanted)] if wanted else []
+    if len(matches) == 1:
+        return matches[0]
+    from rules.kernel import unknown_name_message
+
+    raise ActionSyntaxError(unknown_name_message("player", name, list(players)))
+
+
+def prepare(folded: Folded, text: str | Sequence[str]) -> tuple[str, Event]:
+    """Turn typed text into the checked ``(actor, event)`` that would be appended next.
+
+    Raises :class:`ActionSyntaxError` or :class:`IllegalAction` (the rule's reason).
+    """
+    parsed = parse_action(text)
+    return prepare_parsed(folded, parsed)
+
+
+def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
+    rules, state = folded.rules, folded.state
+    if parsed.action in UNDOABLE_SKIP:
+        raise ActionSyntaxError(
+            f"'{parsed.action}' is not recorded this way; use `tabletape {parsed.action}`"
+            if parsed.action != "game-started" else "a game is started with `tabletape new`"
+        )
+    types = {tag: cls for tag, cls in rules.event_types().items() if tag not in UNDOABLE_SKIP}
+    event = event_from(parsed, types)
+    actor = choose_actor(folded, parsed)
+    event = rules.complete(state, actor, event, dice_rng(folded.started.seed, folded.head_seq + 1))
+    rules.check(state, actor, event)
+    return actor, event
+
+
+def choose_actor(folded: Folded, parsed: ParsedAction) -> str:
+    """``by=NAME`` when given, else the only one who may take that action now."""
+    seats = (*folded.started.players, "table")
+    if parsed.by:
+        return resolve_player(parsed.by, seats)
+    actor = folded.rules.default_actor(folded.state, parsed.action)
+    if actor is not None:
+        return actor
+    specs = [s for s in folded.rules.legal_actions(folded.state) if s.type == parsed.action]
+    if specs and specs[0].actors:
+        raise ActionSyntaxError(
+            f"several players may {parsed.action} now; say who with by=NAME "
+            f"(one of: {', '.join(specs[0].actors)})"
+        )
+    allowed = sorted({s.type for s in folded.rules.legal_actions(folded.state)})
+    raise IllegalAction(f"nobody may {parsed.action} now", allowed=allowed)
+
+
+def record_action(ledger: Ledger, game: str, text: str | Sequence[str],
+                  *, at: str | None = None) -> tuple[Folded, Record]:
+    """Check and append one typed action; return the game folded after it and its record."""
+    folded = open_game(ledger, game)
+    actor, event = prepare(folded, text)
+    return append_checked(ledger, folded, actor, event, at=at)
+
+
+def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
+                   *, at: str | None = None) -> tuple[Folded, Record]:
+    """Append an already checked event and fold it in (without re-reading the log)."""
+    (record,) = ledger.append(folded.game, [(actor, event)], expected_seq=folded.head_seq,
+                              at=at or utc_stamp())
+    state = folded.rules.apply(folded.state, actor, event)
+    after = Folded(folded.game, folded.rules, folded.started, [*folded.records, record], state,
+                   [*folded.steps, Step(record, event)], folded.retracted)
+    return after, record
+
+
+def undo(ledger: Ledger, game: str, *, by: str = "table", at: str | None = None) -> tuple[Folded, Step]:
+    """Retract the latest effective action; return the refolded game and what was undone."""
+    folded = open_game(ledger, game)
+    if not folded.steps:
+        raise IllegalAction("there is nothing to undo: no action has been recorded yet")
+    undone = folded.steps[-1]
+    ledger.append(game, [(by, Retracted(seq=undone.record.seq))],
+                  expected_seq=folded.head_seq, at=at)
+    return open_game(ledger, game), undone
+
+
+def describe_step(step: Step) -> str:
+    """``olga: roll attacker=6,3,2 defender=5,5``: an event in the action syntax."""
+    return f"{step.record.actor}: {action_text(step.event)}"
+
+
+def action_text(event: Event) -> str:
+    """The typed form of an event (the inverse of :func:`rules.actions.event_from`)."""
+    parts = [event_type(event)]
+    for name, value in msgspec.to_builtins(event).items():
+        if name == "type" or value is None or value == [] or value == {}:
+            continue
+        if isinstance(value, list | tuple):
+            value = ",".join(str(v) for v in value)
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        parts.append(f"{name}={shlex_quote(text)}")
+    return " ".join(parts)
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return text if text and all(c.isalnum() or c in "-_,.:" for c in text) else shlex.quote(text)
+
+
+__all__ = [
+    "ActionSyntaxError",
+    "Folded",
+    "RefusedEvent",
+    "Step",
+    "action_text",
+    "append_checked",
+    "decode_event",
+    "describe_step",
+    "fold_records",
+    "open_game",
+    "prepare",
+    "record_action",
+    "undo",
+]

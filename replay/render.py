@@ -1,0 +1,171 @@
+"""What people read: games, logs and legal actions rendered with rich; the ``--json`` shapes.
+
+Each game may ship a view module ``replay/<kind>_view.py`` with ``view(rules, state)`` returning a
+rich renderable; games without one get a table of their per-player figures.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from rich import box
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ledger import Record, event_type
+from replay.fold import Folded, action_text, decode_event
+from rules.actions import usage
+from rules.kernel import ActionSpec, Rules
+
+
+def game_view(rules: Rules[Any], state: Any) -> RenderableType:
+    """The game's own view of ``state``, or a table of its figures."""
+    module_name = f"replay.{rules.name.replace('-', '_')}_view"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        return figures_table(rules.figures(state))
+    return module.view(rules, state)
+
+
+def figures_table(figures: Sequence[dict[str, Any]]) -> Table:
+    """One row per player, one column per figure."""
+    table = Table(box=box.SIMPLE_HEAD)
+    columns = list(dict.fromkeys(key for row in figures for key in row))
+    for column in columns:
+        table.add_column(column)
+    for row in figures:
+        table.add_row(*(format_value(row.get(column, "")) for column in columns))
+    return table
+
+
+def format_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items() if v) or "-"
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value)) or "-"
+    return str(value)
+
+
+def headline(folded: Folded) -> Text:
+    """``Risk Strike · rs-k7pq · turn 4, round 2 · attack · Olga to act``."""
+    rules, state = folded.rules, folded.state
+    result = rules.result(state)
+    text = Text()
+    text.append(rules.title, style="bold")
+    text.append(f" · {folded.game}", style="cyan")
+    info = rules.turn(state)
+    if result is not None:
+        winners = " and ".join(result.winners) or "nobody"
+        text.append(f" · finished: {winners} won", style="bold green")
+        if result.team:
+            text.append(f" ({result.team})")
+        if result.reason:
+            text.append(f" · {result.reason}")
+        return text
+    stage = f"turn {info.turn}, round {info.round}" if info.turn else "setup"
+    text.append(f" · {stage} · {info.phase}")
+    if info.active:
+        text.append(f" · {', '.join(info.active)} to act", style="bold yellow")
+    return text
+
+
+def status_view(folded: Folded) -> Panel:
+    """The whole status screen of a game."""
+    players = ", ".join(folded.started.players)
+    subtitle = f"{players} · {folded.head_seq} events"
+    return Panel(
+        Group(headline(folded), Text(), game_view(folded.rules, folded.state)),
+        title=f"[bold]{folded.game}[/]",
+        subtitle=subtitle,
+        border_style="blue",
+    )
+
+
+def status_json(folded: Folded) -> dict[str, Any]:
+    """The documented ``status --json`` shape (games add their own keys after these)."""
+    rules, state = folded.rules, folded.state
+    info = rules.turn(state)
+    result = rules.result(state)
+    shape: dict[str, Any] = {
+        "game": folded.game,
+        "kind": rules.name,
+        "turn": info.turn,
+        "round": info.round,
+        "phase": info.phase,
+        "active": list(info.active),
+        "finished": result is not None,
+        "winners": list(result.winners) if result else [],
+        "players": rules.figures(state),
+        "team": result.team if result else None,
+        "reason": result.reason if result else "",
+        "seq": folded.head_seq,
+    }
+    for key, value in rules.extra(state).items():
+        shape.setdefault(key, value)
+    return msgspec.to_builtins(shape)
+
+
+def actions_table(rules: Rules[Any], specs: Sequence[ActionSpec]) -> Table:
+    """The legal actions now: who may record each, and its syntax."""
+    table = Table(box=box.SIMPLE_HEAD, title="What may be recorded now", title_justify="left")
+    table.add_column("action", style="bold cyan")
+    table.add_column("who")
+    table.add_column("syntax")
+    for spec in specs:
+        table.add_row(spec.type, ", ".join(spec.actors), escape(usage(spec.type, spec.fields)))
+    if not specs:
+        table.add_row("-", "-", "the game is over")
+    return table
+
+
+def log_rows(folded: Folded) -> list[dict[str, Any]]:
+    """The ``log --json`` shape: every record with its decoded payload and whether it is retracted."""
+    rows = []
+    for record in folded.records:
+        rows.append({
+            "seq": record.seq,
+            "at": record.at,
+            "actor": record.actor,
+            "type": record.type,
+            "payload": msgspec.json.decode(record.payload),
+            "retracted": record.seq in folded.retracted,
+            "prev": record.prev,
+            "hash": record.hash,
+        })
+    return rows
+
+
+def log_table(folded: Folded, *, last: int | None = None) -> Table:
+    """The log as people read it: seq, time, who, what; retracted lines struck through."""
+    table = Table(box=box.SIMPLE_HEAD, title=f"Log of {folded.game}", title_justify="left")
+    table.add_column("seq", justify="right", style="dim")
+    table.add_column("time (UTC)", style="dim")
+    table.add_column("who")
+    table.add_column("action")
+    records = folded.records if last is None else folded.records[-last:]
+    for record in records:
+        table.add_row(str(record.seq), record.at[11:19], record.actor, *log_cell(folded, record))
+    return table
+
+
+def log_cell(folded: Folded, record: Record) -> tuple[Text]:
+    event = decode_event(folded.rules, record)
+    if record.type == "game-started":
+        text = Text(f"start {folded.rules.title}: {', '.join(folded.started.players)}")
+    else:
+        text = Text(action_text(event))
+    if record.seq in folded.retracted:
+        text.stylize("strike dim")
+        text.append(f"  (undone at {folded.retracted[record.seq].seq})", style="italic dim")
+    elif event_type(event) == "undo":
+        text.stylize("magenta")
+    return (text,)

@@ -1,0 +1,139 @@
+"""The action syntax people type, the same on the command line and at the prompt.
+
+``ACTION key=value ...``: the event type's kebab-case name, then fields converted by msgspec
+(lists comma-separated). ``by=NAME`` names who acts when it is not obvious (an out-of-turn card).
+
+>>> from ledger.events import Noted
+>>> parse_action("note text=hello by=olga")
+ParsedAction(action='note', values={'text': 'hello'}, by='olga')
+>>> event_from(ParsedAction("note", {"text": "hi"}, None), {"note": Noted})
+Noted(text='hi', about=None)
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import msgspec
+
+from ledger.events import Event
+from rules.kernel import FieldSpec, RulesError, split_list, unknown_name_message
+
+ACTOR_KEY = "by"
+"""The reserved key that names who acts: ``by=patrick``."""
+
+
+class ActionSyntaxError(RulesError):
+    """Typed text that is not an action of this game: unknown action or field, or a bad value."""
+
+
+class ParsedAction(NamedTuple):
+    action: str
+    values: dict[str, str]
+    by: str | None
+
+
+def parse_action(text: str | Sequence[str]) -> ParsedAction:
+    """Split ``roll attacker=6,3,2 defender=5,5`` into the action, its values and ``by``."""
+    tokens = shlex.split(text) if isinstance(text, str) else list(text)
+    if not tokens:
+        raise ActionSyntaxError("no action given; type an action name, then key=value fields")
+    action, *pairs = tokens
+    if "=" in action:
+        raise ActionSyntaxError(f"'{action}' is a field; an action name comes first")
+    values: dict[str, str] = {}
+    by = None
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ActionSyntaxError(f"'{pair}' is not key=value (write e.g. dice=6,3,2)")
+        key = key.strip().lower()
+        if key == ACTOR_KEY:
+            by = value.strip()
+        elif key in values:
+            raise ActionSyntaxError(f"field '{key}' is given twice")
+        else:
+            values[key] = value.strip()
+    return ParsedAction(action.strip().lower(), values, by)
+
+
+def event_from(parsed: ParsedAction, types: Mapping[str, type[Event]]) -> Event:
+    """Build the event a parsed action names; raises :class:`ActionSyntaxError` for people."""
+    if parsed.action not in types:
+        raise ActionSyntaxError(unknown_name_message("action", parsed.action, sorted(types)))
+    cls = types[parsed.action]
+    specs = {spec.name: spec for spec in field_specs(cls)}
+    for key in parsed.values:
+        if key not in specs:
+            allowed = sorted(specs) + [ACTOR_KEY]
+            raise ActionSyntaxError(
+                unknown_name_message(f"field of {parsed.action}", key, allowed)
+            )
+    annotations = {f.encode_name: f.type for f in msgspec.structs.fields(cls)}
+    raw = {k: split_list(v, annotations[k]) for k, v in parsed.values.items()}
+    raw = {k: None if v in ("", "none") and "None" in str(annotations[k]) else v
+           for k, v in raw.items()}
+    try:
+        return msgspec.convert(raw, cls, strict=False)
+    except msgspec.ValidationError as error:
+        raise ActionSyntaxError(validation_message(parsed, specs, str(error))) from None
+
+
+def validation_message(parsed: ParsedAction, specs: Mapping[str, FieldSpec], error: str) -> str:
+    """Turn msgspec's message into one that names the field, its value and what it takes."""
+    missing = re.search(r"missing required field `([^`]+)`", error)
+    if missing:
+        name = missing.group(1)
+        return f"{parsed.action} needs {name}=…; fields: {usage(parsed.action, specs.values())}"
+    at = re.search(r"at `\$\.([^`\[]+)", error)
+    if at and at.group(1) in specs:
+        spec = specs[at.group(1)]
+        given = parsed.values.get(spec.name, "")
+        return (
+            f"bad value for {spec.name}: '{given}' ({error.split(' - ')[0]}); "
+            f"{spec.name} takes {describe_kind(spec.kind)}"
+        )
+    return f"bad {parsed.action}: {error}"
+
+
+def field_specs(cls: type[Event]) -> tuple[FieldSpec, ...]:
+    """The typed fields of an event type, in declaration order."""
+    return tuple(
+        FieldSpec(name=f.encode_name, kind=kind_of(f.type), required=f.required)
+        for f in msgspec.structs.fields(cls)
+    )
+
+
+def kind_of(annotation: Any) -> str:
+    """``int``, ``str``, ``bool``, ``list[int]``, ``list[str]`` (or ``...|none``) for a type."""
+    text = str(annotation).replace("typing.", "")
+    base = "list[int]" if "tuple[int" in text or "list[int" in text else (
+        "list[str]" if "tuple[" in text or "list[" in text else (
+            "int" if "int" in text else "bool" if "bool" in text else "str"))
+    return base + ("|none" if "None" in text else "")
+
+
+def describe_kind(kind: str) -> str:
+    optional = kind.endswith("|none")
+    kind = kind.removesuffix("|none")
+    words = {
+        "int": "a whole number",
+        "str": "a word",
+        "bool": "true or false",
+        "list[int]": "whole numbers separated by commas (e.g. 6,3,2)",
+        "list[str]": "words separated by commas",
+    }[kind]
+    return words + (" (or leave it empty)" if optional else "")
+
+
+def usage(action: str, specs: Sequence[FieldSpec] | Any) -> str:
+    """``roll attacker=list[int] [defender=list[int]]``: one action's syntax."""
+    parts = [action]
+    for spec in specs:
+        choice = "|".join(spec.choices[:6]) + ("|…" if len(spec.choices) > 6 else "")
+        value = choice or spec.kind
+        parts.append(f"{spec.name}={value}" if spec.required else f"[{spec.name}={value}]")
+    return " ".join(parts)

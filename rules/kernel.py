@@ -1,0 +1,351 @@
+"""The protocol every game implements, and the registry that finds games by name.
+
+A game is a :class:`Rules` subclass holding metadata as class attributes and pure functions of
+``(state, actor, event)``; its instance is registered with :func:`register`::
+
+    register(RiskStrike())
+    find_game("strike")        # aliases and unique prefixes work
+    rules.start(started)       # state after the game-started event
+    rules.check(state, actor, event)  # raises IllegalAction("why, in table words")
+    state = rules.apply(state, actor, event)
+
+Rules do no I/O and use no randomness they were not given: dice that tabletape rolls come from
+:func:`roll_dice`, seeded by the game's seed and the seq of the event being recorded, so anyone can
+re-derive them from the log.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from ledger.events import LEDGER_EVENTS, Event, GameStarted, event_type
+
+S = TypeVar("S")
+
+
+class RulesError(Exception):
+    """Base of the errors a person can cause; the message is meant to be shown as it is."""
+
+
+class IllegalAction(RulesError):
+    """An action the rules refuse now. The message says why, in table words, and what is allowed.
+
+    >>> IllegalAction("Olga has no Asia cards", allowed=("europe", "africa")).message()
+    'Olga has no Asia cards. Allowed: europe, africa.'
+    """
+
+    def __init__(self, reason: str, *, allowed: Sequence[str] = (), rule: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.allowed = tuple(allowed)
+        self.rule = rule
+        """Where the rulebook says so (section name), when useful to show."""
+
+    def message(self) -> str:
+        text = self.reason.rstrip(".") + "."
+        if self.allowed:
+            text += " Allowed: " + ", ".join(self.allowed) + "."
+        return text
+
+    def __str__(self) -> str:
+        return self.message()
+
+
+class UnknownGame(RulesError):
+    """No registered game kind matches the name."""
+
+
+class BadOptions(RulesError):
+    """Setup options that do not validate (unknown key, wrong type, wrong player count)."""
+
+
+class TurnInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """Where the game is: shown by ``status``, stored per event in the catalog."""
+
+    turn: int
+    """1 for the first player turn; 0 during setup."""
+    round: int
+    """1 for the first round; 0 during setup."""
+    phase: str
+    """Phase name in table words, e.g. ``draw``, ``battle: deploy``."""
+    active: tuple[str, ...]
+    """Who is expected to act now (several in simultaneous windows)."""
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """How a finished game ended."""
+
+    winners: tuple[str, ...]
+    """Winning players (empty when nobody won, e.g. the heroes lost to the villain)."""
+    team: str | None = None
+    """The winning team or side, when the game has teams (``heroes``, ``villain``, ``autobots``)."""
+    reason: str = ""
+    """Why it ended, in table words: ``Olga holds two domination coins``."""
+
+
+class FieldSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """One field of an action as a person types it: ``name=value``."""
+
+    name: str
+    kind: str
+    """``int``, ``str``, ``list[int]``, ``list[str]``, ``bool``."""
+    required: bool = True
+    choices: tuple[str, ...] = ()
+    """Values allowed now, when the rules can list them (for completion and error messages)."""
+    doc: str = ""
+
+
+class ActionSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """An action type that may be recorded now, who may record it, and its fields."""
+
+    type: str
+    actors: tuple[str, ...]
+    fields: tuple[FieldSpec, ...] = ()
+    doc: str = ""
+
+
+class Rules(Generic[S]):
+    """Base class of a game's rules. Subclasses set the class attributes and override the methods.
+
+    State ``S`` is any immutable value (a frozen msgspec Struct is the house style); ``apply``
+    returns a new state and never changes the one it was given.
+    """
+
+    name: ClassVar[str]
+    """Registry name, kebab-case: ``risk-strike``."""
+    title: ClassVar[str]
+    """Name on the box: ``Risk Strike``."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    short: ClassVar[str] = "g"
+    """Prefix of game ids of this kind: ``rs`` gives ids like ``rs-k7pq``."""
+    rules_version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    events: ClassVar[tuple[type[Event], ...]] = ()
+    """The game's event types (its tagged union), ledger events excluded."""
+    Options: ClassVar[type[msgspec.Struct]]
+    """Setup options, every field with a default; converted from ``--option KEY=VALUE``."""
+
+    # -- setup ---------------------------------------------------------------------------------
+
+    def options(self, raw: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        """Validate options given as text or values; return them complete, defaults filled in.
+
+        Raises :class:`BadOptions` naming the bad key and what is allowed.
+        """
+        if not self.min_players <= len(players) <= self.max_players:
+            raise BadOptions(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                f"not {len(players)}"
+            )
+        if len(set(p.casefold() for p in players)) != len(players):
+            raise BadOptions("player names must be different")
+        known = {f.encode_name: f for f in msgspec.structs.fields(self.Options)}
+        for key in raw:
+            if key not in known:
+                raise BadOptions(unknown_name_message("option", key, tuple(known)))
+        try:
+            converted = msgspec.convert(
+                {k: split_list(v, known[k].type) for k, v in raw.items()}, self.Options, strict=False
+            )
+        except msgspec.ValidationError as error:
+            raise BadOptions(f"bad option: {error}") from None
+        self.validate_options(converted, players)
+        return msgspec.to_builtins(converted)
+
+    def validate_options(self, options: Any, players: Sequence[str]) -> None:
+        """Game-specific checks of converted options; raise :class:`BadOptions`."""
+
+    def start(self, started: GameStarted) -> S:
+        """The state right after the game-started event."""
+        raise NotImplementedError
+
+    # -- the fold ------------------------------------------------------------------------------
+
+    def check(self, state: S, actor: str, event: Event) -> None:
+        """Raise :class:`IllegalAction` unless ``actor`` may record ``event`` now."""
+        raise NotImplementedError
+
+    def apply(self, state: S, actor: str, event: Event) -> S:
+        """The state after a checked event. Pure: never changes ``state``."""
+        raise NotImplementedError
+
+    def complete(self, state: S, actor: str, event: Event, rng: random.Random) -> Event:
+        """Fill in what the person asked tabletape to decide (dice left empty), using ``rng``.
+
+        Called before ``check`` when an action is recorded; the filled values are stored, so the
+        fold never needs ``rng``. The default returns the event unchanged.
+        """
+        return event
+
+    # -- what the table sees -------------------------------------------------------------------
+
+    def turn(self, state: S) -> TurnInfo:
+        raise NotImplementedError
+
+    def result(self, state: S) -> Result | None:
+        """How the game ended, or None while it goes on."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: S) -> tuple[ActionSpec, ...]:
+        """The action types that may be recorded now, with their fields and who may record them."""
+        raise NotImplementedError
+
+    def figures(self, state: S) -> list[dict[str, Any]]:
+        """Per-player figures for ``status --json`` (each has at least ``name``)."""
+        raise NotImplementedError
+
+    def extra(self, state: S) -> dict[str, Any]:
+        """The game's own keys for ``status --json``."""
+        return {}
+
+    def bot_action(self, state: S, rng: random.Random) -> tuple[str, Event] | None:
+        """A random legal ``(actor, event)`` for the bot, or None when the game is over."""
+        raise NotImplementedError
+
+    # -- helpers shared by every game ----------------------------------------------------------
+
+    def event_types(self) -> dict[str, type[Event]]:
+        """Every event type a log of this game may hold, by tag."""
+        return {event_type(cls): cls for cls in (*LEDGER_EVENTS, *self.events)}
+
+    def default_actor(self, state: S, action: str) -> str | None:
+        """Who records ``action`` when nobody is named: the only player who may, else None."""
+        for spec in self.legal_actions(state):
+            if spec.type == action and len(spec.actors) == 1:
+                return spec.actors[0]
+        return None
+
+
+def roll_dice(seed: int, seq: int, count: int, sides: int = 6) -> tuple[int, ...]:
+    """Dice rolled by tabletape for the event at ``seq`` of a game seeded with ``seed``.
+
+    Deterministic, so an auditor re-derives them from the log:
+
+    >>> roll_dice(42, 7, 3) == roll_dice(42, 7, 3)
+    True
+    >>> all(1 <= d <= 8 for d in roll_dice(1, 1, 5, sides=8))
+    True
+    """
+    return tuple(dice_rng(seed, seq).randint(1, sides) for _ in range(count))
+
+
+def dice_rng(seed: int, seq: int) -> random.Random:
+    """The generator tabletape uses for whatever chance decides at ``seq``."""
+    digest = hashlib.sha256(f"tabletape:{seed}:{seq}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def split_list(value: Any, annotation: Any) -> Any:
+    """``"6,3,2"`` becomes ``["6", "3", "2"]`` when the field is a list or tuple."""
+    if isinstance(value, str) and is_sequence_type(annotation):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+def is_sequence_type(annotation: Any) -> bool:
+    text = str(annotation)
+    return text.startswith(("tuple[", "list[", "typing.Tuple", "typing.List")) or "tuple[" in text
+
+
+def unknown_name_message(what: str, name: str, allowed: Sequence[str]) -> str:
+    """``unknown action 'atack' (did you mean 'attack'?); allowed: attack, pass``."""
+    close = difflib.get_close_matches(name, list(allowed), n=1, cutoff=0.6)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    listing = ", ".join(allowed) if allowed else "none"
+    return f"unknown {what} '{name}'{hint}; allowed: {listing}"
+
+
+# -- registry ------------------------------------------------------------------------------------
+
+_REGISTRY: dict[str, Rules[Any]] = {}
+
+
+def register(rules: Rules[Any]) -> Rules[Any]:
+    """Add a game kind to the registry (by name; aliases are resolved by :func:`find_game`)."""
+    _REGISTRY[rules.name] = rules
+    return rules
+
+
+def registered() -> tuple[Rules[Any], ...]:
+    """Every registered game kind, by name."""
+    load_builtin_games()
+    return tuple(_REGISTRY[name] for name in sorted(_REGISTRY))
+
+
+def find_game(name: str) -> Rules[Any]:
+    """The game kind called ``name``: its registry name, an alias, or a unique prefix of either.
+
+    Raises :class:`UnknownGame` with the known kinds (and a "did you mean").
+    """
+    load_builtin_games()
+    wanted = name.strip().casefold().replace("_", "-").replace(" ", "-")
+    names = {rules.name: rules for rules in _REGISTRY.values()}
+    names.update({alias: rules for rules in _REGISTRY.values() for alias in rules.aliases})
+    if wanted in names:
+        return names[wanted]
+    matches = {rules.name for key, rules in names.items() if key.startswith(wanted)}
+    if len(matches) == 1:
+        return _REGISTRY[matches.pop()]
+    raise UnknownGame(unknown_name_message("game kind", name, sorted(_REGISTRY)))
+
+
+_BUILTINS_LOADED = False
+
+
+def load_builtin_games() -> None:
+    """Import the games shipped with tabletape (each registers itself on import)."""
+    global _BUILTINS_LOADED
+    if _BUILTINS_LOADED:
+        return
+    _BUILTINS_LOADED = True
+    import importlib
+
+    for module in BUILTIN_GAMES:
+        importlib.import_module(module)
+
+
+BUILTIN_GAMES: tuple[str, ...] = ()
+"""Modules of the shipped games; each registers its rules on import."""
+
+
+# -- playing without a table ---------------------------------------------------------------------
+
+
+class BotStuck(RuntimeError):
+    """The bot produced an action its own rules refuse: a bug in the game module, never a user's."""
+
+
+def bot_game(
+    rules: Rules[Any], started: GameStarted, rng: random.Random, *, max_events: int = 100_000
+) -> list[tuple[str, Event]]:
+    """Let the game's bot play a whole game from ``started``; return the ``(actor, event)`` list.
+
+    Every event is completed, checked and applied exactly as a recorded one would be. Game-started
+    is seq 1 in a log, so the n-th event here gets seq n + 1 and its dice match a ledger replay.
+    """
+    state = rules.start(started)
+    played: list[tuple[str, Event]] = []
+    seq = 2
+    while rules.result(state) is None:
+        if len(played) >= max_events:
+            raise BotStuck(f"{rules.name}: no result after {max_events} events")
+        choice = rules.bot_action(state, rng)
+        if choice is None:
+            break
+        actor, event = choice
+        event = rules.complete(state, actor, event, dice_rng(started.seed, seq))
+        try:
+            rules.check(state, actor, event)
+        except IllegalAction as error:
+            raise BotStuck(f"{rules.name} bot chose {event!r} for {actor}: {error}") from None
+        state = rules.apply(state, actor, event)
+        played.append((actor, event))
+        seq += 1
+    return played

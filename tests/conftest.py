@@ -1,0 +1,1 @@
+import tests.tinygame  # noqa: F401  (registers the test-only game "tiny")
