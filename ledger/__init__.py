@@ -14,8 +14,8 @@ from ledger.store import (
     LedgerError,
     TornTail,
     UnknownGameId,
-    VersionConflict,
     Verification,
+    VersionConflict,
     default_root,
 )
 

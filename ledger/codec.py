@@ -5,7 +5,8 @@ with ``,"hash":"<64 hex>"`` spliced in before the closing brace. The hash is SHA
 bytes of the line without that hash field (the *body*), and the body holds the previous hash, so
 the chain covers every byte of every line.
 
->>> body = encode_body(1, "2026-01-01T00:00:00.000000Z", "table", "note", b'{"text":"hi"}', GENESIS_HASH)
+>>> body = encode_body(1, "2026-01-01T00:00:00.000000Z", "table", "note",
+...                    b'{"text":"hi"}', GENESIS_HASH)
 >>> line = seal(body)
 >>> record = decode_line(line)
 >>> (record.seq, record.type, bytes(record.payload))
@@ -72,7 +73,7 @@ _record_decoder = msgspec.json.Decoder(Record)
 
 
 def utc_stamp(moment: datetime | None = None) -> str:
-    """``2026-11-29T14:51:46.123456Z``: the ``at`` of an event recorded at ``moment`` (default now)."""
+    """``2026-11-29T14:51:46.123456Z``: the ``at`` of an event recorded at ``moment`` (or now)."""
     moment = moment or datetime.now(UTC)
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
@@ -98,7 +99,7 @@ def encode_body(seq: int, at: str, actor: str, type: str, payload: bytes, prev: 
 
 
 def seal(body: bytes) -> bytes:
-    """The stored line (newline excluded) for ``body``: its hash spliced in before the last brace."""
+    """The stored line (newline excluded): ``body`` with its hash spliced in before the brace."""
     digest = hashlib.sha256(body).hexdigest().encode()
     return body[:-1] + HASH_FIELD + digest + b'"}'
 
@@ -115,7 +116,8 @@ def decode_line(line: bytes) -> Record:
 
 def body_hash_matches(line: bytes) -> bool:
     """True when the line is sealed and its hash is the SHA-256 of its body."""
-    if len(line) <= SEALED_TAIL or line[-SEALED_TAIL:-SEALED_TAIL + len(HASH_FIELD)] != HASH_FIELD:
+    marker = line[-SEALED_TAIL : -SEALED_TAIL + len(HASH_FIELD)]
+    if len(line) <= SEALED_TAIL or marker != HASH_FIELD:
         return False
     stated = line[-66:-2]
     return hashlib.sha256(line_body(line)).hexdigest().encode() == stated

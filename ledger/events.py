@@ -22,7 +22,7 @@ TABLE = "table"
 """The actor of events nobody in particular made (setup, shuffles, the villain's deck)."""
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=False):
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Base of every event: an immutable fact, tagged with its kebab-case action name."""
 
 

@@ -111,7 +111,8 @@ def new(
     """Start a game: its kind, its players in seat order, its options."""
     with people_errors():
         rules = find_game(kind)
-        players = tuple(name.strip() for value in player for name in value.split(",") if name.strip())
+        players = tuple(name.strip() for value in player for name in value.split(",")
+                        if name.strip())
         options = rules.options(parse_options(option or []), players)
         started = GameStarted(
             kind=rules.name, rules_version=rules.rules_version,
@@ -307,3 +308,32 @@ def play(game: GameArgument, ledger: LedgerOption = None) -> None:
 
     with people_errors():
         Prompt(open_ledger(ledger), game, out).run()
+
+
+@app.command()
+def simulate(
+    kind: Annotated[str, typer.Argument(help="Game kind (see `tabletape games`).")],
+    games_count: Annotated[int, typer.Option("--games", "-n", min=1,
+                                             help="How many games the bot plays.")] = 10,
+    seed: Annotated[int, typer.Option(help="Same seed, byte-identical logs.")] = 0,
+    players: Annotated[int | None, typer.Option(help="Players per game (default: fewest).")] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Let the game's bot play whole games into the ledger (deterministic for a seed)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from replay.simulate import simulate as run_simulation
+
+    store = open_ledger(ledger)
+    with people_errors(), Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeRemainingColumn(), console=err, transient=True, disable=as_json,
+    ) as progress:
+        task = progress.add_task(f"Simulating {kind}", total=games_count)
+        ids = run_simulation(store, kind, games=games_count, seed=seed, players=players,
+                             progress=lambda done: progress.update(task, completed=done))
+    if as_json:
+        print_json({"games": ids})
+        return
+    out.print(f"Recorded {len(ids)} bot games into {store.root}: {ids[0]} … {ids[-1]}")

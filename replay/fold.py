@@ -192,7 +192,9 @@ def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
     return after, record
 
 
-def undo(ledger: Ledger, game: str, *, by: str = "table", at: str | None = None) -> tuple[Folded, Step]:
+def undo(
+    ledger: Ledger, game: str, *, by: str = "table", at: str | None = None
+) -> tuple[Folded, Step]:
     """Retract the latest effective action; return the refolded game and what was undone."""
     folded = open_game(ledger, game)
     if not folded.steps:

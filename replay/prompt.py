@@ -120,7 +120,8 @@ class Prompt:
             return
         readline.set_completer_delims(" ")
         readline.set_completer(self.complete)
-        binding = "bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete"
+        libedit = "libedit" in (readline.__doc__ or "")
+        binding = "bind ^I rl_complete" if libedit else "tab: complete"
         readline.parse_and_bind(binding)
 
     def complete(self, text: str, index: int) -> str | None:

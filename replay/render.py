@@ -121,14 +121,15 @@ def actions_table(rules: Rules[Any], specs: Sequence[ActionSpec]) -> Table:
     table.add_column("who")
     table.add_column("syntax")
     for spec in specs:
-        table.add_row(spec.type, ", ".join(spec.actors), escape(usage(spec.type, spec.fields)))
+        syntax = escape(usage(spec.type, spec.fields))
+        table.add_row(spec.type, ", ".join(spec.actors), syntax)
     if not specs:
         table.add_row("-", "-", "the game is over")
     return table
 
 
 def log_rows(folded: Folded) -> list[dict[str, Any]]:
-    """The ``log --json`` shape: every record with its decoded payload and whether it is retracted."""
+    """The ``log --json`` shape: every record, its decoded payload, whether it is retracted."""
     rows = []
     for record in folded.records:
         rows.append({

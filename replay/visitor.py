@@ -69,7 +69,9 @@ class Visitor:
         return None
 
 
-def walk(game: str, records: Sequence[Record], *visitors: Visitor, check: bool = False) -> list[Any]:
+def walk(
+    game: str, records: Sequence[Record], *visitors: Visitor, check: bool = False
+) -> list[Any]:
     """Fold ``records`` once, showing every event to every visitor; return their results.
 
     With ``check``, each effective event is checked by the current rules first; a refused one is

@@ -68,7 +68,7 @@ def event_from(parsed: ParsedAction, types: Mapping[str, type[Event]]) -> Event:
     specs = {spec.name: spec for spec in field_specs(cls)}
     for key in parsed.values:
         if key not in specs:
-            allowed = sorted(specs) + [ACTOR_KEY]
+            allowed = [*sorted(specs), ACTOR_KEY]
             raise ActionSyntaxError(
                 unknown_name_message(f"field of {parsed.action}", key, allowed)
             )

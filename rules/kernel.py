@@ -151,9 +151,8 @@ class Rules(Generic[S]):
             if key not in known:
                 raise BadOptions(unknown_name_message("option", key, tuple(known)))
         try:
-            converted = msgspec.convert(
-                {k: split_list(v, known[k].type) for k, v in raw.items()}, self.Options, strict=False
-            )
+            values = {k: split_list(v, known[k].type) for k, v in raw.items()}
+            converted = msgspec.convert(values, self.Options, strict=False)
         except msgspec.ValidationError as error:
             raise BadOptions(f"bad option: {error}") from None
         self.validate_options(converted, players)

@@ -1,0 +1,93 @@
+"""Bots playing whole games into a ledger: data for benchmarks, statistics and exploring.
+
+The same ``seed`` gives byte-identical logs: game ids, dice, and recorded-at times (which start at
+a fixed moment and advance a few seconds per event) all derive from it.
+
+>>> import tempfile
+>>> from ledger import Ledger
+>>> import tests.tinygame
+>>> ids = simulate(Ledger(tempfile.mkdtemp()), "tiny", games=2, seed=7)
+>>> ids
+['ty-s7-1', 'ty-s7-2']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+import ledger as ledger_pkg
+from ledger import Draft, GameStarted, Ledger, LedgerError
+from ledger.codec import utc_stamp
+from rules.kernel import Rules, bot_game, find_game
+
+PLAYER_NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
+"""Seat names of simulated players."""
+
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+"""Recorded-at of the first simulated game's start; later games start later."""
+
+
+def simulated_started(rules: Rules, players: int, seed: int) -> GameStarted:
+    """The game-started event of one simulated game."""
+    names = PLAYER_NAMES[:players]
+    return GameStarted(kind=rules.name, rules_version=rules.rules_version,
+                       tabletape_version=ledger_pkg.__version__, players=names,
+                       options=rules.options({}, names), seed=seed)
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of the ``index``-th game of a simulation seeded with ``seed``."""
+    return random.Random(f"simulate:{seed}:{index}").randrange(2**62)
+
+
+def stamps(rng: random.Random, start: datetime, count: int) -> list[str]:
+    """``count`` recorded-at times from ``start``, 2 to 40 seconds apart."""
+    moments, moment = [], start
+    for _ in range(count):
+        moment += timedelta(seconds=rng.uniform(2, 40))
+        moments.append(utc_stamp(moment))
+    return moments
+
+
+def simulate(ledger: Ledger, kind: str, *, games: int, seed: int = 0, players: int | None = None,
+             progress: Callable[[int], None] | None = None) -> list[str]:
+    """Let ``kind``'s bot play ``games`` whole games into ``ledger``; return their game ids.
+
+    Each game is one create and one append (one write, one fsync): the bulk path. Raises
+    :class:`ledger.LedgerError` when an id of this seed is already in the ledger.
+    """
+    rules = find_game(kind)
+    count = players or rules.min_players
+    if not rules.min_players <= count <= rules.max_players:
+        from rules.kernel import BadOptions
+
+        raise BadOptions(f"{rules.title} is for {rules.min_players} to {rules.max_players} "
+                         f"players, not {count}")
+    ids = []
+    start = EPOCH + timedelta(days=seed % 3650)
+    for index in range(1, games + 1):
+        game = f"{rules.short}-s{seed}-{index}"
+        if ledger.path(game).exists():
+            raise LedgerError(f"game {game} exists: this seed was simulated into this ledger "
+                              "already; choose another --seed or --ledger")
+        start = record_bot_game(ledger, rules, game, count, game_seed(seed, index), start)
+        ids.append(game)
+        if progress:
+            progress(index)
+    return ids
+
+
+def record_bot_game(ledger: Ledger, rules: Rules, game: str, players: int, seed: int,
+                    start: datetime) -> datetime:
+    """Play one game and store it; return when it ended (the next game starts after it)."""
+    started = simulated_started(rules, players, seed)
+    rng = random.Random(seed)
+    drafts: list[Draft] = bot_game(rules, started, rng)
+    times = stamps(random.Random(seed + 1), start, len(drafts) + 1)
+    ledger.create(started, game_id=game, at=times[0])
+    if drafts:
+        ledger.append(game, drafts, expected_seq=1, at=times[1:])
+    return datetime.strptime(times[-1], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC) \
+        + timedelta(minutes=5)
