@@ -10,16 +10,20 @@ import importlib
 
 import typer
 
-COMMAND_MODULES = ("replay.cli",)
+COMMAND_MODULES = ("replay.cli", "replay.commands", "queries.commands")
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
 
 
 def build_app() -> typer.Typer:
-    """One app holding every package's commands."""
-    modules = [importlib.import_module(name) for name in COMMAND_MODULES]
-    app: typer.Typer = modules[0].app
-    for module in modules[1:]:
-        app.registered_commands.extend(module.app.registered_commands)
+    """A new app holding every package's commands (the packages' own apps stay as they are)."""
+    app = typer.Typer(
+        help="Record tabletop games as event logs; replay, audit and query them.",
+        no_args_is_help=True,
+        add_completion=False,
+        rich_markup_mode="rich",
+    )
+    for name in COMMAND_MODULES:
+        app.registered_commands.extend(importlib.import_module(name).app.registered_commands)
     return app
 
 

@@ -211,16 +211,28 @@ def describe_step(step: Step) -> str:
 
 
 def action_text(event: Event) -> str:
-    """The typed form of an event (the inverse of :func:`rules.actions.event_from`)."""
+    """The typed form of an event (the inverse of :func:`rules.actions.event_from`).
+
+    Fields still at their default are left out, as a person would leave them out.
+    """
     parts = [event_type(event)]
-    for name, value in msgspec.to_builtins(event).items():
-        if name == "type" or value is None or value == [] or value == {}:
+    for field in msgspec.structs.fields(event):
+        value = getattr(event, field.name)
+        if not field.required and value == field.default:
             continue
-        if isinstance(value, list | tuple):
-            value = ",".join(str(v) for v in value)
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        parts.append(f"{name}={shlex_quote(text)}")
+        if value is None or value == () or value == []:
+            continue
+        parts.append(f"{field.encode_name}={shlex_quote(format_field(value))}")
     return " ".join(parts)
+
+
+def format_field(value: object) -> str:
+    """A field value as typed: lists comma-separated, booleans lowercase."""
+    if isinstance(value, list | tuple):
+        return ",".join(format_field(v) for v in value)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
 
 
 def shlex_quote(text: str) -> str:

@@ -1,12 +1,12 @@
 """What people read: games, logs and legal actions rendered with rich; the ``--json`` shapes.
 
-Each game may ship a view module ``replay/<kind>_view.py`` with ``view(rules, state)`` returning a
-rich renderable; games without one get a table of their per-player figures.
+Each game may ship a plug-in ``replay/games/<module>.py`` (see :mod:`replay.games`) with
+``view(rules, state)`` returning a rich renderable (the older ``replay/<module>_view.py`` is still
+found); games without one get a table of their per-player figures.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,20 +20,17 @@ from rich.text import Text
 
 from ledger import Record, event_type
 from replay.fold import Folded, action_text, decode_event
+from replay.games import plugin_function
 from rules.actions import usage
 from rules.kernel import ActionSpec, Rules
 
 
 def game_view(rules: Rules[Any], state: Any) -> RenderableType:
     """The game's own view of ``state``, or a table of its figures."""
-    module_name = f"replay.{rules.name.replace('-', '_')}_view"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
+    view = plugin_function(rules.name, "view")
+    if view is None:
         return figures_table(rules.figures(state))
-    return module.view(rules, state)
+    return view(rules, state)
 
 
 def figures_table(figures: Sequence[dict[str, Any]]) -> Table:

@@ -104,9 +104,18 @@ def visit_record(rules: Rules[Any], info: GameInfo, record: Record, state: Any,
                 rules.check(state, record.actor, event)
             except IllegalAction as error:
                 refused = error.message()
-        after = rules.apply(state, record.actor, event)
+        after = apply_refused(rules, state, record, event) if refused else rules.apply(
+            state, record.actor, event)
     visit = Visit(record=record, event=event, before=state, after=after,
                   turn=rules.turn(state), effective=effective, refused=refused)
     for visitor in visitors:
         visitor.visit_event(visit)
     return after
+
+
+def apply_refused(rules: Rules[Any], state: Any, record: Record, event: Event) -> Any:
+    """Apply an event the rules refused, when ``apply`` can; else leave the state as it was."""
+    try:
+        return rules.apply(state, record.actor, event)
+    except Exception:  # a refused event may break apply's assumptions: the audit reports it
+        return state

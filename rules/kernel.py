@@ -310,7 +310,7 @@ def load_builtin_games() -> None:
         importlib.import_module(module)
 
 
-BUILTIN_GAMES: tuple[str, ...] = ()
+BUILTIN_GAMES: tuple[str, ...] = ("rules.risk_strike",)
 """Modules of the shipped games; each registers its rules on import."""
 
 

@@ -112,6 +112,12 @@ class Tiny(Rules[TinyState]):
     def extra(self, state: TinyState) -> dict[str, Any]:
         return {"total": state.total, "target": state.target}
 
+    def dice(self, visit: Any) -> list[tuple[str, int, int]]:
+        """The dice rolled in one visited event (for ``tabletape audit``): ``(player, 6, face)``."""
+        if isinstance(visit.event, Rolled):
+            return [(visit.record.actor, 6, face) for face in visit.event.dice]
+        return []
+
     def bot_action(self, state: TinyState, rng: random.Random) -> tuple[str, Event] | None:
         if self.result(state) is not None:
             return None

@@ -1,0 +1,168 @@
+"""Benchmark of the catalog: sync with projections against DuckDB's bare ``read_json``, and a
+win-rate report against the bare DuckDB aggregate.
+
+    python bench/sync.py [--games 200] [--events 1000] [--json]
+
+Prints ``sync_vs_read_json`` (events/s of a full catalog sync with projections over events/s of
+a bare ``read_json`` of the same files into a table; target >= 0.3) and ``report_vs_duckdb``
+(seconds of the ``players`` report over seconds of the equivalent bare aggregate; lower is
+better, target <= 2). Logs are games of the test game "tiny", written in bulk.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import duckdb  # noqa: E402
+import typer  # noqa: E402
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+import tests.queries.tinyprojections  # noqa: E402  (tiny's dice projection)
+import tests.tinygame  # noqa: E402, F401  (registers "tiny")
+from ledger import GameStarted, Ledger, utc_stamp  # noqa: E402
+from ledger.events import Event  # noqa: E402
+from queries.catalog import LOG_COLUMNS, catalog_path, open_catalog, sync  # noqa: E402
+from queries.reports import REPORTS  # noqa: E402
+from tests.tinygame import Added, Cheered, Rolled  # noqa: E402
+
+PLAYERS = ("ann", "bob", "cy")
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+BATCH = 1000
+"""Events appended per ``Ledger.append`` call."""
+
+
+def tiny_drafts(rng: random.Random, events: int) -> tuple[int, list[tuple[str, Event]]]:
+    """About ``events`` legal actions of one tiny game that end it; returns (target, drafts)."""
+    drafts: list[tuple[str, Event]] = []
+    total, turn = 0, 0
+    while len(drafts) < events - 1:
+        player = PLAYERS[turn % len(PLAYERS)]
+        if rng.random() < 0.05:
+            drafts.append((PLAYERS[rng.randrange(3)], Cheered()))
+            continue
+        if rng.random() < 0.3:
+            face = rng.randint(1, 6)
+            drafts.append((player, Rolled(dice=(face,))))
+            total += face
+        else:
+            n = rng.randint(1, 3)
+            drafts.append((player, Added(n=n)))
+            total += n
+        turn += 1
+    drafts.append((PLAYERS[turn % len(PLAYERS)], Added(n=1)))
+    return total + 1, drafts
+
+
+def write_logs(ledger: Ledger, games: int, events: int, seed: int = 1) -> int:
+    """Record ``games`` finished tiny games of about ``events`` events; return the event count."""
+    rng = random.Random(seed)
+    written = 0
+    for index in range(games):
+        target, drafts = tiny_drafts(rng, events)
+        started = GameStarted(kind="tiny", rules_version="1", tabletape_version="bench",
+                              players=PLAYERS, options={"target": target}, seed=index)
+        game = ledger.create(started, game_id=f"ty-bench-{index}", at=utc_stamp(EPOCH))
+        for start in range(0, len(drafts), BATCH):
+            chunk = drafts[start:start + BATCH]
+            stamps = [utc_stamp(EPOCH + timedelta(seconds=20 * (start + i + 1)))
+                      for i in range(len(chunk))]
+            ledger.append(game, chunk, expected_seq=start + 1, at=stamps)
+        written += len(drafts) + 1
+    return written
+
+
+def best_of(repeats: int, work: Callable[[], Any]) -> float:
+    """The fastest of ``repeats`` runs of ``work``, in seconds."""
+    times = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - began)
+    return min(times)
+
+
+def bare_read_json(ledger: Ledger) -> float:
+    """Seconds for DuckDB to read every log into a fresh table, nothing else."""
+    with duckdb.connect(str(ledger.root / "bare.duckdb")) as con:
+        began = time.perf_counter()
+        con.execute(f"CREATE OR REPLACE TABLE bare AS SELECT * FROM read_json("
+                    f"'{ledger.games_dir}/*.jsonl', format = 'newline_delimited', "
+                    f"filename = true, columns = {LOG_COLUMNS})")
+        return time.perf_counter() - began
+
+
+BARE_WIN_RATE = """
+    SELECT g.kind, p.name, count(*) AS games, count(*) FILTER (p.won) AS wins,
+           round(avg(p.won::INTEGER), 3) AS win_rate
+    FROM players p JOIN games g USING (game) WHERE g.finished
+    GROUP BY ALL ORDER BY ALL"""
+
+
+def measure(games: int, events: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="tabletape-bench-") as folder:
+        ledger = Ledger(Path(folder) / "ledger")
+        total = write_logs(ledger, games, events)
+        read_seconds = min(bare_read_json(ledger) for _ in range(3))
+        began = time.perf_counter()
+        report = sync(ledger)
+        sync_seconds = time.perf_counter() - began
+        assert report.events == total and not report.problems, report
+        noop_seconds = best_of(3, lambda: sync(ledger))
+        with open_catalog(catalog_path(ledger), read_only=True) as con:
+            win_rates = REPORTS["players"]
+            report_seconds = best_of(5, lambda: win_rates.run(con))
+            bare_seconds = best_of(5, lambda: con.sql(BARE_WIN_RATE).fetchall())
+    sync_rate, read_rate = total / sync_seconds, total / read_seconds
+    return {
+        "games": games, "events": total,
+        "sync_seconds": round(sync_seconds, 3), "sync_events_per_s": round(sync_rate),
+        "read_json_seconds": round(read_seconds, 3), "read_json_events_per_s": round(read_rate),
+        "sync_vs_read_json": round(sync_rate / read_rate, 3),
+        "noop_sync_seconds": round(noop_seconds, 3),
+        "report_seconds": round(report_seconds, 5), "duckdb_seconds": round(bare_seconds, 5),
+        "report_vs_duckdb": round(report_seconds / bare_seconds, 2),
+    }
+
+
+def show(result: dict[str, Any], console: Console) -> None:
+    table = Table(title=f"Catalog benchmark: {result['games']} tiny games, "
+                        f"{result['events']} events", title_justify="left")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_column("target")
+    targets = {"sync_vs_read_json": ">= 0.3", "report_vs_duckdb": "<= 2 (lower is better)"}
+    for key, value in result.items():
+        if key not in ("games", "events"):
+            table.add_row(key, f"{value:,}" if isinstance(value, int) else str(value),
+                          targets.get(key, ""))
+    console.print(table)
+
+
+def main(
+    games: Annotated[int, typer.Option(help="Games to generate.")] = 200,
+    events: Annotated[int, typer.Option(help="Events per game.")] = 1000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Sync vs bare read_json, and a report vs the bare DuckDB aggregate."""
+    result = measure(games, events)
+    if as_json:
+        print(json.dumps(result, indent=2))
+    else:
+        show(result, Console())
+
+
+if __name__ == "__main__":
+    typer.run(main)

@@ -1,0 +1,784 @@
+"""The catalog: ``catalog.duckdb`` in the ledger folder, built only from the logs.
+
+Delete it and the next sync rebuilds it. :func:`sync` brings it up to date incrementally: a game
+whose log file did not change (size, modification time, and the projections that read it) is left
+alone; a game whose log grew, was rewritten or whose projections changed is folded again and its
+rows replaced. Rows go in bulk: the ``events`` table straight from the log files with DuckDB's
+``read_json``, fold-derived rows through a temporary JSON file read the same way.
+
+>>> import tempfile
+>>> from ledger import Ledger
+>>> report = sync(Ledger(tempfile.mkdtemp()))
+>>> (report.loaded, report.events)
+(0, 0)
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+
+from ledger import Ledger, LedgerError, Record
+from queries.projections import (
+    SHARED_SCHEMAS,
+    Column,
+    Projection,
+    Schema,
+    fingerprint,
+    plugin,
+    projections_for,
+    quote,
+    seconds_between,
+)
+from replay.visitor import GameInfo, Visit, Visitor, walk
+from rules.kernel import Rules, RulesError, find_game, registered
+
+CATALOG_FILE = "catalog.duckdb"
+CATALOG_VERSION = "1"
+"""Bump when the core tables change: catalogs of another version are rebuilt from scratch."""
+
+CHUNK_BYTES = 32_000_000
+"""Logs are folded and loaded in chunks of about this many bytes (one transaction each)."""
+PARALLEL_BYTES = 8_000_000
+"""More log bytes than this to load: fold in several processes."""
+
+STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
+"""The ledger's ``at`` format, for DuckDB's ``strptime``/``strftime``."""
+
+
+class CatalogError(Exception):
+    """The catalog cannot be opened or built; the message is meant for people."""
+
+
+# -- core tables ---------------------------------------------------------------------------------
+
+GAMES = Schema("games", (
+    Column("kind", "VARCHAR", "Game kind, e.g. ``risk-strike``."),
+    Column("rules_version", "VARCHAR"),
+    Column("tabletape_version", "VARCHAR"),
+    Column("players", "VARCHAR[]", "Player names in seat order."),
+    Column("options", "JSON", "Options in force."),
+    Column("seed", "HUGEINT", "Seed of tabletape's dice."),
+    Column("started", "TIMESTAMP", "When the game-started event was recorded (UTC)."),
+    Column("updated", "TIMESTAMP", "When the latest event was recorded (UTC)."),
+    Column("ended", "TIMESTAMP", "When the last effective event was recorded, if finished."),
+    Column("finished", "BOOLEAN"),
+    Column("winners", "VARCHAR[]"),
+    Column("team", "VARCHAR", "Winning team or side, when the game has teams."),
+    Column("reason", "VARCHAR", "Why the game ended, in table words."),
+    Column("villain", "VARCHAR", "The villain, in games that have one."),
+    Column("parent", "VARCHAR", "For a forked game: the game it was forked from."),
+    Column("fork_seq", "BIGINT", "For a forked game: the parent's last seq repeated here."),
+    Column("head_seq", "BIGINT", "Seq of the latest event (= number of events)."),
+    Column("head_hash", "VARCHAR", "Hash of the latest event."),
+    Column("events", "BIGINT", "Stored events, game-started, undo and notes included."),
+    Column("actions", "BIGINT", "Effective events (what the fold applied)."),
+    Column("retracted", "BIGINT", "Events retracted by undo."),
+    Column("turns", "INTEGER", "Player turns played (turn >= 1)."),
+    Column("rounds", "INTEGER", "Highest round reached."),
+    Column("minutes", "DOUBLE", "From game-started to the latest effective event."),
+), "One row per game.")
+
+PLAYERS = Schema("players", (
+    Column("seat", "INTEGER", "Seat from 1, in the game-started order."),
+    Column("name", "VARCHAR"),
+    Column("play_order", "INTEGER", "Order of the player's first turn (1: went first)."),
+    Column("faction", "VARCHAR", "Faction, where the game has one."),
+    Column("leader", "VARCHAR", "Leader, where the game has one."),
+    Column("hero", "VARCHAR", "Hero, where the game has one."),
+    Column("won", "BOOLEAN", "Among the winners (false while the game goes on)."),
+), "One row per player per game.")
+
+POSITIONS = Schema("_positions", (
+    Column("seq", "BIGINT"),
+    Column("turn", "INTEGER"),
+    Column("round", "INTEGER"),
+    Column("phase", "VARCHAR"),
+    Column("retracted", "BOOLEAN"),
+    Column("effective", "BOOLEAN"),
+), "Where each event of the fold happened (joined into ``events``; not kept).")
+
+EVENTS = Schema("events", (
+    Column("seq", "BIGINT"),
+    Column("turn", "INTEGER", "Turn when the event was recorded (turn info before it)."),
+    Column("round", "INTEGER"),
+    Column("phase", "VARCHAR"),
+    Column("actor", "VARCHAR"),
+    Column("type", "VARCHAR", "The event's tag, e.g. ``roll``."),
+    Column("recorded_at", "TIMESTAMP", "The event's ``at`` (UTC)."),
+    Column("retracted", "BOOLEAN", "Retracted by a later undo."),
+    Column("effective", "BOOLEAN", "Applied by the fold (false for game-started, undo, note, "
+                                    "retracted)."),
+    Column("payload", "JSON", "The event's fields as stored."),
+    Column("prev", "VARCHAR"),
+    Column("hash", "VARCHAR"),
+), "Every stored event of every game.")
+
+SYNC = Schema("_sync", (
+    Column("kind", "VARCHAR"),
+    Column("size", "BIGINT"),
+    Column("mtime_ns", "BIGINT"),
+    Column("head_seq", "BIGINT"),
+    Column("head_hash", "VARCHAR"),
+    Column("fingerprint", "VARCHAR"),
+    Column("problem", "VARCHAR"),
+), "What the catalog last loaded of each log.")
+
+CORE_SCHEMAS = (GAMES, PLAYERS, EVENTS)
+"""Tables every catalog has, filled by the catalog itself."""
+
+LOG_COLUMNS = ("{'seq': 'BIGINT', 'at': 'VARCHAR', 'actor': 'VARCHAR', 'type': 'VARCHAR', "
+               "'payload': 'JSON', 'prev': 'VARCHAR', 'hash': 'VARCHAR'}")
+
+
+class SyncReport(msgspec.Struct, kw_only=True):
+    """What a sync did (``tabletape sync --json``)."""
+
+    catalog: str
+    games: int = 0
+    """Games in the catalog afterwards."""
+    loaded: int = 0
+    """Games (re)loaded."""
+    new: int = 0
+    grew: int = 0
+    rewritten: int = 0
+    reprojected: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    events: int = 0
+    """Events loaded by this sync."""
+    rebuilt: bool = False
+    seconds: float = 0.0
+    problems: dict[str, str] = {}
+    """Game id -> why it could not be loaded (damaged log, unknown kind, rules refused it)."""
+
+
+# -- folding one game ----------------------------------------------------------------------------
+
+
+class GameRows(Visitor):
+    """The ``games`` row, ``players`` rows and event positions of one game."""
+
+    def begin_game(self, info: GameInfo) -> None:
+        self.info = info
+        self.positions: list[tuple[Any, ...]] = []
+        self.first_at = self.last_at = self.last_effective_at = ""
+        self.actions = 0
+        self.turns: set[int] = set()
+        self.rounds = 0
+        self.play_order: dict[str, int] = {}
+        self.head: Record | None = None
+
+    def visit_event(self, visit: Visit) -> None:
+        record, turn = visit.record, visit.turn
+        retracted = record.seq in self.info.retracted
+        self.positions.append((record.seq, turn.turn, turn.round, turn.phase, retracted,
+                               visit.effective))
+        self.first_at = self.first_at or record.at
+        self.last_at = record.at
+        self.head = record
+        if not visit.effective:
+            return
+        self.actions += 1
+        self.last_effective_at = record.at
+        if turn.turn >= 1:
+            self.turns.add(turn.turn)
+            self.rounds = max(self.rounds, turn.round)
+            player = turn.active[0] if len(turn.active) == 1 else visit.record.actor
+            if player not in self.play_order and player in self.info.started.players:
+                self.play_order[player] = len(self.play_order) + 1
+
+    def end_game(self, info: GameInfo, final_state: Any) -> None:
+        rules, started = info.rules, info.started
+        result = rules.result(final_state)
+        winners = tuple(result.winners) if result else ()
+        figures = {str(f.get("name")): f for f in rules.figures(final_state)}
+        villain = rules.extra(final_state).get("villain") or started.options.get("villain")
+        self.players = [
+            (seat, name, self.play_order.get(name), text(figures.get(name, {}).get("faction")),
+             text(figures.get(name, {}).get("leader")), text(figures.get(name, {}).get("hero")),
+             name in winners)
+            for seat, name in enumerate(started.players, start=1)
+        ]
+        assert self.head is not None
+        last = self.last_effective_at or self.first_at
+        minutes = (seconds_between(self.first_at, last) or 0) / 60
+        self.game = (
+            started.kind, started.rules_version, started.tabletape_version, list(started.players),
+            started.options, started.seed, stamp(self.first_at), stamp(self.last_at),
+            stamp(self.last_effective_at) if result else None, result is not None, list(winners),
+            result.team if result else None, result.reason if result else None, text(villain),
+            started.parent, started.fork_seq, self.head.seq, self.head.hash,
+            self.head.seq, self.actions, len(info.retracted), len(self.turns), self.rounds,
+            minutes,
+        )
+
+
+def text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def stamp(at: str) -> str | None:
+    """A ledger ``at`` as DuckDB reads a TIMESTAMP: ``2026-01-01 00:00:00.000000``."""
+    return at.replace("T", " ").rstrip("Z") if at else None
+
+
+class Folded(msgspec.Struct):
+    """The rows of one game, ready to load."""
+
+    game: str
+    rows: dict[str, tuple[Schema, list[tuple[Any, ...]]]]
+    """Table name -> its schema and rows (without the game column)."""
+    events: int
+    change: str = "new"
+
+
+def project(game: str, records: Sequence[Record], projections: Sequence[Projection]) -> Folded:
+    """Fold ``records`` once through the core visitor and ``projections``; collect their rows."""
+    core = GameRows()
+    walk(game, records, core, *projections)
+    rows: dict[str, tuple[Schema, list[tuple[Any, ...]]]] = {
+        GAMES.table: (GAMES, [core.game]), PLAYERS.table: (PLAYERS, core.players),
+        POSITIONS.table: (POSITIONS, core.positions),
+    }
+    for projection in projections:
+        schema = projection.schema
+        rows.setdefault(schema.table, (schema, []))[1].extend(projection.rows)
+    return Folded(game, rows, len(records))
+
+
+# -- the database --------------------------------------------------------------------------------
+
+
+def catalog_path(ledger: Ledger) -> Path:
+    return ledger.root / CATALOG_FILE
+
+
+@contextmanager
+def opened(path: Path, *, read_only: bool) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection to the catalog at ``path``, closed afterwards."""
+    con = open_catalog(path, read_only=read_only)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def open_catalog(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """Connect to the catalog; a locked or damaged file is a :class:`CatalogError`."""
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.Error as error:
+        message = str(error).splitlines()[0]
+        if "lock" in message.lower():
+            raise CatalogError(f"the catalog {path} is in use by another program ({message}); "
+                               "close it and try again") from None
+        raise CatalogError(f"cannot open the catalog {path}: {message}; delete it and it "
+                           "will be rebuilt from the logs") from None
+
+
+def known_schemas() -> dict[str, Schema]:
+    """Every projection table: the shared ones and those of registered games' plug-ins."""
+    schemas = {schema.table: schema for schema in SHARED_SCHEMAS}
+    for rules in registered():
+        if plugin(rules.name) is None:
+            continue
+        for projection in projections_for(rules):
+            add_schema(schemas, projection.schema)
+    return schemas
+
+
+def add_schema(schemas: dict[str, Schema], schema: Schema) -> None:
+    """Add ``schema``; two projections of one table must agree on its columns."""
+    known = schemas.setdefault(schema.table, schema)
+    if known.columns != schema.columns:
+        raise CatalogError(f"two projections declare table '{schema.table}' with different "
+                           "columns; a table has one schema for every game")
+
+
+def meta(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    return dict(con.execute("SELECT key, value FROM _meta").fetchall())
+
+
+def prepare_tables(con: duckdb.DuckDBPyConnection, schemas: dict[str, Schema],
+                   rebuild: bool) -> bool:
+    """Create missing tables; drop everything when the catalog's version differs or asked to.
+
+    A projection table whose columns changed is recreated and every game reloaded. Returns True
+    when the catalog was (re)built from scratch.
+    """
+    con.execute("CREATE TABLE IF NOT EXISTS _meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+    stored = meta(con)
+    fresh = rebuild or stored.get("catalog_version") != CATALOG_VERSION
+    if fresh:
+        drop_all(con)
+    changed = [s for s in schemas.values()
+               if stored.get(f"table:{s.table}", s.fingerprint()) != s.fingerprint()]
+    for schema in changed:
+        con.execute(f"DROP TABLE IF EXISTS {quote(schema.table)}")
+    for schema in (*CORE_SCHEMAS, SYNC, *schemas.values()):
+        con.execute(schema.ddl())
+    if changed:
+        con.execute("UPDATE _sync SET fingerprint = ''")
+    entries = {"catalog_version": CATALOG_VERSION}
+    entries.update({f"table:{s.table}": s.fingerprint() for s in schemas.values()})
+    con.execute("INSERT OR REPLACE INTO _meta SELECT unnest($k), unnest($v)",
+                {"k": list(entries), "v": list(entries.values())})
+    create_views(con)
+    return fresh
+
+
+def drop_all(con: duckdb.DuckDBPyConnection) -> None:
+    for (name, kind) in con.execute(
+        "SELECT table_name, table_type FROM information_schema.tables "
+        "WHERE table_schema = 'main' AND table_name <> '_meta'"
+    ).fetchall():
+        keyword = "VIEW" if kind == "VIEW" else "TABLE"
+        con.execute(f"DROP {keyword} IF EXISTS {quote(name)}")
+    con.execute("DELETE FROM _meta")
+
+
+VIEWS = {
+    "results": """
+        SELECT g.kind, p.game, p.seat, p.name AS player, p.play_order, p.faction, p.leader,
+               p.hero, g.villain, p.won, g.team, g.turns, g.rounds, g.minutes
+        FROM players p JOIN games g USING (game) WHERE g.finished""",
+}
+"""Views kept in the catalog: ``results`` (one row per player of every finished game)."""
+
+
+def create_views(con: duckdb.DuckDBPyConnection) -> None:
+    for name, query in VIEWS.items():
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS {query}")
+
+
+# -- syncing -------------------------------------------------------------------------------------
+
+
+class LogFile(msgspec.Struct):
+    game: str
+    path: Path
+    size: int
+    mtime_ns: int
+
+
+class Loaded(msgspec.Struct):
+    """What the catalog last loaded of one log (a ``_sync`` row)."""
+
+    kind: str
+    size: int
+    mtime_ns: int
+    head_seq: int
+    head_hash: str
+    fingerprint: str
+    problem: str | None
+
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done_bytes, total_bytes)`` while logs are loaded."""
+
+
+def log_files(ledger: Ledger) -> dict[str, LogFile]:
+    """Every log of the ledger, with its size and modification time."""
+    files: dict[str, LogFile] = {}
+    if ledger.games_dir.is_dir():
+        for entry in os.scandir(ledger.games_dir):
+            if entry.name.endswith(".jsonl") and entry.is_file():
+                stat = entry.stat()
+                game = entry.name.removesuffix(".jsonl")
+                files[game] = LogFile(game, Path(entry.path), stat.st_size, stat.st_mtime_ns)
+    return files
+
+
+def loaded_state(con: duckdb.DuckDBPyConnection) -> dict[str, Loaded]:
+    rows = con.execute("SELECT game, kind, size, mtime_ns, head_seq, head_hash, fingerprint, "
+                       "problem FROM _sync").fetchall()
+    return {row[0]: Loaded(*row[1:]) for row in rows}
+
+
+def kind_fingerprint(kind: str, cache: dict[str, str]) -> str:
+    """The projection fingerprint of ``kind`` ("?" when no such game is registered)."""
+    if kind not in cache:
+        try:
+            cache[kind] = fingerprint(find_game(kind))
+        except RulesError:
+            cache[kind] = "?"
+    return cache[kind]
+
+
+def classify(ledger: Ledger, log: LogFile, before: Loaded | None,
+             prints: dict[str, str]) -> str:
+    """``new``, ``grew``, ``changed`` (rewritten or touched), ``reprojected`` or ``unchanged``."""
+    if before is None:
+        return "new"
+    if before.size == log.size and before.mtime_ns == log.mtime_ns:
+        if before.fingerprint == kind_fingerprint(before.kind, prints):
+            return "unchanged"
+        return "reprojected"
+    if before.problem is None and log.size == before.size:
+        try:
+            head = ledger.head(log.game)
+        except LedgerError:
+            return "changed"
+        if (head.seq, head.hash) == (before.head_seq, before.head_hash):
+            return "touched"
+    return "grew" if log.size > before.size else "changed"
+
+
+def sync(ledger: Ledger, *, rebuild: bool = False, progress: Progress | None = None,
+         workers: int | None = None) -> SyncReport:
+    """Bring ``catalog.duckdb`` up to date with the logs of ``ledger``; return what it did.
+
+    Big loads fold in ``workers`` processes (default: one per CPU, up to four, when there is
+    more than PARALLEL_BYTES of logs to load and the platform can fork).
+    """
+    began = time.perf_counter()
+    ledger.root.mkdir(parents=True, exist_ok=True)
+    path = catalog_path(ledger)
+    report = SyncReport(catalog=str(path))
+    with opened(path, read_only=False) as con:
+        report.rebuilt = prepare_tables(con, known_schemas(), rebuild)
+        todo = plan(con, ledger, report)
+        if not todo:
+            report.games = count_games(con)
+    if todo:
+        load_logs(path, ledger, todo, report, progress, workers)
+    report.seconds = round(time.perf_counter() - began, 3)
+    return report
+
+
+def count_games(con: duckdb.DuckDBPyConnection) -> int:
+    return int(con.execute("SELECT count(*) FROM games").fetchone()[0])  # type: ignore[index]
+
+
+def plan(con: duckdb.DuckDBPyConnection, ledger: Ledger,
+         report: SyncReport) -> list[tuple[LogFile, Loaded | None]]:
+    """Drop removed games, note touched ones; return the logs to (re)load."""
+    before = loaded_state(con)
+    files = log_files(ledger)
+    prints: dict[str, str] = {}
+    todo: list[tuple[LogFile, Loaded | None]] = []
+    touched: list[LogFile] = []
+    for game, log in sorted(files.items()):
+        status = classify(ledger, log, before.get(game), prints)
+        if status in ("unchanged", "touched"):
+            report.unchanged += 1
+            if status == "touched":
+                touched.append(log)
+        else:
+            todo.append((log, before.get(game)))
+    removed = sorted(set(before) - set(files))
+    report.removed = len(removed)
+    with transaction(con):
+        delete_games(con, removed, with_sync=True)
+        for log in touched:
+            con.execute("UPDATE _sync SET mtime_ns = ? WHERE game = ?", [log.mtime_ns, log.game])
+    return todo
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a fold builds many rows (they hold no cycles)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+class ChunkTask(msgspec.Struct):
+    """Logs folded together by one worker; their rows go to files in ``scratch``."""
+
+    root: str
+    logs: list[tuple[LogFile, Loaded | None]]
+    scratch: str
+    index: int
+
+
+class ChunkResult(msgspec.Struct):
+    """What folding a chunk produced: one columnar JSON file per table, and what happened."""
+
+    files: dict[str, tuple[Schema, str]]
+    paths: list[str]
+    """Log files that folded (their events are read from them)."""
+    games: list[str]
+    """Every game of the chunk (their old rows are replaced)."""
+    problems: dict[str, str]
+    changes: dict[str, int]
+    events: int
+    size: int
+
+
+def chunks(logs: Sequence[tuple[LogFile, Loaded | None]], root: Path, scratch: str,
+           size: int) -> list[ChunkTask]:
+    """Split ``logs`` into tasks of about ``size`` bytes of log."""
+    tasks: list[ChunkTask] = []
+    current: list[tuple[LogFile, Loaded | None]] = []
+    weight = 0
+    for item in logs:
+        current.append(item)
+        weight += item[0].size
+        if weight >= size:
+            tasks.append(ChunkTask(str(root), current, scratch, len(tasks)))
+            current, weight = [], 0
+    if current:
+        tasks.append(ChunkTask(str(root), current, scratch, len(tasks)))
+    return tasks
+
+
+def worker_count(total_bytes: int, workers: int | None) -> int:
+    if workers is not None:
+        return max(1, workers)
+    configured = os.environ.get("TABLETAPE_SYNC_WORKERS")
+    if configured:
+        return max(1, int(configured))
+    if total_bytes < PARALLEL_BYTES or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def folded_chunks(tasks: list[ChunkTask], workers: int) -> Iterator[ChunkResult]:
+    """Fold the tasks, in worker processes when ``workers`` > 1 (results in task order)."""
+    if workers <= 1 or len(tasks) <= 1:
+        yield from map(fold_chunk, tasks)
+        return
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context) as pool:
+        yield from pool.map(fold_chunk, tasks)
+
+
+def load_logs(path: Path, ledger: Ledger, todo: Sequence[tuple[LogFile, Loaded | None]],
+              report: SyncReport, progress: Progress | None, workers: int | None) -> None:
+    """Fold the logs in ``todo`` and replace their rows, one transaction per chunk."""
+    total = sum(log.size for log, _ in todo)
+    count = worker_count(total, workers)
+    size = CHUNK_BYTES if count == 1 else max(1, min(CHUNK_BYTES, total // (count * 3)))
+    done = 0
+    with tempfile.TemporaryDirectory(prefix="tabletape-sync-") as scratch:
+        tasks = chunks(todo, ledger.root, scratch, size)
+        results = folded_chunks(tasks, count)
+        with opened(path, read_only=False) as con:
+            for result in results:
+                load_chunk(con, result)
+                add_up(report, result)
+                done += result.size
+                if progress:
+                    progress(done, total)
+            report.games = count_games(con)
+
+
+def add_up(report: SyncReport, result: ChunkResult) -> None:
+    report.events += result.events
+    report.problems.update(result.problems)
+    report.loaded += len(result.paths)
+    for change, n in result.changes.items():
+        setattr(report, change, getattr(report, change) + n)
+
+
+def fold_chunk(task: ChunkTask) -> ChunkResult:
+    """Read and fold every log of ``task``; write each table's rows as one columnar file."""
+    ledger = Ledger(task.root)
+    prints: dict[str, str] = {}
+    columns: dict[str, tuple[Schema, list[list[Any]]]] = {}
+    result = ChunkResult({}, [], [], {}, {}, 0, 0)
+    sync_rows: list[tuple[Any, ...]] = []
+    with gc_paused():
+        for log, before in task.logs:
+            result.games.append(log.game)
+            result.size += log.size
+            folded, row = fold_log(ledger, log, before, prints)
+            sync_rows.append(row)
+            if isinstance(folded, str):
+                result.problems[log.game] = folded
+                continue
+            result.paths.append(str(log.path))
+            result.events += folded.events
+            change = folded.change
+            result.changes[change] = result.changes.get(change, 0) + 1
+            for schema, rows in folded.rows.values():
+                add_columns(columns, schema, log.game, rows)
+        add_columns(columns, SYNC, "", [row[1:] for row in sync_rows], [r[0] for r in sync_rows])
+        for table, (schema, data) in columns.items():
+            target = Path(task.scratch) / f"{task.index}-{table}.json"
+            names = [c.name for c in schema.all_columns()]
+            target.write_bytes(msgspec.json.encode(dict(zip(names, data, strict=True))))
+            result.files[table] = (schema, str(target))
+    return result
+
+
+def add_columns(columns: dict[str, tuple[Schema, list[list[Any]]]], schema: Schema, game: str,
+                rows: Sequence[tuple[Any, ...]], games: list[str] | None = None) -> None:
+    """Append ``rows`` of one game to the columns of ``schema``'s table."""
+    if not rows:
+        return
+    width = len(schema.columns)
+    if len(rows[0]) != width:
+        raise CatalogError(f"a projection of table '{schema.table}' made a row of "
+                           f"{len(rows[0])} values; its schema has {width} columns")
+    data = columns.setdefault(schema.table, (schema, [[] for _ in range(width + 1)]))[1]
+    data[0].extend(games if games is not None else [game] * len(rows))
+    for index, column in enumerate(zip(*rows, strict=True), start=1):
+        data[index].extend(column)
+
+
+def fold_log(ledger: Ledger, log: LogFile, before: Loaded | None,
+             prints: dict[str, str]) -> tuple[Folded | str, tuple[Any, ...]]:
+    """One log folded (or why it cannot be), and its ``_sync`` row."""
+    kind, head_seq, head_hash = "?", 0, ""
+    outcome: Folded | str
+    try:
+        records = ledger.records(log.game)
+        started = msgspec.json.decode(records[0].payload)
+        kind = str(started.get("kind", "?"))
+        head_seq, head_hash = records[-1].seq, records[-1].hash
+        rules: Rules[Any] = find_game(kind)
+        outcome = project(log.game, records, projections_for(rules))
+        outcome.change = change_of(log, before, records)
+    except (LedgerError, RulesError, msgspec.DecodeError) as error:
+        outcome = str(error)
+    except Exception as error:  # a rules or projection bug must not stop the whole sync
+        outcome = f"the fold failed: {type(error).__name__}: {error}"
+    problem = outcome if isinstance(outcome, str) else None
+    fingerprint_ = kind_fingerprint(kind, prints) if kind != "?" else "?"
+    return outcome, (log.game, kind, log.size, log.mtime_ns, head_seq, head_hash, fingerprint_,
+                     problem)
+
+
+def change_of(log: LogFile, before: Loaded | None, records: Sequence[Record]) -> str:
+    """``new``, ``grew``, ``rewritten`` or ``reprojected``: why a log is loaded again."""
+    if before is None:
+        return "new"
+    if before.size == log.size and before.mtime_ns == log.mtime_ns:
+        return "reprojected"
+    if (before.problem is None and 0 < before.head_seq < len(records)
+            and records[before.head_seq - 1].hash == before.head_hash):
+        return "grew"
+    return "rewritten"
+
+
+def load_chunk(con: duckdb.DuckDBPyConnection, result: ChunkResult) -> None:
+    """Replace the rows of the chunk's games, in one transaction."""
+    with transaction(con):
+        delete_games(con, result.games, with_sync=True)
+        for table, (schema, path) in result.files.items():
+            if table != POSITIONS.table:
+                con.execute(schema.ddl())
+                insert_file(con, schema, Path(path))
+        if POSITIONS.table in result.files:
+            insert_events(con, result.paths, Path(result.files[POSITIONS.table][1]))
+
+
+def delete_games(con: duckdb.DuckDBPyConnection, games: Sequence[str], *, with_sync: bool) -> None:
+    """Remove every row of ``games`` from every table."""
+    if not games:
+        return
+    tables = [row[0] for row in con.execute(
+        "SELECT table_name FROM information_schema.columns WHERE table_schema = 'main' "
+        "AND column_name = 'game' AND table_name IN "
+        "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE')"
+    ).fetchall()]
+    for table in tables:
+        if table == SYNC.table and not with_sync:
+            continue
+        con.execute(f"DELETE FROM {quote(table)} WHERE game IN (SELECT unnest($games))",
+                    {"games": list(games)})
+
+
+def columnar_sql(schema: Schema, path: Path) -> str:
+    """A SELECT of the rows in a columnar JSON file (one object of equal-length lists)."""
+    spec = "{" + ", ".join(f"'{c.name}': '{c.type}[]'" for c in schema.all_columns()) + "}"
+    values = ", ".join(f"unnest({quote(c.name)}) AS {quote(c.name)}"
+                       for c in schema.all_columns())
+    return (f"SELECT {values} FROM read_json({sql_string(str(path))}, "
+            f"maximum_object_size = 2147483647, columns = {spec})")
+
+
+def insert_file(con: duckdb.DuckDBPyConnection, schema: Schema, path: Path) -> None:
+    """Load a columnar JSON file into ``schema``'s table: in bulk."""
+    names = ", ".join(quote(c.name) for c in schema.all_columns())
+    con.execute(f"INSERT INTO {quote(schema.table)} ({names}) {columnar_sql(schema, path)}")
+
+
+def insert_events(con: duckdb.DuckDBPyConnection, paths: Sequence[str], positions: Path) -> None:
+    """Load ``events`` from the log files themselves, joined with the fold's positions."""
+    if not paths:
+        return
+    files = "[" + ", ".join(sql_string(p) for p in paths) + "]"
+    con.execute(f"""
+        INSERT INTO events
+        WITH p AS ({columnar_sql(POSITIONS, positions)})
+        SELECT p.game, p.seq, p.turn, p.round, p.phase, l.actor, l.type,
+               strptime(l.at, '{STAMP}'), p.retracted, p.effective, l.payload, l.prev, l.hash
+        FROM read_json({files}, format = 'newline_delimited', filename = true,
+                       ignore_errors = true, columns = {LOG_COLUMNS}) AS l
+        JOIN p ON p.game = parse_filename(l.filename, true) AND p.seq = l.seq
+    """)
+
+
+def sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+# -- reading back --------------------------------------------------------------------------------
+
+
+def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
+            sync_first: bool = True) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the ledger's catalog, synced first: every table and view."""
+    store = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
+    if sync_first:
+        sync(store)
+    return open_catalog(catalog_path(store), read_only=True)
+
+
+def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Record]:
+    """The records of ``game`` rebuilt from its ``events`` rows (for games only in a catalog).
+
+    The payload is the stored JSON, so ``replay.fold.fold_records`` and ``replay.visitor.walk``
+    work on the result; raises :class:`CatalogError` when the catalog has no such game.
+    """
+    rows = con.execute(
+        f"SELECT seq, strftime(recorded_at, '{STAMP}'), actor, type, CAST(payload AS VARCHAR), "
+        "prev, hash FROM events WHERE game = ? ORDER BY seq", [game]
+    ).fetchall()
+    if not rows:
+        raise CatalogError(f"the catalog has no events of game '{game}'")
+    return [Record(seq=seq, at=at, actor=actor, type=type_, payload=msgspec.Raw(payload.encode()),
+                   prev=prev, hash=hash_)
+            for seq, at, actor, type_, payload, prev, hash_ in rows]
+
+
+__all__ = [
+    "CATALOG_FILE",
+    "CatalogError",
+    "SyncReport",
+    "catalog_path",
+    "connect",
+    "open_catalog",
+    "records_from_catalog",
+    "sync",
+]

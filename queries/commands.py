@@ -1,0 +1,417 @@
+"""The query commands: sql, sync, stats, export, import.
+
+Thin: parsing and printing here, the work in :mod:`queries.catalog`, :mod:`queries.reports` and
+:mod:`queries.transfer`. duckdb is imported inside the commands only, so composing this module
+into the CLI never slows ``tabletape record`` down.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import decimal
+import io
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from ledger import Ledger
+from replay.cli import (
+    ILLEGAL_EXIT,
+    USAGE_EXIT,
+    JsonOption,
+    LedgerOption,
+    fail,
+    out,
+    people_errors,
+    print_json,
+)
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from queries.catalog import SyncReport
+
+app = typer.Typer(add_completion=False, rich_markup_mode="rich")
+err = Console(stderr=True)
+
+PROGRESS_BYTES = 4_000_000
+"""A sync with more log bytes than this to load shows a progress bar."""
+
+READ_STATEMENTS = ("SELECT", "EXPLAIN", "PRAGMA")
+PRAGMA_READS = frozenset({
+    "show_tables", "show_tables_expanded", "table_info", "show", "database_size",
+    "storage_info", "version", "platform", "database_list", "functions", "collations",
+    "user_agent", "metadata_info",
+})
+"""PRAGMAs that only read (everything else, e.g. ``PRAGMA threads=…``, is refused)."""
+
+
+class QueryRefused(Exception):
+    """A statement the read-only SQL runner will not run."""
+
+
+class SqlFormat(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+
+
+class ReportFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+@contextmanager
+def catalog_errors() -> Iterator[None]:
+    """Ledger and rules errors as people_errors does; catalog, DuckDB and refusals likewise."""
+    import duckdb
+
+    from queries.catalog import CatalogError
+    from queries.transfer import TransferError
+
+    with people_errors():
+        try:
+            yield
+        except QueryRefused as error:
+            fail(str(error), USAGE_EXIT)
+        except duckdb.Error as error:
+            fail(duckdb_message(error), USAGE_EXIT)
+        except (CatalogError, TransferError) as error:
+            fail(str(error), ILLEGAL_EXIT)
+
+
+def duckdb_message(error: Exception) -> str:
+    """DuckDB's message without its internal trailer, kept on as few lines as it needs."""
+    return str(error).strip()
+
+
+def synced(ledger: Path | None, *, quiet: bool = True) -> tuple[Ledger, SyncReport]:
+    """Sync the catalog of ``ledger`` (a progress bar when there is much to do)."""
+    from queries.catalog import sync
+
+    store = Ledger(ledger)
+    with progress_bar() as progress:
+        report = sync(store, progress=progress)
+    if report.problems and not quiet:
+        for game, problem in sorted(report.problems.items()):
+            err.print(f"[yellow]skipped {game}:[/] {problem}", highlight=False)
+    return store, report
+
+
+@contextmanager
+def progress_bar() -> Iterator[Any]:
+    """A ``progress(done, total)`` callback that shows a rich bar once the work is big."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+    bar: Progress | None = None
+    task = None
+
+    def update(done: int, total: int) -> None:
+        nonlocal bar, task
+        if bar is None and total >= PROGRESS_BYTES:
+            bar = Progress("Loading logs into the catalog", BarColumn(), DownloadColumn(),
+                           TimeRemainingColumn(), console=err, transient=True)
+            bar.start()
+            task = bar.add_task("sync", total=total)
+        if bar is not None and task is not None:
+            bar.update(task, completed=done)
+
+    try:
+        yield update
+    finally:
+        if bar is not None:
+            bar.stop()
+
+
+# -- sql -----------------------------------------------------------------------------------------
+
+
+def check_read_only(query: str) -> None:
+    """Refuse anything but reading statements, before any connection sees them."""
+    import duckdb
+
+    parser = duckdb.connect()
+    try:
+        statements = parser.extract_statements(query)
+    finally:
+        parser.close()
+    if not statements:
+        raise QueryRefused("no SQL statement given")
+    if len(statements) > 1:
+        raise QueryRefused("give one statement at a time")
+    statement = statements[0]
+    kind = statement.type.name
+    text = statement.query.strip().rstrip(";").strip()
+    words = text.split()
+    if kind == "EXPLAIN" and len(words) > 1:
+        inner = words[2:] if words[1].upper() == "ANALYZE" else words[1:]
+        return check_read_only(" ".join(inner))
+    if kind == "PRAGMA":
+        name = words[1].split("(")[0].split("=")[0].lower() if len(words) > 1 else ""
+        if name in PRAGMA_READS and "=" not in text:
+            return None
+    elif kind == "SELECT":
+        return None
+    raise QueryRefused(
+        f"the catalog is read-only: {kind.replace('_', ' ')} statements are refused; "
+        "use SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN or PRAGMA show_tables / "
+        "table_info (to write a file use --format csv|json|parquet --output FILE)"
+    )
+
+
+@app.command("sql")
+def sql_command(
+    query: Annotated[str, typer.Argument(
+        help="One read-only statement, e.g. 'SELECT * FROM games'.")],
+    output_format: Annotated[SqlFormat, typer.Option(
+        "--format", "-f", help="table, csv, json (a list of row objects) or parquet.",
+    )] = SqlFormat.table,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Write to this file (required for parquet).")] = None,
+    ledger: LedgerOption = None,
+) -> None:
+    """Run a read-only SQL query on the catalog (synced with the logs first)."""
+    from queries.catalog import catalog_path, opened
+
+    with catalog_errors():
+        check_read_only(query)
+        if output_format is SqlFormat.parquet and output is None:
+            raise QueryRefused("--format parquet needs --output FILE")
+        store, _ = synced(ledger)
+        with opened(catalog_path(store), read_only=True) as con:
+            relation = con.sql(query)
+            if relation is None:
+                return
+            write_result(relation, output_format, output)
+
+
+def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
+                 output: Path | None) -> None:
+    """Print or write the query's rows in ``output_format``."""
+    if output_format is SqlFormat.parquet:
+        assert output is not None
+        relation.write_parquet(str(output))
+        return
+    columns, types, rows = relation.columns, [str(t) for t in relation.types], relation.fetchall()
+    if output_format is SqlFormat.table:
+        text = None
+        table = result_table(columns, rows)
+        if output is None:
+            out.print(table)
+            return
+        console = Console(file=io.StringIO(), width=200)
+        console.print(table)
+        text = console.file.getvalue()  # type: ignore[attr-defined]
+    elif output_format is SqlFormat.csv:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows([[csv_value(v) for v in row] for row in rows])
+        text = buffer.getvalue()
+    else:
+        records = [{c: json_value(v, t) for c, t, v in zip(columns, types, row, strict=True)}
+                   for row in rows]
+        text = json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def result_table(columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD)
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*("" if v is None else str(v) for v in row))
+    table.caption = f"{len(rows)} row{'s' if len(rows) != 1 else ''}"
+    return table
+
+
+def csv_value(value: Any) -> Any:
+    if isinstance(value, list | dict | tuple):
+        return json.dumps(plain(value), ensure_ascii=False)
+    return plain(value)
+
+
+def json_value(value: Any, type_name: str) -> Any:
+    """A value as JSON: JSON columns decoded, times as ISO text, decimals as numbers."""
+    if type_name == "JSON" and isinstance(value, str):
+        return json.loads(value)
+    return plain(value)
+
+
+def plain(value: Any) -> Any:
+    """A DuckDB Python value as a plain JSON-able one."""
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return value.total_seconds()
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+# -- sync ----------------------------------------------------------------------------------------
+
+
+@app.command("sync")
+def sync_command(
+    rebuild: Annotated[bool, typer.Option(
+        help="Drop the catalog's rows and load every log.")] = False,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Bring the DuckDB catalog up to date with the logs (only games whose logs changed)."""
+    import msgspec
+
+    from queries.catalog import sync
+
+    with catalog_errors(), progress_bar() as progress:
+        report = sync(Ledger(ledger), rebuild=rebuild, progress=progress)
+    if as_json:
+        print_json(msgspec.to_builtins(report))
+        return
+    changes = ", ".join(f"{n} {what}" for what, n in (
+        ("new", report.new), ("grew", report.grew), ("rewritten", report.rewritten),
+        ("reprojected", report.reprojected), ("removed", report.removed)) if n)
+    out.print(f"Catalog {report.catalog}: {report.games} games; loaded {report.loaded} "
+              f"({changes or 'nothing changed'}), {report.events} events "
+              f"in {report.seconds:.2f} s.", highlight=False)
+    for game, problem in sorted(report.problems.items()):
+        err.print(f"[yellow]skipped {game}:[/] {problem}", highlight=False)
+
+
+# -- stats ---------------------------------------------------------------------------------------
+
+
+@app.command("stats")
+def stats_command(
+    report_name: Annotated[str | None, typer.Argument(
+        metavar="[REPORT]",
+        help="players, seats, sides, lengths, dice or battles (default: all).")] = None,
+    output_format: Annotated[ReportFormat, typer.Option(
+        "--format", "-f", help="table or json.")] = ReportFormat.table,
+    ledger: LedgerOption = None,
+) -> None:
+    """Win rates, first-player advantage, game lengths, dice luck and battle odds."""
+    from queries.catalog import catalog_path, opened
+    from queries.reports import REPORTS, run_reports
+    from rules.kernel import unknown_name_message
+
+    with catalog_errors():
+        if report_name is not None and report_name not in REPORTS:
+            raise QueryRefused(unknown_name_message("report", report_name, list(REPORTS)))
+        store, _ = synced(ledger)
+        with opened(catalog_path(store), read_only=True) as con:
+            tables = run_reports(con, [report_name] if report_name else None)
+    if output_format is ReportFormat.json:
+        shaped = [plain(t.to_json()) for t in tables]
+        print_json(shaped[0] if report_name else shaped)
+        return
+    for table in tables:
+        out.print(report_view(table))
+
+
+def report_view(report: Any) -> Table:
+    table = result_table(report.columns, [tuple(r) for r in report.rows])
+    table.title = report.title
+    table.title_justify = "left"
+    table.caption = " ".join(report.notes) if report.rows else "no games with this yet"
+    table.caption_justify = "left"
+    return table
+
+
+# -- export and import ---------------------------------------------------------------------------
+
+
+@app.command("export")
+def export_command(
+    game: Annotated[str | None, typer.Argument(help="Game id, with --jsonl.")] = None,
+    jsonl: Annotated[Path | None, typer.Option(
+        "--jsonl", help="Copy the game's log to this file (byte for byte).")] = None,
+    parquet: Annotated[Path | None, typer.Option(
+        "--parquet", help="Write every catalog table as Parquet under this folder, "
+                          "partitioned by game kind.")] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Export one game's log (--jsonl) or the whole catalog as Parquet (--parquet)."""
+    from queries.catalog import catalog_path, opened
+    from queries.transfer import export_log, export_parquet
+
+    with catalog_errors():
+        if (jsonl is None) == (parquet is None):
+            raise QueryRefused("give either GAME --jsonl FILE or --parquet DIR")
+        if jsonl is not None:
+            if game is None:
+                raise QueryRefused("--jsonl needs the GAME to export")
+            events = export_log(Ledger(ledger), game, jsonl)
+            result: dict[str, Any] = {"game": game, "events": events, "file": str(jsonl)}
+            message = f"Exported game {game} ({events} events) to {jsonl}."
+        else:
+            assert parquet is not None
+            store, _ = synced(ledger)
+            with opened(catalog_path(store), read_only=True) as con:
+                counts = export_parquet(con, parquet)
+            result = {"directory": str(parquet), "tables": counts}
+            message = (f"Exported {len(counts)} tables ({sum(counts.values())} rows) to "
+                       f"{parquet}, partitioned by kind.")
+    if as_json:
+        print_json(result)
+    else:
+        out.print(message, highlight=False)
+
+
+@app.command("import")
+def import_command(
+    files: Annotated[list[Path], typer.Argument(help="Log files (.jsonl) to import.")],
+    game_id: Annotated[str | None, typer.Option(
+        "--as", help="Game id to use (one file only; default: the file name).")] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Import game logs from other ledgers, verifying each hash chain first."""
+    import msgspec
+
+    from queries.transfer import TransferError, import_log
+
+    if game_id and len(files) > 1:
+        fail("--as names one game: import one file at a time with it", USAGE_EXIT)
+    store = Ledger(ledger)
+    imported, refused = [], {}
+    with people_errors():
+        for path in files:
+            try:
+                imported.append(import_log(store, path, game_id))
+            except TransferError as error:
+                refused[str(path)] = str(error)
+    if as_json:
+        print_json({"imported": msgspec.to_builtins(imported), "refused": refused})
+    else:
+        for done in imported:
+            out.print(f"Imported {done.kind} game [bold cyan]{done.game}[/] "
+                      f"({done.events} events) from {done.source}.", highlight=False)
+        for problem in refused.values():
+            err.print(f"[bold red]error:[/] {problem}", highlight=False)
+    if refused:
+        raise typer.Exit(ILLEGAL_EXIT)

@@ -1,0 +1,5 @@
+"""Per-game projections: ``queries/games/<module>.py`` (kind with "-" as "_") for each game.
+
+Each module exposes ``projections() -> list[queries.projections.Projection]`` returning fresh
+instances; see :mod:`queries.projections`.
+"""

@@ -1,0 +1,309 @@
+"""Projections: visitors over a game's fold that produce rows for one typed catalog table.
+
+A game joins the catalog by shipping ``queries/games/<module>.py`` (module = kind with ``-``
+turned into ``_``) with a function ``projections() -> list[Projection]`` returning *fresh*
+instances (it is called once per game folded). Each projection names a :class:`Schema`; every
+projection of a table, whatever its game, shares that table's schema, so ``dice`` rows of every
+dice game land in one table. The catalog adds the ``game`` column in front of every row.
+
+>>> class Adds(Projection):
+...     schema = Schema("adds", (Column("seq", "BIGINT"), Column("n", "INTEGER")))
+...     def visit_event(self, visit):
+...         if visit.effective and visit.record.type == "add":
+...             self.row(visit.record.seq, visit.event.n)
+>>> Adds.schema.ddl()
+'CREATE TABLE IF NOT EXISTS adds (game VARCHAR NOT NULL, seq BIGINT, n INTEGER)'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, ClassVar, NamedTuple
+
+from replay.visitor import GameInfo, Visit, Visitor
+from rules.kernel import Rules
+
+
+class Column(NamedTuple):
+    """One typed column of a catalog table."""
+
+    name: str
+    type: str
+    """A DuckDB type: ``BIGINT``, ``DOUBLE``, ``VARCHAR``, ``BOOLEAN``, ``TIMESTAMP``,
+    ``INTEGER[]``, ``VARCHAR[]``, ``JSON``."""
+    doc: str = ""
+
+
+class Schema(NamedTuple):
+    """A catalog table filled by projections: its name and columns (``game`` is implied first)."""
+
+    table: str
+    columns: tuple[Column, ...]
+    doc: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(column.name for column in self.columns)
+
+    def all_columns(self) -> tuple[Column, ...]:
+        """The stored columns: ``game`` then the declared ones."""
+        return (GAME_COLUMN, *self.columns)
+
+    def ddl(self) -> str:
+        """``CREATE TABLE IF NOT EXISTS`` for this table."""
+        parts = [f"{GAME_COLUMN.name} {GAME_COLUMN.type} NOT NULL"]
+        parts += [f"{quote(c.name)} {c.type}" for c in self.columns]
+        return f"CREATE TABLE IF NOT EXISTS {quote(self.table)} ({', '.join(parts)})"
+
+    def fingerprint(self) -> str:
+        text = self.table + ":" + ",".join(f"{c.name} {c.type}" for c in self.columns)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+GAME_COLUMN = Column("game", "VARCHAR", "Game id (the log's file name without .jsonl).")
+
+SQL_KEYWORDS = frozenset({"from", "to", "order", "group", "end", "select", "table", "default"})
+
+
+def quote(name: str) -> str:
+    """A column or table name as SQL, quoted when it is a keyword."""
+    return f'"{name}"' if name.lower() in SQL_KEYWORDS else name
+
+
+class Projection(Visitor):
+    """A visitor that turns one game's fold into rows of :attr:`schema` (``game`` excluded).
+
+    Subclasses set ``schema`` (and bump ``version`` whenever the rows they make change, so
+    catalogs reload their games) and call :meth:`row` from the visitor methods.
+    """
+
+    schema: ClassVar[Schema]
+    version: ClassVar[int] = 1
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[Any, ...]] = []
+
+    def row(self, *values: Any) -> None:
+        """Add one row, values in the schema's column order."""
+        self.rows.append(values)
+
+    def result(self) -> list[tuple[Any, ...]]:
+        return self.rows
+
+
+# -- shared schemas ------------------------------------------------------------------------------
+
+TURNS = Schema("turns", (
+    Column("turn", "INTEGER", "Turn number (0: setup)."),
+    Column("round", "INTEGER", "Round number (0: setup)."),
+    Column("player", "VARCHAR", "Whose turn it was (the first active player)."),
+    Column("first_seq", "BIGINT", "First effective event of the turn."),
+    Column("last_seq", "BIGINT", "Last effective event of the turn."),
+    Column("events", "INTEGER", "Effective events in the turn."),
+    Column("seconds", "DOUBLE",
+           "From the last event before the turn to the turn's last event (thinking included)."),
+), "One row per turn that had effective events.")
+
+STANDINGS = Schema("standings", (
+    Column("turn", "INTEGER", "The turn at whose end the figures were taken."),
+    Column("round", "INTEGER"),
+    Column("player", "VARCHAR"),
+    Column("figure", "VARCHAR", "Figure name from the game's status figures; nested keys as "
+                                "``cards.asia``, list lengths as ``hand.count``."),
+    Column("value", "DOUBLE", "Its value (booleans as 0/1)."),
+), "Every numeric per-player figure at the end of every turn (and at the end of the game).")
+
+DICE = Schema("dice", (
+    Column("seq", "BIGINT", "The event that recorded the roll."),
+    Column("turn", "INTEGER"),
+    Column("player", "VARCHAR", "Who rolled."),
+    Column("role", "VARCHAR", "``attacker``, ``defender`` or ``roll``."),
+    Column("die", "INTEGER", "Position of the die in the roll as recorded, from 1."),
+    Column("sides", "INTEGER"),
+    Column("face", "INTEGER", "The face as it landed."),
+    Column("value", "INTEGER", "The value after the game's modifiers (bonus, face changes)."),
+), "Every die rolled (retracted events excluded).")
+
+BATTLES = Schema("battles", (
+    Column("seq", "BIGINT", "The event that settled the battle's dice."),
+    Column("turn", "INTEGER"),
+    Column("attacker", "VARCHAR"),
+    Column("defender", "VARCHAR"),
+    Column("source", "VARCHAR", "Where the attack came from (territory, continent, planet)."),
+    Column("target", "VARCHAR", "What was attacked."),
+    Column("attacker_dice", "INTEGER"),
+    Column("defender_dice", "INTEGER"),
+    Column("attacker_sides", "INTEGER"),
+    Column("defender_sides", "INTEGER"),
+    Column("attacker_faces", "INTEGER[]", "Faces as they landed."),
+    Column("defender_faces", "INTEGER[]"),
+    Column("modified", "BOOLEAN", "True when a modifier (bonus, changed face) touched the dice."),
+    Column("attacker_losses", "INTEGER", "Pairs the attacker lost."),
+    Column("defender_losses", "INTEGER", "Pairs the defender lost."),
+), "One row per dice battle (one roll-off of attacker against defender).")
+
+SHARED_SCHEMAS: tuple[Schema, ...] = (TURNS, STANDINGS, DICE, BATTLES)
+"""Projection tables every catalog has, even before any game fills them."""
+
+
+# -- generic projections -------------------------------------------------------------------------
+
+
+class TurnsProjection(Projection):
+    """``turns``: effective events grouped by the turn they were recorded in."""
+
+    schema = TURNS
+
+    def begin_game(self, info: GameInfo) -> None:
+        self.previous_at = ""
+        self.current: list[Any] | None = None
+        """[turn, round, player, first_seq, last_seq, events, start_at, last_at]"""
+
+    def visit_event(self, visit: Visit) -> None:
+        record = visit.record
+        if not visit.effective:
+            if record.seq == 1:
+                self.previous_at = record.at
+            return
+        turn = visit.turn
+        if self.current is None or self.current[0] != turn.turn:
+            self.close()
+            player = turn.active[0] if len(turn.active) == 1 else record.actor
+            self.current = [turn.turn, turn.round, player, record.seq, record.seq, 0,
+                            self.previous_at or record.at, record.at]
+        self.current[4] = record.seq
+        self.current[5] += 1
+        self.current[7] = record.at
+        self.previous_at = record.at
+
+    def close(self) -> None:
+        if self.current is not None:
+            turn, rnd, player, first, last, events, start_at, last_at = self.current
+            self.row(turn, rnd, player, first, last, events, seconds_between(start_at, last_at))
+            self.current = None
+
+    def end_game(self, info: GameInfo, final_state: Any) -> None:
+        self.close()
+
+
+class StandingsProjection(Projection):
+    """``standings``: the game's numeric per-player figures at the end of every turn."""
+
+    schema = STANDINGS
+
+    def begin_game(self, info: GameInfo) -> None:
+        self.rules = info.rules
+        self.turn: tuple[int, int] | None = None
+
+    def visit_event(self, visit: Visit) -> None:
+        if not visit.effective:
+            return
+        here = (visit.turn.turn, visit.turn.round)
+        if self.turn is not None and here[0] != self.turn[0]:
+            self.emit(visit.before)
+        self.turn = here
+
+    def end_game(self, info: GameInfo, final_state: Any) -> None:
+        if self.turn is not None:
+            self.emit(final_state)
+
+    def emit(self, state: Any) -> None:
+        assert self.turn is not None
+        turn, rnd = self.turn
+        add = self.rows.append
+        for figures in self.rules.figures(state):
+            player = str(figures.get("name", ""))
+            for key, value in figures.items():
+                if key == "name":
+                    continue
+                if type(value) in NUMBERS:
+                    add((turn, rnd, player, key, float(value)))
+                elif isinstance(value, dict | list | tuple):
+                    for name, number in numeric_figures({key: value}):
+                        add((turn, rnd, player, name, number))
+
+
+NUMBERS = (int, float, bool)
+
+
+def numeric_figures(figures: dict[str, Any], prefix: str = "") -> list[tuple[str, float]]:
+    """The numbers in a player's figures, flattened.
+
+    >>> numeric_figures({"name": "olga", "troops": 3, "cards": {"asia": 2}, "hand": ["a", "b"],
+    ...                  "alive": True, "faction": "autobots"})
+    [('troops', 3.0), ('cards.asia', 2.0), ('hand.count', 2.0), ('alive', 1.0)]
+    """
+    found: list[tuple[str, float]] = []
+    for key, value in figures.items():
+        name = f"{prefix}{key}"
+        if key == "name" and not prefix:
+            continue
+        if isinstance(value, bool | int | float):
+            found.append((name, float(value)))
+        elif isinstance(value, dict):
+            found.extend(numeric_figures(value, f"{name}."))
+        elif isinstance(value, list | tuple):
+            found.append((f"{name}.count", float(len(value))))
+    return found
+
+
+def seconds_between(start: str, end: str) -> float | None:
+    """Seconds from one ``at`` stamp to another (None when either is missing)."""
+    if not start or not end:
+        return None
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+# -- plug-ins ------------------------------------------------------------------------------------
+
+ProjectionFactory = Callable[[], Sequence[Projection]]
+
+_PLUGINS: dict[str, ProjectionFactory | None] = {}
+
+
+def register_projections(kind: str, factory: ProjectionFactory) -> None:
+    """Give game ``kind`` projections without a ``queries/games`` module (tests, notebooks)."""
+    _PLUGINS[kind] = factory
+
+
+def game_module_name(kind: str) -> str:
+    """``risk-strike`` -> ``queries.games.risk_strike``."""
+    return f"queries.games.{kind.replace('-', '_')}"
+
+
+def plugin(kind: str) -> ProjectionFactory | None:
+    """The ``projections`` function of game ``kind``, or None when it has none."""
+    if kind not in _PLUGINS:
+        name = game_module_name(kind)
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+            _PLUGINS[kind] = None
+        else:
+            _PLUGINS[kind] = module.projections
+    return _PLUGINS[kind]
+
+
+def generic_projections() -> list[Projection]:
+    """The projections every game gets."""
+    return [TurnsProjection(), StandingsProjection()]
+
+
+def projections_for(rules: Rules[Any]) -> list[Projection]:
+    """Fresh projections for one game of ``rules``: the generic ones, then the game's own."""
+    factory = plugin(rules.name)
+    return [*generic_projections(), *(factory() if factory else [])]
+
+
+def fingerprint(rules: Rules[Any]) -> str:
+    """Changes whenever the rows of a game of ``rules`` may change: reload it then."""
+    parts = [rules.name, rules.rules_version]
+    for projection in projections_for(rules):
+        parts.append(f"{type(projection).__qualname__}:{projection.version}:"
+                     f"{projection.schema.fingerprint()}")
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]

@@ -1,0 +1,211 @@
+"""Canned statistics: the questions players ask, answered from the catalog.
+
+A report is a function of a catalog connection registered by :func:`report`; adding one (say
+Marvel United's "how games were lost") is one more decorated function::
+
+    @report("villains", "Win rate per villain")
+    def villains(con): ...
+
+Each returns a :class:`ReportTable`: column names, rows and notes for people.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from typing import Any
+
+import duckdb
+import msgspec
+
+from queries.odds import battle_odds, chi_square, face_test, z_score
+
+SUSPICIOUS_P = 1e-4
+"""A player's dice whose fairness test gives a p-value below this are flagged ``suspicious``."""
+
+
+class ReportTable(msgspec.Struct, kw_only=True):
+    """A report's result: what ``stats --format json`` prints for it."""
+
+    report: str
+    title: str
+    columns: list[str]
+    rows: list[list[Any]]
+    notes: list[str] = []
+
+    def records(self) -> list[dict[str, Any]]:
+        """The rows as objects keyed by column name."""
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"report": self.report, "title": self.title, "columns": self.columns,
+                "rows": self.records(), "notes": self.notes}
+
+
+ReportFunction = Callable[[duckdb.DuckDBPyConnection], ReportTable]
+
+
+class Report(msgspec.Struct, frozen=True):
+    name: str
+    title: str
+    doc: str
+    run: ReportFunction
+
+
+REPORTS: dict[str, Report] = {}
+"""Every report by name, in the order ``stats`` shows them."""
+
+
+def report(name: str, title: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a report: a function ``(con) -> (columns, rows[, notes])``."""
+
+    def register(function: Callable[..., Any]) -> Callable[..., Any]:
+        def run(con: duckdb.DuckDBPyConnection) -> ReportTable:
+            columns, rows, *rest = function(con)
+            return ReportTable(report=name, title=title, columns=list(columns),
+                               rows=[list(row) for row in rows],
+                               notes=list(rest[0]) if rest else [])
+
+        REPORTS[name] = Report(name, title, (function.__doc__ or "").strip(), run)
+        return function
+
+    return register
+
+
+def rows_of(con: duckdb.DuckDBPyConnection, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    relation = con.sql(query)
+    return relation.columns, relation.fetchall()
+
+
+# -- win rates -----------------------------------------------------------------------------------
+
+
+@report("players", "Win rate by player")
+def win_rate_by_player(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any]]:
+    """Finished games and wins of each player, per game kind."""
+    return rows_of(con, """
+        SELECT kind, player, count(*) AS games, count(*) FILTER (won) AS wins,
+               round(avg(won::INTEGER), 3) AS win_rate
+        FROM results GROUP BY kind, player ORDER BY kind, win_rate DESC, games DESC, player""")
+
+
+@report("seats", "Win rate by seat and by play order (first-player advantage)")
+def win_rate_by_seat(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any]]:
+    """Per kind and player count: wins by seat and by position in the play order; ``fair`` is
+    what every position would win if it made no difference."""
+    return rows_of(con, """
+        WITH counted AS (
+            SELECT r.*, count(*) OVER (PARTITION BY r.game) AS seated FROM results r)
+        SELECT kind, seated AS players, 'seat' AS position_by, seat AS position,
+               count(*) AS games, count(*) FILTER (won) AS wins,
+               round(avg(won::INTEGER), 3) AS win_rate, round(1 / any_value(seated), 3) AS fair
+        FROM counted GROUP BY ALL
+        UNION ALL
+        SELECT kind, seated, 'play order', play_order, count(*), count(*) FILTER (won),
+               round(avg(won::INTEGER), 3), round(1 / any_value(seated), 3)
+        FROM counted WHERE play_order IS NOT NULL GROUP BY ALL
+        ORDER BY kind, players, position_by DESC, position""")
+
+
+@report("sides", "Win rate by faction, leader, hero and villain")
+def win_rate_by_side(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any]]:
+    """Where the game has factions, leaders, heroes or villains: games and wins of each.
+
+    For a villain, ``wins`` counts the games the villain's opponents won."""
+    return rows_of(con, """
+        SELECT kind, what, name, count(*) AS games, count(*) FILTER (won) AS wins,
+               round(avg(won::INTEGER), 3) AS win_rate
+        FROM (
+            SELECT kind, 'faction' AS what, faction AS name, won FROM results
+                WHERE faction IS NOT NULL
+            UNION ALL SELECT kind, 'leader', leader, won FROM results WHERE leader IS NOT NULL
+            UNION ALL SELECT kind, 'hero', hero, won FROM results WHERE hero IS NOT NULL
+            UNION ALL SELECT kind, 'villain', villain, len(winners) > 0 FROM games
+                WHERE finished AND villain IS NOT NULL)
+        GROUP BY ALL ORDER BY kind, what, win_rate DESC, name""")
+
+
+@report("lengths", "Game length")
+def game_lengths(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any]]:
+    """Finished games per kind: turns, rounds and minutes (mean, shortest, longest)."""
+    return rows_of(con, """
+        SELECT kind, count(*) AS games,
+               round(avg(turns), 1) AS turns_mean, min(turns) AS turns_min,
+               max(turns) AS turns_max, round(avg(rounds), 1) AS rounds_mean,
+               round(avg(minutes), 1) AS minutes_mean, round(min(minutes), 1) AS minutes_min,
+               round(max(minutes), 1) AS minutes_max,
+               round(sum(minutes) * 60 / nullif(sum(turns), 0), 1) AS seconds_per_turn
+        FROM games WHERE finished GROUP BY kind ORDER BY kind""")
+
+
+# -- dice ----------------------------------------------------------------------------------------
+
+
+@report("dice", "Dice luck per player")
+def dice_luck(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any], list[str]]:
+    """Faces as they landed, per player and die size: the mean against the fair mean, and the
+    chi-square test of the face counts (p-value; ``suspicious`` below SUSPICIOUS_P)."""
+    counts: dict[tuple[str, int], Counter[int]] = defaultdict(Counter)
+    for player, sides, face, n in con.execute(
+        "SELECT player, sides, face, count(*) FROM dice GROUP BY ALL").fetchall():
+        counts[(player, sides)][face] = n
+    rows = []
+    for (player, sides), faces in sorted(counts.items()):
+        n = sum(faces.values())
+        mean = sum(face * k for face, k in faces.items()) / n
+        statistic, p = face_test(faces, sides)
+        verdict = "suspicious" if p < SUSPICIOUS_P else "fair"
+        rows.append((player, sides, n, round(mean, 3), (sides + 1) / 2, round(statistic, 2),
+                     float(f"{p:.3g}"), verdict))
+    notes = [f"p-value: chance that fair dice look at least this uneven; below {SUSPICIOUS_P:g} "
+             "the dice are called suspicious. Few dice (under 5 per face) say little."]
+    columns = ["player", "sides", "dice", "mean", "fair_mean", "chi_square", "p_value",
+               "verdict"]
+    return columns, rows, notes
+
+
+@report("battles", "Battle outcomes against the exact odds")
+def battle_outcomes(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any], list[str]]:
+    """Unmodified battles per matchup (attack dice v defence dice, die sizes): how often the
+    attacker lost 0, 1, 2 pairs, beside the exact probability (ties to the defender)."""
+    found = con.execute("""
+        SELECT attacker_dice, defender_dice, attacker_sides, defender_sides, attacker_losses,
+               count(*)
+        FROM battles WHERE NOT modified AND attacker_dice > 0 AND defender_dice > 0
+        GROUP BY ALL""").fetchall()
+    matchups: dict[tuple[int, int, int, int], Counter[int]] = defaultdict(Counter)
+    for a, d, sa, sd, lost, n in found:
+        matchups[(a, d, sa, sd)][lost] = n
+    rows = []
+    for key in sorted(matchups, key=lambda k: (k[2], k[3], -k[0], -k[1])):
+        rows.extend(matchup_rows(key, matchups[key]))
+    notes = ["exact: probability by enumerating every roll; z: (observed - expected) / sd; "
+             "p_value: chi-square test of the matchup's counts. Modified battles (bonuses, "
+             "changed faces) are left out."]
+    columns = ["matchup", "battles", "attacker_losses", "observed", "share", "exact",
+               "exact_fraction", "z", "p_value"]
+    return columns, rows, notes
+
+
+def matchup_name(a: int, d: int, sa: int, sd: int) -> str:
+    """``3v2 d6`` or ``3v2 d8/d6``."""
+    return f"{a}v{d} d{sa}" if sa == sd else f"{a}v{d} d{sa}/d{sd}"
+
+
+def matchup_rows(key: tuple[int, int, int, int], counts: Counter[int]) -> list[tuple[Any, ...]]:
+    """One row per attacker-loss count of one matchup."""
+    odds = battle_odds(*key)
+    n = sum(counts.values())
+    _, p = chi_square([counts.get(k, 0) for k in odds], [n * float(q) for q in odds.values()])
+    outcomes = key[2] ** key[0] * key[3] ** key[1]
+    return [(matchup_name(*key), n, losses, counts.get(losses, 0),
+             round(counts.get(losses, 0) / n, 4), round(float(q), 4),
+             f"{q * outcomes}/{outcomes}", round(z_score(counts.get(losses, 0), n, float(q)), 2),
+             float(f"{p:.3g}"))
+            for losses, q in odds.items()]
+
+
+def run_reports(con: duckdb.DuckDBPyConnection,
+                names: list[str] | None = None) -> list[ReportTable]:
+    """Run the named reports (all when None)."""
+    return [REPORTS[name].run(con) for name in names or list(REPORTS)]

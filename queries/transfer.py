@@ -1,0 +1,153 @@
+"""Moving games between ledgers and to other engines: log export/import, Parquet export.
+
+Import verifies a log file the way ``Ledger.verify`` verifies a stored one (every line decodes,
+seqs are contiguous, each line's hash covers its bytes and chains to the line before) and
+refuses a game already in the ledger, under its id or any other.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import duckdb
+import msgspec
+
+from ledger import GENESIS_HASH, GameStarted, Ledger, LedgerError, decode_line
+from ledger.store import fsync_dir, line_problem
+from queries.projections import quote
+
+
+class TransferError(LedgerError):
+    """A log that cannot be imported or exported; the message is meant for people."""
+
+
+class Imported(msgspec.Struct, frozen=True):
+    """One imported log (``import --json``)."""
+
+    game: str
+    kind: str
+    events: int
+    source: str
+
+
+def verify_log_bytes(data: bytes, name: str) -> int:
+    """Check a whole log file; return its event count or raise :class:`TransferError`."""
+    if not data:
+        raise TransferError(f"{name} is empty")
+    if not data.endswith(b"\n"):
+        raise TransferError(f"{name} ends with a torn line (no newline after the last event)")
+    prev, seq = GENESIS_HASH, 0
+    for line in data[:-1].split(b"\n"):
+        seq += 1
+        problem = line_problem(line, seq, prev)
+        if problem:
+            raise TransferError(f"{name} is not an intact log: event {seq}: {problem}")
+        prev = line[-66:-2].decode()
+    first = decode_line(data[: data.index(b"\n")])
+    if first.type != "game-started":
+        raise TransferError(f"{name} does not start with a game-started event")
+    return seq
+
+
+def started_of(data: bytes) -> GameStarted:
+    return msgspec.json.decode(decode_line(data[: data.index(b"\n")]).payload, type=GameStarted)
+
+
+def first_line(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.readline().rstrip(b"\n")
+
+
+def find_same_game(ledger: Ledger, first: bytes) -> str | None:
+    """The id of a game in ``ledger`` whose log starts with the line ``first``, if any."""
+    for game in ledger.game_ids():
+        if first_line(ledger.path(game)) == first:
+            return game
+    return None
+
+
+def import_log(ledger: Ledger, source: Path, game_id: str | None = None) -> Imported:
+    """Copy the verified log ``source`` into ``ledger`` as ``game_id`` (default: its file name)."""
+    try:
+        data = source.read_bytes()
+    except OSError as error:
+        raise TransferError(f"cannot read {source}: {error.strerror}") from None
+    events = verify_log_bytes(data, str(source))
+    game = game_id or source.name.removesuffix(".jsonl")
+    target = ledger.path(game)
+    same = find_same_game(ledger, data[: data.index(b"\n")])
+    if same is not None:
+        stored = ledger.path(same).read_bytes()
+        how = "the same log" if stored == data else (
+            "an earlier part of it" if data.startswith(stored) else "a different version of it")
+        raise TransferError(f"{source} is already in ledger {ledger.root} as game {same} "
+                            f"({how}); nothing imported")
+    if target.exists():
+        raise TransferError(f"game id '{game}' is already used in ledger {ledger.root} by another "
+                            "game; import it under another id with --as NEW-ID")
+    write_new(ledger, target, data)
+    return Imported(game, started_of(data).kind, events, str(source))
+
+
+def write_new(ledger: Ledger, target: Path, data: bytes) -> None:
+    """Write ``target`` whole or not at all, never over an existing file."""
+    ledger.games_dir.mkdir(parents=True, exist_ok=True)
+    scratch = target.with_name(f".{target.name}.importing")
+    with open(scratch, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    try:
+        os.link(scratch, target)
+    except FileExistsError:
+        raise TransferError(f"game id '{target.stem}' was taken while importing") from None
+    finally:
+        scratch.unlink()
+    fsync_dir(ledger.games_dir)
+
+
+def export_log(ledger: Ledger, game: str, target: Path) -> int:
+    """Copy the log of ``game`` byte for byte to ``target``; return its event count."""
+    source = ledger.existing_path(game)
+    verification = ledger.verify(game)
+    if not verification.ok:
+        raise TransferError(f"game {game} fails verification at event "
+                            f"{verification.first_bad_seq}: {verification.problem}; "
+                            "repair it before exporting")
+    if target.exists() and target.is_dir():
+        target = target / source.name
+    shutil.copyfile(source, target)
+    return verification.events
+
+
+def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path) -> dict[str, int]:
+    """Every catalog table as Parquet under ``directory/<table>/kind=<kind>/``; rows per table."""
+    directory.mkdir(parents=True, exist_ok=True)
+    counts: dict[str, int] = {}
+    for table in public_tables(con):
+        columns = [row[0] for row in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' "
+            "AND table_name = ? ORDER BY ordinal_position", [table]).fetchall()]
+        select = (f"SELECT * FROM {quote(table)}" if "kind" in columns else
+                  f"SELECT t.*, g.kind FROM {quote(table)} t JOIN games g USING (game)")
+        counts[table] = con.execute(f"SELECT count(*) FROM ({select})").fetchone()[0]  # type: ignore[index]
+        target = directory / table
+        if target.exists():
+            shutil.rmtree(target)
+        con.execute(f"COPY ({select}) TO '{sql_path(target)}' "
+                    "(FORMAT PARQUET, PARTITION_BY (kind))")
+    return counts
+
+
+def public_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The catalog's tables people query (internal ``_`` tables excluded)."""
+    return [row[0] for row in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+        "AND table_type = 'BASE TABLE' AND NOT starts_with(table_name, '_') "
+        "ORDER BY table_name").fetchall()]
+
+
+def sql_path(path: Path) -> str:
+    return str(path).replace("'", "''")

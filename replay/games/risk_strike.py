@@ -1,0 +1,400 @@
+"""Risk Strike in replay: its view, its narrator, and the dice and card checks its audit uses.
+
+``narrate`` tells what was recorded in table words, then what the fold derived, found by comparing
+the state before and after: cards that changed hands, surrendered to the lineup or taken from it,
+troops lost, coins taken, the battle's end, the winner, whose turn it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from replay.visitor import Visit
+from rules.kernel import Rules
+from rules.risk_strike.events import (
+    Attacked,
+    Dealt,
+    Deployed,
+    Drew,
+    Passed,
+    Played,
+    Resolved,
+    Retreated,
+    Rolled,
+    RolledOff,
+)
+from rules.risk_strike.moves import dice_allowed
+from rules.risk_strike.state import CONTINENTS, NOBODY, TACTICS, State, invariant_errors, title
+
+SIDES = 6
+
+
+def narrate(visit: Visit) -> list[str]:
+    """What happened at ``visit``: the recorded fact first, then its consequences."""
+    before, after = visit.before, visit.after
+    actor = visit.record.actor
+    told = [recorded(before, after, actor, visit.event)]
+    told += derived(before, after, visit.event)
+    return [sentence for sentence in told if sentence]
+
+
+# -- what was recorded ---------------------------------------------------------------------------
+
+
+def recorded(before: State, after: State, actor: str, event: Any) -> str:
+    """The fact a person recorded, in table words."""
+    match event:
+        case Dealt():
+            return dealt(event)
+        case RolledOff():
+            pairs = ", ".join(f"{who} {face}" for who, face in roll_off(before, event))
+            return f"Roll-off for first player: {pairs}."
+        case Drew():
+            return f"{actor} draws {drawn(event)}."
+        case Attacked():
+            return attacked(after, actor, event)
+        case Deployed():
+            return deployed(before, actor, event)
+        case Rolled():
+            return rolled(before, actor, event)
+        case Played():
+            return played(actor, event)
+        case Resolved():
+            return f"{actor} resolves what is waiting."
+        case Retreated():
+            return f"{actor} retreats."
+        case Passed():
+            card = f" ({label(event.drew)})" if event.drew else ""
+            return f"{actor} does not attack and draws a tactics card{card}."
+    return f"{actor}: {type(event).__name__}"
+
+
+def label(token: str) -> str:
+    """``north-america`` -> ``North America``; ``canceled-orders`` -> ``Canceled Orders``."""
+    return title(token)
+
+
+def listing(items: Sequence[str]) -> str:
+    """``Asia``, ``Asia and Europe``, ``Asia, Asia and Europe``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def tactics_words(tactics: Sequence[str]) -> str:
+    """``troop,2`` -> ``a Troop and 2 face down``; ``1`` -> ``1 face down``."""
+    named = [label(t) for t in tactics if not t.isdigit()]
+    hidden = sum(int(t) for t in tactics if t.isdigit())
+    parts = [f"a {name}" for name in named] + ([f"{hidden} face down"] if hidden else [])
+    return listing(parts)
+
+
+def dealt(event: Dealt) -> str:
+    cards = listing([label(c) for c in event.continents])
+    text = f"The table deals {event.player} {cards}"
+    if event.tactics:
+        text += f", and tactics cards: {tactics_words(event.tactics)}"
+    return text + "."
+
+
+def drawn(event: Drew) -> str:
+    parts = []
+    if event.continents:
+        parts.append(f"{listing([label(c) for c in event.continents])} from the deck")
+    if event.lineup:
+        parts.append(f"{listing([label(c) for c in event.lineup])} from the lineup")
+    if event.tactics:
+        parts.append(f"tactics cards ({tactics_words(event.tactics)})")
+    return listing(parts) or "nothing"
+
+
+def attacked(after: State, actor: str, event: Attacked) -> str:
+    text = (f"{actor} attacks {event.defender}'s {label(event.target)} from "
+            f"{label(event.from_)}")
+    if after.battle is not None:
+        attack, defend = dice_allowed(after, after.battle)
+        text += f" with {plural(attack, 'die').replace('dies', 'dice')} against {defend}"
+    return text + "."
+
+
+def deployed(before: State, actor: str, event: Deployed) -> str:
+    troops = plural(event.troops, "troop")
+    battle = before.battle
+    if battle is None or not event.side:
+        return f"{actor} deploys {troops}."
+    sides = {"attacker": before.name(battle.attacker), "defender": before.name(battle.defender)}
+    helped = sides.get(event.side, event.side)
+    if helped == actor:
+        return f"{actor} deploys {troops}."
+    return f"{actor} deploys {troops} to help {helped}."
+
+
+def rolled(before: State, actor: str, event: Rolled) -> str:
+    battle = before.battle
+    defender = before.name(battle.defender) if battle is not None else "the defender"
+    attack = ", ".join(map(str, event.attacker))
+    defend = ", ".join(map(str, event.defender))
+    return f"{actor} rolls {attack} against {defender}'s {defend}."
+
+
+def played(actor: str, event: Played) -> str:
+    card = label(event.card)
+    if event.side and event.die:
+        return f"{actor} plays Bombard on the {event.side}'s {event.die}."
+    if event.target:
+        return f"{actor} plays {card} on {event.target}."
+    return f"{actor} plays {card}."
+
+
+# -- what the fold derived -----------------------------------------------------------------------
+
+
+def derived(before: State, after: State, event: Any) -> list[str]:
+    """Consequences: pairs won, cards moved, troops lost, coins, the battle's end, turn, winner."""
+    told: list[str] = []
+    told += pairs_resolved(before, after, "previous roll" if isinstance(event, Rolled) else "roll")
+    told += troops_lost(before, after)
+    if not isinstance(event, Dealt | Drew):
+        told += cards_moved(before, after)
+    told += coins_taken(before, after)
+    if isinstance(event, RolledOff) and after.order and not before.order:
+        told.append(f"{after.name(after.order[0])} plays first.")
+    elif isinstance(event, RolledOff) and not after.order:
+        tied = listing([after.name(seat) for seat in after.contenders])
+        told.append(f"{tied} tie for the highest and roll again.")
+    if before.battle is not None and after.battle is None:
+        told.append("The battle is over.")
+    if after.winner != NOBODY and before.winner == NOBODY:
+        coins = listing([label(CONTINENTS[c]) for c, h in enumerate(after.coins)
+                         if h == after.winner])
+        told.append(f"{after.name(after.winner)} wins with the {coins} coins.")
+    elif after.turn != before.turn and after.turn > 0 and after.winner == NOBODY:
+        told.append(f"Turn {after.turn}: {after.name(after.current)} to play.")
+    return told
+
+
+def pairs_resolved(before: State, after: State, which: str) -> list[str]:
+    """``The roll is resolved: Olga wins 2 pairs, Patrick 0.`` when a roll was resolved and the
+    battle goes on (a new roll first resolves the one before it)."""
+    was = before.battle.last if before.battle is not None else None
+    now = after.battle.last if after.battle is not None else None
+    if now is None or now == was or not now.winners or after.battle is None:
+        return []
+    attacker, defender = after.name(after.battle.attacker), after.name(after.battle.defender)
+    won = now.winners.count("attacker")
+    return [f"The {which} is resolved: {attacker} wins {plural(won, 'pair')}, "
+            f"{defender} {len(now.winners) - won}."]
+
+
+def troops_lost(before: State, after: State) -> list[str]:
+    """Troops discarded from a battle that goes on (a lost pair, Artillery)."""
+    if before.battle is None or after.battle is None:
+        return []
+    remaining = list(after.battle.troops)
+    lost: dict[str, int] = {}
+    for troop in before.battle.troops:
+        if troop in remaining:
+            remaining.remove(troop)
+        else:
+            lost[before.name(troop.owner)] = lost.get(before.name(troop.owner), 0) + 1
+    return [f"{who} loses {plural(count, 'troop')}." for who, count in lost.items()]
+
+
+def cards_moved(before: State, after: State) -> list[str]:
+    """Continent cards that changed hands, went to the lineup, or came from a pile."""
+    told = []
+    for c, continent in enumerate(CONTINENTS):
+        gains = {s: after.seats[s].continents[c] - before.seats[s].continents[c]
+                 for s in range(len(after.seats))}
+        givers = {s: -d for s, d in gains.items() if d < 0}
+        takers = {s: d for s, d in gains.items() if d > 0}
+        name = label(continent)
+        for giver, count in givers.items():
+            for taker in list(takers):
+                moved = min(count, takers[taker])
+                if moved:
+                    told.append(f"{after.name(giver)} gives {after.name(taker)} "
+                                f"{cards_of(moved, name)}.")
+                    count -= moved
+                    takers[taker] -= moved
+            if count and after.lineup[c] > before.lineup[c]:
+                told.append(f"{after.name(giver)} surrenders {cards_of(count, name)} to the "
+                            "lineup.")
+        for taker, count in takers.items():
+            if count:
+                told.append(f"{after.name(taker)} gains {cards_of(count, name)}.")
+    return told
+
+
+def cards_of(count: int, continent: str) -> str:
+    """``an Asia card``, ``a Europe card``, ``2 Asia cards``."""
+    if count != 1:
+        return f"{count} {continent} cards"
+    article = "an" if continent[:1] in "AEIOU" and not continent.startswith("Eu") else "a"
+    return f"{article} {continent} card"
+
+
+def coins_taken(before: State, after: State) -> list[str]:
+    """``Olga takes the Europe coin from Patrick.``"""
+    told = []
+    for c, (was, now) in enumerate(zip(before.coins, after.coins, strict=True)):
+        if was != now and now != NOBODY:
+            source = f" from {after.name(was)}" if was != NOBODY else ""
+            told.append(f"{after.name(now)} takes the {label(CONTINENTS[c])} coin{source}.")
+    return told
+
+
+# -- audit hooks ---------------------------------------------------------------------------------
+
+
+def dice(visit: Visit) -> list[tuple[str, int, int]]:
+    """The dice of one event as ``(player, sides, face)``: battle rolls and roll-offs."""
+    event, before = visit.event, visit.before
+    if isinstance(event, Rolled) and before.battle is not None:
+        attacker = before.name(before.battle.attacker)
+        defender = before.name(before.battle.defender)
+        return ([(attacker, SIDES, face) for face in event.attacker]
+                + [(defender, SIDES, face) for face in event.defender])
+    if isinstance(event, RolledOff):
+        return [(who, SIDES, face) for who, face in roll_off(before, event)]
+    return []
+
+
+def roll_off(before: State, event: RolledOff) -> list[tuple[str, int]]:
+    """``(player, face)`` of a roll-off: one die per player still in it, in seat order."""
+    rollers = [before.name(seat) for seat in before.contenders]
+    return list(zip(rollers, event.dice, strict=False))
+
+
+def conservation(state: State) -> list[str]:
+    """Every continent card, tactics card and coin is somewhere (the rules' invariant check)."""
+    return invariant_errors(state)
+
+
+__all__ = ["TACTICS", "conservation", "dice", "narrate"]
+
+
+# -- the view ----------------------------------------------------------------------------------
+
+
+def view(rules: Rules[Any], state: Any) -> RenderableType:
+    """Players, piles and the battle in progress, from the rules' figures and extra keys."""
+    figures = rules.figures(state)
+    extra = rules.extra(state)
+    turn = rules.turn(state)
+    result = rules.result(state)
+    heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.phase}"
+    parts: list[RenderableType] = [
+        players_table(figures, extra),
+        piles_table(extra),
+        data_note(extra),
+    ]
+    if extra["battle"]:
+        parts.append(battle_panel(extra["battle"], extra["pending"]))
+    elif extra["pending"]:
+        parts.append(Text(pending_words(extra["pending"])))
+    return Panel(Group(*parts), title=f"Risk Strike: {heading}", title_align="left")
+
+
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """``Asia 3, Europe 1`` (zero counts left out), or a dash."""
+    shown = [f"{label(name)} {n}" for name, n in counts.items() if n]
+    return ", ".join(shown) or "-"
+
+
+def players_table(figures: list[dict[str, Any]], extra: dict[str, Any]) -> Table:
+    table = Table(title="Players", title_justify="left", expand=True)
+    for column in ("player", "continent cards", "coins", "hand"):
+        table.add_column(column)
+    numbers = {name: info["domination"] for name, info in extra["continents"].items()}
+    for player in figures:
+        name = Text(player["name"], style="bold" if player["turn"] else "")
+        if player["first"]:
+            name.append(" (first)", style="dim")
+        cards = ", ".join(
+            f"{label(c)} {n}/{numbers[c]}" for c, n in player["continents"].items() if n
+        )
+        table.add_row(
+            name, cards or "-", ", ".join(map(label, player["coins"])) or "-", hand_text(player)
+        )
+    return table
+
+
+def hand_text(player: dict[str, Any]) -> str:
+    known = counts_text(player["known"])
+    unknown = f"{player['unknown']} face down" if player["unknown"] else ""
+    detail = "; ".join(part for part in (known if known != "-" else "", unknown) if part)
+    return f"{player['hand']}" + (f" ({detail})" if detail else "")
+
+
+def piles_table(extra: dict[str, Any]) -> Table:
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    table.add_row("continent deck", f"{extra['continent_deck_size']}")
+    table.add_row("surrendered lineup", counts_text(extra["lineup"]))
+    table.add_row("tactics deck", f"{extra['tactics_deck']}")
+    table.add_row("discard pile", f"{extra['discard_size']}: {counts_text(extra['discard'])}")
+    holders = {c: who for c, who in extra["coins"].items() if who}
+    table.add_row("coins", ", ".join(f"{label(c)}: {who}" for c, who in holders.items()) or "-")
+    return table
+
+
+def data_note(extra: dict[str, Any]) -> Text:
+    """Domination numbers in force, with defaults (I) and table values marked."""
+    parts = []
+    for name, info in extra["continents"].items():
+        marks = {info["cards_mark"], info["domination_mark"]} - {"R", "V"}
+        suffix = f" [{'/'.join(sorted(marks))}]" if marks else ""
+        parts.append(f"{label(name)} {info['domination']} of {info['cards']}{suffix}")
+    return Text(
+        "domination: " + ", ".join(parts) + "  (I: default, table: overridden)", style="dim"
+    )
+
+
+def battle_panel(battle: dict[str, Any], pending: dict[str, Any] | None) -> Panel:
+    attacker, defender = battle["attacker"], battle["defender"]
+    where = f"{label(battle['target'])} from {label(battle['from'])}"
+    active = f"{attacker} {battle['attacking_cards']}, {defender} {battle['defending_cards']}"
+    troops = ", ".join(f"{t['owner']} ({t['side']})" for t in battle["troops"]) or "-"
+    lines = [
+        f"{attacker} attacks {defender}'s {where}",
+        f"active cards: {active}",
+        f"troops: {troops}",
+    ]
+    if battle["roll"]:
+        lines.append("dice rolled: " + dice_text(battle["roll"]))
+    if battle["last"]:
+        lines.append("last roll: " + dice_text(battle["last"]))
+    if pending:
+        lines.append(pending_words(pending))
+    return Panel("\n".join(lines), title=f"battle ({battle['step']})", title_align="left")
+
+
+def dice_text(roll: dict[str, Any]) -> str:
+    def side(faces: list[int], bonus: int) -> str:
+        shown = ",".join(map(str, sorted(faces, reverse=True)))
+        return shown + (f" (+{bonus} each)" if bonus else "")
+
+    text = f"attacker {side(roll['attacker'], roll['attacker_bonus'])} vs defender "
+    text += side(roll["defender"], roll["defender_bonus"])
+    if roll["winners"]:
+        text += " -> " + ", ".join(roll["winners"])
+    return text
+
+
+def pending_words(pending: dict[str, Any]) -> str:
+    state = "canceled" if pending["canceled"] else "waiting"
+    target = f" on {pending['target']}" if pending["target"] else ""
+    return f"{pending['player']} played {label(pending['card'])}{target}: {state}"

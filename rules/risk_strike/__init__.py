@@ -1,0 +1,63 @@
+"""Risk Strike (Hasbro 2023), 2 to 5 players: the rules as pure functions over recorded facts.
+
+Actions, as typed at the table (``by=NAME`` when the actor is not the only one allowed)::
+
+    deal player=olga continents=asia,asia,europe tactics=troop,2   (the table, setup)
+    roll-off dice=5,3                               (the table; empty: tabletape rolls)
+    draw continents=asia lineup=europe tactics=1    (turn draw, or Expand's draw)
+    attack from=asia target=europe defender=patrick
+    deploy troops=2 [side=attacker]                 (side: helpers only)
+    roll attacker=6,3,2 defender=5,5                (empty: tabletape rolls)
+    play card=rally | card=spy target=patrick | card=bombard side=defender die=5
+    resolve                                         (close the open windows)
+    retreat
+    pass [drew=troop]
+
+Readings where the rulebook leaves a question open (each has a test):
+
+- **Windows.** A tactics card other than a Troop waits while the others may answer it with
+  Canceled Orders; the next action of any other kind closes that window and the card takes effect
+  (``resolve`` closes it explicitly). So cards resolve in the order played ("Tactics cards will
+  always be resolved in order"). A roll stays open for Rally, Bombard and Artillery until the
+  attacker types ``resolve``, rolls again or retreats; losses are derived only then.
+- **Canceled Orders** cancels the card played just before it, and may itself be canceled (it is
+  not a Troop card): an odd number of Canceled Orders cancels the card, an even number lets it
+  stand. It cannot be played when no card is waiting.
+- **Deployment** goes attacker, defender, others; a deployment by a later player closes the
+  earlier players' chance to deploy. The first roll, Artillery or Sabotage closes deployment.
+- **Helpers' troops** join the side they help: they add dice to it, and a lost pair costs the
+  side its own player's troops first, then helpers' troops (latest first), then continent cards.
+  After Sabotage every troop goes back to the hand of the player who played it.
+- **Artillery** names the player whose troops are discarded (a helper may be named); they discard
+  two of their active troops, or their only one ("up to 2"), latest deployed first. It may be
+  played from the end of deployment to the end of the battle, including while a roll is open.
+- **Sabotage** is played after deployment and before the first roll ("immediately after troops are
+  deployed"); it ends the battle and the attacker's turn.
+- **Rally** is played by the attacker (the player whose turn it is) while a roll is open; each
+  Rally adds 2 to each attack die. **Bombard** (any player, while a roll is open) turns one die,
+  named by side and face, to a 6; Rally's +2 is added to the die as it then shows.
+- **Spy and Expand** are played by the player whose turn it is, at any point of the turn. Spy's
+  draw is face down; Expand's draw is recorded with ``draw`` and comes from the continent deck or
+  the tactics deck, not the surrendered lineup (the lineup is named only for the turn's draw).
+- **Active cards**: the attacking and defending continent cards are those held when the battle is
+  declared; cards gained during the battle (claimed, or drawn with Expand) are not active in it.
+  The attacker must roll at least once before retreating.
+- **Surrendered cards** need no choice: cards of one continent are identical.
+- **Coins**: a player takes a coin when a gain brings them to the domination number, from
+  whoever holds it; the first player with two coins wins at once.
+- **Empty decks**: the tactics discard pile is reshuffled when a draw finds the deck empty; a draw
+  takes only what is left anywhere (the turn's draw asks for fewer cards when fewer are left).
+- **Dice counts** must be exactly what the rules allow: cards in the battle plus active troops,
+  at most 3 attacking and 2 defending.
+
+Component data not printed in the rulebook (continent sizes, most domination numbers, most of
+the map) are defaults marked in :mod:`.data`, overridable with ``--option``.
+"""
+
+from rules.kernel import register
+
+from .game import RiskStrike
+
+RULES = register(RiskStrike())
+
+__all__ = ["RULES", "RiskStrike"]

@@ -1,0 +1,793 @@
+"""Check and apply in one pure step: each action either yields the next state or raises
+:class:`~rules.kernel.IllegalAction` saying why, in table words, and what is allowed.
+
+Windows: a tactics card played (other than a Troop) waits in ``pending`` while others may answer
+it with Canceled Orders; any other action closes that window first (:func:`settle`), so cards
+resolve in the order they were played. A roll waits in ``battle.roll`` for Rally, Bombard and
+Artillery until ``resolve`` or the attacker's next ``roll`` or ``retreat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from msgspec.structs import replace
+
+from ledger.events import Event, event_type
+from rules import dice
+from rules.kernel import IllegalAction
+
+from . import data
+from .events import (
+    Attacked,
+    Dealt,
+    Deployed,
+    Drew,
+    Passed,
+    Played,
+    Resolved,
+    Retreated,
+    Rolled,
+    RolledOff,
+)
+from .state import (
+    ARTILLERY,
+    BOMBARD,
+    CANCEL,
+    CONTINENTS,
+    EXPAND,
+    NOBODY,
+    RALLY,
+    SABOTAGE,
+    SPY,
+    TACTICS,
+    TROOP,
+    Battle,
+    Dice,
+    Pending,
+    State,
+    Troop,
+    bump,
+    card_of,
+    continent_of,
+    could_hold,
+    discard,
+    draw_tactics,
+    draw_unknown,
+    gain,
+    give_card,
+    lose,
+    names,
+    put,
+    seat_of,
+    tactics_left,
+    take_card,
+    tally,
+    title,
+)
+
+ATTACKER, DEFENDER = dice.ATTACKER, dice.DEFENDER
+SIDES = (ATTACKER, DEFENDER)
+
+
+def refuse(reason: str, allowed: Sequence[str] = ()) -> NoReturn:
+    raise IllegalAction(reason, allowed=allowed)
+
+
+# -- the step ----------------------------------------------------------------------------------
+
+
+def step(state: State, actor: int, event: Event) -> State:
+    """The state after ``actor`` (a seat, or ``NOBODY`` for the table) records ``event``."""
+    if state.phase == "over":
+        refuse(f"the game is over: {state.name(state.winner)} won")
+    handler = HANDLERS.get(type(event))
+    if handler is None:
+        refuse(f"'{event_type(event)}' is not a Risk Strike action")
+    state = prepare(state, event)
+    if state.expand_owed and not isinstance(event, Drew):
+        who = state.name(state.current)
+        refuse(f"{who} draws for Expand first: 2 continent cards or 1 tactics card", ["draw"])
+    state = handler(state, actor, event)
+    return state if state.winner == NOBODY else replace(state, phase="over")
+
+
+def prepare(state: State, event: Event) -> State:
+    """The state an action is judged in: an open Canceled Orders window closes first, unless the
+    action answers it (or is ``resolve``, which closes it itself)."""
+    if isinstance(event, Resolved) or is_cancel(event):
+        return state
+    return settle(state)
+
+
+def is_cancel(event: Event) -> bool:
+    return isinstance(event, Played) and card_of(event.card) == CANCEL
+
+
+# -- arguments in table words ------------------------------------------------------------------
+
+
+def player_arg(state: State, text: str, what: str = "player") -> int:
+    seat = seat_of(state, text)
+    if seat is None:
+        refuse(f"no {what} called '{text}' plays this game", player_names(state))
+    return seat
+
+
+def continent_arg(text: str) -> int:
+    continent = continent_of(text)
+    if continent is None:
+        refuse(f"'{text}' is not a continent", CONTINENTS)
+    return continent
+
+
+def card_arg(text: str) -> int:
+    card = card_of(text)
+    if card is None:
+        refuse(f"'{text}' is not a tactics card", TACTICS)
+    return card
+
+
+def tactics_arg(items: Sequence[str], default: int) -> list[int | None]:
+    """Cards drawn, in order: a name for a card seen, a number for cards drawn face down."""
+    if not items:
+        return [None] * default
+    cards: list[int | None] = []
+    for item in items:
+        if item.strip().isdigit():
+            cards.extend([None] * int(item))
+        elif item.strip() in ("?", "unknown"):
+            cards.append(None)
+        else:
+            cards.append(card_arg(item))
+    return cards
+
+
+def require_player(state: State, actor: int) -> int:
+    if actor == NOBODY:
+        refuse("a player does this, not the table (name them with by=NAME)", player_names(state))
+    return actor
+
+
+def require_table(state: State, actor: int, what: str) -> None:
+    if actor != NOBODY:
+        refuse(f"the table records the {what}, not {state.name(actor)}", ["table"])
+
+
+def require_turn(state: State, actor: int, what: str) -> int:
+    seat = require_player(state, actor)
+    current = state.current
+    if current == NOBODY:
+        refuse(f"the game has not begun: {setup_words(state)}")
+    if seat != current:
+        refuse(f"it is {state.name(current)}'s turn: only {state.name(current)} may {what}")
+    return seat
+
+
+def player_names(state: State) -> tuple[str, ...]:
+    return names(state, range(len(state.seats)))
+
+
+def setup_words(state: State) -> str:
+    return {
+        "deal": "the table deals the starting cards",
+        "roll-off": "the table rolls off for the first player",
+        "fourth-card": "the second player takes a fourth continent card",
+    }.get(state.phase, state.phase)
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+
+def on_deal(state: State, actor: int, event: Dealt) -> State:
+    """Game Setup 1, 2 and 6: three continent cards face up and three tactics cards each; in a
+    two-player game the player who does not go first takes a fourth continent card."""
+    require_table(state, actor, "deal")
+    seat = player_arg(state, event.player)
+    if state.phase == "deal":
+        waiting = [s for s, done in enumerate(state.dealt) if not done]
+        if seat not in waiting:
+            refuse(f"{state.name(seat)} has been dealt already", names(state, waiting))
+        continents, cards = data.OPENING_CONTINENTS.value, data.OPENING_TACTICS.value
+    elif state.phase == "fourth-card":
+        second = state.order[1]
+        if seat != second:
+            refuse(f"only {state.name(second)} takes a fourth continent card", [state.name(second)])
+        if event.tactics:
+            refuse("the fourth card is a continent card, with no tactics card")
+        continents, cards = 1, 0
+    else:
+        refuse(f"the cards have been dealt: {phase_words(state)}")
+    if len(event.continents) != continents:
+        refuse(
+            f"{state.name(seat)} is dealt {continents} continent cards, not {len(event.continents)}"
+        )
+    drawn = tactics_arg(event.tactics, cards)
+    if len(drawn) != cards:
+        refuse(f"{state.name(seat)} is dealt {cards} tactics cards, not {len(drawn)}")
+    state = take_continents(state, seat, event.continents, "deck")
+    state = draw_tactics(state, seat, drawn)
+    if state.phase == "fourth-card":
+        return begin_turn(state, 1)
+    dealt = put(state.dealt, seat, True)
+    return replace(state, dealt=dealt, phase="deal" if not all(dealt) else "roll-off")
+
+
+def on_roll_off(state: State, actor: int, event: RolledOff) -> State:
+    """Game Setup 5: 'the highest roller goes first. (Roll again if there's a tie.)'; Setup 6:
+    all players except the first draw an additional tactics card."""
+    require_table(state, actor, "roll-off")
+    if state.phase != "roll-off":
+        refuse(f"there is no roll-off now: {phase_words(state)}")
+    contenders = state.contenders
+    expect_dice(
+        event.dice, len(contenders), f"one die each for {', '.join(names(state, contenders))}"
+    )
+    top = max(event.dice)
+    tied = tuple(seat for seat, die in zip(contenders, event.dice, strict=True) if die == top)
+    state = replace(state, rolloffs=(*state.rolloffs, tuple(event.dice)))
+    if len(tied) > 1:
+        return replace(state, contenders=tied)
+    first = tied[0]
+    order = tuple((first + i) % len(state.seats) for i in range(len(state.seats)))
+    state = replace(state, contenders=(), order=order)
+    for seat in order[1:]:
+        state = draw_unknown(state, seat)
+    if len(state.seats) == 2:
+        return replace(state, phase="fourth-card")
+    return begin_turn(state, 1)
+
+
+def expect_dice(values: Sequence[int], count: int, what: str) -> None:
+    if len(values) != count:
+        refuse(f"roll {count} {'die' if count == 1 else 'dice'} ({what}), not {len(values)}")
+    bad = [v for v in values if not 1 <= v <= 6]
+    if bad:
+        refuse(f"a die shows 1 to 6, not {bad[0]}")
+
+
+# -- turns -------------------------------------------------------------------------------------
+
+
+def begin_turn(state: State, turn: int) -> State:
+    """On Your Turn: first draw two cards (fewer only if fewer are left anywhere)."""
+    state = replace(state, turn=turn, phase="draw", drawn=0, expand_owed=0)
+    return replace(state, phase="act") if draw_need(state) == 0 else state
+
+
+def end_turn(state: State) -> State:
+    """Ending Your Turn: 'Play moves to the player on your left.'"""
+    if state.winner != NOBODY:
+        return replace(state, phase="over")
+    return begin_turn(state, state.turn + 1)
+
+
+def draw_need(state: State) -> int:
+    """Cards still to draw this turn: two in all, as far as any are left."""
+    left = sum(state.deck) + sum(state.lineup) + tactics_left(state)
+    return max(0, min(data.TURN_DRAW.value - state.drawn, left))
+
+
+def take_continents(state: State, seat: int, texts: Sequence[str], pile: str) -> State:
+    """Continent cards from the deck or the surrendered lineup join ``seat``, face up."""
+    wanted = tally((continent_arg(text) for text in texts), len(CONTINENTS))
+    have = state.deck if pile == "deck" else state.lineup
+    for c, count in enumerate(wanted):
+        if count > have[c]:
+            where = "continent deck" if pile == "deck" else "surrendered lineup"
+            left = [CONTINENTS[i] for i, n in enumerate(have) if n]
+            refuse(f"the {where} has {have[c]} {title(CONTINENTS[c])} cards, not {count}", left)
+    rest = tuple(n - w for n, w in zip(have, wanted, strict=True))
+    state = replace(state, deck=rest) if pile == "deck" else replace(state, lineup=rest)
+    for c, count in enumerate(wanted):
+        if count:
+            state = gain(state, seat, c, count)
+    return state
+
+
+def on_draw(state: State, actor: int, event: Drew) -> State:
+    """1. Draw Any Two Cards: 2 continent, 2 tactics, or 1 of each; continent cards from the
+    deck or the surrendered lineup. Also the draw of a resolved Expand."""
+    seat = require_turn(state, actor, "draw")
+    if state.expand_owed:
+        return expand_draw(state, seat, event)
+    if state.phase != "draw":
+        refuse(f"{state.name(seat)} has drawn this turn's cards: {phase_words(state)}")
+    cards = tactics_arg(event.tactics, 0)
+    count = len(event.continents) + len(event.lineup) + len(cards)
+    need = draw_need(state)
+    if not 1 <= count <= need:
+        refuse(
+            f"{state.name(seat)} draws {need} more card{'s' * (need > 1)} this turn, not {count}"
+        )
+    state = take_continents(state, seat, event.continents, "deck")
+    state = take_continents(state, seat, event.lineup, "lineup")
+    state = replace(draw_tactics(state, seat, cards), drawn=state.drawn + count)
+    if state.phase == "draw" and draw_need(state) == 0:
+        state = replace(state, phase="act")
+    return state
+
+
+def expand_draw(state: State, seat: int, event: Drew) -> State:
+    """Expand: 'Draw either 2 continent cards or 1 tactics card' (continent cards from the deck:
+    only the turn's draw may take from the surrendered lineup)."""
+    cards = tactics_arg(event.tactics, 0)
+    continents = min(2, sum(state.deck))
+    rule = f"for Expand {state.name(seat)} draws {continents} continent cards or 1 tactics card"
+    if event.lineup:
+        refuse(f"{rule} from the decks, not from the surrendered lineup")
+    if event.continents and not cards and len(event.continents) == continents:
+        state = take_continents(state, seat, event.continents, "deck")
+    elif cards and not event.continents and len(cards) == 1:
+        state = draw_tactics(state, seat, cards)
+    else:
+        refuse(rule)
+    return replace(state, expand_owed=state.expand_owed - 1)
+
+
+def on_pass(state: State, actor: int, event: Passed) -> State:
+    """2. Choose to Attack or Pass: 'If you pass, draw one additional tactics card and end your
+    turn.'"""
+    seat = require_act(state, actor, "pass")
+    drawn = tactics_arg((event.drew,) if event.drew else (), 1 if tactics_left(state) else 0)
+    return end_turn(draw_tactics(state, seat, drawn))
+
+
+def require_act(state: State, actor: int, what: str) -> int:
+    seat = require_turn(state, actor, what)
+    if state.phase != "act":
+        refuse(f"{state.name(seat)} cannot {what} now: {phase_words(state)}")
+    return seat
+
+
+# -- battle ------------------------------------------------------------------------------------
+
+
+def on_attack(state: State, actor: int, event: Attacked) -> State:
+    """Attack Phase 1: attack from a continent you hold, against one other player's cards of the
+    same continent or a connected one."""
+    seat = require_act(state, actor, "attack")
+    mine = state.seats[seat].continents
+    source = continent_arg(event.from_)
+    if not mine[source]:
+        held = [CONTINENTS[c] for c, n in enumerate(mine) if n]
+        refuse(f"{state.name(seat)} has no {title(CONTINENTS[source])} cards to attack from", held)
+    defender = player_arg(state, event.defender, "defender")
+    others = [s for s in range(len(state.seats)) if s != seat]
+    if defender == seat:
+        refuse("choose one other player as your opponent", names(state, others))
+    target = continent_arg(event.target)
+    reachable = state.links[source]
+    theirs = [CONTINENTS[c] for c in reachable if state.seats[defender].continents[c]]
+    if target not in reachable:
+        refuse(
+            f"{title(CONTINENTS[source])} is not connected to {title(CONTINENTS[target])}", theirs
+        )
+    if not state.seats[defender].continents[target]:
+        refuse(f"{state.name(defender)} has no {title(CONTINENTS[target])} cards to attack", theirs)
+    battle = Battle(
+        attacker=seat,
+        defender=defender,
+        source=source,
+        target=target,
+        attack_cards=mine[source],
+        defend_cards=state.seats[defender].continents[target],
+    )
+    return replace(state, phase="battle", battle=battle)
+
+
+def require_battle(state: State, what: str) -> Battle:
+    if state.battle is None:
+        refuse(f"there is no battle to {what}: {phase_words(state)}")
+    return state.battle
+
+
+def on_deploy(state: State, actor: int, event: Deployed) -> State:
+    """Attack Phase 2: the attacker deploys, then the defender, then other players for either
+    side. A later deployer closes the earlier ones' turn to deploy."""
+    seat = require_player(state, actor)
+    battle = require_battle(state, "deploy troops in")
+    if battle.step != "deploy":
+        refuse("troops are deployed only in Attack Phase 2, before the first roll")
+    side, rank = deploy_role(state, battle, seat, event.side)
+    if rank < battle.deploy_step:
+        later = "the defender has" if battle.deploy_step == 1 else "other players have"
+        refuse(f"{state.name(seat)} can no longer deploy: {later} deployed since")
+    if event.troops < 1:
+        refuse("deploy at least 1 troop (troops=1)")
+    if not could_hold(state, seat, TROOP, event.troops):
+        refuse(f"{state.name(seat)} cannot have {event.troops} Troop cards in hand")
+    for _ in range(event.troops):
+        state = take_card(state, seat, TROOP)
+    troops = battle.troops + (Troop(seat, side),) * event.troops
+    return replace(state, battle=replace(battle, troops=troops, deploy_step=rank))
+
+
+def deploy_rank(battle: Battle, seat: int) -> int:
+    """Attack Phase 2 order: 0 the attacker, 1 the defender, 2 the other players."""
+    return {battle.attacker: 0, battle.defender: 1}.get(seat, 2)
+
+
+def deploy_role(state: State, battle: Battle, seat: int, text: str) -> tuple[str, int]:
+    """The side a deployer fights for and their rank in the deploying order."""
+    chosen = side_arg(state, battle, text) if text else None
+    own = {battle.attacker: (ATTACKER, 0), battle.defender: (DEFENDER, 1)}.get(seat)
+    if own is not None:
+        if chosen not in (None, own[0]):
+            refuse(f"{state.name(seat)} deploys for their own side, the {own[0]}", [own[0]])
+        return own
+    if chosen is None:
+        refuse(
+            f"{state.name(seat)} helps a side: name it with side=attacker or side=defender", SIDES
+        )
+    return chosen, 2
+
+
+def side_arg(state: State, battle: Battle, text: str) -> str:
+    """``attacker``, ``defender``, or the name of either."""
+    key = text.strip().casefold()
+    by_name = {state.name(battle.attacker).casefold(): ATTACKER}
+    by_name[state.name(battle.defender).casefold()] = DEFENDER
+    side = key if key in SIDES else by_name.get(key)
+    if side is None:
+        refuse(f"'{text}' is not a side of this battle", SIDES)
+    return side
+
+
+def dice_allowed(state: State, battle: Battle) -> tuple[int, int]:
+    """Roll Dice: continent cards in the battle plus active troops, at most 3 and 2."""
+    attack = battle.attack_cards + battle.side_troops(ATTACKER)
+    defend = battle.defend_cards + battle.side_troops(DEFENDER)
+    return (
+        dice.dice_count(attack, data.ATTACK_DICE.value),
+        dice.dice_count(defend, data.DEFEND_DICE.value),
+    )
+
+
+def dice_words(state: State, battle: Battle, side: str) -> str:
+    cards, continent = (
+        (battle.attack_cards, battle.source)
+        if side == ATTACKER
+        else (battle.defend_cards, battle.target)
+    )
+    troops = battle.side_troops(side)
+    most = data.ATTACK_DICE.value if side == ATTACKER else data.DEFEND_DICE.value
+    return f"{cards} {title(CONTINENTS[continent])} cards + {troops} troops, at most {most}"
+
+
+def on_roll(state: State, actor: int, event: Rolled) -> State:
+    """Attack Phase 3, Roll Dice: the attacker rolls again while both sides have cards left."""
+    battle = require_battle(state, "roll in")
+    attacker = battle.attacker
+    if actor != attacker:
+        refuse(f"the attacker, {state.name(attacker)}, rolls", [state.name(attacker)])
+    state = resolve_roll(state)
+    if state.battle is None:
+        refuse(f"the battle is over: {phase_words(state)}")
+    battle = state.battle
+    attack, defend = dice_allowed(state, battle)
+    who = state.name(battle.attacker)
+    expect_dice(event.attacker, attack, f"{who}'s attack: {dice_words(state, battle, ATTACKER)}")
+    who = state.name(battle.defender)
+    expect_dice(event.defender, defend, f"{who}'s defence: {dice_words(state, battle, DEFENDER)}")
+    rolled = Dice(attacker=tuple(event.attacker), defender=tuple(event.defender))
+    battle = replace(battle, deploy_step=3, rolls=battle.rolls + 1, roll=rolled)
+    return replace(state, battle=battle)
+
+
+def on_resolve(state: State, actor: int, event: Resolved) -> State:
+    """Close the open windows: played cards take effect in order, then the roll is resolved."""
+    require_turn(state, actor, "resolve")
+    if state.pending is None and (state.battle is None or state.battle.roll is None):
+        refuse("nothing to resolve: no tactics card and no roll is waiting")
+    return resolve_roll(settle(state))
+
+
+def on_retreat(state: State, actor: int, event: Retreated) -> State:
+    """After the Roll Has Been Resolved: the attacker 'can choose to continue the battle'; this
+    is the choice to stop (only after a roll: Phase 3 follows Phase 2)."""
+    battle = require_battle(state, "retreat from")
+    if actor != battle.attacker:
+        refuse(f"only the attacker, {state.name(battle.attacker)}, retreats")
+    if battle.rolls == 0:
+        refuse(f"{state.name(actor)} rolls at least once before retreating", ["roll"])
+    state = resolve_roll(state)
+    return state if state.battle is None else end_battle(state)
+
+
+def resolve_roll(state: State) -> State:
+    """Resolve Wins: each lost pair costs the loser an active troop, else a continent card."""
+    battle = state.battle
+    if battle is None or battle.roll is None:
+        return state
+    roll = battle.roll
+    winners = dice.compare(
+        roll.attacker,
+        roll.defender,
+        attacker_bonus=roll.attacker_bonus,
+        defender_bonus=roll.defender_bonus,
+    )
+    state = replace(state, battle=replace(battle, roll=None, last=replace(roll, winners=winners)))
+    for winner in winners:
+        state = lose_pair(state, DEFENDER if winner == ATTACKER else ATTACKER)
+    battle = state.battle
+    assert battle is not None
+    if state.winner != NOBODY or not battle.defend_cards or not battle.attack_cards:
+        return end_battle(state)
+    return state
+
+
+def lose_pair(state: State, side: str) -> State:
+    """One lost pair: an active troop is discarded, else the defender gives the attacker a
+    defending card (not active in this battle) or the attacker surrenders an attacking card."""
+    battle = state.battle
+    assert battle is not None
+    index = troop_to_lose(battle, side)
+    if index is not None:
+        troops = battle.troops[:index] + battle.troops[index + 1 :]
+        return discard(replace(state, battle=replace(battle, troops=troops)), TROOP)
+    if side == DEFENDER and battle.defend_cards:
+        state = replace(state, battle=replace(battle, defend_cards=battle.defend_cards - 1))
+        return gain(lose(state, battle.defender, battle.target), battle.attacker, battle.target)
+    if side == ATTACKER and battle.attack_cards:
+        state = replace(state, battle=replace(battle, attack_cards=battle.attack_cards - 1))
+        state = lose(state, battle.attacker, battle.source)
+        return replace(state, lineup=bump(state.lineup, battle.source))
+    return state
+
+
+def troop_to_lose(battle: Battle, side: str) -> int | None:
+    """Which active troop a side discards: its own player's first, then helpers' (the latest
+    deployed first)."""
+    player = battle.attacker if side == ATTACKER else battle.defender
+    fighting = [i for i, troop in enumerate(battle.troops) if troop.side == side]
+    own = [i for i in fighting if battle.troops[i].owner == player]
+    chosen = own or fighting
+    return chosen[-1] if chosen else None
+
+
+def end_battle(state: State, *, returned: bool = False) -> State:
+    """The battle ends and so does the attacker's turn; active troops are discarded, or go back
+    to their owners' hands after Sabotage."""
+    battle = state.battle
+    assert battle is not None
+    state = replace(state, battle=None)
+    for troop in battle.troops:
+        state = give_card(state, troop.owner, TROOP) if returned else discard(state, TROOP)
+    return end_turn(state)
+
+
+# -- tactics cards -----------------------------------------------------------------------------
+
+
+def on_play(state: State, actor: int, event: Played) -> State:
+    """How to Use Tactics Cards: each card in its timing; played cards go to the discard pile."""
+    seat = require_player(state, actor)
+    card = card_arg(event.card)
+    if card == TROOP:
+        refuse("Troop cards are played with deploy (deploy troops=1)", ["deploy"])
+    reason = timing_refusal(state, seat, card)
+    if reason:
+        refuse(reason, playable(state, seat))
+    if not could_hold(state, seat, card):
+        refuse(holding_refusal(state, seat, card), playable(state, seat))
+    pending = TARGETS.get(card, no_target)(state, seat, card, event)
+    state = discard(take_card(state, seat, card), card)
+    if card == CANCEL:
+        assert state.pending is not None
+        return replace(state, pending=replace(state.pending, cancels=state.pending.cancels + 1))
+    battle = state.battle
+    if card in (ARTILLERY, SABOTAGE) and battle is not None and battle.step == "deploy":
+        state = replace(state, battle=replace(battle, deploy_step=3))
+    return replace(state, pending=pending)
+
+
+def holding_refusal(state: State, seat: int, card: int) -> str:
+    name, card_name = state.name(seat), title(TACTICS[card])
+    if state.seats[seat].unknown:
+        return f"{name} cannot hold a {card_name} card: all {state.tactics_total[card]} are seen"
+    return f"{name} has no {card_name} card in hand"
+
+
+def timing_refusal(state: State, seat: int, card: int) -> str | None:
+    """Why ``seat`` may not play ``card`` now (its timing window), or None."""
+    name, card_name = state.name(seat), title(TACTICS[card])
+    battle = state.battle
+    if state.turn == 0:
+        return "tactics cards are played once the game has begun"
+    if card == CANCEL:
+        return None if state.pending else "Canceled Orders answers a tactics card just played"
+    on_turn = seat == state.current
+    if card in (SPY, EXPAND, RALLY) and not on_turn:
+        return f"{name} plays {card_name} on their own turn: it is {state.name(state.current)}'s"
+    if card in (SPY, EXPAND):
+        return None
+    if battle is None:
+        return f"{card_name} is played in a battle"
+    if card in (RALLY, BOMBARD) and battle.roll is None:
+        return f"{card_name} is played after the dice are rolled, before the roll is resolved"
+    if card == SABOTAGE and battle.rolls:
+        return "Sabotage is played right after troops are deployed, before the first roll"
+    return None
+
+
+def playable(state: State, seat: int) -> tuple[str, ...]:
+    """The tactics cards ``seat`` may play now."""
+    return tuple(
+        TACTICS[card]
+        for card in range(len(TACTICS))
+        if card != TROOP
+        and timing_refusal(state, seat, card) is None
+        and could_hold(state, seat, card)
+        and target_choices(state, seat, card) != ()
+    )
+
+
+def target_choices(state: State, seat: int, card: int) -> tuple[str, ...] | None:
+    """Players a card may target (None: it targets nobody)."""
+    if card == SPY:
+        return names(state, (s for s in range(len(state.seats)) if s != seat))
+    if card == ARTILLERY and state.battle is not None:
+        return names(state, sorted({troop.owner for troop in state.battle.troops}))
+    return None
+
+
+def no_target(state: State, seat: int, card: int, event: Played) -> Pending:
+    return Pending(player=seat, card=card)
+
+
+def spy_target(state: State, seat: int, card: int, event: Played) -> Pending:
+    """Spy: 'Look at any one player's cards.'"""
+    target = player_arg(state, event.target) if event.target else NOBODY
+    if target in (NOBODY, seat):
+        refuse(
+            "Spy looks at another player's cards: name them with target=NAME",
+            target_choices(state, seat, card) or (),
+        )
+    return Pending(player=seat, card=card, target=target)
+
+
+def artillery_target(state: State, seat: int, card: int, event: Played) -> Pending:
+    """Artillery: 'Force any one player to discard up to 2 active troop cards' (the player who
+    played them, helpers included)."""
+    choices = target_choices(state, seat, card) or ()
+    target = seat_of(state, event.target)
+    if target is None or state.name(target) not in choices:
+        refuse("Artillery targets a player with active troops (target=NAME)", choices)
+    return Pending(player=seat, card=card, target=target)
+
+
+def bombard_target(state: State, seat: int, card: int, event: Played) -> Pending:
+    """Bombard: 'change any one die to a 6', named by side and the face it shows."""
+    battle = state.battle
+    assert battle is not None and battle.roll is not None
+    side = side_arg(state, battle, event.side) if event.side else ""
+    if not side:
+        refuse("Bombard names a die: side=attacker or side=defender, and die=FACE", SIDES)
+    faces = battle.roll.attacker if side == ATTACKER else battle.roll.defender
+    if event.die not in faces:
+        refuse(f"no {side} die shows {event.die}", [str(face) for face in sorted(set(faces))])
+    return Pending(player=seat, card=card, side=side, die=event.die)
+
+
+TARGETS: dict[int, Callable[[State, int, int, Played], Pending]] = {
+    SPY: spy_target,
+    ARTILLERY: artillery_target,
+    BOMBARD: bombard_target,
+}
+
+
+def settle(state: State) -> State:
+    """Close the Canceled Orders window: the card played takes effect unless an odd number of
+    Canceled Orders answered it (each cancels the card played just before it)."""
+    pending = state.pending
+    if pending is None:
+        return state
+    state = replace(state, pending=None)
+    return state if pending.canceled else EFFECTS[pending.card](state, pending)
+
+
+def spy_effect(state: State, pending: Pending) -> State:
+    """Spy: '... Then, draw 1 tactics card from the deck.' (face down)."""
+    return draw_unknown(state, pending.player)
+
+
+def expand_effect(state: State, pending: Pending) -> State:
+    """Expand: the player owes a draw of 2 continent cards or 1 tactics card."""
+    if sum(state.deck) or tactics_left(state):
+        return replace(state, expand_owed=state.expand_owed + 1)
+    return state
+
+
+def rally_effect(state: State, pending: Pending) -> State:
+    """Rally: 'Add 2 to each die you rolled.'"""
+    battle = state.battle
+    if battle is None or battle.roll is None:
+        return state
+    roll = replace(battle.roll, attacker_bonus=battle.roll.attacker_bonus + data.RALLY_BONUS.value)
+    return replace(state, battle=replace(battle, roll=roll))
+
+
+def bombard_effect(state: State, pending: Pending) -> State:
+    """Bombard: one die becomes a 6; the lineup is re-ordered when the roll is resolved."""
+    battle = state.battle
+    if battle is None or battle.roll is None:
+        return state
+    roll, face = battle.roll, data.BOMBARD_FACE.value
+    if pending.side == ATTACKER:
+        roll = replace(roll, attacker=dice.set_face(roll.attacker, pending.die, face))
+    else:
+        roll = replace(roll, defender=dice.set_face(roll.defender, pending.die, face))
+    return replace(state, battle=replace(battle, roll=roll))
+
+
+def artillery_effect(state: State, pending: Pending) -> State:
+    """Artillery: the target discards up to 2 of their active troops (the latest first)."""
+    battle = state.battle
+    if battle is None:
+        return state
+    theirs = [i for i, troop in enumerate(battle.troops) if troop.owner == pending.target]
+    gone = set(theirs[-data.ARTILLERY_TROOPS.value :])
+    troops = tuple(troop for i, troop in enumerate(battle.troops) if i not in gone)
+    return discard(replace(state, battle=replace(battle, troops=troops)), TROOP, len(gone))
+
+
+def sabotage_effect(state: State, pending: Pending) -> State:
+    """Sabotage: the battle ends, active troops go back to their owners' hands, and the
+    attacker's turn ends."""
+    return end_battle(state, returned=True) if state.battle is not None else state
+
+
+EFFECTS: dict[int, Callable[[State, Pending], State]] = {
+    SPY: spy_effect,
+    EXPAND: expand_effect,
+    RALLY: rally_effect,
+    BOMBARD: bombard_effect,
+    ARTILLERY: artillery_effect,
+    SABOTAGE: sabotage_effect,
+    CANCEL: lambda state, pending: state,
+}
+
+
+# -- where the game is, in table words ---------------------------------------------------------
+
+
+def phase_words(state: State) -> str:
+    """What happens now: ``Olga draws (1 of 2)``, ``battle: Patrick may deploy``."""
+    if state.phase == "over":
+        return f"the game is over: {state.name(state.winner)} won"
+    if state.turn == 0:
+        return setup_words(state)
+    who = state.name(state.current)
+    if state.pending is not None:
+        played = f"{state.name(state.pending.player)} played {title(TACTICS[state.pending.card])}"
+        return f"{played}: Canceled Orders may answer it, or {who} resolves"
+    if state.expand_owed:
+        return f"{who} draws for Expand"
+    if state.phase == "draw":
+        return f"{who} draws ({draw_need(state)} more)"
+    if state.phase == "act":
+        return f"{who} attacks or passes"
+    battle = state.battle
+    assert battle is not None
+    return {
+        "deploy": "battle: deploy troops",
+        "ready": f"battle: {who} rolls",
+        "rolled": "battle: dice rolled (Rally, Bombard, Artillery, then resolve)",
+        "between": f"battle: {who} rolls again or retreats",
+    }[battle.step]
+
+
+HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
+    Dealt: on_deal,
+    RolledOff: on_roll_off,
+    Drew: on_draw,
+    Attacked: on_attack,
+    Deployed: on_deploy,
+    Rolled: on_roll,
+    Played: on_play,
+    Resolved: on_resolve,
+    Retreated: on_retreat,
+    Passed: on_pass,
+}

@@ -1,0 +1,401 @@
+"""The state of a Risk Strike game and the pure moves of cards that every rule is built from.
+
+Continents and tactics cards are indexes into :data:`~rules.risk_strike.data.CONTINENTS` and
+:data:`~rules.risk_strike.data.TACTICS`; players are seat indexes; ``NOBODY`` is -1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TypeVar
+
+import msgspec
+from msgspec.structs import replace
+
+from rules.kernel import IllegalAction
+
+from . import data
+
+NOBODY = -1
+CONTINENTS = data.CONTINENTS
+TACTICS = data.TACTICS
+TROOP, SPY, CANCEL, RALLY, ARTILLERY, SABOTAGE, EXPAND, BOMBARD = range(len(TACTICS))
+
+Counts = tuple[int, ...]
+T = TypeVar("T")
+
+
+class Seat(msgspec.Struct, frozen=True, gc=False):
+    """One player's cards."""
+
+    name: str
+    continents: Counts
+    """Continent cards face up in front of the player, per continent."""
+    known: Counts
+    """Tactics cards in hand whose face is recorded, per card."""
+    unknown: int = 0
+    """Tactics cards in hand drawn face down and not named yet."""
+
+    @property
+    def hand(self) -> int:
+        return sum(self.known) + self.unknown
+
+
+class Troop(msgspec.Struct, frozen=True, gc=False):
+    """An active Troop card: who played it and which side it fights for."""
+
+    owner: int
+    side: str
+    """``attacker`` or ``defender``."""
+
+
+class Dice(msgspec.Struct, frozen=True, gc=False):
+    """One roll of a battle, with the tactics cards that changed it."""
+
+    attacker: Counts
+    """Faces of the attack dice (after any Bombard)."""
+    defender: Counts
+    attacker_bonus: int = 0
+    """Rally: added to each attack die."""
+    defender_bonus: int = 0
+    winners: tuple[str, ...] = ()
+    """Winner of each pair, highest pair first, once resolved."""
+
+
+class Battle(msgspec.Struct, frozen=True, gc=False):
+    """A battle in progress (Attack Phases 1 to 3)."""
+
+    attacker: int
+    defender: int
+    source: int
+    """The continent attacked from."""
+    target: int
+    """The defending continent."""
+    attack_cards: int
+    """Active attacking continent cards (cards gained in this battle are not active)."""
+    defend_cards: int
+    troops: tuple[Troop, ...] = ()
+    """Active troops in the order they were deployed."""
+    deploy_step: int = 0
+    """Who may still deploy: 0 the attacker onward, 1 the defender onward, 2 helpers, 3 nobody."""
+    rolls: int = 0
+    roll: Dice | None = None
+    """The roll whose window is open (Rally, Bombard, Artillery), not resolved yet."""
+    last: Dice | None = None
+    """The last resolved roll."""
+
+    def side_troops(self, side: str) -> int:
+        return sum(1 for troop in self.troops if troop.side == side)
+
+    @property
+    def step(self) -> str:
+        """``deploy``, ``ready`` (deployed, no roll yet), ``rolled`` or ``between`` rolls."""
+        if self.deploy_step < 3:
+            return "deploy"
+        if self.roll is not None:
+            return "rolled"
+        return "ready" if self.rolls == 0 else "between"
+
+
+class Pending(msgspec.Struct, frozen=True, gc=False):
+    """A tactics card played whose Canceled Orders window is still open."""
+
+    player: int
+    card: int
+    target: int = NOBODY
+    side: str = ""
+    die: int = 0
+    cancels: int = 0
+    """Canceled Orders played on top of it: each cancels the card before it."""
+
+    @property
+    def canceled(self) -> bool:
+        return self.cancels % 2 == 1
+
+
+class State(msgspec.Struct, frozen=True, gc=False):
+    """Everything the rules know about a game at one point."""
+
+    seats: tuple[Seat, ...]
+    """Players in seat order (to the left)."""
+    sizes: Counts
+    domination: Counts
+    links: tuple[tuple[int, ...], ...]
+    """Continents each continent may attack, itself included."""
+    tactics_total: Counts
+    phase: str = "deal"
+    """``deal``, ``roll-off``, ``fourth-card``, ``draw``, ``act``, ``battle``, ``over``."""
+    dealt: tuple[bool, ...] = ()
+    contenders: tuple[int, ...] = ()
+    """Players still in the first-player roll-off."""
+    rolloffs: tuple[Counts, ...] = ()
+    order: tuple[int, ...] = ()
+    """Play order: the first player, then to the left."""
+    turn: int = 0
+    drawn: int = 0
+    """Cards drawn so far in this turn's draw."""
+    deck: Counts = ()
+    """Continent cards left in the deck, per continent."""
+    lineup: Counts = ()
+    """Surrendered continent cards, per continent."""
+    tactics_deck: int = 0
+    discard: Counts = ()
+    reshuffles: int = 0
+    coins: tuple[int, ...] = ()
+    """Holder of each continent's domination coin, or ``NOBODY``."""
+    battle: Battle | None = None
+    pending: Pending | None = None
+    expand_owed: int = 0
+    """Expand draws owed by the player whose turn it is."""
+    winner: int = NOBODY
+
+    @property
+    def current(self) -> int:
+        """The player whose turn it is (``NOBODY`` during setup)."""
+        if not self.order or self.turn == 0:
+            return NOBODY
+        return self.order[(self.turn - 1) % len(self.order)]
+
+    @property
+    def round(self) -> int:
+        return 0 if self.turn == 0 else (self.turn - 1) // len(self.seats) + 1
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+
+# -- names -----------------------------------------------------------------------------------------
+
+
+def normalize(text: str) -> str:
+    """``North_America`` and ``north america`` become ``north-america``."""
+    return "-".join(text.strip().casefold().replace("_", " ").replace("-", " ").split())
+
+
+def title(token: str) -> str:
+    """``north-america`` becomes ``North America`` (table words)."""
+    return token.replace("-", " ").title()
+
+
+def continent_of(text: str) -> int | None:
+    key = normalize(text)
+    key = data.CONTINENT_ALIASES.get(key, key)
+    return CONTINENTS.index(key) if key in CONTINENTS else None
+
+
+def card_of(text: str) -> int | None:
+    key = normalize(text)
+    key = data.TACTICS_ALIASES.get(key, key)
+    return TACTICS.index(key) if key in TACTICS else None
+
+
+def seat_of(state: State, text: str) -> int | None:
+    """The seat of a player named case-insensitively."""
+    key = text.strip().casefold()
+    for index, seat in enumerate(state.seats):
+        if seat.name.casefold() == key:
+            return index
+    return None
+
+
+def names(state: State, seats: Iterable[int]) -> tuple[str, ...]:
+    return tuple(state.name(seat) for seat in seats)
+
+
+def continent_titles(indexes: Iterable[int]) -> str:
+    return ", ".join(title(CONTINENTS[c]) for c in indexes)
+
+
+# -- counts ----------------------------------------------------------------------------------------
+
+
+def put(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``items`` with ``items[index]`` replaced by ``value``."""
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def bump(counts: Counts, index: int, by: int = 1) -> Counts:
+    """``counts`` with ``counts[index]`` changed by ``by``."""
+    return put(counts, index, counts[index] + by)
+
+
+def tally(indexes: Iterable[int], size: int) -> Counts:
+    """How many times each index occurs."""
+    result = [0] * size
+    for index in indexes:
+        result[index] += 1
+    return tuple(result)
+
+
+def with_seat(state: State, index: int, seat: Seat) -> State:
+    return replace(state, seats=put(state.seats, index, seat))
+
+
+def coins_of(state: State, seat: int) -> tuple[int, ...]:
+    return tuple(c for c, holder in enumerate(state.coins) if holder == seat)
+
+
+# -- tactics cards: what is seen, and what can still be anywhere unseen ---------------------------
+
+
+def seen(state: State, card: int) -> int:
+    """Cards of one kind whose place is known: discard pile, named in hands, active troops."""
+    held = sum(seat.known[card] for seat in state.seats)
+    active = len(state.battle.troops) if card == TROOP and state.battle else 0
+    return state.discard[card] + held + active
+
+
+def unseen(state: State, card: int) -> int:
+    """Cards of one kind that may be in the deck or among hands' unknown cards."""
+    return state.tactics_total[card] - seen(state, card)
+
+
+def could_hold(state: State, seat: int, card: int, count: int = 1) -> bool:
+    """Whether ``seat`` can have ``count`` cards of this kind in hand (known or unnamed)."""
+    hand = state.seats[seat]
+    spare = min(hand.unknown, unseen(state, card))
+    return hand.known[card] + spare >= count
+
+
+def take_card(state: State, seat: int, card: int) -> State:
+    """One card leaves a hand: a named one if there is, else an unknown card is named as it."""
+    hand = state.seats[seat]
+    if hand.known[card]:
+        hand = replace(hand, known=bump(hand.known, card, -1))
+    else:
+        hand = replace(hand, unknown=hand.unknown - 1)
+    return with_seat(state, seat, hand)
+
+
+def give_card(state: State, seat: int, card: int | None) -> State:
+    """One card joins a hand, named or (``None``) face down."""
+    hand = state.seats[seat]
+    if card is None:
+        hand = replace(hand, unknown=hand.unknown + 1)
+    else:
+        hand = replace(hand, known=bump(hand.known, card))
+    return with_seat(state, seat, hand)
+
+
+def discard(state: State, card: int, count: int = 1) -> State:
+    return replace(state, discard=bump(state.discard, card, count))
+
+
+def tactics_left(state: State) -> int:
+    """Tactics cards that can still be drawn (the deck, then the reshuffled discard pile)."""
+    return state.tactics_deck + sum(state.discard)
+
+
+def draw_tactics(state: State, seat: int, cards: Iterable[int | None]) -> State:
+    """Draw tactics cards in order, reshuffling the discard pile when the deck runs out.
+
+    Raises :class:`IllegalAction` when no card is left or a named card cannot be there.
+    """
+    for card in cards:
+        if state.tactics_deck == 0:
+            if not sum(state.discard):
+                raise IllegalAction("no tactics cards are left to draw (deck and discard empty)")
+            state = reshuffle(state)
+        if card is not None and unseen(state, card) < 1:
+            raise IllegalAction(
+                f"no {title(TACTICS[card])} card can be in the deck: all "
+                f"{state.tactics_total[card]} are accounted for",
+                allowed=unseen_kinds(state),
+            )
+        state = give_card(replace(state, tactics_deck=state.tactics_deck - 1), seat, card)
+    return state
+
+
+def draw_unknown(state: State, seat: int, count: int = 1) -> State:
+    """Draw up to ``count`` face-down tactics cards, as many as are left."""
+    return draw_tactics(state, seat, [None] * min(count, tactics_left(state)))
+
+
+def reshuffle(state: State) -> State:
+    """More to Know: 'If the tactics card deck ever runs out, shuffle the discard pile'."""
+    return replace(
+        state,
+        tactics_deck=sum(state.discard),
+        discard=(0,) * len(TACTICS),
+        reshuffles=state.reshuffles + 1,
+    )
+
+
+def unseen_kinds(state: State) -> tuple[str, ...]:
+    return tuple(TACTICS[k] for k in range(len(TACTICS)) if unseen(state, k) > 0)
+
+
+# -- continent cards and coins ---------------------------------------------------------------------
+
+
+def gain(state: State, seat: int, continent: int, count: int = 1) -> State:
+    """Continent cards join a player; reaching the domination number takes the coin.
+
+    Dominating: 'take that continent's domination coin, even if it is controlled by another
+    player'. Winning: 'The first player to collect two domination coins wins!'
+    """
+    cards = state.seats[seat]
+    cards = replace(cards, continents=bump(cards.continents, continent, count))
+    state = with_seat(state, seat, cards)
+    reached = cards.continents[continent] >= state.domination[continent]
+    if reached and state.coins[continent] != seat:
+        state = replace(state, coins=put(state.coins, continent, seat))
+        if len(coins_of(state, seat)) >= 2 and state.winner == NOBODY:
+            state = replace(state, winner=seat)
+    return state
+
+
+def lose(state: State, seat: int, continent: int) -> State:
+    """One continent card leaves a player (the coin stays where it is)."""
+    cards = state.seats[seat]
+    return with_seat(state, seat, replace(cards, continents=bump(cards.continents, continent, -1)))
+
+
+# -- invariants ------------------------------------------------------------------------------------
+
+
+def invariant_errors(state: State) -> list[str]:
+    """What does not add up: every continent card, tactics card and coin must be somewhere.
+
+    Used by the tests after every event; an empty list means the state is consistent.
+    """
+    errors: list[str] = []
+    for c, name in enumerate(CONTINENTS):
+        held = sum(seat.continents[c] for seat in state.seats)
+        if state.deck[c] + state.lineup[c] + held != state.sizes[c]:
+            errors.append(f"{name}: deck {state.deck[c]} + lineup {state.lineup[c]} + held {held}")
+        if min(state.deck[c], state.lineup[c], *(s.continents[c] for s in state.seats)) < 0:
+            errors.append(f"{name}: a negative count")
+    if sum(state.sizes) != data.CONTINENT_CARDS.value:
+        errors.append(f"continent cards add up to {sum(state.sizes)}")
+    hands = sum(seat.hand for seat in state.seats)
+    active = len(state.battle.troops) if state.battle else 0
+    total = state.tactics_deck + sum(state.discard) + hands + active
+    if total != sum(state.tactics_total) or sum(state.tactics_total) != 40:
+        errors.append(f"tactics cards add up to {total} of {sum(state.tactics_total)}")
+    for k, name in enumerate(TACTICS):
+        if seen(state, k) > state.tactics_total[k]:
+            errors.append(f"{seen(state, k)} {name} cards seen of {state.tactics_total[k]}")
+    if min(state.tactics_deck, *(seat.unknown for seat in state.seats)) < 0:
+        errors.append("a negative tactics count")
+    errors.extend(coin_errors(state))
+    return errors
+
+
+def coin_errors(state: State) -> list[str]:
+    """Six coins, each with nobody or a player; where only one player can reach a continent's
+    number (twice the number exceeds the cards), that player holds its coin."""
+    errors = [] if len(state.coins) == data.COINS.value else [f"{len(state.coins)} coins"]
+    for c, holder in enumerate(state.coins):
+        if holder != NOBODY and not 0 <= holder < len(state.seats):
+            errors.append(f"{CONTINENTS[c]} coin held by seat {holder}")
+        reached = [
+            s for s, seat in enumerate(state.seats) if seat.continents[c] >= state.domination[c]
+        ]
+        unique = 2 * state.domination[c] > state.sizes[c]
+        if unique and reached and reached != [holder]:
+            errors.append(f"{CONTINENTS[c]}: {reached} reached the number, coin with {holder}")
+    winners = [s for s in range(len(state.seats)) if len(coins_of(state, s)) >= 2]
+    if state.winner == NOBODY and winners:
+        errors.append(f"seats {winners} hold two coins but nobody won")
+    return errors

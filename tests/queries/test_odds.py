@@ -1,0 +1,62 @@
+"""Exact battle odds by enumeration, and the chi-square p-values computed without scipy."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import pytest
+
+from queries.odds import battle_odds, chi_square, chi_square_p, face_test, regularized_gamma_q
+from rules import dice
+
+
+def test_three_against_two_d6_known_values() -> None:
+    assert battle_odds(3, 2) == {0: Fraction(2890, 7776), 1: Fraction(2611, 7776),
+                                 2: Fraction(2275, 7776)}
+
+
+def test_one_against_one_attacker_wins_15_of_36() -> None:
+    assert battle_odds(1, 1)[0] == Fraction(15, 36)
+
+
+@pytest.mark.parametrize(("a", "d", "sa", "sd"), [
+    (a, d, sa, sd) for a in (1, 2, 3) for d in (1, 2) for sa, sd in ((6, 6), (8, 6), (6, 8),
+                                                                      (8, 8))])
+def test_odds_agree_with_the_rules_dice_and_sum_to_one(a: int, d: int, sa: int, sd: int) -> None:
+    """Every roll compared by rules.dice (the rules' own lineup and ties to the defender)."""
+    counts = [0] * (min(a, d) + 1)
+    for attack in itertools.product(range(1, sa + 1), repeat=a):
+        for defend in itertools.product(range(1, sd + 1), repeat=d):
+            counts[dice.losses(dice.compare(attack, defend))[0]] += 1
+    total = sa ** a * sd ** d
+    odds = battle_odds(a, d, sa, sd)
+    assert odds == {k: Fraction(n, total) for k, n in enumerate(counts)}
+    assert sum(odds.values()) == 1
+
+
+@pytest.mark.parametrize(("statistic", "degrees", "p"), [
+    (3.841458820694124, 1, 0.05),
+    (11.070497693516351, 5, 0.05),
+    (23.209251158954356, 10, 0.01),
+    (0.1148318, 3, 0.99),
+    (1.0, 2, math.exp(-0.5)),
+    (200.0, 7, 7.8e-40),
+])
+def test_chi_square_p_values(statistic: float, degrees: int, p: float) -> None:
+    assert chi_square_p(statistic, degrees) == pytest.approx(p, rel=1e-4)
+
+
+def test_regularized_gamma_edges() -> None:
+    assert regularized_gamma_q(2.5, 0.0) == 1.0
+    for x in (1e-12, 0.3, 1.4, 9.0, 40.0):
+        assert regularized_gamma_q(0.5, x) == pytest.approx(math.erfc(math.sqrt(x)), rel=1e-9)
+    assert chi_square_p(5.0, 0) == 1.0
+
+
+def test_face_test_flags_a_loaded_die() -> None:
+    _, fair = face_test([1, 2, 3, 4, 5, 6] * 50, 6)
+    _, loaded = face_test([6] * 150 + [1, 2, 3, 4, 5] * 30, 6)
+    assert fair == pytest.approx(1.0) and loaded < 1e-20
+    assert chi_square([5, 15], [10.0, 10.0])[0] == 5.0

@@ -1,0 +1,75 @@
+"""Narration: every event in table words, plug-ins found by convention, never a failure."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import types
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.text import Text
+
+from ledger import Ledger
+from replay import render
+from replay.narrate import FAILED_MARK, narrate_game
+from rules.kernel import find_game
+from tests.replay.conftest import bot_log
+
+
+def test_every_event_is_told_undo_and_notes_too(store: Ledger, story: str) -> None:
+    lines = {line.seq: " ".join(line.sentences) for line in narrate_game(story,
+                                                                         store.records(story))}
+    assert lines[1] == "Tiny begins with olga, patrick (in seat order); options: target=20."
+    assert lines[2] == "olga: add n=2"
+    assert lines[6] == "patrick: roll dice=4 (retracted by the undo at seq 7)"
+    assert lines[7] == "Undo by patrick: patrick's roll (seq 6) is retracted."
+    assert lines[8] == "Note (table): the die rolled off the table"
+    last = lines[max(lines)]
+    assert "The game ends:" in last and "won" in last
+
+
+def test_turn_positions_are_those_the_event_was_recorded_in(store: Ledger, story: str) -> None:
+    lines = narrate_game(story, store.records(story))
+    cheer = next(line for line in lines if line.type == "cheer")
+    assert (cheer.turn, cheer.round, cheer.active) == (3, 2, ("olga",))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 100_000), st.integers(1, 4), st.integers(5, 60))
+def test_narration_never_fails_on_a_bot_game(seed: int, players: int, target: int) -> None:
+    store = Ledger(tempfile.mkdtemp())
+    game = bot_log(store, "ty-bot", seed, target=target,
+                   players=("ann", "bob", "cat", "dan")[:players])
+    records = store.records(game)
+    lines = narrate_game(game, records)
+    assert [line.seq for line in lines] == [record.seq for record in records]
+    for line in lines:
+        assert line.sentences and all(line.sentences)
+        assert not any(FAILED_MARK in sentence for sentence in line.sentences)
+
+
+def plugin(monkeypatch, name: str, **functions) -> None:
+    module = types.ModuleType(name)
+    for key, value in functions.items():
+        setattr(module, key, value)
+    monkeypatch.setitem(sys.modules, name, module)
+
+
+def test_a_game_plugin_narrates_and_views(monkeypatch, store: Ledger, story: str) -> None:
+    plugin(monkeypatch, "replay.games.tiny",
+           narrate=lambda visit: [f"{visit.record.actor.title()} adds up to "
+                                  f"{visit.after.total}."],
+           view=lambda rules, state: Text(f"total {state.total}"))
+    lines = narrate_game(story, store.records(story))
+    assert lines[1].sentences == ["Olga adds up to 2."]
+    assert render.game_view(find_game("tiny"), find_game("tiny").start(
+        store.started(story))).plain == "total 0"
+
+
+def test_a_failing_narrator_falls_back_to_the_generic_sentence(monkeypatch, store: Ledger,
+                                                               story: str) -> None:
+    plugin(monkeypatch, "replay.games.tiny", narrate=lambda visit: 1 / 0)
+    lines = narrate_game(story, store.records(story))
+    assert lines[1].sentences[0] == "olga: add n=2"
+    assert FAILED_MARK in lines[1].sentences[1]

@@ -1,0 +1,223 @@
+"""Attack Phases 1 to 3: declare, deploy, roll and resolve."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.kernel import IllegalAction
+from rules.risk_strike import RULES
+from rules.risk_strike.state import CONTINENTS
+
+from .helpers import dealt, parse, play
+
+ASIA, EUROPE, AFRICA = (CONTINENTS.index(c) for c in ("asia", "europe", "africa"))
+PLAYERS = ("Olga", "Patrick", "Carol")
+HANDS = (
+    "continents=asia,asia,asia tactics=troop,troop,troop",
+    "continents=europe,europe,europe tactics=troop,troop,troop",
+    "continents=africa,africa,asia tactics=troop,troop,troop",
+)
+
+
+def battle(*lines: str):
+    """Olga (Asia 3) attacks Patrick's Europe (3); Carol (Africa 2, Asia 1) looks on."""
+    state = dealt(PLAYERS, *HANDS)
+    return play(state, "draw tactics=2", "attack from=asia target=europe defender=patrick", *lines)
+
+
+def test_attack_from_a_continent_you_hold() -> None:
+    """Attack Phase 1: 'You can attack from any continent that you have continent cards of.'"""
+    state = play(dealt(PLAYERS, *HANDS), "draw tactics=2")
+    with pytest.raises(IllegalAction, match="Olga has no Africa cards to attack from") as error:
+        play(state, "attack from=africa target=europe defender=patrick")
+    assert error.value.allowed == ("asia",)
+
+
+def test_attack_the_same_or_a_connected_continent() -> None:
+    """Attack Phase 1: 'Africa can attack Africa, South America, Europe, and Asia. Africa cannot
+    attack North America or Australia'."""
+    state = dealt(PLAYERS, HANDS[2], HANDS[1], "continents=north-america,australia,africa")
+    state = play(state, "draw tactics=2")
+    with pytest.raises(IllegalAction, match="Africa is not connected to North America"):
+        play(state, "attack from=africa target=north-america defender=carol")
+    with pytest.raises(IllegalAction, match="Africa is not connected to Australia"):
+        play(state, "attack from=africa target=australia defender=carol")
+    for target, defender in (("europe", "patrick"), ("africa", "carol")):
+        assert play(state, f"attack from=africa target={target} defender={defender}").battle
+
+
+def test_attack_one_other_players_cards() -> None:
+    """Attack Phase 1: 'choose one other player as your opponent and declare which continent
+    cards of theirs you're attacking.'"""
+    state = play(dealt(PLAYERS, *HANDS), "draw tactics=2")
+    with pytest.raises(IllegalAction, match="one other player"):
+        play(state, "attack from=asia target=asia defender=olga")
+    with pytest.raises(IllegalAction, match="Patrick has no Asia cards to attack") as error:
+        play(state, "attack from=asia target=asia defender=patrick")
+    assert error.value.allowed == ("europe",)
+
+
+def test_deploy_attacker_then_defender_then_others() -> None:
+    """Attack Phase 2: 1. the attacker deploys, 2. 'The defender deploys', 3. 'After the
+    attacker and defender have deployed ... other players may deploy'."""
+    state = battle("deploy troops=2 by=olga", "deploy troops=1 by=patrick")
+    with pytest.raises(IllegalAction, match="Olga can no longer deploy"):
+        play(state, "deploy troops=1 by=olga")
+    state = play(state, "deploy troops=1 side=defender by=carol")
+    with pytest.raises(IllegalAction, match="Patrick can no longer deploy"):
+        play(state, "deploy troops=1 by=patrick")
+    assert [(state.name(t.owner), t.side) for t in state.battle.troops] == [
+        ("Olga", "attacker"),
+        ("Olga", "attacker"),
+        ("Patrick", "defender"),
+        ("Carol", "defender"),
+    ]
+
+
+def test_helpers_name_a_side() -> None:
+    """Attack Phase 2, 3: other players deploy 'to help the attacker or the defender'."""
+    state = battle()
+    with pytest.raises(IllegalAction, match="Carol helps a side"):
+        play(state, "deploy troops=1 by=carol")
+    with pytest.raises(IllegalAction, match="deploys for their own side"):
+        play(state, "deploy troops=1 side=defender by=olga")
+    state = play(state, "deploy troops=1 side=olga by=carol")
+    assert state.battle.troops[0].side == "attacker"
+
+
+def test_deploy_needs_troop_cards() -> None:
+    """Tactics Cards, Troop: 'Play during any Attack Phase 2 to deploy a troop.'"""
+    state = battle()
+    with pytest.raises(IllegalAction, match="cannot have 6 Troop cards"):
+        play(state, "deploy troops=6 by=olga")  # 3 Troops seen, 2 cards face down
+    with pytest.raises(IllegalAction, match="played with deploy"):
+        play(state, "play card=troop by=olga")
+    state = play(state, "roll attacker=1,1,1 defender=6,6")
+    with pytest.raises(IllegalAction, match="only in Attack Phase 2"):
+        play(state, "deploy troops=1 by=olga")
+
+
+def test_dice_count_cards_plus_troops_at_most_three_and_two() -> None:
+    """Roll Dice: 'count your attacking continent cards and active troop cards and roll that
+    many red dice. You can roll a maximum of three.' Defender: 'a maximum of two.'"""
+    state = battle()
+    with pytest.raises(IllegalAction, match=r"roll 3 dice \(Olga's attack: 3 Asia cards \+ 0"):
+        play(state, "roll attacker=6,5 defender=1,1")
+    with pytest.raises(IllegalAction, match="roll 2 dice"):
+        play(state, "roll attacker=6,5,4 defender=1,1,1")
+    with pytest.raises(IllegalAction, match="a die shows 1 to 6, not 7"):
+        play(state, "roll attacker=7,5,4 defender=1,1")
+    state = play(state, "roll attacker=6,6,6 defender=1,1", "resolve")
+    with pytest.raises(IllegalAction, match=r"roll 1 die \(Patrick's defence: 1 Europe"):
+        play(state, "roll attacker=6,6,6 defender=1,1")
+
+
+def test_pairs_highest_first_ties_to_the_defender() -> None:
+    """Roll Dice: 'line up the dice you rolled from highest to lowest ... If there's a tie, the
+    defender wins.'"""
+    state = battle("roll attacker=2,6,4 defender=4,5", "resolve")
+    assert state.battle.last.winners == ("attacker", "defender")
+    assert state.seats[0].continents[ASIA] == 2 and state.seats[1].continents[EUROPE] == 2
+
+
+def test_a_lost_pair_costs_a_troop_before_a_card() -> None:
+    """Resolve Wins: 'the defender must discard an active troop card. If they have no active
+    troop cards, they must give the attacker one continent card from the defending continent';
+    the attacker's goes 'to the continent card surrender space.'"""
+    state = battle(
+        "deploy troops=1 by=olga",
+        "deploy troops=1 by=patrick",
+        "roll attacker=6,1,1 defender=5,5",
+        "resolve",
+    )
+    assert state.battle.troops == () and state.discard[0] == 2
+    assert (state.battle.attack_cards, state.battle.defend_cards) == (3, 3)
+    state = play(state, "roll attacker=6,1,1 defender=5,5", "resolve")
+    assert state.battle.defend_cards == 2 and state.seats[0].continents[EUROPE] == 1
+    assert state.battle.attack_cards == 2 and state.lineup[ASIA] == 1
+
+
+def test_a_claimed_card_is_not_active() -> None:
+    """Resolve Wins, Note: 'A continent card claimed during battle cannot be used as an active
+    card in that battle.'"""
+    state = dealt(PLAYERS, "continents=europe,europe,asia", HANDS[1], HANDS[2])
+    state = play(
+        state,
+        "draw tactics=2",
+        "attack from=europe target=europe defender=patrick",
+        "roll attacker=6,6 defender=1,1",
+        "resolve",
+    )
+    assert state.seats[0].continents[EUROPE] == 4
+    assert state.battle.attack_cards == 2
+    with pytest.raises(IllegalAction, match="roll 2 dice"):
+        play(state, "roll attacker=6,6,6 defender=1")
+
+
+def test_the_battle_ends_when_the_defending_cards_are_gone() -> None:
+    """After the Roll Has Been Resolved: 'If there are no defending continent cards remaining,
+    the battle ends and the attacker's turn is over.'"""
+    state = battle("roll attacker=6,6,6 defender=1,1", "roll attacker=6,6,6 defender=1")
+    assert state.battle.roll is not None
+    state = play(state, "resolve")
+    assert state.battle is None and state.name(state.current) == "Patrick"
+    assert state.seats[0].continents[EUROPE] == 3 and state.seats[1].continents[EUROPE] == 0
+
+
+def test_the_battle_ends_when_the_attacking_cards_are_gone() -> None:
+    """After the Roll Has Been Resolved: the attacker continues only 'If there are defending
+    continent cards and attacking continent cards remaining'."""
+    state = battle("roll attacker=1,1,1 defender=6,6", "roll attacker=1 defender=6,6", "resolve")
+    assert state.battle is None and state.lineup[ASIA] == 3
+
+
+def test_the_attacker_may_stop_after_a_roll() -> None:
+    """After the Roll Has Been Resolved: 'the attacker can choose to continue the battle'."""
+    state = battle()
+    with pytest.raises(IllegalAction, match="rolls at least once"):
+        play(state, "retreat")
+    state = play(state, "roll attacker=6,2,1 defender=3,2")
+    with pytest.raises(IllegalAction, match="the attacker, Olga, rolls"):
+        play(state, "roll attacker=6,2,1 defender=3,2 by=patrick")
+    state = play(state, "retreat")
+    assert state.battle is None and state.seats[0].continents[EUROPE] == 1
+
+
+def test_remaining_troops_are_discarded_after_the_battle() -> None:
+    """After the Roll Has Been Resolved: 'After the battle, players discard any remaining active
+    troop cards.'"""
+    state = battle(
+        "deploy troops=2 by=olga",
+        "deploy troops=1 side=defender by=carol",
+        "roll attacker=6,6,6 defender=1,1",
+        "retreat",
+    )
+    assert state.discard[0] == 3 and state.battle is None
+
+
+def test_helpers_troops_are_lost_after_the_sides_own() -> None:
+    """Attack Phase 2, 3 and Resolve Wins (our reading): helpers' troops add dice to the side they
+    help; a lost pair costs the side its own player's troops first, then the helpers'."""
+    state = battle(
+        "deploy troops=1 by=patrick",
+        "deploy troops=1 side=defender by=carol",
+        "roll attacker=6,1,1 defender=5,1",
+        "resolve",
+    )
+    assert [state.name(t.owner) for t in state.battle.troops] == ["Carol"]
+    state = play(state, "roll attacker=6,6 defender=1,1", "resolve")
+    assert state.battle.troops == () and state.battle.defend_cards == 2
+
+
+def test_complete_rolls_missing_dice() -> None:
+    """Roll Dice: left empty, tabletape rolls as many dice as the rules allow."""
+    state = battle("deploy troops=1 by=patrick", "roll attacker=6,6,6 defender=1,1")
+    actor, event = parse(state, "roll")
+    filled = RULES.complete(state, actor, event, random.Random(5))
+    assert (len(filled.attacker), len(filled.defender)) == (3, 2)  # after the open roll resolves
+    actor, event = parse(state, "roll attacker=1,2,3")
+    filled = RULES.complete(state, actor, event, random.Random(5))
+    assert filled.attacker == (1, 2, 3) and len(filled.defender) == 2
+    play(state, "resolve")

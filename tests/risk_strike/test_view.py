@@ -1,0 +1,49 @@
+"""The rich view of a Risk Strike game."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from replay.games.risk_strike import view
+from rules.risk_strike import RULES
+from rules.risk_strike.demo import DEMO_PLAYERS, demo_actions
+
+from .helpers import play, start
+
+
+def render(state) -> str:
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(view(RULES, state))
+    return console.file.getvalue()
+
+
+def test_view_shows_cards_piles_and_the_battle() -> None:
+    """Contents: continent cards face up, tactics hands, the surrendered lineup, the battle."""
+    lines = demo_actions()
+    state = play(start(DEMO_PLAYERS), *lines[:-3])
+    text = render(state)
+    for expected in (
+        "Olga (first)",
+        "South America 3/3",
+        "Europe 2/5",
+        "South America",
+        "1 face down",
+        "surrendered lineup",
+        "Africa 1, Asia 2",
+        "tactics deck",
+        "discard pile",
+        "Olga attacks Patrick's Europe from Asia",
+        "dice rolled: attacker 4,1 vs defender 5,3",
+        "[I]",
+    ):
+        assert expected in text, expected
+    state = play(state, *lines[-3:])
+    assert "Olga holds two domination coins: South America and Europe" in render(state)
+
+
+def test_view_of_setup() -> None:
+    """Game Setup: before the deal everyone has nothing and the decks are full."""
+    text = render(start(("Olga", "Patrick", "Carol")))
+    assert "continent deck      42" in text and "tactics deck        40" in text
