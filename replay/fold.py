@@ -141,7 +141,8 @@ def prepare(folded: Folded, text: str | Sequence[str]) -> tuple[str, Event]:
 
 
 def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
-    rules, state = folded.rules, folded.state
+    """The checked ``(actor, event)`` a parsed action means now."""
+    rules = folded.rules
     if parsed.action in UNDOABLE_SKIP:
         raise ActionSyntaxError(
             f"'{parsed.action}' is not recorded this way; use `tabletape {parsed.action}`"
@@ -149,28 +150,46 @@ def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
         )
     types = {tag: cls for tag, cls in rules.event_types().items() if tag not in UNDOABLE_SKIP}
     event = event_from(parsed, types)
-    actor = choose_actor(folded, parsed)
-    event = rules.complete(state, actor, event, dice_rng(folded.started.seed, folded.head_seq + 1))
-    rules.check(state, actor, event)
-    return actor, event
-
-
-def choose_actor(folded: Folded, parsed: ParsedAction) -> str:
-    """``by=NAME`` when given, else the only one who may take that action now."""
-    seats = (*folded.started.players, "table")
     if parsed.by:
-        return resolve_player(parsed.by, seats)
-    actor = folded.rules.default_actor(folded.state, parsed.action)
-    if actor is not None:
-        return actor
-    specs = [s for s in folded.rules.legal_actions(folded.state) if s.type == parsed.action]
-    if specs and specs[0].actors:
-        raise ActionSyntaxError(
-            f"several players may {parsed.action} now; say who with by=NAME "
-            f"(one of: {', '.join(specs[0].actors)})"
-        )
-    allowed = sorted({s.type for s in folded.rules.legal_actions(folded.state)})
-    raise IllegalAction(f"nobody may {parsed.action} now", allowed=allowed)
+        actor = resolve_player(parsed.by, (*folded.started.players, "table"))
+        return actor, completed_and_checked(folded, actor, event)
+    return the_only_actor(folded, parsed.action, event)
+
+
+def completed_and_checked(folded: Folded, actor: str, event: Event) -> Event:
+    """``event`` with what tabletape decides filled in, once the rules accept it from ``actor``."""
+    rng = dice_rng(folded.started.seed, folded.head_seq + 1)
+    event = folded.rules.complete(folded.state, actor, event, rng)
+    folded.rules.check(folded.state, actor, event)
+    return event
+
+
+def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Event]:
+    """With nobody named: the one player the rules accept this exact action from.
+
+    The players who may take ``action`` now are tried in turn; exactly one must be accepted
+    (``play card=rally`` is Olga's when only she may play a Rally now), else ``by=NAME`` is asked
+    for, or the rule's reason is given.
+    """
+    specs = [s for s in folded.rules.legal_actions(folded.state) if s.type == action]
+    actors = specs[0].actors if specs else ()
+    if not actors:
+        allowed = sorted({s.type for s in folded.rules.legal_actions(folded.state)})
+        raise IllegalAction(f"nobody may {action} now", allowed=allowed)
+    accepted: list[tuple[str, Event]] = []
+    refusal: IllegalAction | None = None
+    for actor in actors:
+        try:
+            accepted.append((actor, completed_and_checked(folded, actor, event)))
+        except IllegalAction as error:
+            refusal = refusal or error
+    if len(accepted) == 1:
+        return accepted[0]
+    if not accepted and refusal is not None:
+        raise refusal
+    names = ", ".join(actor for actor, _ in accepted)
+    raise ActionSyntaxError(f"several players may {action} now; say who with by=NAME "
+                            f"(one of: {names})")
 
 
 def record_action(ledger: Ledger, game: str, text: str | Sequence[str],

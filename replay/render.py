@@ -69,7 +69,7 @@ def headline(folded: Folded) -> Text:
             text.append(f" · {result.reason}")
         return text
     stage = f"turn {info.turn}, round {info.round}" if info.turn else "setup"
-    text.append(f" · {stage} · {info.phase}")
+    text.append(f" · {stage} · {info.detail or info.phase}")
     if info.active:
         text.append(f" · {', '.join(info.active)} to act", style="bold yellow")
     return text

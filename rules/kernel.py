@@ -76,6 +76,8 @@ class TurnInfo(msgspec.Struct, frozen=True, kw_only=True):
     """Phase name in table words, e.g. ``draw``, ``battle: deploy``."""
     active: tuple[str, ...]
     """Who is expected to act now (several in simultaneous windows)."""
+    detail: str = ""
+    """What happens now, as a sentence for people: ``Olga draws (1 more)``."""
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

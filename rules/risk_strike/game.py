@@ -104,10 +104,19 @@ class RiskStrike(Rules[State]):
     # -- what the table sees -------------------------------------------------------------------
 
     def turn(self, state: State) -> TurnInfo:
-        actors = {a for spec in legal_actions(state) for a in spec.actors}
-        seats = [TABLE, *(seat.name for seat in state.seats)]
-        active = tuple(name for name in seats if name in actors)
-        return TurnInfo(turn=state.turn, round=state.round, phase=phase_words(state), active=active)
+        """Turn, round, a short phase name and who is expected to act next.
+
+        Cheap (no legal-action search): replay and the catalog ask it at every event. Players
+        who *may* act out of turn (Canceled Orders, a helper's troops) are not listed as active;
+        ``legal_actions`` names them.
+        """
+        phase, seats = expected_now(state)
+        if phase == "setup":
+            return TurnInfo(turn=0, round=0, phase=state.phase, active=(TABLE,),
+                            detail=phase_words(state))
+        active = tuple(state.name(seat) for seat in seats)
+        return TurnInfo(turn=state.turn, round=state.round, phase=phase, active=active,
+                        detail=phase_words(state))
 
     def result(self, state: State) -> Result | None:
         if state.winner == NOBODY:
@@ -313,3 +322,34 @@ def pending_figures(state: State) -> dict[str, Any] | None:
         "canceled_orders": pending.cancels,
         "canceled": pending.canceled,
     }
+
+
+def expected_now(state: State) -> tuple[str, tuple[int, ...]]:
+    """The phase's short name and the seats expected to act in it.
+
+    >>> # phases: setup, draw, expand draw, attack or pass, card played, battle: deploy,
+    >>> # battle: roll, battle: dice rolled, battle: roll again or retreat, over
+    """
+    if state.phase == "over":
+        return "over", ()
+    if state.turn == 0:
+        return "setup", ()
+    me = (state.current,)
+    if state.pending is not None:
+        return "card played", me
+    if state.expand_owed:
+        return "expand draw", me
+    if state.phase in ("draw", "act"):
+        return ("draw" if state.phase == "draw" else "attack or pass"), me
+    battle = state.battle
+    if battle is None:
+        return state.phase, me
+    if battle.step == "deploy":
+        deployers = {0: (battle.attacker,), 1: (battle.defender,)}.get(
+            battle.deploy_step,
+            tuple(seat for seat in state.order if seat not in (battle.attacker, battle.defender)),
+        )
+        return "battle: deploy", deployers
+    words = {"ready": "battle: roll", "rolled": "battle: dice rolled",
+             "between": "battle: roll again or retreat"}
+    return words[battle.step], (battle.attacker,)

@@ -98,15 +98,16 @@ def test_turn_info_in_table_words() -> None:
     """On Your Turn: the phases, as the table says them."""
     state = game()
     info = RULES.turn(state)
-    assert (info.turn, info.round, info.phase, info.active) == (
-        1,
-        1,
-        "Olga draws (2 more)",
-        ("Olga",),
-    )
+    assert (info.turn, info.round, info.phase, info.active) == (1, 1, "draw", ("Olga",))
+    assert info.detail == "Olga draws (2 more)"
     state = play(state, "draw tactics=2", "attack from=asia target=europe defender=patrick")
     info = RULES.turn(state)
-    assert info.phase == "battle: deploy troops" and info.active == ("Olga", "Patrick")
+    assert (info.phase, info.detail, info.active) == (
+        "battle: deploy", "battle: deploy troops", ("Olga",))
+    state = play(state, "deploy troops=1")
+    assert RULES.turn(state).active == ("Olga",)
+    state = play(state, "deploy troops=1 by=patrick")
+    assert RULES.turn(state).active == ("Patrick",)
 
 
 def test_legal_actions_list_actors_and_choices() -> None:
