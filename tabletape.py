@@ -7,8 +7,11 @@ commands on a ``typer.Typer`` of its own; this module lays them side by side on 
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import TYPE_CHECKING
 
-import typer
+if TYPE_CHECKING:
+    import typer
 
 COMMAND_MODULES = ("replay.cli", "replay.commands", "queries.commands")
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
@@ -16,6 +19,8 @@ COMMAND_MODULES = ("replay.cli", "replay.commands", "queries.commands")
 
 def build_app() -> typer.Typer:
     """A new app holding every package's commands (the packages' own apps stay as they are)."""
+    import typer
+
     app = typer.Typer(
         help="Record tabletop games as event logs; replay, audit and query them.",
         no_args_is_help=True,
@@ -28,7 +33,13 @@ def build_app() -> typer.Typer:
 
 
 def main() -> None:
-    """Entry point of the ``tabletape`` command."""
+    """Entry point of the ``tabletape`` command (``record`` takes a fast path)."""
+    if sys.argv[1:2] == ["record"]:
+        from replay.quick import record_main
+
+        status = record_main(sys.argv[2:])
+        if status is not None:
+            sys.exit(status)
     build_app()()
 
 

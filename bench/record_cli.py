@@ -1,12 +1,15 @@
 """``record_cli_vs_python``: whole-process time of ``tabletape record`` / ``python -c "import msgspec"``.
 
-Both are run as fresh processes, alternately, so the interpreter start-up they share is counted
-on both sides; lower is better.
+Both run as fresh processes, alternately, so the interpreter start-up they share counts on both
+sides; lower is better. The recorded actions are those of a seeded Risk Strike bot game, typed
+one per process as a person would (``tabletape record GAME ACTION key=value … by=NAME``).
 """
 
 from __future__ import annotations
 
 import os
+import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,32 +17,53 @@ from pathlib import Path
 
 from bench.common import Figure, seconds, side_by_side
 
-RECORD_GAME = "ty-bench"
+KIND = "risk-strike"
 
 
-def tiny_runner(folder: Path) -> list[str]:
-    """A command running the tabletape CLI with the test-only game registered."""
-    script = folder / "tabletape_tiny.py"
-    root = Path(__file__).resolve().parent.parent
-    script.write_text(
-        f"import sys\nsys.path.insert(0, {str(root)!r})\nimport tests.tinygame\n"
-        "from tabletape import main\nmain()\n"
-    )
-    return [sys.executable, str(script)]
+def typed_actions(count: int, seed: int = 5) -> tuple[tuple[str, ...], list[list[str]]]:
+    """The players and the first ``count`` actions of a bot game, as command-line words."""
+    import shlex
+
+    import ledger
+    from replay.fold import action_text
+    from rules.kernel import bot_game, find_game
+
+    rules = find_game(KIND)
+    players = ("ann", "bob", "cat")
+    started = ledger.GameStarted(kind=KIND, rules_version=rules.rules_version,
+                                 tabletape_version="bench", players=players,
+                                 options=rules.options({}, players), seed=seed)
+    played = bot_game(rules, started, random.Random(seed))[:count]
+    return players, [[*shlex.split(action_text(event)), f"by={actor}"] for actor, event in played]
+
+
+def tabletape_command() -> list[str]:
+    """The installed console script, else ``python -m tabletape``."""
+    script = shutil.which("tabletape", path=str(Path(sys.executable).parent))
+    return [script] if script else [sys.executable, "-m", "tabletape"]
 
 
 def record_figure(quick: bool) -> Figure:
-    """Time ``tabletape record GAME cheer`` against a bare interpreter importing msgspec."""
+    """Time ``tabletape record`` of successive legal actions against a bare msgspec import."""
     rounds = 10 if quick else 30
+    players, actions = typed_actions(rounds)
+    command = tabletape_command()
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "TABLETAPE_LEDGER": folder}
-        command = tiny_runner(Path(folder))
-        run(command + ["new", "tiny", "--player", "ann", "--id", RECORD_GAME], env)
-        ours = lambda: seconds(lambda: run(command + ["record", RECORD_GAME, "cheer"], env))  # noqa: E731
-        theirs = lambda: seconds(lambda: run([sys.executable, "-c", "import msgspec"], env))  # noqa: E731
-        mine, other = side_by_side(ours, theirs, rounds=rounds)
+        run([*command, "new", KIND, *(f"--player={p}" for p in players), "--id", "rs-bench",
+             "--seed", "5"], env)
+        pending = iter(actions)
+
+        def ours() -> float:
+            return seconds(lambda: run([*command, "record", "rs-bench", *next(pending)], env))
+
+        def theirs() -> float:
+            return seconds(lambda: run([sys.executable, "-c", "import msgspec"], env))
+
+        mine, other = side_by_side(ours, theirs, rounds=len(actions))
     return Figure(key="record_cli_vs_python", ours=mine * 1000, theirs=other * 1000, unit="ms",
-                  target=3, higher_is_better=False, note="whole process, fsync included")
+                  target=3, higher_is_better=False,
+                  note="whole process: read, fold, check, append with fsync, print")
 
 
 def run(command: list[str], env: dict[str, str]) -> None:

@@ -275,45 +275,45 @@ def register(rules: Rules[Any]) -> Rules[Any]:
 
 
 def registered() -> tuple[Rules[Any], ...]:
-    """Every registered game kind, by name."""
-    load_builtin_games()
+    """Every registered game kind, by name (the shipped ones are imported first)."""
+    for module in BUILTIN_GAMES:
+        import_game_module(module)
     return tuple(_REGISTRY[name] for name in sorted(_REGISTRY))
 
 
 def find_game(name: str) -> Rules[Any]:
     """The game kind called ``name``: its registry name, an alias, or a unique prefix of either.
 
-    Raises :class:`UnknownGame` with the known kinds (and a "did you mean").
+    Only the module of the game found is imported, so recording one game never pays for the
+    others. Raises :class:`UnknownGame` with the known kinds (and a "did you mean").
     """
-    load_builtin_games()
     wanted = name.strip().casefold().replace("_", "-").replace(" ", "-")
-    names = {rules.name: rules for rules in _REGISTRY.values()}
-    names.update({alias: rules for rules in _REGISTRY.values() for alias in rules.aliases})
-    if wanted in names:
-        return names[wanted]
-    matches = {rules.name for key, rules in names.items() if key.startswith(wanted)}
-    if len(matches) == 1:
-        return _REGISTRY[matches.pop()]
-    raise UnknownGame(unknown_name_message("game kind", name, sorted(_REGISTRY)))
+    names = {rules.name: rules.name for rules in _REGISTRY.values()}
+    names.update({alias: rules.name for rules in _REGISTRY.values() for alias in rules.aliases})
+    names.update({n: names_[0] for names_ in BUILTIN_GAMES.values() for n in names_})
+    exact = names.get(wanted)
+    prefixed = {kind for key, kind in names.items() if key.startswith(wanted)} if wanted else set()
+    kind = exact or (prefixed.pop() if len(prefixed) == 1 else None)
+    if kind is None:
+        known = sorted({*_REGISTRY, *(n[0] for n in BUILTIN_GAMES.values())})
+        raise UnknownGame(unknown_name_message("game kind", name, known))
+    if kind not in _REGISTRY:
+        import_game_module(next(m for m, n in BUILTIN_GAMES.items() if n[0] == kind))
+    return _REGISTRY[kind]
 
 
-_BUILTINS_LOADED = False
-
-
-def load_builtin_games() -> None:
-    """Import the games shipped with tabletape (each registers itself on import)."""
-    global _BUILTINS_LOADED
-    if _BUILTINS_LOADED:
-        return
-    _BUILTINS_LOADED = True
+def import_game_module(module: str) -> None:
+    """Import a shipped game's package (it registers itself)."""
     import importlib
 
-    for module in BUILTIN_GAMES:
-        importlib.import_module(module)
+    importlib.import_module(module)
 
 
-BUILTIN_GAMES: tuple[str, ...] = ("rules.risk_strike",)
-"""Modules of the shipped games; each registers its rules on import."""
+BUILTIN_GAMES: dict[str, tuple[str, ...]] = {
+    "rules.risk_strike": ("risk-strike", "strike", "rs"),
+}
+"""Packages of the shipped games, with their kind name first, then their aliases; each registers
+its rules on import. (Kept here so that finding a game imports that game only.)"""
 
 
 # -- playing without a table ---------------------------------------------------------------------

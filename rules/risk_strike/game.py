@@ -12,7 +12,7 @@ from ledger.events import TABLE, Event, GameStarted
 from rules import dice
 from rules.kernel import ActionSpec, IllegalAction, Result, Rules, TurnInfo
 
-from . import bot, data
+from . import data
 from .actions import legal_actions
 from .events import EVENTS, Attacked, Dealt, Deployed, Drew, Passed, Played, Rolled, RolledOff
 from .moves import dice_allowed, phase_words, prepare, resolve_roll, step
@@ -155,6 +155,8 @@ class RiskStrike(Rules[State]):
         }
 
     def bot_action(self, state: State, rng: random.Random) -> tuple[str, Event] | None:
+        from . import bot  # the bot is not needed to record or replay a game
+
         return bot.choose(state, rng)
 
 

@@ -1,0 +1,81 @@
+"""The fast path of ``tabletape record``: no typer, no duckdb, one small rich console.
+
+Recording happens many times a game, at the table, so its start-up matters: this module parses
+``record GAME ACTION [KEY=VALUE ...] [--ledger PATH] [--json]`` by hand and shares every other
+step (parse, complete, check, append, fold, print) with the full command in :mod:`replay.cli`.
+Anything it does not understand (``--help``, an unknown option) goes to the full command.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+OPTIONS_WITH_VALUE = ("--ledger",)
+FLAGS = ("--json",)
+
+
+def split_record_args(args: Sequence[str]) -> tuple[dict[str, str | bool], list[str]] | None:
+    """Options and positional words of ``record``'s arguments, or None to defer to typer."""
+    options: dict[str, str | bool] = {}
+    words: list[str] = []
+    items = iter(args)
+    for item in items:
+        name, sep, value = item.partition("=")
+        if item in FLAGS:
+            options[item] = True
+        elif name in OPTIONS_WITH_VALUE:
+            options[name] = value if sep else next(items, "")
+        elif item.startswith("-"):
+            return None
+        else:
+            words.append(item)
+    return (options, words) if len(words) >= 2 else None
+
+
+def record_main(args: Sequence[str]) -> int | None:
+    """Run ``tabletape record``; return its exit status, or None to let typer handle it."""
+    split = split_record_args(args)
+    if split is None:
+        return None
+    options, (game, *action) = split
+    from rich.console import Console
+
+    from ledger import Ledger, LedgerError
+    from replay.fold import RefusedEvent, action_text, decode_event, record_action
+    from rules.actions import ActionSyntaxError
+    from rules.kernel import IllegalAction, RulesError
+
+    err = Console(stderr=True, highlight=False)
+    ledger_path = options.get("--ledger") or os.environ.get("TABLETAPE_LEDGER") or None
+    try:
+        folded, stored = record_action(Ledger(str(ledger_path) if ledger_path else None),
+                                       game, action)
+    except IllegalAction as error:
+        err.print(f"[bold red]error:[/] illegal: {error.message()}")
+        return 1
+    except (ActionSyntaxError, RulesError) as error:
+        err.print(f"[bold red]error:[/] {error}")
+        return 2
+    except (LedgerError, RefusedEvent) as error:
+        from ledger import UnknownGameId
+
+        err.print(f"[bold red]error:[/] {error}")
+        return 2 if isinstance(error, UnknownGameId) else 1
+    if options.get("--json"):
+        from replay.render import status_json
+
+        payload = json.loads(stored.payload)
+        sys.stdout.write(json.dumps({"seq": stored.seq, "actor": stored.actor,
+                                     "type": stored.type, "payload": payload,
+                                     "status": status_json(folded)}, indent=2) + "\n")
+        return 0
+    from replay.render import headline
+
+    out = Console(highlight=False)
+    out.print(f"[dim]{stored.seq}[/] {stored.actor}: "
+              f"{action_text(decode_event(folded.rules, stored))}", markup=True)
+    out.print(headline(folded))
+    return 0
