@@ -73,7 +73,8 @@ def figures_table(figures: list[Figure], title: str = "tabletape benchmarks") ->
 
     table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")
     for column in ("key", "ours", "theirs", "unit", "ratio", "target", "met", "note"):
-        table.add_column(column, justify="right" if column in ("ours", "theirs", "ratio") else "left")
+        numeric = column in ("ours", "theirs", "ratio")
+        table.add_column(column, justify="right" if numeric else "left")
     for figure in figures:
         sign = ">=" if figure.higher_is_better else "<="
         table.add_row(figure.key, f"{figure.ours:,.4g}", f"{figure.theirs:,.4g}", figure.unit,

@@ -1,4 +1,4 @@
-"""``record_cli_vs_python``: whole-process time of ``tabletape record`` / ``python -c "import msgspec"``.
+"""``record_cli_vs_python``: whole-process ``tabletape record`` / ``python -c "import msgspec"``.
 
 Both run as fresh processes, alternately, so the interpreter start-up they share counts on both
 sides; lower is better. The recorded actions are those of a seeded Risk Strike bot game, typed
