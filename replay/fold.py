@@ -167,9 +167,10 @@ def completed_and_checked(folded: Folded, actor: str, event: Event) -> Event:
 def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Event]:
     """With nobody named: the one player the rules accept this exact action from.
 
-    The players who may take ``action`` now are tried in turn; exactly one must be accepted
-    (``play card=rally`` is Olga's when only she may play a Rally now), else ``by=NAME`` is asked
-    for, or the rule's reason is given.
+    The players who may take ``action`` now are tried in turn: the one accepted acts
+    (``play card=rally`` is Olga's when only she may play a Rally now); among several, the one
+    expected to act now (the prompt shows who); else ``by=NAME`` is asked for, or the rule's
+    reason is given.
     """
     specs = [s for s in folded.rules.legal_actions(folded.state) if s.type == action]
     actors = specs[0].actors if specs else ()
@@ -183,10 +184,13 @@ def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Even
             accepted.append((actor, completed_and_checked(folded, actor, event)))
         except IllegalAction as error:
             refusal = refusal or error
-    if len(accepted) == 1:
-        return accepted[0]
     if not accepted and refusal is not None:
         raise refusal
+    if len(accepted) > 1:  # the one whose turn it is acts unless someone else is named
+        active = folded.rules.turn(folded.state).active
+        accepted = [choice for choice in accepted if choice[0] in active] or accepted
+    if len(accepted) == 1:
+        return accepted[0]
     names = ", ".join(actor for actor, _ in accepted)
     raise ActionSyntaxError(f"several players may {action} now; say who with by=NAME "
                             f"(one of: {names})")

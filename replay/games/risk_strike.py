@@ -352,15 +352,22 @@ def piles_table(extra: dict[str, Any]) -> Table:
 
 
 def data_note(extra: dict[str, Any]) -> Text:
-    """Domination numbers in force, with defaults (I) and table values marked."""
-    parts = []
-    for name, info in extra["continents"].items():
-        marks = {info["cards_mark"], info["domination_mark"]} - {"R", "V"}
-        suffix = f" [{'/'.join(sorted(marks))}]" if marks else ""
-        parts.append(f"{label(name)} {info['domination']} of {info['cards']}{suffix}")
+    """Domination numbers and continent sizes in force, each marked unless the box prints it."""
+    parts = [
+        f"{label(name)} {info['domination']}{mark_tag(info['domination_mark'])} of "
+        f"{info['cards']}{mark_tag(info['cards_mark'])}"
+        for name, info in extra["continents"].items()
+    ]
     return Text(
-        "domination: " + ", ".join(parts) + "  (I: default, table: overridden)", style="dim"
+        "domination: " + ", ".join(parts)
+        + "  ([I] a default the rulebook does not give; [table] set by this game's options)",
+        style="dim",
     )
+
+
+def mark_tag(mark: str) -> str:
+    """`` [I]`` for a default, `` [table]`` for an override, nothing for a printed value."""
+    return "" if mark in ("R", "V") else f" [{mark}]"
 
 
 def battle_panel(battle: dict[str, Any], pending: dict[str, Any] | None) -> Panel:
