@@ -179,21 +179,32 @@ class Ledger:
         Raises :class:`LedgerError` when ``game_id`` is taken.
         """
         self.games_dir.mkdir(parents=True, exist_ok=True)
-        game = game_id or self.new_game_id(started.kind.split("-")[0][:2])
-        path = self.path(game)
         line = seal(
             encode_body(1, at or utc_stamp(), TABLE, event_type(started), encode_payload(started),
                         GENESIS_HASH)
         )
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
-        except FileExistsError:
-            raise LedgerError(f"game id '{game}' is already used in ledger {self.root}") from None
+        for _attempt in range(8):
+            game = game_id or self.new_game_id(started.kind.split("-")[0][:2])
+            path = self.path(game)
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+                break
+            except FileExistsError:
+                if game_id is not None:
+                    raise LedgerError(
+                        f"game id '{game}' is already used in ledger {self.root}"
+                    ) from None
+                # a generated id taken by another process since new_game_id looked: draw again
+        else:  # pragma: no cover - eight collisions in a row
+            raise LedgerError("could not find a free game id")
         try:
             write_all(fd, line + b"\n")
             os.fsync(fd)
-        finally:
+        except OSError:
             os.close(fd)
+            path.unlink(missing_ok=True)  # no half-made game left behind (disk full)
+            raise
+        os.close(fd)
         fsync_dir(self.games_dir)
         return game
 
@@ -232,7 +243,19 @@ class Ledger:
         path = self.existing_path(game)
         last_seq = 0
         with open(path, "rb") as handle:
-            for line in handle:
+            # Read what the file held at one moment no append was under way: appends hold the
+            # exclusive lock while they write, so a size seen under the shared lock ends on a
+            # line boundary (or on a real torn tail). Without it a reader racing a large append
+            # reports a torn line that is only half written, and never ends on a busy log.
+            with shared_lock(handle.fileno()):
+                remaining = os.fstat(handle.fileno()).st_size
+            if remaining == 0:
+                raise Corrupt(game, 1, "the file is empty (no game-started event)")
+            while remaining > 0:
+                line = handle.readline(remaining)
+                if not line:  # the file shrank under us (a concurrent repair): stop there
+                    break
+                remaining -= len(line)
                 if not line.endswith(b"\n"):
                     raise TornTail(game, last_seq, len(line))
                 last_seq += 1
@@ -274,7 +297,8 @@ class Ledger:
         path = self.existing_path(game)
         fd = os.open(path, os.O_RDONLY)
         try:
-            return read_head(fd, game)
+            with shared_lock(fd):  # not while an append is half-way through its write
+                return read_head(fd, game)
         finally:
             os.close(fd)
 
@@ -296,6 +320,9 @@ class Ledger:
             return Verification(game=game, ok=False, events=seq, first_bad_seq=seq + 1,
                                 problem=f"torn last line ({torn.size} bytes): run repair",
                                 head=prev)
+        except Corrupt as corrupt:  # an empty file
+            return Verification(game=game, ok=False, events=seq, first_bad_seq=corrupt.seq,
+                                problem=corrupt.problem, head=prev)
         return Verification(game=game, ok=True, events=seq, head=prev)
 
     def repair(self, game: str) -> Path | None:
@@ -378,6 +405,22 @@ def head_of(line: bytes, game: str) -> Head:
     except msgspec.DecodeError as error:
         raise Corrupt(game, 0, f"the last line does not decode ({error})") from None
     return Head(record.seq, record.hash, record.at)
+
+
+@contextmanager
+def shared_lock(fd: int) -> Iterator[None]:
+    """Hold a shared lock on the open log ``fd``: no append is writing meanwhile.
+
+    Never take it on a file this process holds :func:`locked` on (flock would wait forever).
+    """
+    if sys.platform == "win32":  # pragma: no cover
+        yield
+        return
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    try:
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 @contextmanager

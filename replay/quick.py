@@ -67,7 +67,7 @@ def record_main(args: Sequence[str]) -> int | None:
     if options.get("--json"):
         from replay.render import status_json
 
-        payload = json.loads(stored.payload)
+        payload = json.loads(bytes(stored.payload))
         sys.stdout.write(json.dumps({"seq": stored.seq, "actor": stored.actor,
                                      "type": stored.type, "payload": payload,
                                      "status": status_json(folded)}, indent=2) + "\n")
