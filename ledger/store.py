@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 
@@ -96,6 +97,18 @@ class Head(msgspec.Struct, frozen=True):
     at: str
 
 
+class OpenLog(NamedTuple):
+    """A log kept open between appends: its descriptor, and its size and head after our write."""
+
+    fd: int
+    size: int
+    head: Head | None
+
+
+KEPT_LOGS = 16
+"""How many logs a ledger keeps open for appending."""
+
+
 class Verification(msgspec.Struct, frozen=True, kw_only=True):
     """What ``verify`` found: ``ok`` or the first bad seq and why."""
 
@@ -127,6 +140,8 @@ class Ledger:
     def __init__(self, root: str | os.PathLike[str] | None = None) -> None:
         self.root = Path(root) if root is not None else default_root()
         self.games_dir = self.root / "games"
+        self._open_logs: dict[str, OpenLog] = {}
+        self._pid = os.getpid()
 
     def __repr__(self) -> str:
         return f"Ledger({str(self.root)!r})"
@@ -172,11 +187,17 @@ class Ledger:
     # -- writing -------------------------------------------------------------------------------
 
     def create(
-        self, started: GameStarted, *, game_id: str | None = None, at: str | None = None
+        self,
+        started: GameStarted,
+        *,
+        game_id: str | None = None,
+        prefix: str | None = None,
+        at: str | None = None,
     ) -> str:
         """Start a log whose first event is ``started``; return its game id.
 
-        Raises :class:`LedgerError` when ``game_id`` is taken.
+        Without ``game_id`` a fresh id is drawn (``prefix``-xxxx; another is drawn if a process
+        takes it first). Raises :class:`LedgerError` when ``game_id`` is taken.
         """
         self.games_dir.mkdir(parents=True, exist_ok=True)
         line = seal(
@@ -184,7 +205,7 @@ class Ledger:
                         GENESIS_HASH)
         )
         for _attempt in range(8):
-            game = game_id or self.new_game_id(started.kind.split("-")[0][:2])
+            game = game_id or self.new_game_id(prefix or started.kind.split("-")[0][:2])
             path = self.path(game)
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
@@ -221,20 +242,65 @@ class Ledger:
         Raises :class:`VersionConflict` (nothing written) when the log's head is not
         ``expected_seq``, and :class:`TornTail` when the log needs repair first.
         """
-        path = self.existing_path(game)
-        with locked(path) as fd:
-            head = read_head(fd, game)
-            if head.seq != expected_seq:
-                raise VersionConflict(game, expected_seq, head.seq)
-            data, records = build_lines(drafts, head, at)
-            size = os.fstat(fd).st_size
-            try:
-                write_all(fd, data)
-                os.fsync(fd)
-            except OSError:
-                os.ftruncate(fd, size)
-                raise
+        log = self._take_open_log(game)
+        kept = False
+        try:
+            with exclusive(log.fd):
+                size = os.fstat(log.fd).st_size
+                head = log.head if log.head and log.size == size else read_head(log.fd, game)
+                if head.seq != expected_seq:
+                    raise VersionConflict(game, expected_seq, head.seq)
+                data, records = build_lines(drafts, head, at)
+                try:
+                    write_all(log.fd, data)
+                    os.fsync(log.fd)
+                except OSError:
+                    os.ftruncate(log.fd, size)
+                    raise
+            last = records[-1]
+            self._keep_open_log(game, OpenLog(log.fd, size + len(data), Head(last.seq, last.hash,
+                                                                            last.at)))
+            kept = True
+        finally:
+            if not kept:
+                os.close(log.fd)
         return records
+
+    def _take_open_log(self, game: str) -> OpenLog:
+        """The game's log opened for appending: kept from the last append here, or opened now.
+
+        A kept descriptor saves the open, the head read and the close of every append; its head
+        is trusted only while the file's size is the one this ledger left it at.
+        """
+        if self._pid != os.getpid():  # a forked child must not share its parent's descriptors
+            self._open_logs, self._pid = {}, os.getpid()
+        path = self.existing_path(game)
+        log = self._open_logs.pop(game, None)
+        if log is not None and os.fstat(log.fd).st_ino == os.stat(path).st_ino:
+            return log
+        if log is not None:  # the file was replaced (imported, restored): open the new one
+            os.close(log.fd)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND)
+        return OpenLog(fd, -1, None)
+
+    def _keep_open_log(self, game: str, log: OpenLog) -> None:
+        self._open_logs[game] = log
+        while len(self._open_logs) > KEPT_LOGS:
+            oldest = next(iter(self._open_logs))
+            os.close(self._open_logs.pop(oldest).fd)
+
+    def close(self) -> None:
+        """Close the descriptors kept for appending (also done when the ledger is collected)."""
+        if self._pid == os.getpid():
+            for log in self._open_logs.values():
+                os.close(log.fd)
+        self._open_logs = {}
+
+    def __del__(self) -> None:
+        try:  # noqa: SIM105 - contextlib may be gone at interpreter shutdown
+            self.close()
+        except Exception:  # pragma: no cover
+            pass
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -417,6 +483,19 @@ def shared_lock(fd: int) -> Iterator[None]:
         yield
         return
     fcntl.flock(fd, fcntl.LOCK_SH)
+    try:
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+@contextmanager
+def exclusive(fd: int) -> Iterator[None]:
+    """Hold the exclusive inter-process lock of the open log ``fd`` (no other append, no reader)."""
+    if sys.platform == "win32":  # pragma: no cover
+        yield
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         yield
     finally:

@@ -15,12 +15,13 @@ import msgspec
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 import ledger as ledger_pkg
 from ledger import GameStarted, Ledger, LedgerError, TornTail, UnknownGameId, VersionConflict
 from replay import render
-from replay.fold import RefusedEvent, open_game, record_action, undo
+from replay.fold import RefusedEvent, decode_event, open_game, record_action, undo
 from rules.actions import ActionSyntaxError
 from rules.kernel import BadOptions, IllegalAction, UnknownGame, find_game, registered
 
@@ -48,7 +49,7 @@ ILLEGAL_EXIT = 1
 
 
 def fail(message: str, code: int, hint: str = "") -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     if hint:
         err.print(hint, highlight=False)
     raise typer.Exit(code)
@@ -120,14 +121,14 @@ def new(
             seed=seed if seed is not None else random.SystemRandom().randrange(2**63),
         )
         store = open_ledger(ledger)
-        game = store.create(started, game_id=game_id or store.new_game_id(rules.short))
+        game = store.create(started, game_id=game_id, prefix=rules.short)
     if as_json:
         print_json({"game": game})
         return
-    out.print(f"Started [bold]{rules.title}[/] game [bold cyan]{game}[/] "
-              f"for {', '.join(players)}.")
-    out.print(f"Record actions with [bold]tabletape record {game} ACTION key=value …[/] "
-              f"or play at the prompt: [bold]tabletape play {game}[/]")
+    out.print(f"Started [bold]{rules.title}[/] game [bold cyan]{escape(game)}[/] "
+              f"for {escape(', '.join(players))}.")
+    out.print(f"Record actions with [bold]tabletape record {escape(game)} ACTION key=value …[/] "
+              f"or play at the prompt: [bold]tabletape play {escape(game)}[/]")
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -155,8 +156,8 @@ def record(
                     "payload": msgspec.json.decode(stored.payload),
                     "status": render.status_json(folded)})
         return
-    out.print(f"[dim]{stored.seq}[/] {stored.actor}: "
-              f"{render.action_text(render.decode_event(folded.rules, stored))}", highlight=False)
+    out.print(render.recorded_line(stored.seq, stored.actor,
+                                   decode_event(folded.rules, stored)))
     out.print(render.headline(folded))
 
 
@@ -169,8 +170,7 @@ def undo_command(game: GameArgument, ledger: LedgerOption = None,
     if as_json:
         print_json({"undone": undone.record.seq, "status": render.status_json(folded)})
         return
-    out.print(f"Undid {undone.record.seq}: {undone.record.actor}: "
-              f"{render.action_text(undone.event)}", highlight=False)
+    out.print(render.undone_line(undone.record, undone.event))
     out.print(render.headline(folded))
 
 
@@ -225,7 +225,8 @@ def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None
     for column in ("game", "kind", "players", "events", "started", "last action", "forked from"):
         table.add_column(column)
     for row in rows:
-        table.add_row(row["game"], row["kind"], ", ".join(row["players"]), str(row["events"]),
+        table.add_row(escape(row["game"]), row["kind"], escape(", ".join(row["players"])),
+                      str(row["events"]),
                       row["started"][:16].replace("T", " "),
                       (row["updated"] or "")[:16].replace("T", " "),
                       f"{row['parent']} @ {row['fork_seq']}" if row["parent"] else "")
@@ -236,8 +237,13 @@ def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None
 
 def game_row(store: Ledger, game: str) -> dict[str, Any]:
     """One ``list --json`` row: the game's header and head, without folding it."""
-    started = store.started(game)
-    first = ledger_pkg.decode_line(store.path(game).open("rb").readline())
+    try:
+        started = store.started(game)
+    except LedgerError as error:
+        return {"game": game, "kind": "?", "players": [], "events": 0, "started": "",
+                "updated": None, "parent": None, "fork_seq": None, "damaged": str(error)}
+    with store.path(game).open("rb") as handle:
+        first = ledger_pkg.decode_line(handle.readline())
     try:
         head = store.head(game)
         events, updated, damaged = head.seq, head.at, ""

@@ -29,7 +29,7 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
     started = GameStarted(kind=rules.name, rules_version=rules.rules_version,
                           tabletape_version=ledger_pkg.__version__, players=players,
                           options=rules.options({}, players), seed=DEMO_SEED)
-    game = ledger.create(started, game_id=ledger.new_game_id(rules.short))
+    game = ledger.create(started, prefix=rules.short)
     folded = open_game(ledger, game)
     lines = list(module.demo_actions())
     with Progress(console=console, transient=True) as progress:

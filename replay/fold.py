@@ -76,13 +76,17 @@ def decoders(rules: Rules[Any]) -> dict[str, msgspec.json.Decoder[Any]]:
     return cached
 
 
-def decode_event(rules: Rules[Any], record: Record) -> Event:
-    """The event stored in ``record``, as its game's Struct."""
+def decode_event(rules: Rules[Any], record: Record, game: str = "?") -> Event:
+    """The event stored in ``record``, as its game's Struct; RefusedEvent when it is not one."""
     try:
         decoder = decoders(rules)[record.type]
     except KeyError:
-        raise RefusedEvent("?", record.seq, f"unknown event type '{record.type}'") from None
-    return decoder.decode(record.payload)
+        raise RefusedEvent(game, record.seq, f"unknown event type '{record.type}'") from None
+    try:
+        return decoder.decode(record.payload)
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        raise RefusedEvent(game, record.seq, f"its {record.type} payload is not valid: {error}"
+                           ) from None
 
 
 def retractions(records: Iterable[Record]) -> dict[int, Record]:
@@ -92,24 +96,55 @@ def retractions(records: Iterable[Record]) -> dict[int, Record]:
 
 
 def fold_records(game: str, records: list[Record], *, check: bool = True) -> Folded:
-    """Fold a whole log (retractions honoured); ``check`` re-checks every event with the rules."""
+    """Fold a whole log (retractions honoured); ``check`` re-checks every event with the rules.
+
+    Rules whose ``apply`` refuses whatever ``check`` refuses (``apply_checks = True``: both run
+    the same step) are checked by ``apply`` itself, so each event is stepped once, not twice; a
+    refusal still ends in the :class:`RefusedEvent` that ``check`` words.
+    """
     started = msgspec.json.decode(records[0].payload, type=GameStarted)
     rules = find_game(started.kind)
     retracted = retractions(records)
     state = rules.start(started)
     steps: list[Step] = []
+    append = steps.append
+    apply = rules.apply
+    table = decoders(rules)
+    check_apart = check and not getattr(rules, "apply_checks", False)
     for record in records[1:]:
-        if record.type in UNDOABLE_SKIP or record.seq in retracted:
+        kind = record.type
+        if kind in UNDOABLE_SKIP or record.seq in retracted:
             continue
-        event = decode_event(rules, record)
-        if check:
+        try:
+            event = table[kind].decode(record.payload)
+        except (KeyError, msgspec.ValidationError, msgspec.DecodeError):
+            event = decode_event(rules, record, game)  # raises RefusedEvent, saying why
+        if check_apart:
             try:
                 rules.check(state, record.actor, event)
             except IllegalAction as error:
                 raise RefusedEvent(game, record.seq, error.message()) from None
-        state = rules.apply(state, record.actor, event)
-        steps.append(Step(record, event))
+            state = apply(state, record.actor, event)
+        elif check:
+            try:
+                state = apply(state, record.actor, event)
+            except IllegalAction as error:
+                raise RefusedEvent(game, record.seq, refusal(rules, state, record, event,
+                                                             error)) from None
+        else:
+            state = apply(state, record.actor, event)
+        append(Step(record, event))
     return Folded(game, rules, started, records, state, steps, retracted)
+
+
+def refusal(rules: Rules[Any], state: Any, record: Record, event: Event,
+            error: IllegalAction) -> str:
+    """Why ``check`` refuses an event ``apply`` refused (``check`` words it for people)."""
+    try:
+        rules.check(state, record.actor, event)
+    except IllegalAction as checked:
+        return checked.message()
+    return error.message()
 
 
 def open_game(ledger: Ledger, game: str) -> Folded:

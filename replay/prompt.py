@@ -11,10 +11,11 @@ import shlex
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from ledger import Ledger, LedgerError, VersionConflict
 from replay import render
-from replay.fold import Folded, action_text, append_checked, open_game, prepare, undo
+from replay.fold import Folded, append_checked, open_game, prepare, undo
 from rules.actions import ActionSyntaxError
 from rules.kernel import IllegalAction
 
@@ -69,14 +70,14 @@ class Prompt:
         try:
             handlers.get(word, lambda: self.do_record(line))()
         except IllegalAction as error:
-            self.console.print(f"[bold red]illegal:[/] {error.message()}", highlight=False)
+            self.console.print(f"[bold red]illegal:[/] {escape(error.message())}", highlight=False)
         except ActionSyntaxError as error:
-            self.console.print(f"[bold red]error:[/] {error}", highlight=False)
+            self.console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
         except VersionConflict as error:
             self.folded = open_game(self.ledger, self.game)
-            self.console.print(f"[bold red]error:[/] {error}", highlight=False)
+            self.console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
         except (LedgerError, ValueError) as error:
-            self.console.print(f"[bold red]error:[/] {error}", highlight=False)
+            self.console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
         return True
 
     # -- commands ------------------------------------------------------------------------------
@@ -84,15 +85,14 @@ class Prompt:
     def do_record(self, line: str) -> None:
         actor, event = prepare(self.folded, line)
         self.folded, stored = append_checked(self.ledger, self.folded, actor, event)
-        self.console.print(f"[dim]{stored.seq}[/] {actor}: {action_text(event)}", highlight=False)
+        self.console.print(render.recorded_line(stored.seq, actor, event))
         self.console.print(render.headline(self.folded))
         if self.folded.rules.result(self.folded.state) is not None:
             self.console.print(render.status_view(self.folded))
 
     def do_undo(self) -> None:
         self.folded, undone = undo(self.ledger, self.game)
-        self.console.print(f"Undid {undone.record.seq}: {undone.record.actor}: "
-                           f"{action_text(undone.event)}", highlight=False)
+        self.console.print(render.undone_line(undone.record, undone.event))
         self.console.print(render.headline(self.folded))
 
     def do_status(self) -> None:

@@ -42,9 +42,10 @@ def record_main(args: Sequence[str]) -> int | None:
         return None
     options, (game, *action) = split
     from rich.console import Console
+    from rich.markup import escape
 
     from ledger import Ledger, LedgerError
-    from replay.fold import RefusedEvent, action_text, decode_event, record_action
+    from replay.fold import RefusedEvent, decode_event, record_action
     from rules.actions import ActionSyntaxError
     from rules.kernel import IllegalAction, RulesError
 
@@ -54,15 +55,15 @@ def record_main(args: Sequence[str]) -> int | None:
         folded, stored = record_action(Ledger(str(ledger_path) if ledger_path else None),
                                        game, action)
     except IllegalAction as error:
-        err.print(f"[bold red]error:[/] illegal: {error.message()}")
+        err.print(f"[bold red]error:[/] illegal: {escape(error.message())}")
         return 1
     except (ActionSyntaxError, RulesError) as error:
-        err.print(f"[bold red]error:[/] {error}")
+        err.print(f"[bold red]error:[/] {escape(str(error))}")
         return 2
     except (LedgerError, RefusedEvent) as error:
         from ledger import UnknownGameId
 
-        err.print(f"[bold red]error:[/] {error}")
+        err.print(f"[bold red]error:[/] {escape(str(error))}")
         return 2 if isinstance(error, UnknownGameId) else 1
     if options.get("--json"):
         from replay.render import status_json
@@ -72,10 +73,9 @@ def record_main(args: Sequence[str]) -> int | None:
                                      "type": stored.type, "payload": payload,
                                      "status": status_json(folded)}, indent=2) + "\n")
         return 0
-    from replay.render import headline
+    from replay.render import headline, recorded_line
 
     out = Console(highlight=False)
-    out.print(f"[dim]{stored.seq}[/] {stored.actor}: "
-              f"{action_text(decode_event(folded.rules, stored))}", markup=True)
+    out.print(recorded_line(stored.seq, stored.actor, decode_event(folded.rules, stored)))
     out.print(headline(folded))
     return 0

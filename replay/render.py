@@ -40,7 +40,7 @@ def figures_table(figures: Sequence[dict[str, Any]]) -> Table:
     for column in columns:
         table.add_column(column)
     for row in figures:
-        table.add_row(*(format_value(row.get(column, "")) for column in columns))
+        table.add_row(*(Text(format_value(row.get(column, ""))) for column in columns))
     return table
 
 
@@ -50,6 +50,18 @@ def format_value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(map(str, value)) or "-"
     return str(value)
+
+
+def recorded_line(seq: int, actor: str, event: Any) -> Text:
+    """``12 Olga: roll attacker=6,3,2 defender=5,5``: what was just stored (no markup read)."""
+    text = Text(f"{seq} ", style="dim")
+    text.append(f"{actor}: {action_text(event)}")
+    return text
+
+
+def undone_line(record: Record, event: Any) -> Text:
+    """``Undid 12: Olga: roll …``: what an undo retracted."""
+    return Text(f"Undid {record.seq}: {record.actor}: {action_text(event)}")
 
 
 def headline(folded: Folded) -> Text:
@@ -78,10 +90,10 @@ def headline(folded: Folded) -> Text:
 def status_view(folded: Folded) -> Panel:
     """The whole status screen of a game."""
     players = ", ".join(folded.started.players)
-    subtitle = f"{players} · {folded.head_seq} events"
+    subtitle = Text(f"{players} · {folded.head_seq} events")
     return Panel(
         Group(headline(folded), Text(), game_view(folded.rules, folded.state)),
-        title=f"[bold]{folded.game}[/]",
+        title=Text(folded.game, style="bold"),
         subtitle=subtitle,
         border_style="blue",
     )
@@ -119,7 +131,7 @@ def actions_table(rules: Rules[Any], specs: Sequence[ActionSpec]) -> Table:
     table.add_column("syntax")
     for spec in specs:
         syntax = escape(usage(spec.type, spec.fields))
-        table.add_row(spec.type, ", ".join(spec.actors), syntax)
+        table.add_row(spec.type, Text(", ".join(spec.actors)), syntax)
     if not specs:
         table.add_row("-", "-", "the game is over")
     return table
@@ -144,14 +156,15 @@ def log_rows(folded: Folded) -> list[dict[str, Any]]:
 
 def log_table(folded: Folded, *, last: int | None = None) -> Table:
     """The log as people read it: seq, time, who, what; retracted lines struck through."""
-    table = Table(box=box.SIMPLE_HEAD, title=f"Log of {folded.game}", title_justify="left")
+    table = Table(box=box.SIMPLE_HEAD, title=Text(f"Log of {folded.game}"), title_justify="left")
     table.add_column("seq", justify="right", style="dim")
     table.add_column("time (UTC)", style="dim")
     table.add_column("who")
     table.add_column("action")
     records = folded.records if last is None else folded.records[-last:]
     for record in records:
-        table.add_row(str(record.seq), record.at[11:19], record.actor, *log_cell(folded, record))
+        table.add_row(str(record.seq), record.at[11:19], Text(record.actor),
+                      *log_cell(folded, record))
     return table
 
 

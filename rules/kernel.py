@@ -146,6 +146,8 @@ class Rules(Generic[S]):
                 f"{self.title} is for {self.min_players} to {self.max_players} players, "
                 f"not {len(players)}"
             )
+        for player in players:
+            check_player_name(player)
         if len(set(p.casefold() for p in players)) != len(players):
             raise BadOptions("player names must be different")
         known = {f.encode_name: f for f in msgspec.structs.fields(self.Options)}
@@ -222,6 +224,29 @@ class Rules(Generic[S]):
             if spec.type == action and len(spec.actors) == 1:
                 return spec.actors[0]
         return None
+
+
+FORBIDDEN_IN_NAMES = frozenset("=,[]\"'`\\")
+"""Characters a player name may not hold: they mean something in the action syntax or on screen."""
+
+
+def check_player_name(name: str) -> None:
+    """Raise :class:`BadOptions` unless ``name`` can be typed back in ``by=NAME``.
+
+    >>> check_player_name("Olga")
+    >>> check_player_name("a=b")
+    Traceback (most recent call last):
+    ...
+    rules.kernel.BadOptions: player name 'a=b' may not contain '='; use letters, digits, - or _
+    """
+    if not name or name != name.strip():
+        raise BadOptions(f"player name '{name}' is empty or starts or ends with a space")
+    bad = sorted(FORBIDDEN_IN_NAMES.intersection(name))
+    if bad:
+        raise BadOptions(f"player name '{name}' may not contain {' '.join(repr(c) for c in bad)}"
+                         "; use letters, digits, - or _")
+    if name.casefold() == "table":
+        raise BadOptions("'table' names the table itself; choose another player name")
 
 
 def roll_dice(seed: int, seq: int, count: int, sides: int = 6) -> tuple[int, ...]:

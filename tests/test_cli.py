@@ -487,3 +487,46 @@ def test_python_m_tabletape_help_runs() -> None:
     for command in ("new", "record", "undo", "status", "verify", "repair", "play"):
         assert command in completed.stdout
     assert "Traceback" not in completed.stderr
+
+
+# -- text people type is shown as typed, never read as markup -------------------------------------
+
+
+def test_brackets_in_typed_text_are_shown_not_interpreted(cli: Cli, game: str) -> None:
+    """A cheer of ``[/x] [bold]loud`` is stored and shown as typed (rich markup is not parsed)."""
+    result = cli.ok("record", game, "cheer", "words=[/x] [bold]loud", "by=bob")
+    assert "[/x] [bold]loud" in result.output
+    assert "[/x] [bold]loud" in cli.ok("log", game).output
+    assert "[/x]" in fails(cli, 2, "record", game, "[/x]", game=game)
+
+
+@pytest.mark.parametrize("name", ["a=b", "[/x]", "table", "o'brien", "Table"])
+def test_player_names_that_cannot_be_typed_back_are_refused(cli: Cli, name: str) -> None:
+    """Names must survive ``by=NAME`` and lists: no = , [ ] quotes, not 'table'."""
+    result = cli("new", "tiny", "--player", name, "--player", "zed")
+    assert result.exit_code == 2
+    assert "player name" in flat(result.output) or "'table'" in result.output
+
+
+def test_list_names_a_damaged_game_and_lists_the_others(cli: Cli, game: str) -> None:
+    """One unreadable log does not hide the ledger: it is listed as damaged."""
+    other = cli.new("cat")
+    Ledger(cli.root).path(other).write_bytes(b"")
+    rows = {row["game"]: row for row in json.loads(cli.ok("list", "--json").output)}
+    assert rows[game]["damaged"] == "" and rows[other]["damaged"]
+    assert other in cli.ok("list").output
+
+
+def test_a_stored_payload_of_the_wrong_shape_is_one_message(cli: Cli, game: str) -> None:
+    """A log edited by hand so that a payload no longer fits its event: a message, exit 1."""
+    cli.ok("record", game, "add", "n=2")
+    path = Ledger(cli.root).path(game)
+    lines = path.read_bytes().splitlines(keepends=True)
+    from ledger.codec import decode_line, encode_body, seal
+
+    record = decode_line(lines[1].rstrip(b"\n"))
+    body = encode_body(record.seq, record.at, record.actor, record.type, b'{"n":"two"}',
+                       record.prev)
+    path.write_bytes(lines[0] + seal(body) + b"\n")
+    message = flat(fails(cli, 1, "status", game))
+    assert f"event 2 of game {game}" in message and "payload is not valid" in message
