@@ -32,6 +32,7 @@ from rich.table import Table  # noqa: E402
 
 import tests.queries.tinyprojections  # noqa: E402  (tiny's dice projection)
 import tests.tinygame  # noqa: E402, F401  (registers "tiny")
+from bench.common import Figure  # noqa: E402
 from ledger import GameStarted, Ledger, utc_stamp  # noqa: E402
 from ledger.events import Event  # noqa: E402
 from queries.catalog import LOG_COLUMNS, catalog_path, open_catalog, sync  # noqa: E402
@@ -135,6 +136,21 @@ def measure(games: int, events: int) -> dict[str, Any]:
         "report_seconds": round(report_seconds, 5), "duckdb_seconds": round(bare_seconds, 5),
         "report_vs_duckdb": round(report_seconds / bare_seconds, 2),
     }
+
+
+def figures(quick: bool) -> list[Figure]:
+    """``sync_vs_read_json`` and ``report_vs_duckdb`` over 1M (quick) or 10M (full) events."""
+    games = 1000 if quick else 10_000
+    result = measure(games, 1000)
+    note = f"{result['events']:,} events, {games:,} tiny games"
+    return [
+        Figure(key="sync_vs_read_json", ours=result["sync_events_per_s"],
+               theirs=result["read_json_events_per_s"], unit="events/s", target=0.3,
+               note=f"{note}, projections included"),
+        Figure(key="report_vs_duckdb", ours=result["report_seconds"] * 1000,
+               theirs=result["duckdb_seconds"] * 1000, unit="ms", target=2,
+               higher_is_better=False, note=f"win rates over {note}"),
+    ]
 
 
 def show(result: dict[str, Any], console: Console) -> None:

@@ -399,10 +399,11 @@ def import_command(
         fail("--as names one game: import one file at a time with it", USAGE_EXIT)
     store = Ledger(ledger)
     imported, refused = [], {}
+    seen: dict[str, bytes] = {}
     with people_errors():
         for path in files:
             try:
-                imported.append(import_log(store, path, game_id))
+                imported.append(import_log(store, path, game_id, seen=seen))
             except TransferError as error:
                 refused[str(path)] = str(error)
     if as_json:

@@ -46,6 +46,9 @@ class RiskStrike(Rules[State]):
     max_players = 5
     events = EVENTS
     Options = Options
+    apply_checks = True
+    """``apply`` runs the very step ``check`` runs, so it refuses whatever ``check`` refuses:
+    a fold of a stored log may call ``apply`` alone (see :func:`replay.fold.fold_records`)."""
 
     def validate_options(self, options: Any, players: Sequence[str]) -> None:
         validate(options, players)
@@ -165,6 +168,8 @@ class RiskStrike(Rules[State]):
 
 def actor_seat(state: State, actor: str) -> int:
     """The seat of the actor, or ``NOBODY`` for the table."""
+    if actor == TABLE:
+        return NOBODY
     if actor.strip().casefold() == TABLE:
         return NOBODY
     seat = seat_of(state, actor)

@@ -239,6 +239,11 @@ def on_roll_off(state: State, actor: int, event: RolledOff) -> State:
     return begin_turn(state, 1)
 
 
+def dice_fit(values: Sequence[int], count: int) -> bool:
+    """Whether :func:`expect_dice` accepts ``values`` (without wording its refusal first)."""
+    return len(values) == count and all(1 <= v <= 6 for v in values)
+
+
 def expect_dice(values: Sequence[int], count: int, what: str) -> None:
     if len(values) != count:
         refuse(f"roll {count} {'die' if count == 1 else 'dice'} ({what}), not {len(values)}")
@@ -271,6 +276,8 @@ def draw_need(state: State) -> int:
 
 def take_continents(state: State, seat: int, texts: Sequence[str], pile: str) -> State:
     """Continent cards from the deck or the surrendered lineup join ``seat``, face up."""
+    if not texts:
+        return state
     wanted = tally((continent_arg(text) for text in texts), len(CONTINENTS))
     have = state.deck if pile == "deck" else state.lineup
     for c, count in enumerate(wanted):
@@ -354,18 +361,18 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
         held = [CONTINENTS[c] for c, n in enumerate(mine) if n]
         refuse(f"{state.name(seat)} has no {title(CONTINENTS[source])} cards to attack from", held)
     defender = player_arg(state, event.defender, "defender")
-    others = [s for s in range(len(state.seats)) if s != seat]
     if defender == seat:
+        others = [s for s in range(len(state.seats)) if s != seat]
         refuse("choose one other player as your opponent", names(state, others))
     target = continent_arg(event.target)
     reachable = state.links[source]
-    theirs = [CONTINENTS[c] for c in reachable if state.seats[defender].continents[c]]
-    if target not in reachable:
-        refuse(
-            f"{title(CONTINENTS[source])} is not connected to {title(CONTINENTS[target])}", theirs
-        )
-    if not state.seats[defender].continents[target]:
-        refuse(f"{state.name(defender)} has no {title(CONTINENTS[target])} cards to attack", theirs)
+    if target not in reachable or not state.seats[defender].continents[target]:
+        theirs = [CONTINENTS[c] for c in reachable if state.seats[defender].continents[c]]
+        if target not in reachable:
+            refuse(f"{title(CONTINENTS[source])} is not connected to "
+                   f"{title(CONTINENTS[target])}", theirs)
+        refuse(f"{state.name(defender)} has no {title(CONTINENTS[target])} cards to attack",
+               theirs)
     battle = Battle(
         attacker=seat,
         defender=defender,
@@ -467,10 +474,14 @@ def on_roll(state: State, actor: int, event: Rolled) -> State:
         refuse(f"the battle is over: {phase_words(state)}")
     battle = state.battle
     attack, defend = dice_allowed(state, battle)
-    who = state.name(battle.attacker)
-    expect_dice(event.attacker, attack, f"{who}'s attack: {dice_words(state, battle, ATTACKER)}")
-    who = state.name(battle.defender)
-    expect_dice(event.defender, defend, f"{who}'s defence: {dice_words(state, battle, DEFENDER)}")
+    if not dice_fit(event.attacker, attack):
+        who = state.name(battle.attacker)
+        expect_dice(event.attacker, attack,
+                    f"{who}'s attack: {dice_words(state, battle, ATTACKER)}")
+    if not dice_fit(event.defender, defend):
+        who = state.name(battle.defender)
+        expect_dice(event.defender, defend,
+                    f"{who}'s defence: {dice_words(state, battle, DEFENDER)}")
     rolled = Dice(attacker=tuple(event.attacker), defender=tuple(event.defender))
     battle = replace(battle, deploy_step=3, rolls=battle.rolls + 1, roll=rolled)
     return replace(state, battle=battle)

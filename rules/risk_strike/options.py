@@ -61,8 +61,26 @@ class Settings(msgspec.Struct, frozen=True, gc=False):
     """Continents each continent may attack, itself first."""
 
 
+_SETTINGS: dict[bytes, Settings] = {}
+"""Settings already worked out, by the options' JSON (a fold starts every game from them)."""
+
+
 def settings(options: Mapping[str, Any]) -> Settings:
     """Settings from the options of a game-started event (missing keys take the defaults)."""
+    try:
+        key = msgspec.json.encode(options, order="sorted")
+    except (TypeError, msgspec.EncodeError):
+        return _settings(options)
+    found = _SETTINGS.get(key)
+    if found is None:
+        found = _settings(options)
+        if len(_SETTINGS) >= 256:
+            _SETTINGS.clear()
+        _SETTINGS[key] = found
+    return found
+
+
+def _settings(options: Mapping[str, Any]) -> Settings:
     converted = msgspec.convert(dict(options), Options, strict=False)
     values = msgspec.structs.asdict(converted)
 
