@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import time
 from datetime import UTC, datetime
 
 import msgspec
@@ -73,9 +74,18 @@ _record_decoder = msgspec.json.Decoder(Record)
 
 
 def utc_stamp(moment: datetime | None = None) -> str:
-    """``2026-11-29T14:51:46.123456Z``: the ``at`` of an event recorded at ``moment`` (or now)."""
-    moment = moment or datetime.now(UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """``2026-11-29T14:51:46.123456Z``: the ``at`` of an event recorded at ``moment`` (or now).
+
+    >>> utc_stamp(datetime(2026, 11, 29, 14, 51, 46, 123456, tzinfo=UTC))
+    '2026-11-29T14:51:46.123456Z'
+    """
+    if moment is not None:
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    nanoseconds = time.time_ns()  # the recording path: a few times faster than strftime
+    seconds, micro = divmod(nanoseconds // 1000, 1_000_000)
+    t = time.gmtime(seconds)
+    return (f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d}T{t.tm_hour:02d}:{t.tm_min:02d}:"
+            f"{t.tm_sec:02d}.{micro:06d}Z")
 
 
 def encode_payload(event: Event) -> bytes:
@@ -96,6 +106,22 @@ def encode_body(seq: int, at: str, actor: str, type: str, payload: bytes, prev: 
     return _encoder.encode(
         _Body(seq=seq, at=at, actor=actor, type=type, payload=msgspec.Raw(payload), prev=prev)
     )
+
+
+def sealed_record(seq: int, at: str, actor: str, type: str, payload: bytes,
+                  prev: str) -> tuple[bytes, Record]:
+    """The stored line (newline excluded) of a new event, and its record, built in one go.
+
+    >>> line, record = sealed_record(1, "2026-01-01T00:00:00.000000Z", "table", "note",
+    ...                              b'{"text":"hi"}', GENESIS_HASH)
+    >>> decode_line(line) == record
+    True
+    """
+    body = encode_body(seq, at, actor, type, payload, prev)
+    digest = hashlib.sha256(body).hexdigest()
+    record = Record(seq=seq, at=at, actor=actor, type=type, payload=msgspec.Raw(payload),
+                    prev=prev, hash=digest)
+    return body[:-1] + HASH_FIELD + digest.encode() + b'"}', record
 
 
 def seal(body: bytes) -> bytes:

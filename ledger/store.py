@@ -33,6 +33,7 @@ from ledger.codec import (
     encode_body,
     encode_payload,
     seal,
+    sealed_record,
     utc_stamp,
 )
 from ledger.events import TABLE, Event, GameStarted, event_type
@@ -101,6 +102,7 @@ class OpenLog(NamedTuple):
     """A log kept open between appends: its descriptor, and its size and head after our write."""
 
     fd: int
+    path: str
     size: int
     head: Head | None
 
@@ -258,8 +260,8 @@ class Ledger:
                     os.ftruncate(log.fd, size)
                     raise
             last = records[-1]
-            self._keep_open_log(game, OpenLog(log.fd, size + len(data), Head(last.seq, last.hash,
-                                                                            last.at)))
+            head = Head(last.seq, last.hash, last.at)
+            self._keep_open_log(game, OpenLog(log.fd, log.path, size + len(data), head))
             kept = True
         finally:
             if not kept:
@@ -274,14 +276,17 @@ class Ledger:
         """
         if self._pid != os.getpid():  # a forked child must not share its parent's descriptors
             self._open_logs, self._pid = {}, os.getpid()
-        path = self.existing_path(game)
         log = self._open_logs.pop(game, None)
-        if log is not None and os.fstat(log.fd).st_ino == os.stat(path).st_ino:
-            return log
-        if log is not None:  # the file was replaced (imported, restored): open the new one
-            os.close(log.fd)
+        if log is not None:
+            try:
+                if os.fstat(log.fd).st_ino == os.stat(log.path).st_ino:
+                    return log
+            except FileNotFoundError:
+                pass
+            os.close(log.fd)  # the file was replaced or removed: open it anew
+        path = str(self.existing_path(game))
         fd = os.open(path, os.O_RDWR | os.O_APPEND)
-        return OpenLog(fd, -1, None)
+        return OpenLog(fd, path, -1, None)
 
     def _keep_open_log(self, game: str, log: OpenLog) -> None:
         self._open_logs[game] = log
@@ -422,10 +427,10 @@ def build_lines(
     prev = head.hash
     for offset, ((actor, event), stamp) in enumerate(zip(drafts, stamps, strict=True)):
         seq = head.seq + 1 + offset
-        payload = encode_payload(event)
-        line = seal(encode_body(seq, stamp or utc_stamp(), actor, event_type(event), payload, prev))
-        records.append(decode_line(line))
-        prev = records[-1].hash
+        line, record = sealed_record(seq, stamp or utc_stamp(), actor, event_type(event),
+                                     encode_payload(event), prev)
+        records.append(record)
+        prev = record.hash
         lines.append(line + b"\n")
     return b"".join(lines), records
 
