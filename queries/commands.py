@@ -77,8 +77,8 @@ def catalog_errors() -> Iterator[None]:
     """Ledger and rules errors as people_errors does; catalog, DuckDB and refusals likewise."""
     import duckdb
 
+    from ledger.transfer import TransferError
     from queries.catalog import CatalogError
-    from queries.transfer import TransferError
 
     with people_errors():
         try:
@@ -393,7 +393,7 @@ def import_command(
     """Import game logs from other ledgers, verifying each hash chain first."""
     import msgspec
 
-    from queries.transfer import TransferError, import_log
+    from ledger.transfer import TransferError, import_log
 
     if game_id and len(files) > 1:
         fail("--as names one game: import one file at a time with it", USAGE_EXIT)
