@@ -6,15 +6,19 @@ Thin like :mod:`replay.cli`: parsing and printing here; folding in :mod:`replay.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated
 
 import msgspec
 import typer
+from rich.console import Console
+from rich.markup import escape
 
-from ledger import GameStarted, Noted, Record
+from ledger import GameStarted, LedgerError, Noted, Record
 from replay import render
 from replay.audit import audit_game, audit_view, audits_view
 from replay.cli import (
@@ -61,17 +65,25 @@ def replay(
     at: AtOption = None,
     narrate: Annotated[bool, typer.Option("--narrate", help="The whole game as text, one line "
                                           "per event (up to --at when given).")] = False,
+    html: Annotated[Path | None, typer.Option("--html", help="Write the game as a static HTML "
+                                              "page: its narration, then the table at --at "
+                                              "(default: the end).")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Step through a game: → ← events, n p turns, g go to a turn, q quit.
 
     Not in a terminal, or with --at, it prints the game at that point instead.
-    With --json, that is the `status --json` shape. --narrate tells the whole game.
+    With --json, that is the `status --json` shape. --narrate tells the whole game;
+    --html FILE writes it as a page to share.
     """
     with replay_errors():
         store = open_ledger(ledger)
         records = store.records(game)
+        if html is not None:
+            write_html(game, records, at, html)
+            out.print(f"Wrote {escape(str(html))}")
+            return
         if narrate:
             print_narration(game, records, at, as_json)
             return
@@ -84,6 +96,23 @@ def replay(
         print_json(render.status_json(opened.folded_at(position)))
         return
     out.print(frame(opened, position, Narrator(opened.rules, opened.records)))
+
+
+def write_html(game: str, records: list[Record], at: str | None, target: Path) -> None:
+    """``replay --html``: the narration up to ``at`` and the table there, as one static page."""
+    opened = Replay(game, records)
+    position = opened.position(parse_point(at or "end"))
+    last_seq = opened.seq(position)
+    lines = [line for line in narrate_game(game, records) if line.seq <= last_seq]
+    started = msgspec.json.decode(records[0].payload, type=GameStarted)
+    title = f"{find_game(started.kind).title} · {game} · {', '.join(started.players)}"
+    page = Console(record=True, width=110, file=io.StringIO(), force_terminal=True)
+    page.print(narration_view(title, lines), highlight=False)
+    page.print(render.status_view(opened.folded_at(position)))
+    try:
+        target.write_text(page.export_html(inline_styles=True), encoding="utf-8")
+    except OSError as error:
+        raise LedgerError(f"cannot write {target}: {error.strerror}") from None
 
 
 def print_narration(game: str, records: list[Record], at: str | None, as_json: bool) -> None:

@@ -92,3 +92,26 @@ def test_audit_of_a_torn_tail(store: Ledger, story: str) -> None:
     code, output = run(store, "audit", story, "--json")
     report = json.loads(output)
     assert code == 1 and report["chain_first_bad_seq"] == 14 and report["checked_events"] == 13
+
+
+def test_replay_html_writes_a_static_page_with_narration_and_table(tmp_path) -> None:
+    """``replay --html FILE``: one standalone page holding the narration and the final table."""
+    from typer.testing import CliRunner
+
+    from ledger import Ledger
+    from replay.demo import run_demo
+    from tabletape import build_app
+
+    ledger = Ledger(tmp_path / "ledger")
+    import io
+
+    from rich.console import Console
+
+    game = run_demo(ledger, Console(file=io.StringIO()))
+    page = tmp_path / "game.html"
+    result = CliRunner().invoke(build_app(), ["replay", game, "--html", str(page),
+                                              "--ledger", str(ledger.root)])
+    assert result.exit_code == 0, result.output
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>")
+    assert "Olga attacks Patrick" in html and "finished: Olga won" in html
