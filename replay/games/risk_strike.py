@@ -93,18 +93,19 @@ def plural(count: int, word: str) -> str:
 
 
 def tactics_words(tactics: Sequence[str]) -> str:
-    """``troop,2`` -> ``a Troop and 2 face down``; ``1`` -> ``1 face down``."""
+    """``troop,2`` -> ``a Troop and 2 tactics cards face down``; ``1`` -> ``a tactics card face
+    down``."""
     named = [label(t) for t in tactics if not t.isdigit()]
     hidden = sum(int(t) for t in tactics if t.isdigit())
-    parts = [f"a {name}" for name in named] + ([f"{hidden} face down"] if hidden else [])
-    return listing(parts)
+    face_down = "a tactics card face down" if hidden == 1 else f"{hidden} tactics cards face down"
+    return listing([f"a {name}" for name in named] + ([face_down] if hidden else []))
 
 
 def dealt(event: Dealt) -> str:
     cards = listing([label(c) for c in event.continents])
     text = f"The table deals {event.player} {cards}"
     if event.tactics:
-        text += f", and tactics cards: {tactics_words(event.tactics)}"
+        text += f", and {tactics_words(event.tactics)}"
     return text + "."
 
 
@@ -115,7 +116,7 @@ def drawn(event: Drew) -> str:
     if event.lineup:
         parts.append(f"{listing([label(c) for c in event.lineup])} from the lineup")
     if event.tactics:
-        parts.append(f"tactics cards ({tactics_words(event.tactics)})")
+        parts.append(tactics_words(event.tactics))
     return listing(parts) or "nothing"
 
 
