@@ -28,6 +28,7 @@ from .state import (
     card_of,
     coins_of,
     continent_of,
+    exact_seat_names,
     seat_of,
     title,
     unseen,
@@ -71,6 +72,7 @@ class RiskStrike(Rules[State]):
             tactics_deck=sum(data.TACTICS_DECK.value),
             discard=(0,) * len(TACTICS),
             coins=(NOBODY,) * len(CONTINENTS),
+            seat_names=exact_seat_names(started.players),
         )
 
     # -- the fold ------------------------------------------------------------------------------
@@ -170,6 +172,9 @@ def actor_seat(state: State, actor: str) -> int:
     """The seat of the actor, or ``NOBODY`` for the table."""
     if actor == TABLE:
         return NOBODY
+    exact = state.seat_names  # never a name that means the table
+    if actor in exact:
+        return exact.index(actor)
     if actor.strip().casefold() == TABLE:
         return NOBODY
     seat = seat_of(state, actor)

@@ -46,6 +46,7 @@ from .state import (
     Battle,
     Dice,
     Pending,
+    Seat,
     State,
     Troop,
     bump,
@@ -55,20 +56,17 @@ from .state import (
     discard,
     draw_tactics,
     draw_unknown,
-    gain,
-    give_card,
-    lose,
+    gain_all,
     names,
     put,
     seat_of,
     tactics_left,
-    take_card,
-    tally,
     title,
 )
 
 ATTACKER, DEFENDER = dice.ATTACKER, dice.DEFENDER
 SIDES = (ATTACKER, DEFENDER)
+ATTACK_DICE, DEFEND_DICE = data.ATTACK_DICE.value, data.DEFEND_DICE.value
 
 
 def refuse(reason: str, allowed: Sequence[str] = ()) -> NoReturn:
@@ -85,7 +83,8 @@ def step(state: State, actor: int, event: Event) -> State:
     handler = HANDLERS.get(type(event))
     if handler is None:
         refuse(f"'{event_type(event)}' is not a Risk Strike action")
-    state = prepare(state, event)
+    if state.pending is not None:  # else prepare() has nothing to close
+        state = prepare(state, event)
     if state.expand_owed and not isinstance(event, Drew):
         who = state.name(state.current)
         refuse(f"{who} draws for Expand first: 2 continent cards or 1 tactics card", ["draw"])
@@ -241,7 +240,7 @@ def on_roll_off(state: State, actor: int, event: RolledOff) -> State:
 
 def dice_fit(values: Sequence[int], count: int) -> bool:
     """Whether :func:`expect_dice` accepts ``values`` (without wording its refusal first)."""
-    return len(values) == count and all(1 <= v <= 6 for v in values)
+    return len(values) == count and (not values or (min(values) >= 1 and max(values) <= 6))
 
 
 def expect_dice(values: Sequence[int], count: int, what: str) -> None:
@@ -270,27 +269,40 @@ def end_turn(state: State) -> State:
 
 def draw_need(state: State) -> int:
     """Cards still to draw this turn: two in all, as far as any are left."""
-    left = sum(state.deck) + sum(state.lineup) + tactics_left(state)
-    return max(0, min(data.TURN_DRAW.value - state.drawn, left))
+    return max(0, min(data.TURN_DRAW.value - state.drawn, cards_left(state)))
 
 
-def take_continents(state: State, seat: int, texts: Sequence[str], pile: str) -> State:
-    """Continent cards from the deck or the surrendered lineup join ``seat``, face up."""
+def cards_left(state: State) -> int:
+    """Cards that can still be drawn anywhere: continent deck, lineup, tactics deck and discard."""
+    return sum(state.deck) + sum(state.lineup) + state.tactics_deck + sum(state.discard)
+
+
+def take_continents(state: State, seat: int, texts: Sequence[str], pile: str,
+                    **changes: object) -> State:
+    """Continent cards from the deck or the surrendered lineup join ``seat``, face up (with
+    ``changes`` to other fields, in the same replace)."""
     if not texts:
-        return state
-    wanted = tally((continent_arg(text) for text in texts), len(CONTINENTS))
+        return replace(state, **changes) if changes else state
+    if len(texts) == 1:
+        wanted = {continent_arg(texts[0]): 1}
+    else:
+        wanted = {}
+        for text in texts:
+            c = continent_arg(text)
+            wanted[c] = wanted.get(c, 0) + 1
     have = state.deck if pile == "deck" else state.lineup
-    for c, count in enumerate(wanted):
-        if count > have[c]:
-            where = "continent deck" if pile == "deck" else "surrendered lineup"
-            left = [CONTINENTS[i] for i, n in enumerate(have) if n]
-            refuse(f"the {where} has {have[c]} {title(CONTINENTS[c])} cards, not {count}", left)
-    rest = tuple(n - w for n, w in zip(have, wanted, strict=True))
-    state = replace(state, deck=rest) if pile == "deck" else replace(state, lineup=rest)
-    for c, count in enumerate(wanted):
-        if count:
-            state = gain(state, seat, c, count)
-    return state
+    rest = [*have]
+    short = False
+    for c, count in wanted.items():
+        rest[c] -= count
+        short = short or count > have[c]
+    if short:  # the first continent short of cards is named
+        c = min(c for c, count in wanted.items() if count > have[c])
+        where = "continent deck" if pile == "deck" else "surrendered lineup"
+        left = [CONTINENTS[i] for i, n in enumerate(have) if n]
+        refuse(f"the {where} has {have[c]} {title(CONTINENTS[c])} cards, not {wanted[c]}", left)
+    changes["deck" if pile == "deck" else "lineup"] = tuple(rest)
+    return gain_all(state, seat, wanted, **changes)
 
 
 def on_draw(state: State, actor: int, event: Drew) -> State:
@@ -301,19 +313,24 @@ def on_draw(state: State, actor: int, event: Drew) -> State:
         return expand_draw(state, seat, event)
     if state.phase != "draw":
         refuse(f"{state.name(seat)} has drawn this turn's cards: {phase_words(state)}")
-    cards = tactics_arg(event.tactics, 0)
+    cards = tactics_arg(event.tactics, 0) if event.tactics else []
     count = len(event.continents) + len(event.lineup) + len(cards)
-    need = draw_need(state)
+    left = cards_left(state)
+    need = max(0, min(data.TURN_DRAW.value - state.drawn, left))
     if not 1 <= count <= need:
         refuse(
             f"{state.name(seat)} draws {need} more card{'s' * (need > 1)} this turn, not {count}"
         )
+    # each card drawn leaves the cards left by one (a reshuffle moves cards, it adds none)
+    drawn = state.drawn + count
+    changes: dict[str, Any] = {"drawn": drawn}
+    if min(data.TURN_DRAW.value - drawn, left - count) <= 0:
+        changes["phase"] = "act"
+    if not event.lineup and not cards:
+        return take_continents(state, seat, event.continents, "deck", **changes)
     state = take_continents(state, seat, event.continents, "deck")
     state = take_continents(state, seat, event.lineup, "lineup")
-    state = replace(draw_tactics(state, seat, cards), drawn=state.drawn + count)
-    if state.phase == "draw" and draw_need(state) == 0:
-        state = replace(state, phase="act")
-    return state
+    return draw_tactics(state, seat, cards, **changes)
 
 
 def expand_draw(state: State, seat: int, event: Drew) -> State:
@@ -405,10 +422,13 @@ def on_deploy(state: State, actor: int, event: Deployed) -> State:
         refuse("deploy at least 1 troop (troops=1)")
     if not could_hold(state, seat, TROOP, event.troops):
         refuse(f"{state.name(seat)} cannot have {event.troops} Troop cards in hand")
-    for _ in range(event.troops):
-        state = take_card(state, seat, TROOP)
+    hand = state.seats[seat]  # take_card of each Troop: named ones first, then unknown cards
+    named = min(hand.known[TROOP], event.troops)
+    hand = Seat(hand.name, hand.continents, bump(hand.known, TROOP, -named) if named else
+                hand.known, hand.unknown - (event.troops - named))
     troops = battle.troops + (Troop(seat, side),) * event.troops
-    return replace(state, battle=replace(battle, troops=troops, deploy_step=rank))
+    return replace(state, seats=put(state.seats, seat, hand),
+                   battle=replace(battle, troops=troops, deploy_step=rank))
 
 
 def deploy_rank(battle: Battle, seat: int) -> int:
@@ -444,11 +464,16 @@ def side_arg(state: State, battle: Battle, text: str) -> str:
 
 def dice_allowed(state: State, battle: Battle) -> tuple[int, int]:
     """Roll Dice: continent cards in the battle plus active troops, at most 3 and 2."""
-    attack = battle.attack_cards + battle.side_troops(ATTACKER)
-    defend = battle.defend_cards + battle.side_troops(DEFENDER)
+    troops = battle.troops
+    helping = 0
+    for troop in troops:
+        if troop.side == ATTACKER:
+            helping += 1
+    attack = battle.attack_cards + helping
+    defend = battle.defend_cards + len(troops) - helping  # a troop fights for one of two sides
     return (
-        dice.dice_count(attack, data.ATTACK_DICE.value),
-        dice.dice_count(defend, data.DEFEND_DICE.value),
+        max(0, min(attack, ATTACK_DICE)),  # dice.dice_count, inlined
+        max(0, min(defend, DEFEND_DICE)),
     )
 
 
@@ -508,54 +533,108 @@ def on_retreat(state: State, actor: int, event: Retreated) -> State:
 
 
 def resolve_roll(state: State) -> State:
-    """Resolve Wins: each lost pair costs the loser an active troop, else a continent card."""
+    """Resolve Wins: each lost pair costs the loser an active troop, else a continent card.
+
+    One lost pair (in the order of the pairs, highest first): an active troop is discarded (see
+    :func:`troop_to_lose`), else the defender gives the attacker a defending card (not active in
+    this battle; the attacker may take its coin, see :func:`~.state.gain`) or the attacker
+    surrenders an attacking card to the lineup. Worked out on counts, then one replace.
+    """
     battle = state.battle
     if battle is None or battle.roll is None:
         return state
     roll = battle.roll
-    winners = dice.compare(
-        roll.attacker,
-        roll.defender,
-        attacker_bonus=roll.attacker_bonus,
-        defender_bonus=roll.defender_bonus,
+    winners = pair_winners(roll)
+    attacker, defender, source, target = (
+        battle.attacker, battle.defender, battle.source, battle.target
     )
-    state = replace(state, battle=replace(battle, roll=None, last=replace(roll, winners=winners)))
-    for winner in winners:
-        state = lose_pair(state, DEFENDER if winner == ATTACKER else ATTACKER)
-    battle = state.battle
-    assert battle is not None
-    if state.winner != NOBODY or not battle.defend_cards or not battle.attack_cards:
-        return end_battle(state)
-    return state
+    troops, attack_cards, defend_cards = battle.troops, battle.attack_cards, battle.defend_cards
+    seats, coins, winner = state.seats, state.coins, state.winner
+    mine = theirs = None  # the attacker's and the defender's continent counts, once changed
+    fallen = surrendered = 0
+    for pair in winners:
+        side = DEFENDER if pair == ATTACKER else ATTACKER
+        index = troop_index(troops, side, attacker if side == ATTACKER else defender)
+        if index is not None:
+            troops = troops[:index] + troops[index + 1 :]
+            fallen += 1
+        elif side == DEFENDER and defend_cards:
+            defend_cards -= 1
+            if mine is None:
+                mine = list(seats[attacker].continents)
+            if theirs is None:
+                theirs = list(seats[defender].continents)
+            theirs[target] -= 1
+            mine[target] += 1
+            if mine[target] >= state.domination[target] and coins[target] != attacker:
+                coins = put(coins, target, attacker)
+                if winner == NOBODY and coins.count(attacker) >= 2:
+                    winner = attacker
+        elif side == ATTACKER and attack_cards:
+            attack_cards -= 1
+            if mine is None:
+                mine = list(seats[attacker].continents)
+            mine[source] -= 1
+            surrendered += 1
+    changes: dict[str, Any] = {}
+    if mine is not None:
+        seats = put(seats, attacker, replace(seats[attacker], continents=tuple(mine)))
+        if theirs is not None:
+            seats = put(seats, defender, replace(seats[defender], continents=tuple(theirs)))
+        changes["seats"] = seats
+    if fallen:
+        changes["discard"] = bump(state.discard, TROOP, fallen)
+    if surrendered:
+        changes["lineup"] = bump(state.lineup, source, surrendered)
+    if coins is not state.coins:
+        changes["coins"] = coins
+    if winner != state.winner:
+        changes["winner"] = winner
+    if winner != NOBODY or not defend_cards or not attack_cards:
+        return closed_battle(state, troops, changes)
+    changes["battle"] = replace(battle, roll=None, last=replace(roll, winners=winners),
+                                troops=troops,
+                                attack_cards=attack_cards, defend_cards=defend_cards)
+    return replace(state, **changes)
 
 
-def lose_pair(state: State, side: str) -> State:
-    """One lost pair: an active troop is discarded, else the defender gives the attacker a
-    defending card (not active in this battle) or the attacker surrenders an attacking card."""
-    battle = state.battle
-    assert battle is not None
-    index = troop_to_lose(battle, side)
-    if index is not None:
-        troops = battle.troops[:index] + battle.troops[index + 1 :]
-        return discard(replace(state, battle=replace(battle, troops=troops)), TROOP)
-    if side == DEFENDER and battle.defend_cards:
-        state = replace(state, battle=replace(battle, defend_cards=battle.defend_cards - 1))
-        return gain(lose(state, battle.defender, battle.target), battle.attacker, battle.target)
-    if side == ATTACKER and battle.attack_cards:
-        state = replace(state, battle=replace(battle, attack_cards=battle.attack_cards - 1))
-        state = lose(state, battle.attacker, battle.source)
-        return replace(state, lineup=bump(state.lineup, battle.source))
-    return state
+def pair_winners(roll: Dice) -> tuple[str, ...]:
+    """:func:`rules.dice.compare` of a roll (pairs highest first, ties to the defender), done
+    directly for the one or two pairs a Risk Strike roll has."""
+    attack, defend = roll.attacker, roll.defender
+    pairs = min(len(attack), len(defend))
+    if pairs > 2:
+        return dice.compare(attack, defend, attacker_bonus=roll.attacker_bonus,
+                            defender_bonus=roll.defender_bonus)
+    if pairs == 0:
+        return ()
+    attack = sorted(attack, reverse=True)
+    defend = sorted(defend, reverse=True)
+    bonus = roll.attacker_bonus - roll.defender_bonus  # the same on every die of a side
+    first = ATTACKER if attack[0] + bonus > defend[0] else DEFENDER
+    if pairs == 1:
+        return (first,)
+    return (first, ATTACKER if attack[1] + bonus > defend[1] else DEFENDER)
 
 
 def troop_to_lose(battle: Battle, side: str) -> int | None:
     """Which active troop a side discards: its own player's first, then helpers' (the latest
     deployed first)."""
     player = battle.attacker if side == ATTACKER else battle.defender
-    fighting = [i for i, troop in enumerate(battle.troops) if troop.side == side]
-    own = [i for i in fighting if battle.troops[i].owner == player]
-    chosen = own or fighting
-    return chosen[-1] if chosen else None
+    return troop_index(battle.troops, side, player)
+
+
+def troop_index(troops: tuple[Troop, ...], side: str, player: int) -> int | None:
+    """:func:`troop_to_lose` among ``troops``, fighting for ``player``'s ``side``."""
+    helper = None
+    for index in range(len(troops) - 1, -1, -1):
+        troop = troops[index]
+        if troop.side == side:
+            if troop.owner == player:
+                return index
+            if helper is None:
+                helper = index
+    return helper
 
 
 def end_battle(state: State, *, returned: bool = False) -> State:
@@ -563,10 +642,32 @@ def end_battle(state: State, *, returned: bool = False) -> State:
     to their owners' hands after Sabotage."""
     battle = state.battle
     assert battle is not None
-    state = replace(state, battle=None)
-    for troop in battle.troops:
-        state = give_card(state, troop.owner, TROOP) if returned else discard(state, TROOP)
-    return end_turn(state)
+    return closed_battle(state, battle.troops, {}, returned=returned)
+
+
+def closed_battle(state: State, troops: tuple[Troop, ...], changes: dict[str, Any], *,
+                  returned: bool = False) -> State:
+    """:func:`end_battle` of ``state`` with ``changes`` made to it (the battle's ``troops`` as
+    they are now), then :func:`end_turn`, in one replace."""
+    changes["battle"] = None
+    if troops:
+        if returned:
+            seats = list(changes.get("seats", state.seats))
+            for troop in troops:
+                hand = seats[troop.owner]
+                seats[troop.owner] = replace(hand, known=bump(hand.known, TROOP))
+            changes["seats"] = tuple(seats)
+        else:
+            changes["discard"] = bump(changes.get("discard", state.discard), TROOP, len(troops))
+    if changes.get("winner", state.winner) != NOBODY:
+        changes["phase"] = "over"
+        return replace(state, **changes)
+    # begin_turn: the next turn draws two cards, fewer only if fewer are left anywhere
+    left = (sum(changes.get("deck", state.deck)) + sum(changes.get("lineup", state.lineup))
+            + changes.get("tactics_deck", state.tactics_deck)
+            + sum(changes.get("discard", state.discard)))
+    changes.update(turn=state.turn + 1, phase="draw" if left else "act", drawn=0, expand_owed=0)
+    return replace(state, **changes)
 
 
 # -- tactics cards -----------------------------------------------------------------------------
@@ -584,14 +685,21 @@ def on_play(state: State, actor: int, event: Played) -> State:
     if not could_hold(state, seat, card):
         refuse(holding_refusal(state, seat, card), playable(state, seat))
     pending = TARGETS.get(card, no_target)(state, seat, card, event)
-    state = discard(take_card(state, seat, card), card)
+    hand = state.seats[seat]  # take_card, then discard: one replace with the rest
+    if hand.known[card]:
+        hand = Seat(hand.name, hand.continents, bump(hand.known, card, -1), hand.unknown)
+    else:
+        hand = Seat(hand.name, hand.continents, hand.known, hand.unknown - 1)
+    seats, pile = put(state.seats, seat, hand), bump(state.discard, card)
     if card == CANCEL:
         assert state.pending is not None
-        return replace(state, pending=replace(state.pending, cancels=state.pending.cancels + 1))
+        answered = replace(state.pending, cancels=state.pending.cancels + 1)
+        return replace(state, seats=seats, discard=pile, pending=answered)
     battle = state.battle
-    if card in (ARTILLERY, SABOTAGE) and battle is not None and battle.step == "deploy":
-        state = replace(state, battle=replace(battle, deploy_step=3))
-    return replace(state, pending=pending)
+    if card in (ARTILLERY, SABOTAGE) and battle is not None and battle.deploy_step < 3:
+        return replace(state, seats=seats, discard=pile, pending=pending,
+                       battle=replace(battle, deploy_step=3))
+    return replace(state, seats=seats, discard=pile, pending=pending)
 
 
 def holding_refusal(state: State, seat: int, card: int) -> str:
@@ -603,7 +711,6 @@ def holding_refusal(state: State, seat: int, card: int) -> str:
 
 def timing_refusal(state: State, seat: int, card: int) -> str | None:
     """Why ``seat`` may not play ``card`` now (its timing window), or None."""
-    name, card_name = state.name(seat), title(TACTICS[card])
     battle = state.battle
     if state.turn == 0:
         return "tactics cards are played once the game has begun"
@@ -611,13 +718,15 @@ def timing_refusal(state: State, seat: int, card: int) -> str | None:
         return None if state.pending else "Canceled Orders answers a tactics card just played"
     on_turn = seat == state.current
     if card in (SPY, EXPAND, RALLY) and not on_turn:
+        name, card_name = state.name(seat), title(TACTICS[card])
         return f"{name} plays {card_name} on their own turn: it is {state.name(state.current)}'s"
     if card in (SPY, EXPAND):
         return None
     if battle is None:
-        return f"{card_name} is played in a battle"
+        return f"{title(TACTICS[card])} is played in a battle"
     if card in (RALLY, BOMBARD) and battle.roll is None:
-        return f"{card_name} is played after the dice are rolled, before the roll is resolved"
+        return (f"{title(TACTICS[card])} is played after the dice are rolled, before the roll "
+                "is resolved")
     if card == SABOTAGE and battle.rolls:
         return "Sabotage is played right after troops are deployed, before the first roll"
     return None

@@ -6,7 +6,7 @@ Continents and tactics cards are indexes into :data:`~rules.risk_strike.data.CON
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
 import msgspec
@@ -148,6 +148,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     expand_owed: int = 0
     """Expand draws owed by the player whose turn it is."""
     winner: int = NOBODY
+    seat_names: tuple[str | None, ...] = ()
+    """Seat names as stored, for an exact-spelling lookup (:func:`seat_of`): each seat's name, or
+    None where an earlier seat has the same name case-insensitively or the name means the table
+    (then only the case-insensitive search finds the seat). Set by ``start``; empty: search."""
 
     @property
     def current(self) -> int:
@@ -177,13 +181,24 @@ def title(token: str) -> str:
     return token.replace("-", " ").title()
 
 
+CONTINENT_INDEX: dict[str, int] = {name: c for c, name in enumerate(CONTINENTS)}
+"""Continents by their stored spelling (the spelling events hold): no normalizing needed."""
+TACTICS_INDEX: dict[str, int] = {name: k for k, name in enumerate(TACTICS)}
+
+
 def continent_of(text: str) -> int | None:
+    found = CONTINENT_INDEX.get(text)
+    if found is not None:
+        return found
     key = normalize(text)
     key = data.CONTINENT_ALIASES.get(key, key)
     return CONTINENTS.index(key) if key in CONTINENTS else None
 
 
 def card_of(text: str) -> int | None:
+    found = TACTICS_INDEX.get(text)
+    if found is not None:
+        return found
     key = normalize(text)
     key = data.TACTICS_ALIASES.get(key, key)
     return TACTICS.index(key) if key in TACTICS else None
@@ -191,11 +206,25 @@ def card_of(text: str) -> int | None:
 
 def seat_of(state: State, text: str) -> int | None:
     """The seat of a player named case-insensitively."""
+    exact = state.seat_names
+    if text in exact:
+        return exact.index(text)
     key = text.strip().casefold()
     for index, seat in enumerate(state.seats):
         if seat.name.casefold() == key:
             return index
     return None
+
+
+def exact_seat_names(players: Sequence[str]) -> tuple[str | None, ...]:
+    """:attr:`State.seat_names` for players in seat order."""
+    folded = [name.casefold() for name in players]
+    result: list[str | None] = []
+    for seat, name in enumerate(players):
+        key = name.strip().casefold()
+        found = folded.index(key) if key in folded else None
+        result.append(name if found == seat and key != "table" else None)
+    return tuple(result)
 
 
 def names(state: State, seats: Iterable[int]) -> tuple[str, ...]:
@@ -211,12 +240,16 @@ def continent_titles(indexes: Iterable[int]) -> str:
 
 def put(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``items`` with ``items[index]`` replaced by ``value``."""
-    return (*items[:index], value, *items[index + 1 :])
+    changed = [*items]
+    changed[index] = value
+    return tuple(changed)
 
 
 def bump(counts: Counts, index: int, by: int = 1) -> Counts:
     """``counts`` with ``counts[index]`` changed by ``by``."""
-    return put(counts, index, counts[index] + by)
+    changed = [*counts]
+    changed[index] += by
+    return tuple(changed)
 
 
 def tally(indexes: Iterable[int], size: int) -> Counts:
@@ -286,29 +319,56 @@ def tactics_left(state: State) -> int:
     return state.tactics_deck + sum(state.discard)
 
 
-def draw_tactics(state: State, seat: int, cards: Iterable[int | None]) -> State:
-    """Draw tactics cards in order, reshuffling the discard pile when the deck runs out.
+def draw_tactics(state: State, seat: int, cards: Iterable[int | None],
+                 **changes: object) -> State:
+    """Draw tactics cards in order, reshuffling the discard pile when the deck runs out; with
+    ``changes`` to other fields of the state, in one replace.
 
     Raises :class:`IllegalAction` when no card is left or a named card cannot be there.
     """
+    hand = state.seats[seat]
+    known, unknown = hand.known, hand.unknown
+    deck, pile, reshuffles = state.tactics_deck, state.discard, state.reshuffles
+    drawn = 0
     for card in cards:
-        if state.tactics_deck == 0:
-            if not sum(state.discard):
+        if deck == 0:
+            left = sum(pile)
+            if not left:
                 raise IllegalAction("no tactics cards are left to draw (deck and discard empty)")
-            state = reshuffle(state)
-        if card is not None and unseen(state, card) < 1:
-            raise IllegalAction(
-                f"no {title(TACTICS[card])} card can be in the deck: all "
-                f"{state.tactics_total[card]} are accounted for",
-                allowed=unseen_kinds(state),
-            )
-        state = give_card(replace(state, tactics_deck=state.tactics_deck - 1), seat, card)
-    return state
+            deck, pile, reshuffles = left, NO_TACTICS, reshuffles + 1
+        if card is None:
+            unknown += 1
+        else:
+            seen_now = pile[card] + known[card] + sum(
+                s.known[card] for i, s in enumerate(state.seats) if i != seat
+            ) + (len(state.battle.troops) if card == TROOP and state.battle else 0)
+            if state.tactics_total[card] - seen_now < 1:
+                now = replace(state, tactics_deck=deck, discard=pile, reshuffles=reshuffles,
+                              seats=put(state.seats, seat, Seat(hand.name, hand.continents,
+                                                                known, unknown)))
+                raise IllegalAction(
+                    f"no {title(TACTICS[card])} card can be in the deck: all "
+                    f"{now.tactics_total[card]} are accounted for",
+                    allowed=unseen_kinds(now),
+                )
+            known = bump(known, card)
+        deck -= 1
+        drawn += 1
+    if drawn:
+        changes["tactics_deck"] = deck
+        changes["seats"] = put(state.seats, seat, Seat(hand.name, hand.continents, known, unknown))
+        if reshuffles != state.reshuffles:
+            changes["discard"] = pile
+            changes["reshuffles"] = reshuffles
+    return replace(state, **changes) if changes else state
 
 
 def draw_unknown(state: State, seat: int, count: int = 1) -> State:
     """Draw up to ``count`` face-down tactics cards, as many as are left."""
     return draw_tactics(state, seat, [None] * min(count, tactics_left(state)))
+
+
+NO_TACTICS: Counts = (0,) * len(TACTICS)
 
 
 def reshuffle(state: State) -> State:
@@ -343,6 +403,27 @@ def gain(state: State, seat: int, continent: int, count: int = 1) -> State:
         if len(coins_of(state, seat)) >= 2 and state.winner == NOBODY:
             state = replace(state, winner=seat)
     return state
+
+
+def gain_all(state: State, seat: int, counts: Mapping[int, int], **changes: object) -> State:
+    """:func:`gain` of ``counts[c]`` cards of each continent ``c``, with ``changes`` to other
+    fields of the state, in one replace."""
+    cards = state.seats[seat]
+    held = [*cards.continents]
+    coins = state.coins
+    domination = state.domination
+    took = False
+    for c, count in counts.items():
+        held[c] += count
+        if held[c] >= domination[c] and coins[c] != seat:
+            coins = put(coins, c, seat)
+            took = True
+    if took:
+        changes["coins"] = coins
+        if state.winner == NOBODY and coins.count(seat) >= 2:
+            changes["winner"] = seat
+    cards = Seat(cards.name, tuple(held), cards.known, cards.unknown)
+    return replace(state, seats=put(state.seats, seat, cards), **changes)
 
 
 def lose(state: State, seat: int, continent: int) -> State:
