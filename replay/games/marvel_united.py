@@ -1,0 +1,258 @@
+"""Marvel United in replay: its view, its narrator, and the bookkeeping check its audit uses.
+
+``narrate`` tells what was recorded in table words, then what the fold derived (the villain's
+move, tokens placed and overflowing, Threats cleared, Missions completed, KOs, whose turn it is,
+the end), found by comparing the state before and after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from replay.visitor import Visit
+from rules.kernel import Rules
+from rules.marvel_united import data
+from rules.marvel_united.events import (
+    Attacked,
+    Damaged,
+    Dealt,
+    Done,
+    Drew,
+    Ended,
+    Gained,
+    Heroic,
+    Hit,
+    Invulnerable,
+    LocationEffect,
+    Moved,
+    Played,
+    Plot,
+    Relocated,
+    Rescued,
+    SetUp,
+    Special,
+    Tokens,
+    VillainTurn,
+)
+from rules.marvel_united.moves import window_words
+from rules.marvel_united.state import State, invariant_errors
+
+
+def label(name: str) -> str:
+    """``times-square`` -> ``Times Square``: location, threat and card names for people."""
+    if name in data.LOCATIONS:
+        return data.LOCATIONS[name].title
+    return name.replace("-", " ").title()
+
+
+def listing(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# -- narration -----------------------------------------------------------------------------------
+
+
+def narrate(visit: Visit) -> list[str]:
+    """What happened at ``visit``: the recorded fact first, then its consequences."""
+    told = [recorded(visit.before, visit.record.actor, visit.event)]
+    told += derived(visit.before, visit.after, visit.event)
+    return [sentence for sentence in told if sentence]
+
+
+def recorded(before: State, actor: str, event: Any) -> str:
+    villain = data.VILLAINS[before.villain].title
+    match event:
+        case SetUp():
+            return (f"The table sets up {listing([label(n) for n in event.locations])} "
+                    f"clockwise; {villain} starts at {label(event.start)}.")
+        case Dealt():
+            return f"{event.player} draws an opening hand: {', '.join(event.cards)}."
+        case VillainTurn():
+            return (f"{villain} plays {label(event.card)}: move {event.move}"
+                    f"{', BaM!' if event.bam else ''}, Thugs {event.thugs}, Civilians "
+                    f"{event.civilians}{', a special effect' if event.special else ''}.")
+        case Drew():
+            who = event.hero or actor
+            return f"{who} draws {', '.join(event.cards) or 'nothing'}."
+        case Played():
+            return f"{actor} plays {event.card} to the Storyline."
+        case Moved():
+            return f"{actor} moves to {label(event.to)}."
+        case Attacked():
+            return f"{actor} attacks the {event.target}."
+        case Rescued():
+            return f"{actor} rescues a Civilian."
+        case Heroic():
+            return f"{actor} places a Heroic token on the {event.target}."
+        case Special():
+            return f"{actor} uses the card's special effect."
+        case LocationEffect():
+            return f"{actor} uses the Location's End of Turn effect."
+        case Ended():
+            return f"{actor} ends the turn."
+        case Damaged():
+            return f"{event.hero} takes {len(event.cards)} damage ({', '.join(event.cards)})."
+        case Tokens():
+            return f"Tokens at {label(event.location)}: {token_changes(event)}."
+        case Hit():
+            where = f" at {label(event.location)}" if event.location else ""
+            return f"The {event.target}{where} loses {event.amount} health."
+        case Plot():
+            return f"Fear {'+' if event.amount > 0 else ''}{event.amount}."
+        case Gained():
+            return f"{event.hero} gains Action tokens: {', '.join(event.tokens)}."
+        case Invulnerable():
+            return f"{event.hero} is Invulnerable until their next turn."
+        case Relocated():
+            return f"{event.hero} goes to {label(event.to)}."
+        case Done():
+            head = before.pending[0] if before.pending else None
+            return f"Done: {window_words(head)}." if head else "Done."
+    return f"{actor}: {type(event).__name__}"
+
+
+def token_changes(event: Tokens) -> str:
+    parts = [f"{n:+d} {what}" for n, what in ((event.thugs, "Thugs"),
+                                              (event.civilians, "Civilians"),
+                                              (event.crisis, "Crisis")) if n]
+    return ", ".join(parts) + (" (to the Missions)" if event.mission else "")
+
+
+def derived(before: State, after: State, event: Any) -> list[str]:
+    """Consequences: the villain's move, placements, clears, Missions, KOs, turns, the end."""
+    told: list[str] = []
+    if before.places and after.villain_at != before.villain_at:
+        told.append(f"{data.VILLAINS[after.villain].title} moves to "
+                    f"{label(after.places[after.villain_at].name)}.")
+    told += placed(before, after, event)
+    for was, now in zip(before.threats, after.threats, strict=False):
+        if now.cleared and not was.cleared:
+            told.append(f"{label(now.name)} is cleared.")
+    for mission in after.completed[len(before.completed):]:
+        told.append(f"The {data.MISSION_TITLES[mission]} Mission is complete.")
+    for was, now in zip(before.heroes, after.heroes, strict=True):
+        if now.ko and not was.ko:
+            told.append(f"{now.player} is KO'd.")
+    opened = [s for s in after.pending if s not in before.pending and s.kind != "place"]
+    told += [f"Now resolving {window_words(s)}." for s in opened[:1]]
+    if after.outcome and not before.outcome:
+        told.append(f"The game ends: {after.reason}" + (f" ({after.detail})."
+                                                         if after.detail else "."))
+    elif after.turn is not None and (before.turn is None or before.turn.seat != after.turn.seat):
+        told.append(f"{after.name(after.turn.seat)}'s turn.")
+    return told
+
+
+def placed(before: State, after: State, event: Any) -> list[str]:
+    """Thugs and Civilians the rules placed (a villain turn, or the window before them closed)."""
+    waiting = isinstance(event, VillainTurn) or any(s.kind == "place" for s in before.pending)
+    if not isinstance(event, VillainTurn | Done) or not waiting:
+        return []
+    if any(s.kind == "place" for s in after.pending) or not before.places:
+        return []
+    return [f"Placed at {label(a.name)}: {a.thugs - b.thugs} Thugs, "
+            f"{a.civilians - b.civilians} Civilians." for b, a in zip(before.places, after.places,
+                                                                       strict=True)
+            if (b.thugs, b.civilians) != (a.thugs, a.civilians)]
+
+
+# -- audit hooks -----------------------------------------------------------------------------------
+
+
+def dice(visit: Visit) -> list[tuple[str, int, int]]:
+    """Marvel United rolls no dice."""
+    return []
+
+
+def conservation(state: State) -> list[str]:
+    """Every card and token accounted for, health in range (the rules' invariant check)."""
+    return invariant_errors(state)
+
+
+# -- the view ------------------------------------------------------------------------------------
+
+
+def view(rules: Rules[Any], state: Any) -> RenderableType:
+    """The ring of locations, the Storyline, the Missions, health and each hero's hand."""
+    extra = rules.extra(state)
+    figures = rules.figures(state)
+    result = rules.result(state)
+    turn = rules.turn(state)
+    heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.detail}"
+    parts: list[RenderableType] = [villain_line(extra)]
+    if extra["ring"]:
+        parts.append(ring_table(extra))
+    parts += [heroes_table(figures), missions_line(extra), storyline_line(extra),
+              Text("marks: Masterplan faces [I], Threat symbols [I], hero decks [C] "
+                   "(shared/research/game-data.md); the log records what each card shows",
+                   style="dim")]
+    return Panel(Group(*parts), title=f"Marvel United: {heading}", title_align="left")
+
+
+def villain_line(extra: dict[str, Any]) -> Text:
+    mark = "" if extra["health_mark"] in ("R", "V") else f" [{extra['health_mark']}]"
+    text = Text(f"{extra['villain_title']}: health {extra['health']}/{extra['start_health']}"
+                f"{mark}", style="bold")
+    if extra["fear"] is not None:
+        text.append(f"  Fear {extra['fear']}/{extra['plot_limit']}")
+    if extra["under_pressure"]:
+        text.append("  Under Pressure", style="red")
+    if extra["damageable"]:
+        text.append("  damageable", style="green")
+    text.append(f"  Masterplan deck {extra['masterplan_deck']}")
+    if extra["resolving"]:
+        text.append(f"  resolving: {extra['resolving'][0]}", style="yellow")
+    return text
+
+
+def ring_table(extra: dict[str, Any]) -> Table:
+    table = Table(title="The ring, clockwise", title_justify="left", expand=True)
+    for column in ("location", "thugs/civilians", "threat", "here"):
+        table.add_column(column)
+    for place in extra["ring"]:
+        threat = place["threat"]
+        if threat is None:
+            covered = "- (End of Turn effect open)"
+        elif threat["henchman"]:
+            covered = f"{label(threat['name'])} ({threat['health']} health)"
+        else:
+            covered = f"{label(threat['name'])} ({threat['heroic']}/3 Heroic)"
+        tokens = f"{place['thugs']}T {place['civilians']}C of {place['slots']}"
+        if place["crisis"]:
+            tokens += f", {place['crisis']} Crisis"
+        here = ([extra["villain_title"]] if place["villain"] else []) + place["heroes"]
+        table.add_row(label(place["name"]), tokens, covered, ", ".join(here))
+    return table
+
+
+def heroes_table(figures: list[dict[str, Any]]) -> Table:
+    table = Table(title="Heroes", title_justify="left", expand=True)
+    for column in ("player", "hero", "hand", "deck", "tokens", "state"):
+        table.add_column(column)
+    for hero in figures:
+        tokens = ", ".join(f"{k} {v}" for k, v in hero["tokens"].items() if v) or "-"
+        status = ", ".join(word for word, on in (("KO'd", hero["ko"]),
+                                                 ("Invulnerable", hero["invulnerable"]),
+                                                 ("to play", hero["turn"])) if on)
+        table.add_row(hero["name"], data.HERO_TITLES[hero["hero"]], str(hero["hand"]),
+                      str(hero["deck"]), tokens, status or "-")
+    return table
+
+
+def missions_line(extra: dict[str, Any]) -> Text:
+    parts = [f"{data.MISSION_TITLES[m]} {v['filled']}/{v['slots']}"
+             + (" done" if v["complete"] else "") for m, v in extra["missions"].items()]
+    return Text("Missions: " + "; ".join(parts))
+
+
+def storyline_line(extra: dict[str, Any]) -> Text:
+    shown = [entry.replace("villain:", "MP ") for entry in extra["storyline"][-12:]]
+    more = len(extra["storyline"]) - len(shown)
+    return Text("Storyline: " + ("… " if more else "") + (" | ".join(shown) or "-"))

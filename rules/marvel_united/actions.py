@@ -1,0 +1,153 @@
+"""What may be recorded now, by whom, with which values: for prompts, errors and the bot."""
+
+from __future__ import annotations
+
+from ledger.events import TABLE
+from rules.kernel import ActionSpec, FieldSpec
+
+from . import data
+from .moves import HERO_WINDOWS, attack_targets, crisis_open
+from .state import (
+    ATTACK,
+    HEROIC,
+    MOVE,
+    NOBODY,
+    SYMBOL_NAMES,
+    WILD,
+    State,
+    around,
+    kinds,
+    threat_here,
+)
+
+
+def legal_actions(state: State) -> tuple[ActionSpec, ...]:
+    """Every action type that may be recorded now, with its actors and fields."""
+    if state.outcome:
+        return ()
+    if state.pending:
+        return window_actions(state)
+    if state.phase == "setup":
+        return (setup_action(state),)
+    if state.phase == "deal":
+        waiting = tuple(h.player for h in state.heroes if not h.dealt)
+        return (ActionSpec(type="deal", actors=(TABLE,), doc="3 cards (empty: tabletape draws)",
+                           fields=(FieldSpec(name="player", kind="str", choices=waiting),
+                                   cards_field(state, required=False))),)
+    if state.phase == "villain":
+        card = FieldSpec(name="card", kind="str", required=False, choices=tuple(sorted(state.deck)))
+        return (ActionSpec(type="villain-turn", actors=(TABLE,), fields=(card,),
+                           doc="draw a Masterplan card (empty: tabletape draws)"),)
+    return hero_actions(state)
+
+
+def cards_field(state: State, required: bool = True, seat: int = NOBODY) -> FieldSpec:
+    heroes = state.heroes if seat == NOBODY else (state.heroes[seat],)
+    names = tuple(dict.fromkeys(k for h in heroes for k in kinds(h.hero)))
+    return FieldSpec(name="cards", kind="list[str]", required=required, choices=names)
+
+
+def setup_action(state: State) -> ActionSpec:
+    threats = tuple(data.THREATS[state.villain])
+    places = state.locations_option or tuple(data.LOCATIONS)
+    fields = (
+        FieldSpec(name="locations", kind="list[str]", required=False, choices=places,
+                  doc="6, clockwise"),
+        FieldSpec(name="threats", kind="list[str]", required=False, choices=threats,
+                  doc="one per location, same order"),
+        FieldSpec(name="start", kind="str", required=False, choices=places),
+        FieldSpec(name="bam", kind="list[str]", required=False, choices=threats),
+        FieldSpec(name="on-move", kind="list[str]", required=False, choices=threats),
+    )
+    return ActionSpec(type="setup", actors=(TABLE,), fields=fields,
+                      doc="empty fields: tabletape picks")
+
+
+def hero_actions(state: State) -> tuple[ActionSpec, ...]:
+    turn = state.turn
+    if turn is None:
+        players = tuple(h.player for h in state.heroes)
+        return (ActionSpec(type="draw", actors=players, fields=(cards_field(state, False),),
+                           doc="the hero who starts draws"),)
+    who = (state.name(turn.seat),)
+    if state.phase == "draw":
+        return (ActionSpec(type="draw", actors=who,
+                           fields=(cards_field(state, False, turn.seat),)),)
+    hero = state.heroes[turn.seat]
+    if state.phase == "play":
+        held = tuple(kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n)
+        return (ActionSpec(type="play", actors=who,
+                           fields=(FieldSpec(name="card", kind="str", choices=held),)),)
+    token = FieldSpec(name="token", kind="bool", required=False, doc="spend an Action token")
+    specs: list[ActionSpec] = []
+    here = hero.location
+    if can_spend(state, MOVE):
+        near = tuple(state.places[i].name for i in around(state, here) if i != here)
+        specs.append(ActionSpec(type="move", actors=who, fields=(
+            FieldSpec(name="to", kind="str", choices=near), token)))
+    targets = attack_targets(state, here)
+    if can_spend(state, ATTACK) and targets:
+        specs.append(ActionSpec(type="attack", actors=who, fields=(
+            FieldSpec(name="target", kind="str", choices=targets), token)))
+    if can_spend(state, HEROIC):
+        if state.places[here].civilians:
+            specs.append(ActionSpec(type="rescue", actors=who, fields=(token,)))
+        heroic = heroic_targets(state, here)
+        if heroic:
+            specs.append(ActionSpec(type="heroic", actors=who, fields=(
+                FieldSpec(name="target", kind="str", required=False, choices=heroic), token)))
+    if turn.special:
+        specs.append(ActionSpec(type="special", actors=who, doc="the card's own special"))
+    if not turn.location_used and threat_here(state, here) is None:
+        specs.append(ActionSpec(type="location-effect", actors=who))
+    specs.append(ActionSpec(type="end", actors=who))
+    return tuple(specs)
+
+
+def heroic_targets(state: State, here: int) -> tuple[str, ...]:
+    threat = threat_here(state, here)
+    found = ["threat"] if threat is not None and not threat.henchman else []
+    return tuple(found + (["crisis"] if crisis_open(state, here) else []))
+
+
+def can_spend(state: State, symbol: int) -> bool:
+    turn = state.turn
+    assert turn is not None
+    tokens = state.heroes[turn.seat].tokens
+    return bool(turn.symbols[symbol] or turn.symbols[WILD] or tokens[symbol] or tokens[WILD])
+
+
+def window_actions(state: State) -> tuple[ActionSpec, ...]:
+    head = state.pending[0]
+    heroes = tuple(h.player for h in state.heroes if not h.ko)
+    places = tuple(p.name for p in state.places)
+    if head.kind == "mission-draw":
+        who = (state.name(head.hero),)
+        return (ActionSpec(type="draw", actors=who, fields=(
+            cards_field(state, False, head.hero),), doc="the third Mission's card"),)
+    who = (state.name(head.hero),) if head.kind in HERO_WINDOWS else (TABLE,)
+    hero = FieldSpec(name="hero", kind="str", choices=heroes)
+    place = FieldSpec(name="location", kind="str", choices=places)
+    number = FieldSpec(name="amount", kind="int")
+    specs = [
+        ActionSpec(type="damage", actors=who, fields=(hero, cards_field(state))),
+        ActionSpec(type="tokens", actors=who, fields=(
+            place, *(FieldSpec(name=n, kind="int", required=False)
+                     for n in ("thugs", "civilians", "crisis")),
+            FieldSpec(name="mission", kind="bool", required=False))),
+        ActionSpec(type="hit", actors=who, fields=(
+            FieldSpec(name="target", kind="str", choices=("villain", "henchman")),
+            FieldSpec(name="amount", kind="int", required=False),
+            FieldSpec(name="location", kind="str", required=False, choices=places))),
+        ActionSpec(type="gain", actors=who, fields=(
+            hero, FieldSpec(name="tokens", kind="list[str]", choices=SYMBOL_NAMES))),
+        ActionSpec(type="invulnerable", actors=who, fields=(hero,)),
+        ActionSpec(type="relocate", actors=who, fields=(
+            hero, FieldSpec(name="to", kind="str", choices=places))),
+        ActionSpec(type="draw", actors=who, fields=(cards_field(state), FieldSpec(
+            name="hero", kind="str", required=False, choices=heroes))),
+        ActionSpec(type="done", actors=who, doc="the effect is resolved"),
+    ]
+    if state.plot == "fear":
+        specs.insert(3, ActionSpec(type="plot", actors=who, fields=(number,)))
+    return tuple(specs)

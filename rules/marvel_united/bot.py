@@ -1,0 +1,193 @@
+"""A random legal player: deterministic for a seed. It plays random hero turns, and carries out
+villain turns from the shuffled deck with the dashboard's effects as the research page reads
+them (damage to the heroes at the villain's location, Fear, Thugs, Crisis tokens).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from ledger.events import TABLE, Event
+from rules.kernel import IllegalAction
+
+from .actions import can_spend, heroic_targets
+from .events import (
+    Attacked,
+    Damaged,
+    Dealt,
+    Done,
+    Drew,
+    Ended,
+    Gained,
+    Heroic,
+    LocationEffect,
+    Moved,
+    Played,
+    Plot,
+    Relocated,
+    Rescued,
+    SetUp,
+    Special,
+    Tokens,
+    VillainTurn,
+)
+from .moves import attack_targets, step
+from .state import (
+    ATTACK,
+    HEROIC,
+    MOVE,
+    NOBODY,
+    SYMBOL_NAMES,
+    State,
+    Step,
+    around,
+    kinds,
+    present,
+    threat_here,
+)
+
+Candidate = tuple[float, int, Event]
+
+
+def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:
+    """A legal ``(actor, event)``, or None when the game is over."""
+    if state.outcome:
+        return None
+    candidates = list(propose(state, rng))
+    while candidates:
+        picked = rng.choices(range(len(candidates)), [c[0] for c in candidates])[0]
+        _, seat, event = candidates.pop(picked)
+        actor = TABLE if seat == NOBODY else state.name(seat)
+        event = completed(state, actor, event, rng)
+        try:
+            step(state, seat, event)
+        except IllegalAction:
+            continue
+        return actor, event
+    return None
+
+
+def completed(state: State, actor: str, event: Event, rng: random.Random) -> Event:
+    """The bot shuffles and draws with its own generator, as a table would."""
+    from . import RULES
+
+    return RULES.complete(state, actor, event, rng)
+
+
+def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
+    if state.pending:
+        yield from window(state, rng, state.pending[0])
+    elif state.phase == "setup":
+        yield 1.0, NOBODY, SetUp()
+    elif state.phase == "deal":
+        waiting = next(h.player for h in state.heroes if not h.dealt)
+        yield 1.0, NOBODY, Dealt(player=waiting)
+    elif state.phase == "villain":
+        yield 1.0, NOBODY, VillainTurn()
+    elif state.turn is None:
+        yield 1.0, rng.randrange(len(state.heroes)), Drew()
+    elif state.phase == "draw":
+        yield 1.0, state.turn.seat, Drew()
+    elif state.phase == "play":
+        hero = state.heroes[state.turn.seat]
+        held = [kinds(hero.hero)[k] for k, n in enumerate(hero.hand) for _ in range(n)]
+        yield 1.0, state.turn.seat, Played(card=rng.choice(held))
+    else:
+        yield from act(state, rng, state.turn.seat)
+
+
+def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
+    here = state.heroes[seat].location
+    if can_spend(state, ATTACK):
+        for target in attack_targets(state, here):
+            yield (9.0 if target == "villain" else 4.0), seat, Attacked(target=target)
+    if can_spend(state, HEROIC):
+        if state.places[here].civilians:
+            yield 4.0, seat, Rescued()
+        for target in heroic_targets(state, here):
+            yield 4.0, seat, Heroic(target=target)
+    if can_spend(state, MOVE):
+        yield 2.0, seat, Moved(to=state.places[destination(state, rng, here)].name)
+    turn = state.turn
+    assert turn is not None
+    if turn.special:
+        yield 1.0, seat, Special()
+    if not turn.location_used and threat_here(state, here) is None:
+        yield 0.5, seat, LocationEffect()
+    left = sum(turn.symbols)
+    yield (0.3 if left else 5.0), seat, Ended()
+
+
+def destination(state: State, rng: random.Random, here: int) -> int:
+    """A neighbour: toward the villain once he can be hurt, else where most tokens wait."""
+    near = [i for i in around(state, here) if i != here]
+    if state.damageable:
+        ring = len(state.places)
+        return min(near, key=lambda i: (min((i - state.villain_at) % ring,
+                                            (state.villain_at - i) % ring), rng.random()))
+    return max(near, key=lambda i: (state.places[i].thugs + state.places[i].civilians
+                                    + rng.random() * 3))
+
+
+def window(state: State, rng: random.Random, head: Step) -> Iterator[Candidate]:
+    if head.kind == "mission-draw":
+        yield 1.0, head.hero, Drew()
+        return
+    if head.kind in ("hero-special", "location"):
+        yield from hero_window(state, rng, head)
+        return
+    script = villain_script(state, head)
+    if head.results < len(script):
+        yield 10.0, NOBODY, script[head.results]
+    yield 1.0, NOBODY, Done()
+
+
+def villain_script(state: State, head: Step) -> list[Event]:
+    """The results the bot records in a villain window, in order."""
+    at = state.villain_at
+    effects: list[Event] = []
+    if head.kind in ("bam", "ko-bam"):
+        effects.append(dashboard(state, at))
+        effects += [damage(state, seat) for seat in present(state, at)
+                    if not state.heroes[seat].invulnerable]
+    elif head.kind == "overflow":
+        effects.append(overflow(state, head))
+    return effects
+
+
+def dashboard(state: State, at: int) -> Event:
+    if state.villain == "red-skull":
+        return Plot(amount=2)
+    if state.villain == "ultron":
+        free = state.places[at].free
+        return Tokens(location=state.places[at].name, thugs=min(3, free)) if free else Done()
+    return Tokens(location=state.places[at].name, crisis=1)
+
+
+def overflow(state: State, head: Step) -> Event:
+    if state.villain == "red-skull":
+        return Plot(amount=sum(head.thugs))
+    if state.villain == "ultron":
+        after = around(state, state.villain_at)[2]
+        nxt = (after + 1) % len(state.places)
+        free = state.places[nxt].free
+        return Tokens(location=state.places[nxt].name, thugs=min(free, sum(head.thugs)))
+    return Tokens(location=state.places[state.villain_at].name, crisis=1)
+
+
+def damage(state: State, seat: int) -> Event:
+    hero = state.heroes[seat]
+    held = [kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n]
+    return Damaged(hero=hero.player, cards=(held[0],)) if held else Done()
+
+
+def hero_window(state: State, rng: random.Random, head: Step) -> Iterator[Candidate]:
+    seat = head.hero
+    if head.results == 0 and head.kind == "hero-special":
+        yield 3.0, seat, Gained(hero=state.name(seat), tokens=(rng.choice(SYMBOL_NAMES),))
+    here = state.places[state.heroes[seat].location].name
+    if head.results == 0 and head.kind == "location" and here == "shield-helicarrier":
+        far = rng.choice([p.name for p in state.places])
+        yield 3.0, seat, Relocated(hero=state.name(seat), to=far)
+    yield 1.0, seat, Done()

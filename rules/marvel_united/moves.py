@@ -1,0 +1,863 @@
+"""Check and apply in one pure step: each action yields the next state or raises
+:class:`~rules.kernel.IllegalAction` saying why, in table words.
+
+The flow: ``setup``, a ``deal`` per hero, then villain turns (``villain-turn``) and hero turns
+(``draw``, ``play``, actions, ``end``). Effects that need judgement wait in ``State.pending`` as
+windows whose results are recorded and closed with ``done``; derived steps (placing Thugs and
+Civilians) run by themselves (:func:`advance`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from msgspec.structs import replace
+
+from ledger.events import Event, event_type
+from rules.kernel import IllegalAction
+
+from . import data
+from .events import (
+    Attacked,
+    Damaged,
+    Dealt,
+    Done,
+    Drew,
+    Ended,
+    Gained,
+    Heroic,
+    Hit,
+    Invulnerable,
+    LocationEffect,
+    Moved,
+    Played,
+    Plot,
+    Relocated,
+    Rescued,
+    SetUp,
+    Special,
+    Tokens,
+    VillainTurn,
+)
+from .state import (
+    ATTACK,
+    HEROIC,
+    MOVE,
+    NOBODY,
+    SYMBOL_NAMES,
+    WILD,
+    Place,
+    State,
+    Step,
+    Threat,
+    Turn,
+    adjacent,
+    around,
+    bump,
+    card_of,
+    has_special,
+    kinds,
+    last_hero_card,
+    place_of,
+    put,
+    seat_of,
+    symbols_of,
+    threat_here,
+    with_hero,
+    with_place,
+    with_threat,
+)
+
+VILLAIN_WINDOWS = ("threat-move", "bam", "overflow", "special", "ko-bam")
+HERO_WINDOWS = ("hero-special", "location")
+LOSSES = {
+    "plot": "the villain's plot is complete",
+    "deck": "a Masterplan card must be drawn from an empty deck",
+    "cards": "a hero starts a turn with no cards",
+}
+
+
+def refuse(reason: str, allowed: Sequence[str] = ()) -> NoReturn:
+    raise IllegalAction(reason, allowed=allowed)
+
+
+# -- the step ----------------------------------------------------------------------------------
+
+
+def step(state: State, actor: int, event: Event) -> State:
+    """The state after ``actor`` (a seat, or ``NOBODY`` for the table) records ``event``."""
+    if state.outcome:
+        refuse(f"the game is over: {state.reason}")
+    handler = HANDLERS.get(type(event))
+    if handler is None:
+        refuse(f"'{event_type(event)}' is not a Marvel United action")
+    state = handler(state, actor, event)
+    return judge(advance(state))
+
+
+def judge(state: State) -> State:
+    """Derived endings: the villain at 0 health, or the plot complete."""
+    if state.outcome or not state.places:
+        return state
+    if state.health <= 0:
+        title = data.VILLAINS[state.villain].title
+        return over(replace(state, health=0), "won", f"the heroes defeated {title}")
+    if state.plot == "fear" and state.fear >= state.plot_limit:
+        return over(state, "lost", LOSSES["plot"], f"Fear reached {state.plot_limit}")
+    if state.plot == "full-city" and all(p.free == 0 for p in state.places):
+        return over(state, "lost", LOSSES["plot"], "every location is full")
+    return state
+
+
+def over(state: State, outcome: str, reason: str, detail: str = "") -> State:
+    return replace(state, outcome=outcome, reason=reason, detail=detail, phase="over",
+                   pending=())
+
+
+# -- arguments in table words ------------------------------------------------------------------
+
+
+def hero_arg(state: State, text: str) -> int:
+    seat = seat_of(state, text)
+    if seat is None:
+        refuse(f"no hero called '{text}' plays", [h.player for h in state.heroes])
+    return seat
+
+
+def place_arg(state: State, text: str) -> int:
+    index = place_of(state, text)
+    if index is None:
+        refuse(f"'{text}' is not a location in play", [p.name for p in state.places])
+    return index
+
+
+def card_arg(state: State, seat: int, text: str) -> int:
+    hero = state.heroes[seat].hero
+    kind = card_of(hero, text)
+    if kind is None:
+        refuse(f"'{text}' is not a {data.HERO_TITLES[hero]} card", kinds(hero))
+    return kind
+
+
+def require_table(state: State, actor: int, what: str) -> None:
+    if actor != NOBODY:
+        refuse(f"the table records {what}, not {state.name(actor)}", ["table"])
+
+
+def require_hero(state: State, actor: int, what: str) -> Turn:
+    """The turn in progress, when ``actor`` is its hero and no effect is being resolved."""
+    turn = state.turn
+    if turn is None or state.phase not in ("draw", "play", "act"):
+        refuse(f"nobody may {what} now: {phase_words(state)}")
+    if actor != turn.seat:
+        refuse(f"it is {state.name(turn.seat)}'s turn: only they may {what}",
+               [state.name(turn.seat)])
+    if state.pending:
+        refuse(f"resolve {window_words(state.pending[0])} first (then 'done')", ["done"])
+    return turn
+
+
+def require_phase(state: State, phase: str, what: str) -> None:
+    if state.phase != phase:
+        refuse(f"{what} is not possible now: {phase_words(state)}")
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+
+def on_setup(state: State, actor: int, event: SetUp) -> State:
+    """Setup: 6 Locations in a ring with their tokens, a Threat on each, the Masterplan deck,
+    the villain at a location and the heroes at the opposite one."""
+    require_table(state, actor, "the setup")
+    require_phase(state, "setup", "setup")
+    names = check_locations(state, event.locations)
+    threats = check_threats(state, event.threats)
+    if event.start not in names:
+        refuse(f"the villain starts at a location in play, not '{event.start}'", names)
+    bam = flags(state, event.bam, threats, "bam", lambda t: t.bam)
+    on_move = flags(state, event.on_move, threats, "on-move", lambda t: t.on_move)
+    places, cards = [], []
+    for index, (name, threat) in enumerate(zip(names, threats, strict=True)):
+        tile, card = data.LOCATIONS[name], data.THREATS[state.villain][threat]
+        places.append(Place(name, tile.slots, tile.thugs, tile.civilians, threat=index))
+        cards.append(Threat(threat, index, card.health > 0, card.health,
+                            bam=threat in bam, on_move=threat in on_move))
+    start = names.index(event.start)
+    opposite = (start + len(names) // 2) % len(names)
+    heroes = tuple(replace(h, location=opposite) for h in state.heroes)
+    return replace(state, places=tuple(places), threats=tuple(cards), villain_at=start,
+                   heroes=heroes, deck=tuple(data.MASTERPLANS[state.villain]), phase="deal")
+
+
+def check_locations(state: State, names: Sequence[str]) -> list[str]:
+    wanted = data.LOCATIONS_IN_PLAY.value
+    found = [n.strip().casefold() for n in names]
+    for name in found:
+        if name not in data.LOCATIONS:
+            refuse(f"'{name}' is not a location", tuple(data.LOCATIONS))
+    if len(set(found)) != wanted or len(found) != wanted:
+        refuse(f"name {wanted} different locations, clockwise, not {len(found)}")
+    if state.locations_option and found != list(state.locations_option):
+        refuse("this game's options fix the locations", state.locations_option)
+    return found
+
+
+def check_threats(state: State, names: Sequence[str]) -> list[str]:
+    deck = data.THREATS[state.villain]
+    found = [n.strip().casefold() for n in names]
+    for name in found:
+        if name not in deck:
+            refuse(f"'{name}' is not one of {data.VILLAINS[state.villain].title}'s Threats",
+                   tuple(deck))
+    if sorted(found) != sorted(deck):
+        refuse(f"one Threat per location: all {len(deck)} of the villain's, each once")
+    return found
+
+
+def flags(state: State, given: Sequence[str] | None, threats: Sequence[str], what: str,
+          default: Callable[[data.Threat], bool]) -> set[str]:
+    deck = data.THREATS[state.villain]
+    if given is None:
+        return {t for t in threats if default(deck[t])}
+    for name in given:
+        if name not in deck:
+            refuse(f"{what}: '{name}' is not a Threat in play", threats)
+    return set(given)
+
+
+def on_deal(state: State, actor: int, event: Dealt) -> State:
+    """Setup: 'Each player draws 3 cards from the top of their deck into their hand'."""
+    require_table(state, actor, "the opening hands")
+    require_phase(state, "deal", "dealing")
+    seat = hero_arg(state, event.player)
+    if state.heroes[seat].dealt:
+        refuse(f"{state.name(seat)} has their opening hand",
+               [h.player for h in state.heroes if not h.dealt])
+    cards = [card_arg(state, seat, c) for c in event.cards]
+    if len(cards) != data.OPENING_HAND.value:
+        refuse(f"{state.name(seat)} draws {data.OPENING_HAND.value} cards, not {len(cards)}")
+    state = draw_cards(state, seat, cards)
+    state = with_hero(state, seat, replace(state.heroes[seat], dealt=True))
+    if all(h.dealt for h in state.heroes):
+        state = replace(state, phase="villain")
+    return state
+
+
+def draw_cards(state: State, seat: int, cards: Sequence[int]) -> State:
+    """Cards drawn from the top: the shuffled part first, then the bottom in its order."""
+    hero = state.heroes[seat]
+    deck, bottom, hand = list(hero.deck), list(hero.bottom), list(hero.hand)
+    names = kinds(hero.hero)
+    for kind in cards:
+        if sum(deck):
+            if not deck[kind]:
+                left = [names[k] for k, n in enumerate(deck) if n]
+                refuse(f"{hero.player}'s deck holds no '{names[kind]}' card now", left)
+        elif not bottom:
+            refuse(f"{hero.player}'s deck is empty")
+        elif bottom[0] != kind:
+            refuse(f"the next card of {hero.player}'s deck is the '{names[bottom[0]]}' put "
+                   "under it", [names[bottom[0]]])
+        if sum(deck):
+            deck[kind] -= 1
+        else:
+            bottom.pop(0)
+        hand[kind] += 1
+    return with_hero(state, seat, replace(hero, deck=tuple(deck), bottom=tuple(bottom),
+                                          hand=tuple(hand)))
+
+
+# -- villain turns -------------------------------------------------------------------------------
+
+
+def on_villain_turn(state: State, actor: int, event: VillainTurn) -> State:
+    """Villain Turn: draw a Masterplan card, move clockwise, then BaM!, Thugs/Civilians and
+    the special effect, in that order."""
+    require_table(state, actor, "the villain's turn")
+    require_phase(state, "villain", "a villain turn")
+    card = event.card.strip().casefold()
+    if card not in state.deck:
+        refuse(f"'{card}' is not in the Masterplan deck", state.deck)
+    face = data.MASTERPLANS[state.villain][card]
+    move = face.move if event.move is None else event.move
+    thugs = tuple(event.thugs) or face.thugs
+    civilians = tuple(event.civilians) or face.civilians
+    for what, values in (("thugs", thugs), ("civilians", civilians)):
+        if len(values) != 3 or min(values) < 0:
+            refuse(f"{what}: three numbers, for the location before the villain, his own and "
+                   "the one after (e.g. 1,0,1)")
+    if not 0 <= move <= len(state.places):
+        refuse(f"move: 0 to {len(state.places)} locations, not {move}")
+    at = (state.villain_at + move) % len(state.places)
+    steps: list[Step] = []
+    threat = threat_here(state, at)
+    if move and threat is not None and threat.on_move:
+        steps.append(Step("threat-move"))
+    if face.bam if event.bam is None else event.bam:
+        steps.append(Step("bam"))
+    steps.append(Step("place", thugs=thugs, civilians=civilians))
+    if bool(face.special) if event.special is None else event.special:
+        steps.append(Step("special"))
+    return replace(
+        state, deck=tuple(c for c in state.deck if c != card),
+        storyline=(*state.storyline, f"villain:{card}"), villain_at=at, pending=tuple(steps),
+        phase="villain-resolving", since=0, rounds=state.rounds + 1, turns=state.turns + 1,
+        turn=None,
+    )
+
+
+def place_tokens(state: State, placing: Step) -> State:
+    """Place Thugs/Civilians: clockwise over the three locations, Thugs first at each; the
+    tokens with no empty slot trigger the villain's overflow effect (once per location)."""
+    overflowed, lost = 0, 0
+    for index, thugs, civilians in zip(around(state, state.villain_at), placing.thugs,
+                                       placing.civilians, strict=True):
+        place = state.places[index]
+        put_thugs = min(thugs, place.free)
+        put_civilians = min(civilians, place.free - put_thugs)
+        missing = thugs + civilians - put_thugs - put_civilians
+        overflowed += missing > 0
+        lost += missing
+        state = with_place(state, index, replace(place, thugs=place.thugs + put_thugs,
+                                                 civilians=place.civilians + put_civilians))
+    if overflowed:
+        return replace(state, pending=(Step("overflow", count=overflowed, thugs=(lost,)),
+                                       *state.pending))
+    return state
+
+
+def advance(state: State) -> State:
+    """Run derived steps, and move on when nothing is left to resolve."""
+    while state.pending and state.pending[0].kind == "place":
+        head, rest = state.pending[0], state.pending[1:]
+        state = place_tokens(replace(state, pending=rest), head)
+    if state.pending or state.outcome:
+        return state
+    if state.phase == "villain-resolving":
+        return next_hero(state)
+    if state.phase == "ending":
+        return finish_turn(state)
+    return state
+
+
+def next_hero(state: State) -> State:
+    """After a villain turn: the next hero clockwise, or the heroes choose who starts."""
+    if state.last_seat == NOBODY:
+        return replace(state, phase="draw", turn=None)
+    return begin_turn(state, (state.last_seat + 1) % len(state.heroes))
+
+
+def begin_turn(state: State, seat: int) -> State:
+    """A hero's turn begins: they stand up, lose Invulnerable, and lose the game for the heroes
+    if they have no cards in deck or hand."""
+    hero = state.heroes[seat]
+    state = with_hero(state, seat, replace(hero, ko=False, invulnerable=False))
+    state = replace(state, turn=Turn(seat, stood_up=hero.ko), phase="draw",
+                    turns=state.turns + 1)
+    if not hero.hand_size and not hero.cards_in_deck:
+        return over(state, "lost", LOSSES["cards"], f"{hero.player} has no cards")
+    return state
+
+
+def finish_turn(state: State) -> State:
+    """Turn Sequence: a Masterplan card after every 3 Hero cards (2 when Under Pressure)."""
+    assert state.turn is not None
+    seat = state.turn.seat
+    state = replace(state, last_seat=seat, turn=None)
+    if state.since >= (2 if state.under_pressure else 3):
+        if not state.deck:
+            return over(state, "lost", LOSSES["deck"], "the Masterplan deck is empty")
+        return replace(state, phase="villain")
+    return begin_turn(state, (seat + 1) % len(state.heroes))
+
+
+# -- hero turns --------------------------------------------------------------------------------
+
+
+def on_draw(state: State, actor: int, event: Drew) -> State:
+    """Draw Card: one card (up to 4 after a KO); fewer when the deck runs out. Also a draw an
+    effect grants, or the third Mission's card."""
+    window = state.pending[0] if state.pending else None
+    if window is not None:
+        return effect_draw(state, actor, event, window)
+    if state.phase == "draw" and state.turn is None:
+        if actor == NOBODY:
+            refuse("the heroes choose who starts: that player draws",
+                   [h.player for h in state.heroes])
+        state = begin_turn(state, actor)
+        if state.outcome:
+            return state
+    turn = require_hero(state, actor, "draw")
+    require_phase(state, "draw", "drawing")
+    hero = state.heroes[turn.seat]
+    need = max(0, data.KO_DRAW.value - hero.hand_size) if turn.stood_up else 1
+    need = min(need, hero.cards_in_deck)
+    cards = [card_arg(state, turn.seat, c) for c in event.cards]
+    if len(cards) != need:
+        refuse(f"{hero.player} draws {need} card{'s' if need != 1 else ''}, not {len(cards)}")
+    return replace(draw_cards(state, turn.seat, cards), phase="play")
+
+
+def effect_draw(state: State, actor: int, event: Drew, window: Step) -> State:
+    seat = hero_arg(state, event.hero) if event.hero else window.hero
+    if seat == NOBODY:
+        refuse("name the hero who draws (hero=NAME)", [h.player for h in state.heroes])
+    cards = [card_arg(state, seat, c) for c in event.cards]
+    if window.kind == "mission-draw":
+        if seat != window.hero:
+            refuse(f"{state.name(window.hero)} draws for the third Mission now",
+                   [state.name(window.hero)])
+        if len(cards) != 1:
+            refuse("the third Mission gives 1 card")
+        return replace(draw_cards(state, seat, cards), pending=state.pending[1:])
+    check_window_actor(state, actor, window)
+    target_hero(state, seat)
+    if not cards:
+        refuse("name the cards drawn")
+    return draw_cards(state, seat, cards)
+
+
+def on_play(state: State, actor: int, event: Played) -> State:
+    """Play Card and Resolve Actions: this card's symbols and the previous Hero card's (even
+    across a Masterplan card); the first Hero card has none to borrow."""
+    turn = require_hero(state, actor, "play a card")
+    require_phase(state, "play", "playing a card")
+    seat = turn.seat
+    hero = state.heroes[seat]
+    kind = card_arg(state, seat, event.card)
+    if not hero.hand[kind]:
+        held = [kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n]
+        refuse(f"{hero.player} holds no '{kinds(hero.hero)[kind]}' card", held)
+    symbols = symbols_of(hero.hero, kind)
+    previous = last_hero_card(state)
+    if previous is not None:
+        other = symbols_of(state.heroes[previous[0]].hero, previous[1])
+        symbols = tuple(a + b for a, b in zip(symbols, other, strict=True))
+    hero = replace(hero, hand=bump(hero.hand, kind, -1), played=bump(hero.played, kind))
+    state = with_hero(state, seat, hero)
+    turn = replace(turn, card=kind, symbols=symbols, special=has_special(hero.hero, kind))
+    return replace(state, turn=turn, phase="act", since=state.since + 1,
+                   storyline=(*state.storyline, f"{hero.player}:{kinds(hero.hero)[kind]}"))
+
+
+def spend(state: State, symbol: int, token: bool) -> State:
+    """Use one symbol: the cards' own first, then a Wild, then an Action token (own, then
+    Wild); ``token`` spends a token even while the cards have symbols."""
+    turn = state.turn
+    assert turn is not None
+    if not token:
+        for use in (symbol, WILD):
+            if turn.symbols[use]:
+                return replace(state, turn=replace(turn, symbols=bump(turn.symbols, use, -1)))
+    hero = state.heroes[turn.seat]
+    for use in (symbol, WILD):
+        if hero.tokens[use]:
+            return with_hero(state, turn.seat, replace(hero, tokens=bump(hero.tokens, use, -1)))
+    refuse(f"no {SYMBOL_NAMES[symbol].title()} symbol left (nor a Wild, nor an Action token)",
+           available_words(state))
+
+
+def available_words(state: State) -> tuple[str, ...]:
+    turn = state.turn
+    assert turn is not None
+    hero = state.heroes[turn.seat]
+    return tuple(f"{SYMBOL_NAMES[s]} {turn.symbols[s]}+{hero.tokens[s]} tokens"
+                 for s in range(4) if turn.symbols[s] or hero.tokens[s])
+
+
+def acting(state: State, actor: int, what: str) -> Turn:
+    turn = require_hero(state, actor, what)
+    require_phase(state, "act", what)
+    return turn
+
+
+def on_move(state: State, actor: int, event: Moved) -> State:
+    """Move: to an adjacent Location, in any direction."""
+    seat = acting(state, actor, "move").seat
+    to = place_arg(state, event.to)
+    here = state.heroes[seat].location
+    if not adjacent(state, here, to):
+        near = [state.places[i].name for i in around(state, here) if i != here]
+        refuse(f"{state.places[to].name} is not next to {state.places[here].name}", near)
+    state = spend(state, MOVE, event.token)
+    return with_hero(state, seat, replace(state.heroes[seat], location=to))
+
+
+def on_attack(state: State, actor: int, event: Attacked) -> State:
+    """Attack: 1 damage to an enemy here: a Thug, a Henchman, the villain (after 2 Missions)."""
+    seat = acting(state, actor, "attack").seat
+    here = state.heroes[seat].location
+    target = event.target.strip().casefold()
+    allowed = attack_targets(state, here)
+    if target not in allowed:
+        refuse(f"no {target} to attack at {state.places[here].name}", allowed)
+    state = spend(state, ATTACK, event.token)
+    if target == "thug":
+        state = remove_tokens(state, here, thugs=1, mission=True)
+    elif target == "henchman":
+        state = hurt_henchman(state, state.places[here].threat, 1)
+    elif target == "villain":
+        state = replace(state, health=state.health - 1)
+    else:
+        state = with_place(state, here, replace(state.places[here],
+                                                crisis=state.places[here].crisis - 1))
+    return state
+
+
+def attack_targets(state: State, here: int) -> tuple[str, ...]:
+    place = state.places[here]
+    threat = threat_here(state, here)
+    found = []
+    if place.thugs:
+        found.append("thug")
+    if threat is not None and threat.henchman:
+        found.append("henchman")
+    if state.villain_at == here and state.damageable:
+        found.append("villain")
+    if crisis_open(state, here):
+        found.append("crisis")
+    return tuple(found)
+
+
+def crisis_open(state: State, here: int) -> bool:
+    """Taskmaster: a Heroic or Attack where there are no Civilians or Thugs discards a Crisis."""
+    place = state.places[here]
+    return state.villain == "taskmaster" and place.crisis > 0 and not place.thugs + place.civilians
+
+
+def on_rescue(state: State, actor: int, event: Rescued) -> State:
+    """Heroic Action: rescue 1 Civilian here; it goes to its Mission (or the pool)."""
+    seat = acting(state, actor, "rescue").seat
+    here = state.heroes[seat].location
+    if not state.places[here].civilians:
+        refuse(f"no Civilian to rescue at {state.places[here].name}")
+    state = spend(state, HEROIC, event.token)
+    return remove_tokens(state, here, civilians=1, mission=True)
+
+
+def on_heroic(state: State, actor: int, event: Heroic) -> State:
+    """Heroic Action: a Heroic token on an empty slot of the Threat here; 3 clear it."""
+    seat = acting(state, actor, "place a Heroic token").seat
+    here = state.heroes[seat].location
+    target = event.target.strip().casefold()
+    if target == "crisis":
+        if not crisis_open(state, here):
+            refuse("a Crisis token is discarded only by Taskmaster's rule: at a location with "
+                   "a Crisis token and no Civilians or Thugs")
+        state = spend(state, HEROIC, event.token)
+        return with_place(state, here, replace(state.places[here],
+                                               crisis=state.places[here].crisis - 1))
+    threat = threat_here(state, here)
+    if threat is None or threat.henchman:
+        refuse(f"no Threat taking Heroic tokens at {state.places[here].name}")
+    state = spend(state, HEROIC, event.token)
+    index = state.places[here].threat
+    threat = replace(threat, heroic=threat.heroic + 1)
+    state = with_threat(state, index, threat)
+    return clear_threat(state, index) if threat.heroic >= data.HEROIC_TO_CLEAR.value else state
+
+
+def on_special(state: State, actor: int, event: Special) -> State:
+    """Special Effect: only the card's owner, once; its results follow, then ``done``."""
+    turn = acting(state, actor, "use a special effect")
+    if not turn.special:
+        refuse("the card played has no special effect left to use")
+    return replace(state, turn=replace(turn, special=False),
+                   pending=(Step("hero-special", hero=turn.seat),))
+
+
+def on_location_effect(state: State, actor: int, event: LocationEffect) -> State:
+    """Location Effect: once a turn, only where no Threat covers it."""
+    turn = acting(state, actor, "use a location effect")
+    here = state.heroes[turn.seat].location
+    if turn.location_used:
+        refuse("a hero uses a single Location effect each turn")
+    if threat_here(state, here) is not None:
+        refuse(f"a Threat covers {state.places[here].name}'s End of Turn effect")
+    return replace(state, turn=replace(turn, location_used=True),
+                   pending=(Step("location", hero=turn.seat),))
+
+
+def on_end(state: State, actor: int, event: Ended) -> State:
+    """The turn ends; a hero who played their last card is KO'd now."""
+    turn = acting(state, actor, "end the turn")
+    hero = state.heroes[turn.seat]
+    state = replace(state, phase="ending")
+    if not hero.hand_size and not hero.ko:
+        state = knock_out(state, turn.seat)
+    return state
+
+
+# -- tokens, threats, missions -------------------------------------------------------------------
+
+
+def remove_tokens(state: State, index: int, *, thugs: int = 0, civilians: int = 0,
+                  mission: bool) -> State:
+    place = state.places[index]
+    state = with_place(state, index, replace(place, thugs=place.thugs - thugs,
+                                             civilians=place.civilians - civilians))
+    if mission:
+        state = credit(state, "thugs", thugs)
+        state = credit(state, "rescue", civilians)
+    return state
+
+
+def hurt_henchman(state: State, index: int, amount: int) -> State:
+    threat = state.threats[index]
+    threat = replace(threat, health=threat.health - amount)
+    state = with_threat(state, index, threat)
+    return clear_threat(state, index) if threat.health <= 0 else state
+
+
+def clear_threat(state: State, index: int) -> State:
+    """Clear Threats: the card leaves, uncovering the End of Turn effect; its Threat token goes
+    to the Clear Threats Mission (or the pool)."""
+    threat = state.threats[index]
+    state = with_threat(state, index, replace(threat, cleared=True, heroic=0, health=0))
+    state = with_place(state, threat.place, replace(state.places[threat.place], threat=NOBODY))
+    return credit(state, "threats", 1)
+
+
+def credit(state: State, mission: str, count: int) -> State:
+    """Tokens to a Mission's empty slots (the rest to the pool); a full Mission is complete."""
+    which = data.MISSIONS.index(mission)
+    if not count or mission in state.completed:
+        return state
+    filled = min(state.missions[which] + count, state.mission_slots[which])
+    state = replace(state, missions=put(state.missions, which, filled))
+    if filled < state.mission_slots[which]:
+        return state
+    state = replace(state, completed=(*state.completed, mission))
+    if len(state.completed) == len(data.MISSIONS):
+        draws = tuple(Step("mission-draw", hero=s) for s, h in enumerate(state.heroes)
+                      if not h.ko and h.cards_in_deck)
+        state = replace(state, pending=draws + state.pending)
+    return state
+
+
+def knock_out(state: State, seat: int) -> State:
+    """KO: the hero is ignored by every effect, and the villain's BaM! resolves at once."""
+    hero = state.heroes[seat]
+    state = with_hero(state, seat, replace(hero, ko=True, invulnerable=False))
+    return replace(state, pending=(Step("ko-bam", hero=seat), *state.pending))
+
+
+# -- effect results ------------------------------------------------------------------------------
+
+
+def window(state: State, actor: int, what: str) -> Step:
+    """The window being resolved, when ``actor`` records its results."""
+    if not state.pending:
+        refuse(f"{what} is an effect's result: no effect is being resolved")
+    head = state.pending[0]
+    if head.kind == "mission-draw":
+        refuse(f"{state.name(head.hero)} draws for the third Mission first", ["draw"])
+    check_window_actor(state, actor, head)
+    return head
+
+
+def check_window_actor(state: State, actor: int, head: Step) -> None:
+    if head.kind in HERO_WINDOWS:
+        if actor != head.hero:
+            refuse(f"{state.name(head.hero)} records the results of their effect",
+                   [state.name(head.hero)])
+    elif actor != NOBODY:
+        refuse(f"the table records the results of {window_words(head)}", ["table"])
+
+
+def target_hero(state: State, seat: int) -> None:
+    if state.heroes[seat].ko:
+        refuse(f"{state.name(seat)} is KO'd: ignored by all effects")
+
+
+def on_damage(state: State, actor: int, event: Damaged) -> State:
+    """Hero Damage: one card from hand to the bottom of the deck per damage; the last card
+    discarded KOs the hero. Invulnerable heroes take none."""
+    window(state, actor, "damage")
+    seat = hero_arg(state, event.hero)
+    target_hero(state, seat)
+    hero = state.heroes[seat]
+    if hero.invulnerable:
+        refuse(f"{hero.player} is Invulnerable until their next turn")
+    cards = [card_arg(state, seat, c) for c in event.cards]
+    if not cards:
+        refuse("name one card from hand per damage")
+    hand, bottom = list(hero.hand), list(hero.bottom)
+    for kind in cards:
+        if not hand[kind]:
+            refuse(f"{hero.player} holds no '{kinds(hero.hero)[kind]}' card",
+                   [kinds(hero.hero)[k] for k, n in enumerate(hand) if n])
+        hand[kind] -= 1
+        bottom.append(kind)
+    state = with_hero(state, seat, replace(hero, hand=tuple(hand), bottom=tuple(bottom)))
+    return state if sum(hand) else knock_out(state, seat)
+
+
+def on_tokens(state: State, actor: int, event: Tokens) -> State:
+    """Tokens an effect adds or removes; removed ones go to the pool unless defeated or
+    rescued (``mission=true``). The supply is unlimited; slots are not."""
+    window(state, actor, "tokens")
+    index = place_arg(state, event.location)
+    place = state.places[index]
+    thugs, civilians = place.thugs + event.thugs, place.civilians + event.civilians
+    crisis = place.crisis + event.crisis
+    if min(thugs, civilians, crisis) < 0:
+        refuse(f"{place.name} holds {place.thugs} Thugs, {place.civilians} Civilians, "
+               f"{place.crisis} Crisis tokens")
+    if thugs + civilians > place.slots:
+        refuse(f"{place.name} has {place.free} empty slots")
+    if event.mission and max(event.thugs, event.civilians) > 0:
+        refuse("only removed tokens (negative numbers) go to a Mission")
+    state = with_place(state, index, replace(place, crisis=crisis))
+    state = with_place(state, index, replace(state.places[index], thugs=thugs,
+                                             civilians=civilians))
+    if event.mission:
+        state = credit(state, "thugs", -event.thugs)
+        state = credit(state, "rescue", -event.civilians)
+    return state
+
+
+def on_hit(state: State, actor: int, event: Hit) -> State:
+    """Health an effect removes: the villain only once damageable; a Henchman at a location."""
+    window(state, actor, "hit")
+    target = event.target.strip().casefold()
+    if target == "villain":
+        if event.amount > 0 and not state.damageable:
+            refuse("the villain cannot be damaged before 2 Missions are complete")
+        health = state.health - event.amount
+        if not 0 <= health <= state.start_health:
+            refuse(f"the villain has {state.health} of {state.start_health} health")
+        return replace(state, health=health)
+    if target != "henchman":
+        refuse(f"'{target}' cannot be hit", ("villain", "henchman"))
+    index = place_arg(state, event.location)
+    threat = threat_here(state, index)
+    if threat is None or not threat.henchman:
+        refuse(f"no Henchman at {state.places[index].name}")
+    if not 0 <= threat.health - event.amount <= data.THREATS[state.villain][threat.name].health:
+        refuse(f"{threat.name} has {threat.health} health")
+    return hurt_henchman(state, state.places[index].threat, event.amount)
+
+
+def on_plot(state: State, actor: int, event: Plot) -> State:
+    """The villain's track (Red Skull's Fear) moves; reaching its end completes the plot."""
+    window(state, actor, "plot")
+    if state.plot != "fear":
+        refuse(f"{data.VILLAINS[state.villain].title} has no track")
+    fear = min(state.plot_limit, state.fear + event.amount)
+    if event.amount == 0 or fear < 0:
+        refuse(f"Fear is {state.fear} of {state.plot_limit}")
+    return replace(state, fear=fear)
+
+
+def on_gain(state: State, actor: int, event: Gained) -> State:
+    """Action tokens an effect gives; held until spent in a Resolve Actions step."""
+    window(state, actor, "gain")
+    seat = hero_arg(state, event.hero)
+    target_hero(state, seat)
+    tokens = state.heroes[seat].tokens
+    for name in event.tokens:
+        if name not in SYMBOL_NAMES:
+            refuse(f"'{name}' is not an Action token", SYMBOL_NAMES)
+        tokens = bump(tokens, SYMBOL_NAMES.index(name))
+    return with_hero(state, seat, replace(state.heroes[seat], tokens=tokens))
+
+
+def on_invulnerable(state: State, actor: int, event: Invulnerable) -> State:
+    """Invulnerable: the hero cannot be damaged until their next turn."""
+    window(state, actor, "invulnerable")
+    seat = hero_arg(state, event.hero)
+    target_hero(state, seat)
+    return with_hero(state, seat, replace(state.heroes[seat], invulnerable=True))
+
+
+def on_relocate(state: State, actor: int, event: Relocated) -> State:
+    """An effect moves a hero to any location (the Helicarrier, for one)."""
+    window(state, actor, "relocate")
+    seat = hero_arg(state, event.hero)
+    target_hero(state, seat)
+    return with_hero(state, seat, replace(state.heroes[seat], location=place_arg(state, event.to)))
+
+
+def on_done(state: State, actor: int, event: Done) -> State:
+    """The effect being resolved is over; the next one (or the turn) goes on."""
+    window(state, actor, "done")
+    return replace(state, pending=state.pending[1:])
+
+
+# -- words ---------------------------------------------------------------------------------------
+
+
+def window_words(head: Step) -> str:
+    return {
+        "threat-move": "the Threat's movement effect",
+        "bam": "BaM! (the dashboard's and the Threats')",
+        "overflow": f"the overflow effect ({head.count} locations, {sum(head.thugs)} tokens)",
+        "special": "the Masterplan card's special effect",
+        "ko-bam": "the villain's BaM! for the KO",
+        "hero-special": "the card's special effect",
+        "location": "the Location's End of Turn effect",
+        "mission-draw": "the third Mission's card",
+    }.get(head.kind, head.kind)
+
+
+def phase_words(state: State) -> str:
+    if state.outcome:
+        return state.reason
+    if state.pending:
+        head = state.pending[0]
+        who = f"{state.name(head.hero)}: " if head.hero != NOBODY else ""
+        return f"resolving {who}{window_words(head)}"
+    if state.phase == "draw" and state.turn is None:
+        return "the heroes choose who starts: that player draws"
+    turn = state.turn
+    who = state.name(turn.seat) if turn is not None else ""
+    return {
+        "setup": "the table sets up (setup)",
+        "deal": "the table deals the opening hands (deal)",
+        "villain": "the villain's turn: the table draws a Masterplan card (villain-turn)",
+        "draw": f"{who} draws",
+        "play": f"{who} plays a card",
+        "act": f"{who} resolves actions, then ends the turn",
+    }.get(state.phase, state.phase)
+
+
+def result_step(handler: Callable[[State, int, Any], State]) -> Callable[[State, int, Any], State]:
+    """A result handler that also counts the result in its window."""
+
+    def run(state: State, actor: int, event: Any) -> State:
+        head = state.pending[0] if state.pending else None
+        after = handler(state, actor, event)
+        if head is not None and after.pending and after.pending[-len(state.pending):][0] is head:
+            index = len(after.pending) - len(state.pending)
+            bumped = replace(head, results=head.results + 1)
+            after = replace(after, pending=(*after.pending[:index], bumped,
+                                            *after.pending[index + 1:]))
+        return after
+
+    return run
+
+
+HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
+    SetUp: on_setup,
+    Dealt: on_deal,
+    VillainTurn: on_villain_turn,
+    Drew: on_draw,
+    Played: on_play,
+    Moved: on_move,
+    Attacked: on_attack,
+    Rescued: on_rescue,
+    Heroic: on_heroic,
+    Special: on_special,
+    LocationEffect: on_location_effect,
+    Ended: on_end,
+    Damaged: result_step(on_damage),
+    Tokens: result_step(on_tokens),
+    Hit: result_step(on_hit),
+    Plot: result_step(on_plot),
+    Gained: result_step(on_gain),
+    Invulnerable: result_step(on_invulnerable),
+    Relocated: result_step(on_relocate),
+    Done: on_done,
+}

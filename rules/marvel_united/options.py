@@ -1,0 +1,94 @@
+"""Setup options: the villain, each seat's hero, a Challenge, and overrides of uncertain data.
+
+``--option villain=ultron --option heroes=hulk,iron-man --option challenge=moderate``;
+``--option health=9`` (the villain's health), ``--option fear-limit=18``,
+``--option rescue-slots=8``, ``--option locations=stark-labs,...`` (the ring, clockwise).
+Zero means "the data's value" (:mod:`.data`, marked there); the values in force are recorded in
+the game-started event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from rules.kernel import BadOptions
+
+from . import data
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Marvel United's options."""
+
+    villain: str = "red-skull"
+    heroes: tuple[str, ...] = ()
+    """One hero per player in seat order (empty: the first heroes of the box, in order)."""
+    challenge: str = "none"
+    health: int = 0
+    fear_limit: int = msgspec.field(default=0, name="fear-limit")
+    rescue_slots: int = msgspec.field(default=0, name="rescue-slots")
+    thug_slots: int = msgspec.field(default=0, name="thug-slots")
+    threat_slots: int = msgspec.field(default=0, name="threat-slots")
+    locations: tuple[str, ...] = ()
+    """The 6 locations clockwise, when the table wants them fixed before setup."""
+
+
+class Settings(msgspec.Struct, frozen=True):
+    """Options as the state uses them, defaults filled in from the data."""
+
+    villain: str
+    heroes: tuple[str, ...]
+    removed: tuple[str, ...]
+    health: int
+    plot: str
+    plot_limit: int
+    mission_slots: tuple[int, ...]
+    locations: tuple[str, ...]
+
+
+def settings(options: Mapping[str, Any], players: int) -> Settings:
+    """Settings from the options of a game-started event."""
+    found = msgspec.convert(dict(options), Options, strict=False)
+    villain = data.VILLAINS[found.villain]
+    heroes = found.heroes or tuple(data.HEROES)[:players]
+    slots = tuple(override or fact for override, fact in zip(
+        (found.rescue_slots, found.thug_slots, found.threat_slots),
+        data.MISSION_SLOTS.value, strict=True))
+    return Settings(
+        villain=found.villain,
+        heroes=heroes,
+        removed=data.CHALLENGES[found.challenge].value,
+        health=found.health or villain.health.value[players - 2],
+        plot=villain.plot.value,
+        plot_limit=found.fear_limit or villain.plot_limit.value,
+        mission_slots=slots,
+        locations=found.locations,
+    )
+
+
+def validate(options: Any, players: Sequence[str]) -> None:
+    """Raise :class:`BadOptions` naming the bad option and what is allowed."""
+    choose("villain", options.villain, tuple(data.VILLAINS))
+    choose("challenge", options.challenge, tuple(data.CHALLENGES))
+    for hero in options.heroes:
+        choose("heroes", hero, tuple(data.HEROES))
+    if options.heroes and len(options.heroes) != len(players):
+        raise BadOptions(f"heroes: name one hero per player ({len(players)}), "
+                         f"not {len(options.heroes)}")
+    if len(set(options.heroes)) != len(options.heroes):
+        raise BadOptions("heroes: each player plays a different hero")
+    for name in ("health", "fear_limit", "rescue_slots", "thug_slots", "threat_slots"):
+        if getattr(options, name) < 0:
+            raise BadOptions(f"{name.replace('_', '-')} must be positive (0: the data's value)")
+    if options.locations:
+        for place in options.locations:
+            choose("locations", place, tuple(data.LOCATIONS))
+        if len(set(options.locations)) != data.LOCATIONS_IN_PLAY.value:
+            raise BadOptions("locations: name 6 different locations, clockwise")
+
+
+def choose(key: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise BadOptions(f"{key}: unknown '{value}'; allowed: {', '.join(allowed)}")
