@@ -315,12 +315,13 @@ def stats_command(
 ) -> None:
     """Win rates, first-player advantage, game lengths, dice luck and battle odds."""
     from queries.catalog import catalog_path, opened
-    from queries.reports import REPORTS, run_reports
+    from queries.reports import all_reports, run_reports
     from rules.kernel import unknown_name_message
 
     with catalog_errors():
-        if report_name is not None and report_name not in REPORTS:
-            raise QueryRefused(unknown_name_message("report", report_name, list(REPORTS)))
+        reports = all_reports()
+        if report_name is not None and report_name not in reports:
+            raise QueryRefused(unknown_name_message("report", report_name, list(reports)))
         store, _ = synced(ledger)
         with opened(catalog_path(store), read_only=True) as con:
             tables = run_reports(con, [report_name] if report_name else None)

@@ -53,7 +53,17 @@ class Report(msgspec.Struct, frozen=True):
 
 
 REPORTS: dict[str, Report] = {}
-"""Every report by name, in the order ``stats`` shows them."""
+"""Every report by name, in the order ``stats`` shows them (see :func:`all_reports`)."""
+
+
+def all_reports() -> dict[str, Report]:
+    """Every report, the shipped games' own included (their plug-ins register them on import)."""
+    from queries.projections import plugin
+    from rules.kernel import BUILTIN_GAMES
+
+    for names in BUILTIN_GAMES.values():
+        plugin(names[0])
+    return REPORTS
 
 
 def report(name: str, title: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -323,6 +323,8 @@ def simulate(
                                              help="How many games the bot plays.")] = 10,
     seed: Annotated[int, typer.Option(help="Same seed, byte-identical logs.")] = 0,
     players: Annotated[int | None, typer.Option(help="Players per game (default: fewest).")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                     help="KEY=VALUE setup option.")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -338,6 +340,7 @@ def simulate(
     ) as progress:
         task = progress.add_task(f"Simulating {kind}", total=games_count)
         ids = run_simulation(store, kind, games=games_count, seed=seed, players=players,
+                             options=parse_options(option or []),
                              progress=lambda done: progress.update(task, completed=done))
     if as_json:
         print_json({"games": ids})

@@ -14,7 +14,7 @@ a fixed moment and advance a few seconds per event) all derive from it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 
 import ledger as ledger_pkg
@@ -29,12 +29,13 @@ EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 """Recorded-at of the first simulated game's start; later games start later."""
 
 
-def simulated_started(rules: Rules, players: int, seed: int) -> GameStarted:
-    """The game-started event of one simulated game."""
+def simulated_started(rules: Rules, players: int, seed: int,
+                      options: Mapping[str, str] | None = None) -> GameStarted:
+    """The game-started event of one simulated game (``options`` as typed with ``--option``)."""
     names = PLAYER_NAMES[:players]
     return GameStarted(kind=rules.name, rules_version=rules.rules_version,
                        tabletape_version=ledger_pkg.__version__, players=names,
-                       options=rules.options({}, names), seed=seed)
+                       options=rules.options(options or {}, names), seed=seed)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -52,6 +53,7 @@ def stamps(rng: random.Random, start: datetime, count: int) -> list[str]:
 
 
 def simulate(ledger: Ledger, kind: str, *, games: int, seed: int = 0, players: int | None = None,
+             options: Mapping[str, str] | None = None,
              progress: Callable[[int], None] | None = None) -> list[str]:
     """Let ``kind``'s bot play ``games`` whole games into ``ledger``; return their game ids.
 
@@ -65,6 +67,7 @@ def simulate(ledger: Ledger, kind: str, *, games: int, seed: int = 0, players: i
 
         raise BadOptions(f"{rules.title} is for {rules.min_players} to {rules.max_players} "
                          f"players, not {count}")
+    simulated_started(rules, count, seed, options)  # bad options: refused before anything runs
     ids = []
     start = EPOCH + timedelta(days=seed % 3650)
     for index in range(1, games + 1):
@@ -72,17 +75,18 @@ def simulate(ledger: Ledger, kind: str, *, games: int, seed: int = 0, players: i
         if ledger.path(game).exists():
             raise LedgerError(f"game {game} exists: this seed was simulated into this ledger "
                               "already; choose another --seed or --ledger")
-        start = record_bot_game(ledger, rules, game, count, game_seed(seed, index), start)
+        start = record_bot_game(ledger, rules, game, simulated_started(
+            rules, count, game_seed(seed, index), options), start)
         ids.append(game)
         if progress:
             progress(index)
     return ids
 
 
-def record_bot_game(ledger: Ledger, rules: Rules, game: str, players: int, seed: int,
+def record_bot_game(ledger: Ledger, rules: Rules, game: str, started: GameStarted,
                     start: datetime) -> datetime:
     """Play one game and store it; return when it ended (the next game starts after it)."""
-    started = simulated_started(rules, players, seed)
+    seed = started.seed
     rng = random.Random(seed)
     drafts: list[Draft] = bot_game(rules, started, rng)
     times = stamps(random.Random(seed + 1), start, len(drafts) + 1)
