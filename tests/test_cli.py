@@ -530,3 +530,13 @@ def test_a_stored_payload_of_the_wrong_shape_is_one_message(cli: Cli, game: str)
     path.write_bytes(lines[0] + seal(body) + b"\n")
     message = flat(fails(cli, 1, "status", game))
     assert f"event 2 of game {game}" in message and "payload is not valid" in message
+
+
+def test_simulate_passes_options_and_refuses_bad_ones(cli: Cli) -> None:
+    """``simulate --option``: the options reach every game; a bad one is refused before any game."""
+    out = cli.json("simulate", "tiny", "--games", "2", "--seed", "4", "--option", "target=3")
+    assert len(out["games"]) == 2
+    assert all(Ledger(cli.root).started(g).options["target"] == 3 for g in out["games"])
+    result = cli("simulate", "tiny", "--games", "2", "--seed", "5", "--option", "targt=3")
+    assert result.exit_code == 2 and "did you mean 'target'" in flat(result.output)
+    assert not [g for g in Ledger(cli.root).game_ids() if g.startswith("ty-s5")]

@@ -116,3 +116,15 @@ def test_stats_command_json_and_table(many: Ledger) -> None:
     assert result.exit_code == 0 and "suspicious" in result.stdout
     result = CliRunner().invoke(app, ["stats", "dise", "--ledger", str(many.root)])
     assert result.exit_code == 2 and "did you mean 'dice'" in result.output
+
+
+def test_a_games_own_report_is_found_by_name_before_any_sync(tmp_path) -> None:
+    """``stats villains`` works on a fresh process: game plug-ins register their reports first."""
+    import subprocess
+    import sys
+
+    code = ("from queries.reports import all_reports; "
+            "print(sorted(set(all_reports()) & {'villains', 'losses', 'hero-teams'}))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout
+    assert shown.strip() == "['hero-teams', 'losses', 'villains']"
