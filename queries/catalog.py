@@ -30,6 +30,7 @@ import duckdb
 import msgspec
 
 from ledger import Ledger, LedgerError, Record
+from ledger.store import shared_lock
 from queries.projections import (
     SHARED_SCHEMAS,
     Column,
@@ -52,6 +53,8 @@ CHUNK_BYTES = 32_000_000
 """Logs are folded and loaded in chunks of about this many bytes (one transaction each)."""
 PARALLEL_BYTES = 8_000_000
 """More log bytes than this to load: fold in several processes."""
+LOAD_CHECKPOINT = "4GB"
+"""DuckDB's ``checkpoint_threshold`` while a sync loads (the write-ahead log may grow this big)."""
 
 STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
 """The ledger's ``at`` format, for DuckDB's ``strptime``/``strftime``."""
@@ -168,61 +171,77 @@ class SyncReport(msgspec.Struct, kw_only=True):
 
 
 class GameRows(Visitor):
-    """The ``games`` row, ``players`` rows and event positions of one game."""
+    """The ``games`` row, ``players`` rows and event positions of one game.
+
+    It keeps the visits and makes its rows at the end of the game, in a few passes over them:
+    during the walk, ``visit_event`` is the list's own ``append`` (no Python call per event).
+    """
 
     def begin_game(self, info: GameInfo) -> None:
         self.info = info
-        self.positions: list[tuple[Any, ...]] = []
-        self.first_at = self.last_at = self.last_effective_at = ""
-        self.actions = 0
-        self.turns: set[int] = set()
-        self.rounds = 0
-        self.play_order: dict[str, int] = {}
-        self.head: Record | None = None
-
-    def visit_event(self, visit: Visit) -> None:
-        record, turn = visit.record, visit.turn
-        retracted = record.seq in self.info.retracted
-        self.positions.append((record.seq, turn.turn, turn.round, turn.phase, retracted,
-                               visit.effective))
-        self.first_at = self.first_at or record.at
-        self.last_at = record.at
-        self.head = record
-        if not visit.effective:
-            return
-        self.actions += 1
-        self.last_effective_at = record.at
-        if turn.turn >= 1:
-            self.turns.add(turn.turn)
-            self.rounds = max(self.rounds, turn.round)
-            player = turn.active[0] if len(turn.active) == 1 else visit.record.actor
-            if player not in self.play_order and player in self.info.started.players:
-                self.play_order[player] = len(self.play_order) + 1
+        self.visits: list[Visit] = []
+        self.visit_event = self.visits.append  # type: ignore[method-assign]
 
     def end_game(self, info: GameInfo, final_state: Any) -> None:
+        visits = self.visits
+        assert visits
+        records = [visit.record for visit in visits]
+        turns = [visit.turn for visit in visits]
+        seqs = [record.seq for record in records]
+        retracted = info.retracted
+        effective = [visit.effective for visit in visits]
+        self.positions = Columns((
+            seqs, [turn.turn for turn in turns], [turn.round for turn in turns],
+            [turn.phase for turn in turns],
+            [seq in retracted for seq in seqs] if retracted else [False] * len(seqs), effective,
+        ))
+        acted = [visit for visit in visits if visit.effective]
+        first_at = next((record.at for record in records if record.at), "")
+        last_at = records[-1].at
+        last_effective_at = acted[-1].record.at if acted else ""
+        played = [visit for visit in acted if visit.turn.turn >= 1]
+        numbers = {visit.turn.turn for visit in played}
+        rounds = max((visit.turn.round for visit in played), default=0)
+        seats = set(info.started.players)
+        play_order: dict[str, int] = {}
+        for visit in played:
+            active = visit.turn.active
+            player = active[0] if len(active) == 1 else visit.record.actor
+            if player not in play_order and player in seats:
+                play_order[player] = len(play_order) + 1
+                if len(play_order) == len(seats):
+                    break
+        self.visits = []
+
         rules, started = info.rules, info.started
         result = rules.result(final_state)
         winners = tuple(result.winners) if result else ()
         figures = {str(f.get("name")): f for f in rules.figures(final_state)}
         villain = rules.extra(final_state).get("villain") or started.options.get("villain")
         self.players = [
-            (seat, name, self.play_order.get(name), text(figures.get(name, {}).get("faction")),
+            (seat, name, play_order.get(name), text(figures.get(name, {}).get("faction")),
              text(figures.get(name, {}).get("leader")), text(figures.get(name, {}).get("hero")),
              name in winners)
             for seat, name in enumerate(started.players, start=1)
         ]
-        assert self.head is not None
-        last = self.last_effective_at or self.first_at
-        minutes = (seconds_between(self.first_at, last) or 0) / 60
+        head = records[-1]
+        last = last_effective_at or first_at
+        minutes = (seconds_between(first_at, last) or 0) / 60
         self.game = (
             started.kind, started.rules_version, started.tabletape_version, list(started.players),
-            started.options, started.seed, stamp(self.first_at), stamp(self.last_at),
-            stamp(self.last_effective_at) if result else None, result is not None, list(winners),
+            started.options, started.seed, stamp(first_at), stamp(last_at),
+            stamp(last_effective_at) if result else None, result is not None, list(winners),
             result.team if result else None, result.reason if result else None, text(villain),
-            started.parent, started.fork_seq, self.head.seq, self.head.hash,
-            self.head.seq, self.actions, len(info.retracted), len(self.turns), self.rounds,
+            started.parent, started.fork_seq, head.seq, head.hash,
+            head.seq, len(acted), len(info.retracted), len(numbers), rounds,
             minutes,
         )
+
+
+class Columns(tuple):  # type: ignore[type-arg]
+    """Rows given column by column (equal-length lists, in the schema's order)."""
+
+    __slots__ = ()
 
 
 def text(value: Any) -> str | None:
@@ -238,8 +257,8 @@ class Folded(msgspec.Struct):
     """The rows of one game, ready to load."""
 
     game: str
-    rows: dict[str, tuple[Schema, list[tuple[Any, ...]]]]
-    """Table name -> its schema and rows (without the game column)."""
+    rows: dict[str, tuple[Schema, list[tuple[Any, ...]] | Columns]]
+    """Table name -> its schema and rows, or :class:`Columns` (without the game column)."""
     events: int
     change: str = "new"
 
@@ -248,13 +267,13 @@ def project(game: str, records: Sequence[Record], projections: Sequence[Projecti
     """Fold ``records`` once through the core visitor and ``projections``; collect their rows."""
     core = GameRows()
     walk(game, records, core, *projections)
-    rows: dict[str, tuple[Schema, list[tuple[Any, ...]]]] = {
+    rows: dict[str, tuple[Schema, list[tuple[Any, ...]] | Columns]] = {
         GAMES.table: (GAMES, [core.game]), PLAYERS.table: (PLAYERS, core.players),
         POSITIONS.table: (POSITIONS, core.positions),
     }
     for projection in projections:
         schema = projection.schema
-        rows.setdefault(schema.table, (schema, []))[1].extend(projection.rows)
+        rows.setdefault(schema.table, (schema, []))[1].extend(projection.rows)  # type: ignore[union-attr]
     return Folded(game, rows, len(records))
 
 
@@ -526,7 +545,8 @@ class ChunkResult(msgspec.Struct):
     paths: list[str]
     """Log files that folded (their events are read from them)."""
     games: list[str]
-    """Every game of the chunk (their old rows are replaced)."""
+    """Games of the chunk the catalog held rows of (those rows are replaced); a new game has
+    none (``plan`` gave it no ``_sync`` row, and every load writes one with the rows)."""
     problems: dict[str, str]
     changes: dict[str, int]
     events: int
@@ -582,6 +602,10 @@ def load_logs(path: Path, ledger: Ledger, todo: Sequence[tuple[LogFile, Loaded |
         tasks = chunks(todo, ledger.root, scratch, size)
         results = folded_chunks(tasks, count)
         with opened(path, read_only=False) as con:
+            # One checkpoint when the connection closes, not one per chunk: each commit stays
+            # durable in the write-ahead log meanwhile, and an automatic checkpoint after every
+            # chunk rewrote the tables' open row groups again and again.
+            con.execute(f"SET checkpoint_threshold = '{LOAD_CHECKPOINT}'")
             for result in results:
                 load_chunk(con, result)
                 add_up(report, result)
@@ -608,7 +632,8 @@ def fold_chunk(task: ChunkTask) -> ChunkResult:
     sync_rows: list[tuple[Any, ...]] = []
     with gc_paused():
         for log, before in task.logs:
-            result.games.append(log.game)
+            if before is not None:
+                result.games.append(log.game)
             result.size += log.size
             folded, row = fold_log(ledger, log, before, prints)
             sync_rows.append(row)
@@ -631,17 +656,22 @@ def fold_chunk(task: ChunkTask) -> ChunkResult:
 
 
 def add_columns(columns: dict[str, tuple[Schema, list[list[Any]]]], schema: Schema, game: str,
-                rows: Sequence[tuple[Any, ...]], games: list[str] | None = None) -> None:
-    """Append ``rows`` of one game to the columns of ``schema``'s table."""
+                rows: Sequence[tuple[Any, ...]] | Columns, games: list[str] | None = None) -> None:
+    """Append ``rows`` (or :class:`Columns`) of one game to the columns of ``schema``'s table."""
     if not rows:
         return
     width = len(schema.columns)
-    if len(rows[0]) != width:
-        raise CatalogError(f"a projection of table '{schema.table}' made a row of "
-                           f"{len(rows[0])} values; its schema has {width} columns")
+    if isinstance(rows, Columns):
+        given, count = rows, len(rows[0])
+    else:
+        given, count = None, len(rows)
+        if len(rows[0]) != width:
+            raise CatalogError(f"a projection of table '{schema.table}' made a row of "
+                               f"{len(rows[0])} values; its schema has {width} columns")
     data = columns.setdefault(schema.table, (schema, [[] for _ in range(width + 1)]))[1]
-    data[0].extend(games if games is not None else [game] * len(rows))
-    for index, column in enumerate(zip(*rows, strict=True), start=1):
+    data[0].extend(games if games is not None else [game] * count)
+    for index, column in enumerate(given if given is not None else zip(*rows, strict=True),
+                                   start=1):
         data[index].extend(column)
 
 
@@ -651,7 +681,7 @@ def fold_log(ledger: Ledger, log: LogFile, before: Loaded | None,
     kind, head_seq, head_hash = "?", 0, ""
     outcome: Folded | str
     try:
-        records = ledger.records(log.game)
+        records = read_records(ledger, log.game)
         started = msgspec.json.decode(records[0].payload)
         kind = str(started.get("kind", "?"))
         head_seq, head_hash = records[-1].seq, records[-1].hash
@@ -666,6 +696,33 @@ def fold_log(ledger: Ledger, log: LogFile, before: Loaded | None,
     fingerprint_ = kind_fingerprint(kind, prints) if kind != "?" else "?"
     return outcome, (log.game, kind, log.size, log.mtime_ns, head_seq, head_hash, fingerprint_,
                      problem)
+
+
+_record_lines = msgspec.json.Decoder(Record)
+
+
+def read_records(ledger: Ledger, game: str) -> list[Record]:
+    """``ledger.records(game)``, read in one go for an intact log.
+
+    What ``Ledger.lines`` reads (the size seen under the shared lock, so no append is half
+    written) is decoded in one ``decode_lines`` call and its seqs checked; a log that is not
+    intact (torn tail, a line that does not decode, seqs out of order) is read again by
+    ``ledger.records``, which raises the error that says what is wrong.
+    """
+    path = ledger.existing_path(game)
+    with open(path, "rb") as handle:
+        with shared_lock(handle.fileno()):
+            size = os.fstat(handle.fileno()).st_size
+        data = handle.read(size)
+    if len(data) == size and data.endswith(b"\n"):
+        try:
+            records = _record_lines.decode_lines(data)
+        except msgspec.DecodeError:
+            records = []
+        if (records and len(records) == data.count(b"\n")
+                and [record.seq for record in records] == list(range(1, len(records) + 1))):
+            return records
+    return ledger.records(game)
 
 
 def change_of(log: LogFile, before: Loaded | None, records: Sequence[Record]) -> str:

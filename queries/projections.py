@@ -152,78 +152,106 @@ SHARED_SCHEMAS: tuple[Schema, ...] = (TURNS, STANDINGS, DICE, BATTLES)
 # -- generic projections -------------------------------------------------------------------------
 
 
-class TurnsProjection(Projection):
+class Batched(Projection):
+    """A projection that keeps the game's visits and makes its rows at the end of the game.
+
+    During the walk ``visit_event`` is the list's own ``append`` (no Python call per event);
+    :meth:`rows_from` then makes the rows in one tight loop. Subclasses override ``rows_from``.
+    """
+
+    def begin_game(self, info: GameInfo) -> None:
+        self.visits: list[Visit] = []
+        self.visit_event = self.visits.append  # type: ignore[method-assign]
+
+    def end_game(self, info: GameInfo, final_state: Any) -> None:
+        visits, self.visits = self.visits, []
+        self.rows_from(info, visits, final_state)
+
+    def rows_from(self, info: GameInfo, visits: list[Visit], final_state: Any) -> None:
+        """Make the rows of a game from its visits, in seq order."""
+
+
+class TurnsProjection(Batched):
     """``turns``: effective events grouped by the turn they were recorded in."""
 
     schema = TURNS
 
-    def begin_game(self, info: GameInfo) -> None:
-        self.previous_at = ""
-        self.current: list[Any] | None = None
-        """[turn, round, player, first_seq, last_seq, events, start_at, last_at]"""
-
-    def visit_event(self, visit: Visit) -> None:
-        record = visit.record
-        if not visit.effective:
-            if record.seq == 1:
-                self.previous_at = record.at
-            return
-        turn = visit.turn
-        if self.current is None or self.current[0] != turn.turn:
-            self.close()
-            player = turn.active[0] if len(turn.active) == 1 else record.actor
-            self.current = [turn.turn, turn.round, player, record.seq, record.seq, 0,
-                            self.previous_at or record.at, record.at]
-        self.current[4] = record.seq
-        self.current[5] += 1
-        self.current[7] = record.at
-        self.previous_at = record.at
-
-    def close(self) -> None:
-        if self.current is not None:
-            turn, rnd, player, first, last, events, start_at, last_at = self.current
-            self.row(turn, rnd, player, first, last, events, seconds_between(start_at, last_at))
-            self.current = None
-
-    def end_game(self, info: GameInfo, final_state: Any) -> None:
-        self.close()
+    def rows_from(self, info: GameInfo, visits: list[Visit], final_state: Any) -> None:
+        add = self.rows.append
+        previous_at = ""
+        number: int | None = None
+        rnd = first = last = events = 0
+        player = start_at = last_at = ""
+        parsed: tuple[str, datetime] = ("", EPOCH)
+        for visit in visits:
+            record = visit.record
+            if not visit.effective:
+                if record.seq == 1:
+                    previous_at = record.at
+                continue
+            turn = visit.turn
+            if turn.turn != number:
+                if number is not None:
+                    seconds, parsed = elapsed(start_at, last_at, parsed)
+                    add((number, rnd, player, first, last, events, seconds))
+                active = turn.active
+                number, rnd = turn.turn, turn.round
+                player = active[0] if len(active) == 1 else record.actor
+                first, events, start_at = record.seq, 0, previous_at or record.at
+            last = record.seq
+            events += 1
+            last_at = previous_at = record.at
+        if number is not None:
+            add((number, rnd, player, first, last, events, elapsed(start_at, last_at, parsed)[0]))
 
 
-class StandingsProjection(Projection):
+EPOCH = datetime(1970, 1, 1)
+
+
+def elapsed(start: str, end: str, parsed: tuple[str, datetime]) -> tuple[float | None,
+                                                                          tuple[str, datetime]]:
+    """:func:`seconds_between` that remembers the end it parsed (the next turn starts there)."""
+    if not start or not end:
+        return None, parsed
+    begun = parsed[1] if parsed[0] == start else datetime.fromisoformat(start)
+    ended = datetime.fromisoformat(end)
+    return (ended - begun).total_seconds(), (end, ended)
+
+
+class StandingsProjection(Batched):
     """``standings``: the game's numeric per-player figures at the end of every turn."""
 
     schema = STANDINGS
 
-    def begin_game(self, info: GameInfo) -> None:
-        self.rules = info.rules
-        self.turn: tuple[int, int] | None = None
-
-    def visit_event(self, visit: Visit) -> None:
-        if not visit.effective:
-            return
-        here = (visit.turn.turn, visit.turn.round)
-        if self.turn is not None and here[0] != self.turn[0]:
-            self.emit(visit.before)
-        self.turn = here
-
-    def end_game(self, info: GameInfo, final_state: Any) -> None:
-        if self.turn is not None:
-            self.emit(final_state)
-
-    def emit(self, state: Any) -> None:
-        assert self.turn is not None
-        turn, rnd = self.turn
+    def rows_from(self, info: GameInfo, visits: list[Visit], final_state: Any) -> None:
+        figures = info.rules.figures
         add = self.rows.append
-        for figures in self.rules.figures(state):
-            player = str(figures.get("name", ""))
-            for key, value in figures.items():
-                if key == "name":
-                    continue
-                if type(value) in NUMBERS:
-                    add((turn, rnd, player, key, float(value)))
-                elif isinstance(value, dict | list | tuple):
-                    for name, number in numeric_figures({key: value}):
-                        add((turn, rnd, player, name, number))
+        number: int | None = None
+        rnd = 0
+        for visit in visits:
+            if not visit.effective:
+                continue
+            turn = visit.turn
+            if number is not None and turn.turn != number:
+                emit(add, number, rnd, figures(visit.before))
+            number, rnd = turn.turn, turn.round
+        if number is not None:
+            emit(add, number, rnd, figures(final_state))
+
+
+def emit(add: Callable[[tuple[Any, ...]], None], turn: int, rnd: int,
+         players: list[dict[str, Any]]) -> None:
+    """Add the ``standings`` rows of one turn's figures."""
+    for figures in players:
+        player = str(figures.get("name", ""))
+        for key, value in figures.items():
+            if key == "name":
+                continue
+            if type(value) in NUMBERS:
+                add((turn, rnd, player, key, float(value)))
+            elif isinstance(value, dict | list | tuple):
+                for name, number in numeric_figures({key: value}):
+                    add((turn, rnd, player, name, number))
 
 
 NUMBERS = (int, float, bool)

@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 
 from ledger import Event, GameStarted, Record
-from replay.fold import UNDOABLE_SKIP, decode_event, retractions
+from replay.fold import UNDOABLE_SKIP, decode_event, decoders, retractions
 from rules.kernel import IllegalAction, Rules, TurnInfo, find_game
 
 
@@ -84,11 +84,55 @@ def walk(
                     retracted=retractions(records))
     for visitor in visitors:
         visitor.begin_game(info)
-    for record in records:
-        state = visit_record(rules, info, record, state, visitors, check)
+    if check:
+        for record in records:
+            state = visit_record(rules, info, record, state, visitors, check)
+    else:
+        state = walk_unchecked(rules, info, records, state, visitors)
     for visitor in visitors:
         visitor.end_game(info, state)
     return [visitor.result() for visitor in visitors]
+
+
+def walk_unchecked(rules: Rules[Any], info: GameInfo, records: Sequence[Record], state: Any,
+                   visitors: Sequence[Visitor]) -> Any:
+    """:func:`visit_record` over every record without ``check``, in one tight loop.
+
+    The same visits, made cheaper: methods bound once, events decoded with the cached per-type
+    decoders, and ``rules.turn`` called once per state rather than once per record (states are
+    immutable, so a record that leaves the state as it was shares the turn info before it).
+    """
+    calls = [visitor.visit_event for visitor in visitors]
+    table = decoders(rules)
+    apply, turn_of = rules.apply, rules.turn
+    retracted, skip, started = info.retracted, UNDOABLE_SKIP, info.started
+    turn, turn_state = None, _NO_STATE
+    for record in records:
+        seq, kind = record.seq, record.type
+        if seq == 1:
+            event = started
+        else:
+            try:
+                event = table[kind].decode(record.payload)
+            except (KeyError, msgspec.ValidationError, msgspec.DecodeError):
+                event = decode_event(rules, record)  # raises RefusedEvent, saying why
+        if state is not turn_state:
+            turn, turn_state = turn_of(state), state
+        if kind in skip or seq in retracted:
+            visit = Visit(record=record, event=event, before=state, after=state, turn=turn,
+                          effective=False)
+        else:
+            after = apply(state, record.actor, event)
+            visit = Visit(record=record, event=event, before=state, after=after, turn=turn,
+                          effective=True)
+            state = after
+        for call in calls:
+            call(visit)
+    return state
+
+
+_NO_STATE = object()
+"""Not a state: the turn info cache starts empty."""
 
 
 def visit_record(rules: Rules[Any], info: GameInfo, record: Record, state: Any,
