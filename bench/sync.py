@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -95,6 +96,10 @@ def best_of(repeats: int, work: Callable[[], Any]) -> float:
     return min(times)
 
 
+SYNC_ROUNDS = 2
+"""Full syncs and bare reads, alternated; the median of each side counts."""
+
+
 def bare_read_json(ledger: Ledger) -> float:
     """Seconds for DuckDB to read every log into a fresh table, nothing else."""
     with duckdb.connect(str(ledger.root / "bare.duckdb")) as con:
@@ -116,11 +121,16 @@ def measure(games: int, events: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="tabletape-bench-") as folder:
         ledger = Ledger(Path(folder) / "ledger")
         total = write_logs(ledger, games, events)
-        read_seconds = min(bare_read_json(ledger) for _ in range(3))
-        began = time.perf_counter()
-        report = sync(ledger)
-        sync_seconds = time.perf_counter() - began
-        assert report.events == total and not report.problems, report
+        read_times, sync_times = [], []
+        for _ in range(SYNC_ROUNDS):  # alternate, both from scratch, so noise hits both sides
+            read_times.append(bare_read_json(ledger))
+            for stale in ledger.root.glob("catalog.duckdb*"):
+                stale.unlink()
+            began = time.perf_counter()
+            report = sync(ledger)
+            sync_times.append(time.perf_counter() - began)
+            assert report.events == total and not report.problems, report
+        read_seconds, sync_seconds = statistics.median(read_times), statistics.median(sync_times)
         noop_seconds = best_of(3, lambda: sync(ledger))
         with open_catalog(catalog_path(ledger), read_only=True) as con:
             win_rates = REPORTS["players"]

@@ -2,8 +2,9 @@
 
 A set of finished games of the test game "tiny" (1,000 events each) is written once; then, in
 alternating rounds, the whole set is imported into a fresh ledger exactly as
-``tabletape import FILE...`` does it (:func:`ledger.transfer.import_log` per file: read, verify
-every line's hash and the chain, refuse a game already there, write, fsync), and every line of
+``tabletape import FILE...`` does it (an :class:`ledger.transfer.ImportBatch`: per file read,
+verify every line's hash and the chain, refuse a game already there, write, fsync; the folder
+fsynced once at the end), and every line of
 the same files is decoded with a bare ``msgspec.json.decode`` (untyped, nothing checked). Both
 sides are events per second; the ratio should stay >= 0.5.
 
@@ -42,12 +43,11 @@ def log_set(folder: Path, events: int) -> tuple[list[Path], int]:
 
 def import_all(files: list[Path], target: Path) -> None:
     """What ``tabletape import FILE...`` does for each file, into a fresh ledger."""
-    from ledger.transfer import import_log
+    from ledger.transfer import ImportBatch
 
-    ledger = Ledger(target)
-    seen: dict[str, bytes] = {}
-    for path in files:
-        import_log(ledger, path, seen=seen)
+    with ImportBatch(Ledger(target)) as batch:
+        for path in files:
+            batch.import_log(path)
 
 
 def import_rate(files: list[Path], target: Path, total: int) -> float:

@@ -394,17 +394,16 @@ def import_command(
     """Import game logs from other ledgers, verifying each hash chain first."""
     import msgspec
 
-    from ledger.transfer import TransferError, import_log
+    from ledger.transfer import ImportBatch, TransferError
 
     if game_id and len(files) > 1:
         fail("--as names one game: import one file at a time with it", USAGE_EXIT)
     store = Ledger(ledger)
     imported, refused = [], {}
-    seen: dict[str, bytes] = {}
-    with people_errors():
+    with people_errors(), ImportBatch(store) as batch:  # durable before anything is reported
         for path in files:
             try:
-                imported.append(import_log(store, path, game_id, seen=seen))
+                imported.append(batch.import_log(path, game_id))
             except TransferError as error:
                 refused[str(path)] = str(error)
     if as_json:
