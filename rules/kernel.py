@@ -337,6 +337,7 @@ def import_game_module(module: str) -> None:
 BUILTIN_GAMES: dict[str, tuple[str, ...]] = {
     "rules.risk_strike": ("risk-strike", "strike", "rs"),
     "rules.marvel_united": ("marvel-united", "marvel", "mu"),
+    "rules.risk_deep_space": ("risk-deep-space", "deep-space", "ds"),
 }
 """Packages of the shipped games, with their kind name first, then their aliases; each registers
 its rules on import. (Kept here so that finding a game imports that game only.)"""

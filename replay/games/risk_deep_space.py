@@ -1,0 +1,281 @@
+"""Risk: Deep Space in replay: its view, its narrator, and the dice and piece checks its audit uses.
+
+``narrate`` tells what was recorded in table words, then what the fold derived from it, found by
+comparing the state before and after: the battle's exchanges and losses, Space Dogs absorbing a
+defeat, who holds the planet, Recruits and Gems that changed hands, the winner, whose turn it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from replay.visitor import Visit
+from rules.board import NOBODY
+from rules.kernel import Rules
+from rules.risk_deep_space import data
+from rules.risk_deep_space.events import (
+    Battled,
+    Built,
+    Covered,
+    Dealt,
+    Drew,
+    Ended,
+    Mined,
+    Moved,
+    Played,
+    Recruited,
+    RolledOff,
+    TradedCards,
+)
+from rules.risk_deep_space.moves import SIDES, battle_bonus, card_called
+from rules.risk_deep_space.state import State, invariant_errors, on_board
+
+# -- narration -----------------------------------------------------------------------------------
+
+
+def narrate(visit: Visit) -> list[str]:
+    """What happened at ``visit``: the recorded fact first, then its consequences."""
+    before, after = visit.before, visit.after
+    told = [recorded(before, visit.record.actor, visit.event)]
+    told += derived(before, after, visit.event)
+    return [sentence for sentence in told if sentence]
+
+
+def card_name(text: str) -> str:
+    try:
+        return data.title(card_called(text))
+    except Exception:  # a refused event may name no card
+        return text
+
+
+def planet_name(state: State, text: str) -> str:
+    space = state.board.find(text)
+    return state.board.space(space).title if space else text
+
+
+def recorded(before: State, actor: str, event: Any) -> str:
+    """The fact a person recorded, in table words."""
+    match event:
+        case Dealt():
+            cards = " and ".join(card_name(c) for c in event.cards)
+            return f"The table deals {event.player} {cards}, face up."
+        case Covered():
+            planets = " and ".join(planet_name(before, p) for p in event.planets)
+            return f"The table covers {planets}: Deep Space."
+        case RolledOff():
+            pairs = ", ".join(f"{before.name(s)} {d}"
+                              for s, d in zip(before.contenders, event.dice, strict=False))
+            return f"Roll for first player: {pairs}."
+        case Drew():
+            return f"{actor} draws {' and '.join(card_name(c) for c in event.cards)}."
+        case TradedCards():
+            return f"{actor} discards both Action cards for a new Recruit."
+        case Mined():
+            return f"{actor} mines {event.resource} on {planet_name(before, event.planet)}."
+        case Recruited():
+            return f"{actor} pays {event.count} Gem{'s' if event.count != 1 else ''} for " \
+                   f"{event.count} Recruit{'s' if event.count != 1 else ''}."
+        case Moved():
+            dog = " with the Space Dog" if event.dog else ""
+            return (f"{actor} moves {event.count} from {planet_name(before, event.from_)} to "
+                    f"{planet_name(before, event.to)}{dog}.")
+        case Battled():
+            return battled(before, event)
+        case Built():
+            return f"{actor} builds a Base on {planet_name(before, event.planet)}."
+        case Played():
+            return played(before, actor, event)
+        case Ended():
+            return f"{actor} ends the turn."
+    return f"{actor}: {type(event).__name__}"
+
+
+def battled(before: State, event: Battled) -> str:
+    fight = before.battle
+    if fight is None:
+        return f"Dice: attacker {event.attacker}, defender {event.defender}."
+    bonus = battle_bonus(before, fight)
+    shown = [f"{face}" + (" +1" if extra else "")
+             for face, extra in zip((event.attacker, event.defender), bonus, strict=True)]
+    return (f"{before.name(fight.attacker)} rolls {shown[0]}, "
+            f"{before.name(fight.defender)} rolls {shown[1]}.")
+
+
+def played(before: State, actor: str, event: Played) -> str:
+    text = f"{actor} plays {card_name(event.card)}"
+    if event.planet:
+        text += f" on {planet_name(before, event.planet)}"
+    if event.take:
+        text += f" and takes {card_name(event.take)}"
+    return text + "."
+
+
+# -- what the fold derived -----------------------------------------------------------------------
+
+
+def derived(before: State, after: State, event: Any) -> list[str]:
+    told: list[str] = []
+    if before.phase == "roll-off" and after.phase == "roll-off":
+        told.append("A tie for highest: " + ", ".join(after.name(s) for s in after.contenders)
+                    + " roll again.")
+    told += battle_news(before, after)
+    told += gems_paid(before, after, event)
+    if after.winner != NOBODY and before.winner == NOBODY:
+        told.append(f"{after.name(after.winner)} has built "
+                    f"{data.WIN_BASES.value[len(after.seats)]} Bases and wins!")
+    elif after.turn != before.turn and after.phase == "turn":
+        told.append(f"Turn {after.turn}: {after.name(after.current)} to play.")
+    return told
+
+
+def battle_news(before: State, after: State) -> list[str]:
+    told = []
+    if after.battle is not None and before.battle is None:
+        fight = after.battle
+        told.append(f"Battle on {after.title(fight.target)}: {after.name(fight.attacker)}'s "
+                    f"{fight.crew} against {after.name(fight.defender)}'s "
+                    f"{after.recruits[fight.target]}.")
+    if len(after.dogs) < len(before.dogs):
+        told.append("A Space Dog absorbs the defeat and goes back by the board.")
+    fight = before.battle
+    if fight is not None and after.battle is None:
+        holder = after.holders[fight.target]
+        if holder == fight.attacker:
+            told.append(f"{after.name(fight.attacker)} wins and holds "
+                        f"{after.title(fight.target)}.")
+        elif holder == fight.defender:
+            told.append(f"{after.name(fight.defender)} holds {after.title(fight.target)}.")
+        elif holder == NOBODY:
+            told.append(f"Nobody is left on {after.title(fight.target)}.")
+    for seat in range(len(after.seats)):
+        lost = on_board(before, seat) - on_board(after, seat)
+        if lost > 0:
+            told.append(f"{after.name(seat)} loses {lost} Recruit{'s' if lost != 1 else ''}.")
+    return told
+
+
+def gems_paid(before: State, after: State, event: Any) -> list[str]:
+    if not isinstance(event, Moved):
+        return []
+    seat = after.current
+    paid = before.seats[seat].gems - after.seats[seat].gems
+    return ["Passing through the centre costs a Gem."] if paid > 0 else []
+
+
+# -- audit hooks ---------------------------------------------------------------------------------
+
+
+def dice(visit: Visit) -> list[tuple[str, int, int]]:
+    """The dice of one event as ``(player, sides, face)``: battle exchanges and roll-offs."""
+    event, before = visit.event, visit.before
+    if isinstance(event, Battled) and before.battle is not None:
+        fight = before.battle
+        return [(before.name(fight.attacker), SIDES, event.attacker),
+                (before.name(fight.defender), SIDES, event.defender)]
+    if isinstance(event, RolledOff):
+        return [(before.name(s), SIDES, d)
+                for s, d in zip(before.contenders, event.dice, strict=False)]
+    return []
+
+
+def conservation(state: State) -> list[str]:
+    """Every Recruit, Base, Gem, Ore, Space Dog and Action card is somewhere."""
+    return invariant_errors(state)
+
+
+# -- the view ------------------------------------------------------------------------------------
+
+
+def view(rules: Rules[Any], state: Any) -> RenderableType:
+    """The board (who holds each planet, with Recruits, Bases, Space Dogs), players, supply."""
+    figures = rules.figures(state)
+    extra = rules.extra(state)
+    turn = rules.turn(state)
+    result = rules.result(state)
+    heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.detail}"
+    parts: list[RenderableType] = [board_table(extra), players_table(figures, extra),
+                                   supply_text(extra)]
+    if extra["battle"]:
+        parts.append(battle_panel(extra["battle"]))
+    parts.append(board_note(extra))
+    return Panel(Group(*parts), title=f"Risk: Deep Space: {heading}", title_align="left")
+
+
+def board_table(extra: dict[str, Any]) -> Table:
+    table = Table(title="Board", title_justify="left", expand=True)
+    for column in ("planet", "held by", "recruits", "bases", "space dog"):
+        table.add_column(column)
+    for planet in extra["planets"]:
+        name = planet["name"]
+        kind = kind_words(planet)
+        label = Text(name)
+        if kind:
+            label.append(f" ({kind})", style="dim")
+        if planet["covered"]:
+            table.add_row(label, Text("Deep Space", style="dim"), "", "", "")
+            continue
+        table.add_row(label, planet["holder"] or "-",
+                      str(planet["recruits"]) if planet["recruits"] else "-",
+                      ", ".join(planet["bases"]) or "-",
+                      ", ".join(planet["space_dogs"]) or "-")
+    return table
+
+
+def kind_words(planet: dict[str, Any]) -> str:
+    words = []
+    for tag in planet["tags"]:
+        if tag.startswith("home:"):
+            words.append(f"{tag[5:]} home")
+        elif tag in ("corner", "centre"):
+            words.append(tag)
+    return ", ".join(words)
+
+
+def players_table(figures: list[dict[str, Any]], extra: dict[str, Any]) -> Table:
+    table = Table(title="Players", title_justify="left", expand=True)
+    for column in ("player", "bases", "recruits (supply)", "gems", "ore", "dogs", "cards"):
+        table.add_column(column)
+    for player in figures:
+        name = Text(f"{player['name']} ({player['colour']})",
+                    style="bold" if player["turn"] else "")
+        if player["first"]:
+            name.append(" first", style="dim")
+        table.add_row(name, f"{player['bases']}/{extra['win_bases']}",
+                      f"{player['recruits']} ({player['recruits_in_supply']})",
+                      str(player["gems"]), str(player["ore"]), str(player["space_dogs"]),
+                      ", ".join(data.title(c) for c in player["cards"]) or "-")
+    return table
+
+
+def supply_text(extra: dict[str, Any]) -> Text:
+    supply = extra["supply"]
+    discard = sum(extra["discard"].values())
+    return Text(f"by the board: {supply['gems']} Gems, {supply['ore']} Ore, "
+                f"{supply['space_dogs']} Space Dogs; Action deck {extra['deck_size']}, "
+                f"discards {discard}; movements left {extra['movements_left']}"
+                + (" (Energy Boost)" if extra["energy_boost"] else ""))
+
+
+def battle_panel(battle: dict[str, Any]) -> Panel:
+    lines = [f"{battle['attacker']} ({battle['attacking']}, dogs {battle['attacker_dogs']}) "
+             f"attacks {battle['defender']} ({battle['defending']}, dogs "
+             f"{battle['defender_dogs']}) on {battle['planet']} from {battle['from']}"]
+    if battle["last"]:
+        lines.append(f"last exchange: {battle['last'][0]} against {battle['last'][1]}")
+    return Panel("\n".join(lines), title=f"battle ({battle['exchanges']} exchanges)",
+                 title_align="left")
+
+
+def board_note(extra: dict[str, Any]) -> Text:
+    board = extra["board"]
+    mark = f" [{board['mark']}]" if board["mark"] not in ("", "R", "V") else ""
+    note = f": {board['note']}" if board["note"] else ""
+    return Text(f"board: {board['name']}{mark}{note}", style="dim")
+
+
+__all__ = ["conservation", "dice", "narrate", "view"]

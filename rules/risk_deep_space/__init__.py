@@ -1,0 +1,57 @@
+"""Risk: Deep Space (Hasbro), 2 to 4 players: the rules as pure functions over recorded facts.
+
+Actions, as typed at the table (``by=NAME`` when the actor is not the only one allowed)::
+
+    deal player=olga cards=tractor-beam,air-leak    (the table, setup)
+    cover planets=nw-corner,se-corner               (the table, 2-player setup)
+    roll-off dice=5,3                               (the table; empty: tabletape rolls)
+    draw cards=energy-boost                         (top up to two cards, face up)
+    trade-cards                                     (both cards for a Recruit at home)
+    mine planet=n1 resource=ore
+    recruit count=2
+    move from=red-station to=n1 count=3 [dog=true]
+    battle attacker=4 defender=2                    (one exchange; empty: tabletape rolls)
+    build planet=n1
+    play card=bribe-a-rival planet=e1 | card=mail-from-mom take=air-leak
+         | card=space-dog-paw planet=n1 | card=tractor-beam by=patrick
+    end
+
+Readings where the rulebook leaves a question open (each has a test and, where a table might
+differ, an option):
+
+- **The board** is not printed anywhere: ``--option board=FILE`` (format in :mod:`rules.board`);
+  the default board is a reconstruction (mark I), and the board in force is stored in the log.
+- **Turn order of steps**: draw, then trade cards (beginning of the turn), then mine, then recruit,
+  then movements, Bases and own-turn cards in any order; an action of a later step closes the
+  earlier ones. Playing a card counts as "doing something", so it ends mining.
+- **Recruits bought** go on the Home Station. No mining on Home Stations (the NOTE of Mine).
+- **Centre**: a movement may pass through the centre space for one Gem, taken when the move
+  needs it; nobody stops on the centre. Covered corners (Deep Space) are crossed free.
+- **Home Stations**: never entered by anyone; those of colours not in use are closed too
+  (``open-stations=true`` opens them). No Base on a Home Station (``home-bases=true``).
+- **A Base when its planet is lost** stays and keeps counting (``lost-base=destroyed``: it goes
+  back to its owner). One Base per player per planet.
+- **Energy Boost**: the next movement may pass over occupied planets.
+- **Bribe a Rival** removes up to two Recruits (fewer if fewer stand there) and adds up to two
+  from the supply; the Gem goes to the bribed opponent.
+- **Air Leak** is played by either side during a battle; the player's own lost Recruit is its
+  cost. A side left without Recruits loses the battle.
+- **Tractor Beam** and **Good Space Dog** come before the first exchange of the battle.
+- **Space Dog**: +1 to its side's die (not more with two dogs); each defeat removes a Space Dog of
+  the losing side before any Recruit. A dog goes along with a Crew on ``dog=true`` and always
+  when no Recruit stays behind; a dog whose Crew an Action card wiped out joins its owner's
+  largest Crew, or waits at the Home Station. Space Dog, Paw! may be activated only as the next
+  action after it is drawn (dealt, drawn or taken with Mail from Mom); else it stays in hand.
+- **Deck mix** (36 cards) is not known: an even split marked I (``deck.<card>=N``). Costs not
+  printed (Tractor Beam, Mail from Mom, Good Space Dog) default to free (``cost.<card>=gem``).
+- **Force Field tokens** have no printed rule: they stay by the board (``force-fields=unused``).
+- **Roll-off**: one die each; players tied for highest roll again.
+"""
+
+from rules.kernel import register
+
+from .game import RiskDeepSpace
+
+RULES = register(RiskDeepSpace())
+
+__all__ = ["RULES", "RiskDeepSpace"]

@@ -1,0 +1,188 @@
+"""What may be recorded now, by whom, with which values: for prompts, errors and the bot."""
+
+from __future__ import annotations
+
+from ledger.events import TABLE
+from rules.board import NOBODY
+from rules.kernel import ActionSpec, FieldSpec
+
+from . import data
+from .moves import (
+    ACT,
+    DRAW,
+    MINE,
+    RECRUIT,
+    START,
+    bribe_targets,
+    cards_left,
+    corner_pairs,
+    held,
+    homes_in_use,
+    mineable,
+    move_targets,
+)
+from .state import CARDS, State
+
+
+def legal_actions(state: State) -> tuple[ActionSpec, ...]:
+    """Every action type that may be recorded now, with its actors and fields."""
+    if state.phase == "over":
+        return ()
+    if state.phase != "turn":
+        return setup_actions(state)
+    specs: list[ActionSpec] = []
+    if state.dog_window != NOBODY:
+        specs.append(activation(state))
+    specs.extend(battle_actions(state) if state.battle else turn_actions(state))
+    return tuple(merge(specs))
+
+
+def merge(specs: list[ActionSpec]) -> list[ActionSpec]:
+    """One spec per action type: actors and choices joined."""
+    merged: dict[str, ActionSpec] = {}
+    for spec in specs:
+        old = merged.get(spec.type)
+        if old is not None:
+            fields = tuple(
+                FieldSpec(name=a.name, kind=a.kind, required=a.required, doc=a.doc,
+                          choices=tuple(dict.fromkeys(a.choices + b.choices)))
+                for a, b in zip(old.fields, spec.fields, strict=True)
+            )
+            spec = ActionSpec(type=spec.type, actors=tuple(dict.fromkeys(old.actors + spec.actors)),
+                              fields=fields, doc=old.doc)
+        merged[spec.type] = spec
+    return list(merged.values())
+
+
+def deck_choices(state: State) -> tuple[str, ...]:
+    pile = state.deck if sum(state.deck) else state.discard
+    return tuple(card for card, n in zip(CARDS, pile, strict=True) if n)
+
+
+def setup_actions(state: State) -> tuple[ActionSpec, ...]:
+    if state.phase == "deal":
+        waiting = tuple(s.name for s in state.seats if not s.hand)
+        fields = (FieldSpec(name="player", kind="str", choices=waiting),
+                  FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state),
+                            doc="two cards, face up"))
+        return (ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards"),)
+    if state.phase == "cover":
+        pairs = tuple(",".join(pair) for pair in corner_pairs(state))
+        field = FieldSpec(name="planets", kind="list[str]", choices=pairs,
+                          doc="a pair of opposing corners")
+        return (ActionSpec(type="cover", actors=(TABLE,), fields=(field,), doc="Deep Space"),)
+    who = ", ".join(state.name(s) for s in state.contenders)
+    dice = FieldSpec(name="dice", kind="list[int]", required=False, doc=f"one die each: {who}")
+    return (ActionSpec(type="roll-off", actors=(TABLE,), fields=(dice,), doc="first player"),)
+
+
+def planet_field(name: str, choices: list[int] | tuple[int, ...], state: State,
+                 required: bool = True, doc: str = "") -> FieldSpec:
+    return FieldSpec(name=name, kind="str", required=required, doc=doc,
+                     choices=tuple(state.space(p) for p in choices))
+
+
+def play_fields(state: State, cards: tuple[str, ...], planets: list[int],
+                takes: tuple[str, ...] = ()) -> tuple[FieldSpec, ...]:
+    return (
+        FieldSpec(name="card", kind="str", choices=cards),
+        planet_field("planet", planets, state, required=False,
+                     doc="Bribe a Rival: the planet struck; Space Dog: where it goes"),
+        FieldSpec(name="take", kind="str", required=False, choices=takes,
+                  doc="Mail from Mom: the card chosen"),
+    )
+
+
+def activation(state: State) -> ActionSpec:
+    seat = state.dog_window
+    fields = play_fields(state, (data.DOG_PAW,), held(state, seat))
+    return ActionSpec(type="play", actors=(state.name(seat),), fields=fields,
+                      doc="activate a Space Dog for a Gem")
+
+
+def turn_actions(state: State) -> list[ActionSpec]:
+    seat = state.current
+    me = (state.name(seat),)
+    if state.stage == DRAW:
+        need = min(data.HAND.value - len(state.seats[seat].hand), cards_left(state))
+        field = FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state),
+                          doc=f"{need} card{'s' if need != 1 else ''}, face up")
+        return [ActionSpec(type="draw", actors=me, fields=(field,), doc="top up to two cards")]
+    specs: list[ActionSpec] = []
+    player = state.seats[seat]
+    if state.stage == START and len(player.hand) == data.HAND.value and player.supply:
+        specs.append(ActionSpec(type="trade-cards", actors=me, doc="both cards for a Recruit"))
+    if state.stage <= MINE and mineable(state, seat):
+        fields = (FieldSpec(name="planet", kind="str", choices=tuple(mineable(state, seat))),
+                  FieldSpec(name="resource", kind="str", required=False, choices=("gem", "ore")))
+        specs.append(ActionSpec(type="mine", actors=me, fields=fields))
+    if state.stage <= RECRUIT and player.gems and player.supply:
+        most = min(player.gems, player.supply)
+        field = FieldSpec(name="count", kind="int", required=False, doc=f"1 to {most}, a Gem each")
+        specs.append(ActionSpec(type="recruit", actors=me, fields=(field,)))
+    if state.moves_left:
+        specs.extend(move_action(state, seat))
+    builds = buildable(state, seat)
+    if builds:
+        specs.append(ActionSpec(type="build", actors=me,
+                                fields=(planet_field("planet", builds, state),)))
+    cards = tuple(c for c in dict.fromkeys(player.hand) if c in OWN_TURN_CARDS)
+    if cards:
+        takes = deck_choices(state) if data.MAIL in cards else ()
+        specs.append(ActionSpec(type="play", actors=me,
+                                fields=play_fields(state, cards, bribe_targets(state, seat),
+                                                   takes)))
+    specs.append(ActionSpec(type="end", actors=me, doc="end the turn"))
+    return specs
+
+
+OWN_TURN_CARDS = (data.ENERGY_BOOST, data.BRIBE, data.MAIL)
+BATTLE_CARDS = {data.TRACTOR_BEAM: "defender", data.AIR_LEAK: "both", data.GOOD_DOG: "both"}
+
+
+def move_action(state: State, seat: int) -> list[ActionSpec]:
+    sources = held(state, seat)
+    targets = sorted({t for s in sources for t in move_targets(state, seat, s)})
+    if not sources or not targets:
+        return []
+    fields = (planet_field("from", sources, state), planet_field("to", targets, state),
+              FieldSpec(name="count", kind="int", required=False, doc="Recruits in the Crew"),
+              FieldSpec(name="dog", kind="bool", required=False, doc="take the Space Dog along"))
+    return [ActionSpec(type="move", actors=(state.name(seat),), fields=fields,
+                       doc=f"{state.moves_left} movements left")]
+
+
+def buildable(state: State, seat: int) -> list[int]:
+    me = state.seats[seat]
+    if me.ore < data.BASE_ORE.value or not me.bases or state.stage > ACT:
+        return []
+    homes = () if state.settings.home_bases else homes_in_use(state)
+    return [p for p in held(state, seat) if state.recruits[p] >= data.BASE_CREW.value
+            and seat not in state.bases[p] and p not in homes]
+
+
+def battle_actions(state: State) -> list[ActionSpec]:
+    fight = state.battle
+    assert fight is not None
+    attacker = state.name(fight.attacker)
+    fields = (FieldSpec(name="attacker", kind="int", required=False, doc="the attacker's die"),
+              FieldSpec(name="defender", kind="int", required=False, doc="the defender's die"))
+    specs = [ActionSpec(type="battle", actors=(attacker,), fields=fields, doc="one exchange")]
+    for seat in (fight.attacker, fight.defender):
+        cards = tuple(c for c in dict.fromkeys(state.seats[seat].hand)
+                      if playable_in_battle(state, seat, c))
+        if cards:
+            specs.append(ActionSpec(type="play", actors=(state.name(seat),),
+                                    fields=play_fields(state, cards, [])))
+    return specs
+
+
+def playable_in_battle(state: State, seat: int, card: str) -> bool:
+    fight = state.battle
+    if fight is None or card not in BATTLE_CARDS:
+        return False
+    if card == data.TRACTOR_BEAM:
+        return seat == fight.defender and not fight.exchanges
+    if card == data.GOOD_DOG:
+        return not fight.exchanges and state.dogs_left > 0
+    return True

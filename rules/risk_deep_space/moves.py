@@ -1,0 +1,750 @@
+"""Every rule of Risk: Deep Space as one pure ``step(state, seat, event)``.
+
+``check`` runs ``step`` and throws the result away; ``apply`` returns it. A refusal raises
+:class:`~rules.kernel.IllegalAction` with the reason in table words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from msgspec.structs import replace
+
+from ledger.events import Event
+from rules import dice
+from rules.board import NOBODY
+from rules.kernel import IllegalAction
+
+from . import data
+from .events import (
+    Battled,
+    Built,
+    Covered,
+    Dealt,
+    Drew,
+    Ended,
+    Mined,
+    Moved,
+    Played,
+    Recruited,
+    RolledOff,
+    TradedCards,
+)
+from .state import (
+    CARDS,
+    Battle,
+    Dog,
+    State,
+    bases_built,
+    card_index,
+    dogs_at,
+    hand_without,
+    mine_at,
+    put,
+    set_recruits,
+    with_seat,
+)
+
+DRAW, START, MINE, RECRUIT, ACT = range(5)
+"""Stages of a turn: each action may come at its stage or earlier, and moves the turn on."""
+STAGE_WORDS = ("draw", "trade cards or mine", "mine", "recruit", "move and build")
+RESOURCES = ("gem", "ore")
+SIDES = 6
+
+# -- setup -----------------------------------------------------------------------------------------
+
+
+def deal(state: State, seat: int, event: Dealt) -> State:
+    """Get Ready! 4: "deal each player two cards faceup"."""
+    require_phase(state, "deal", "cards are dealt only during setup")
+    require_table(seat, "the table deals")
+    target = seat_called(state, event.player)
+    if state.seats[target].hand:
+        waiting = [s.name for s in state.seats if not s.hand]
+        raise IllegalAction(f"{state.name(target)} has been dealt already", allowed=waiting)
+    if len(event.cards) != data.START_CARDS.value:
+        raise IllegalAction(f"deal two cards face up, not {len(event.cards)}")
+    state = draw_cards(state, target, event.cards)
+    if all(s.hand for s in state.seats):
+        state = replace(state, phase="cover" if len(state.seats) == 2 else "roll-off",
+                        contenders=tuple(range(len(state.seats))))
+    return state
+
+
+def cover(state: State, seat: int, event: Covered) -> State:
+    """Get Ready! 5: "For a 2-player game, cover either pair of opposing corner planets"."""
+    require_phase(state, "cover", "planet covers go on in a 2-player game's setup, after the deal")
+    require_table(seat, "the table places the planet covers")
+    board = state.board
+    wanted = {board.find(text) or text for text in event.planets}
+    pairs = corner_pairs(state)
+    if wanted not in [set(pair) for pair in pairs]:
+        raise IllegalAction("cover a pair of opposing corner planets",
+                            allowed=[",".join(pair) for pair in pairs])
+    covered = tuple(sorted(board.index(space) for space in wanted))
+    return replace(state, covered=covered, phase="roll-off")
+
+
+def corner_pairs(state: State) -> list[tuple[str, str]]:
+    corners = set(state.board.tagged("corner"))
+    return [pair for pair in state.board.opposites if set(pair) <= corners]
+
+
+def roll_off(state: State, seat: int, event: RolledOff) -> State:
+    """Get Ready!: "Each player rolls the dice. Whoever rolls highest goes first, and play moves
+    to the left." Players tied for highest roll again."""
+    require_phase(state, "roll-off", "the roll for first player comes after the deal")
+    require_table(seat, "the table records the roll-off")
+    rollers = state.contenders
+    if len(event.dice) != len(rollers) or not all(1 <= d <= SIDES for d in event.dice):
+        who = ", ".join(state.name(s) for s in rollers)
+        raise IllegalAction(f"roll one die each for {who}: {len(rollers)} faces from 1 to 6")
+    best = max(event.dice)
+    tied = tuple(s for s, d in zip(rollers, event.dice, strict=True) if d == best)
+    state = replace(state, rolloffs=(*state.rolloffs, event.dice), contenders=tied)
+    if len(tied) > 1:
+        return state
+    first = tied[0]
+    players = len(state.seats)
+    order = tuple((first + k) % players for k in range(players))
+    return begin_turn(replace(state, order=order, phase="turn", contenders=()), first)
+
+
+# -- the turn --------------------------------------------------------------------------------------
+
+
+def begin_turn(state: State, seat: int) -> State:
+    """On Your Turn: draw first when holding fewer than two cards (and any are left)."""
+    turn = state.turn + 1
+    short = len(state.seats[seat].hand) < data.HAND.value and cards_left(state)
+    return replace(
+        state, current=seat, turn=turn, round=(turn - 1) // len(state.seats) + 1,
+        stage=DRAW if short else START, moves_left=data.MOVEMENTS.value, mined=(), boost=False,
+    )
+
+
+def draw(state: State, seat: int, event: Drew) -> State:
+    """On Your Turn: "If you start your turn with less than two Action cards, draw from the deck
+    until you have two!" """
+    require_turn(state, seat, "draw")
+    if state.stage != DRAW:
+        raise IllegalAction("cards are drawn only at the start of a turn, to top up to two")
+    need = min(data.HAND.value - len(state.seats[seat].hand), cards_left(state))
+    if len(event.cards) != need:
+        raise IllegalAction(f"{state.name(seat)} draws {need} card{'s' if need != 1 else ''}, "
+                            f"not {len(event.cards)}")
+    return replace(draw_cards(state, seat, event.cards), stage=START)
+
+
+def draw_cards(state: State, seat: int, cards: Sequence[str]) -> State:
+    """Cards off the deck into a hand, face up; an empty deck takes the discards reshuffled."""
+    for text in cards:
+        state = reshuffle_if_empty(state)
+        card = card_called(text)
+        k = card_index(card)
+        if not state.deck[k]:
+            left = [c for c, n in zip(CARDS, state.deck, strict=True) if n]
+            raise IllegalAction(f"no {data.title(card)} is left in the deck", allowed=left)
+        state = replace(state, deck=put(state.deck, k, state.deck[k] - 1))
+        state = with_seat(state, seat, hand=(*state.seats[seat].hand, card))
+        if card == data.DOG_PAW:
+            state = replace(state, dog_window=seat)
+    return state
+
+
+def reshuffle_if_empty(state: State) -> State:
+    if sum(state.deck) or not sum(state.discard):
+        return state
+    return replace(state, deck=state.discard, discard=(0,) * len(CARDS))
+
+
+def cards_left(state: State) -> int:
+    return sum(state.deck) + sum(state.discard)
+
+
+def trade_cards(state: State, seat: int, event: TradedCards) -> State:
+    """"At the beginning of your turn, you can choose to discard both of your Action cards in
+    exchange for a new Recruit. Place that new Recruit on your Home Station." """
+    require_turn(state, seat, "trade cards")
+    if state.stage != START:
+        raise IllegalAction("cards are traded only at the beginning of the turn, before mining")
+    me = state.seats[seat]
+    if len(me.hand) != data.HAND.value:
+        raise IllegalAction(f"trading discards both Action cards; {me.name} holds {len(me.hand)}")
+    if not me.supply:
+        raise IllegalAction(f"{me.name} has no Recruit left off the board")
+    for card in me.hand:
+        state = discard_card(state, seat, card)
+    return add_at_home(state, seat, 1)
+
+
+def mine(state: State, seat: int, event: Mined) -> State:
+    """Mine: "If you have at least two Recruits on one planet, you can choose to mine one Gem or
+    one Ore from that planet ... you may only mine at the beginning of your turn"."""
+    require_stage(state, seat, MINE, "mine")
+    space = planet_called(state, event.planet)
+    if space in homes_in_use(state):
+        raise IllegalAction("nothing is mined on a Home Station", allowed=mineable(state, seat))
+    if mine_at(state, seat, space) < data.MINE_CREW.value:
+        raise IllegalAction(f"mining needs two of your Recruits on {state.title(space)}",
+                            allowed=mineable(state, seat))
+    if space in state.mined:
+        raise IllegalAction(f"{state.title(space)} was mined this turn already",
+                            allowed=mineable(state, seat))
+    resource = event.resource.strip().casefold()
+    if resource not in RESOURCES:
+        raise IllegalAction(f"mine a gem or ore, not '{event.resource}'", allowed=RESOURCES)
+    if not getattr(state, "gems" if resource == "gem" else "ore"):
+        raise IllegalAction(f"no {resource} token is left by the board")
+    me = state.seats[seat]
+    if resource == "gem":
+        state = with_seat(replace(state, gems=state.gems - 1), seat, gems=me.gems + 1)
+    else:
+        state = with_seat(replace(state, ore=state.ore - 1), seat, ore=me.ore + 1)
+    return replace(state, mined=(*state.mined, space), stage=MINE)
+
+
+def mineable(state: State, seat: int) -> list[str]:
+    homes = homes_in_use(state)
+    return [state.space(p) for p in range(len(state.holders))
+            if p not in homes and p not in state.mined
+            and mine_at(state, seat, p) >= data.MINE_CREW.value]
+
+
+def recruit(state: State, seat: int, event: Recruited) -> State:
+    """Recruit: "You may pay one Gem to gain a single Recruit." New Recruits go on the Home
+    Station (a reading: the rulebook does not say where)."""
+    require_stage(state, seat, RECRUIT, "recruit")
+    me = state.seats[seat]
+    if event.count < 1:
+        raise IllegalAction("recruit at least one")
+    if event.count > me.gems:
+        raise IllegalAction(f"each Recruit costs a Gem; {me.name} has {me.gems}")
+    if event.count > me.supply:
+        raise IllegalAction(f"{me.name} has {me.supply} Recruits left off the board")
+    state = with_seat(replace(state, gems=state.gems + event.count), seat,
+                      gems=me.gems - event.count)
+    return replace(add_at_home(state, seat, event.count), stage=RECRUIT)
+
+
+def add_at_home(state: State, seat: int, count: int) -> State:
+    """Up to ``count`` Recruits from the supply onto the Home Station (as many as are left)."""
+    me = state.seats[seat]
+    count = min(count, me.supply)
+    state = with_seat(state, seat, supply=me.supply - count)
+    return set_recruits(state, me.home, seat, mine_at(state, seat, me.home) + count)
+
+
+def build(state: State, seat: int, event: Built) -> State:
+    """Build a Base: "you must have three Recruits on the planet ... Pay three Ore"."""
+    require_stage(state, seat, ACT, "build")
+    space = planet_called(state, event.planet)
+    me = state.seats[seat]
+    if mine_at(state, seat, space) < data.BASE_CREW.value:
+        raise IllegalAction(f"a Base needs three of your Recruits on {state.title(space)}")
+    if me.ore < data.BASE_ORE.value:
+        raise IllegalAction(f"a Base costs three Ore; {me.name} has {me.ore}")
+    if not me.bases:
+        raise IllegalAction(f"{me.name} has no Base left")
+    if seat in state.bases[space]:
+        raise IllegalAction(f"{me.name} has a Base on {state.title(space)} already")
+    if space in homes_in_use(state) and not state.settings.home_bases:
+        raise IllegalAction("no Base on a Home Station (option home-bases=true allows it)")
+    state = with_seat(replace(state, ore=state.ore + data.BASE_ORE.value), seat,
+                      ore=me.ore - data.BASE_ORE.value, bases=me.bases - 1)
+    state = replace(state, bases=put(state.bases, space, (*state.bases[space], seat)),
+                    stage=ACT)
+    return check_win(state, seat)
+
+
+def check_win(state: State, seat: int) -> State:
+    """Win: "the first player to build four Bases wins" (five in a 2-player game)."""
+    if bases_built(state, seat) >= win_bases(state):
+        return replace(state, winner=seat, phase="over")
+    return state
+
+
+def win_bases(state: State) -> int:
+    table: dict[int, int] = data.WIN_BASES.value
+    return table[len(state.seats)]
+
+
+def end(state: State, seat: int, event: Ended) -> State:
+    """The turn passes to the left (the next seat in play order)."""
+    require_turn(state, seat, "end the turn")
+    require_drawn(state)
+    position = state.order.index(seat)
+    return begin_turn(state, state.order[(position + 1) % len(state.order)])
+
+
+# -- movement and battle ---------------------------------------------------------------------------
+
+
+def move(state: State, seat: int, event: Moved) -> State:
+    """Move: up to two movements a turn, a Recruit or a Crew to a connected planet; never onto a
+    Home Station; one Gem to pass through the centre; over Deep Space free. Moving onto an
+    opponent's Recruits starts a battle."""
+    require_stage(state, seat, ACT, "move")
+    if not state.moves_left:
+        raise IllegalAction("both movements of this turn are used")
+    source = planet_called(state, event.from_)
+    target = planet_called(state, event.to)
+    here = mine_at(state, seat, source)
+    if not here:
+        raise IllegalAction(f"{state.name(seat)} has no Recruits on {state.title(source)}",
+                            allowed=[state.space(p) for p in held(state, seat)])
+    if not 1 <= event.count <= here:
+        raise IllegalAction(f"move from 1 to {here} Recruits from {state.title(source)}")
+    targets = move_targets(state, seat, source)
+    if target not in targets:
+        raise IllegalAction(refusal(state, target),
+                            allowed=[state.space(p) for p in sorted(targets)])
+    toll = targets[target]
+    me = state.seats[seat]
+    if toll > me.gems:
+        raise IllegalAction("passing through the centre costs a Gem")
+    if event.dog and not dogs_at(state, source, seat):
+        raise IllegalAction(f"{me.name} has no Space Dog on {state.title(source)}")
+    state = with_seat(replace(state, gems=state.gems + toll), seat, gems=me.gems - toll)
+    state = set_recruits(state, source, seat, here - event.count)
+    state = walk_dogs(state, seat, source, target, take_one=event.dog,
+                      take_all=here == event.count)
+    state = replace(state, moves_left=state.moves_left - 1, boost=False, stage=ACT)
+    holder = state.holders[target]
+    if holder not in (NOBODY, seat):
+        battle = Battle(attacker=seat, defender=holder, source=source, target=target,
+                        crew=event.count)
+        return replace(state, battle=battle, battles=state.battles + 1)
+    state = set_recruits(state, target, seat, mine_at(state, seat, target) + event.count)
+    return take_planet(state, seat, target)
+
+
+def refusal(state: State, target: int) -> str:
+    if target in state.covered:
+        return f"{state.title(target)} is Deep Space: nobody stops there"
+    if state.space(target) in state.board.tagged("centre"):
+        return "nobody stops on the centre: move through it to a planet beyond, for a Gem"
+    if target in state.closed:
+        return "nobody moves onto a Home Station"
+    return f"{state.title(target)} cannot be reached in one movement"
+
+
+def move_targets(state: State, seat: int, source: int) -> dict[int, int]:
+    """Planets one movement from ``source`` reaches, with the Gems it costs."""
+    if state.boost:
+        return reach(state, source, tuple(p for p, who in enumerate(state.holders)
+                                          if who not in (NOBODY, seat)))
+    cache: dict[tuple[object, ...], dict[int, int]] = state.settings.__dict__.setdefault(
+        "reach", {})  # the same board, covers and closed spaces always reach the same planets
+    key = (source, state.covered, state.closed)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = reach(state, source, ())
+    return found
+
+
+def reach(state: State, source: int, occupied: tuple[int, ...]) -> dict[int, int]:
+    """Destinations over covered planets (and ``occupied`` ones), through the centre for a Gem."""
+    board = state.board
+    ids = board.ids
+    pass_over = {ids[p] for p in (*state.covered, *occupied)}
+    found = board.reachable(ids[source], pass_over=pass_over, toll=board.tagged("centre"))
+    index = board.index
+    return {index(space): toll for space, toll in found.items()
+            if index(space) not in state.closed}
+
+
+def walk_dogs(state: State, seat: int, source: int, target: int, *, take_one: bool,
+              take_all: bool) -> State:
+    """Space Dogs travel with the Crew: one when asked, all when nobody stays, and a dog waiting
+    at the Home Station with the next Crew that leaves it."""
+    dogs = list(state.dogs)
+    moved = 0
+    for i in dogs_at(state, source, seat):
+        if take_all or dogs[i].waiting or (take_one and not moved):
+            dogs[i] = Dog(owner=seat, space=target)
+            moved += 1
+    return replace(state, dogs=tuple(dogs))
+
+
+def battle(state: State, seat: int, event: Battled) -> State:
+    """Battle: "You and your opponent each roll one die. Attacking Crew rolls first. The higher
+    roller wins ... If there's a tie, victory goes to the defending Crew." A loss removes one
+    Recruit, or the side's Space Dog first; the battle goes on until one side has no Recruits."""
+    fight = require_battle(state)
+    if seat != fight.attacker:
+        raise IllegalAction(f"{state.name(fight.attacker)} records the dice of the battle",
+                            allowed=(state.name(fight.attacker),))
+    faces = (event.attacker, event.defender)
+    if not all(1 <= face <= SIDES for face in faces):
+        raise IllegalAction("one die each: attacker=1..6 defender=1..6")
+    bonus = battle_bonus(state, fight)
+    winner = dice.pair_winner(faces[0] + bonus[0], faces[1] + bonus[1])
+    fight = replace(fight, exchanges=fight.exchanges + 1, last=faces)
+    state = replace(state, battle=fight)
+    loser = fight.defender if winner == dice.ATTACKER else fight.attacker
+    return finish_battle(defeat(state, fight, loser))
+
+
+def battle_bonus(state: State, fight: Battle) -> tuple[int, int]:
+    """Space Dog: "When you enter battle, add +1 to your dice rolls" (once, however many)."""
+    return (int(bool(dogs_at(state, fight.target, fight.attacker))),
+            int(bool(dogs_at(state, fight.target, fight.defender))))
+
+
+def defeat(state: State, fight: Battle, loser: int) -> State:
+    """One lost exchange: the loser's Space Dog goes back by the board instead of a Recruit."""
+    dogs = dogs_at(state, fight.target, loser)
+    if dogs:
+        return replace(state, dogs=tuple(d for i, d in enumerate(state.dogs) if i != dogs[0]),
+                       dogs_left=state.dogs_left + 1)
+    return lose_recruits(state, fight, loser, 1)
+
+
+def lose_recruits(state: State, fight: Battle, loser: int, count: int) -> State:
+    """``count`` of ``loser``'s Recruits in the battle go to their off-board pile."""
+    if loser == fight.attacker:
+        count = min(count, fight.crew)
+        state = replace(state, battle=replace(fight, crew=fight.crew - count))
+    else:
+        count = min(count, state.recruits[fight.target])
+        state = set_recruits(state, fight.target, loser, state.recruits[fight.target] - count)
+    return with_seat(state, loser, supply=state.seats[loser].supply + count)
+
+
+def finish_battle(state: State) -> State:
+    """When one side has no Recruits left the battle is over; a winning attacker occupies the
+    planet. "Whether they win or lose the battle, the attacking player gets to complete their
+    turn." """
+    fight = state.battle
+    assert fight is not None
+    defenders = state.recruits[fight.target]
+    if fight.crew and defenders:
+        return state
+    state = replace(state, battle=None)
+    if fight.crew:
+        state = set_recruits(state, fight.target, fight.attacker, fight.crew)
+        state = take_planet(state, fight.attacker, fight.target)
+    return state
+
+
+def take_planet(state: State, seat: int, space: int) -> State:
+    """The option ``lost-base=destroyed``: other players' Bases on a planet ``seat`` now holds
+    go back to their owners. By default (``stays``) a Base stays and keeps counting."""
+    if state.settings.lost_base != "destroyed":
+        return state
+    for owner in state.bases[space]:
+        if owner != seat:
+            state = with_seat(state, owner, bases=state.seats[owner].bases + 1)
+    kept = tuple(owner for owner in state.bases[space] if owner == seat)
+    return replace(state, bases=put(state.bases, space, kept))
+
+
+def settle_dogs(state: State) -> State:
+    """A Space Dog whose Crew was wiped out by an Action card goes to another of its owner's
+    Crews (the largest, first on the board when tied), or waits at the Home Station."""
+    fight = state.battle
+    dogs = list(state.dogs)
+    for i, dog in enumerate(dogs):
+        attacking = fight is not None and fight.attacker == dog.owner and fight.target == dog.space
+        if mine_at(state, dog.owner, dog.space) or attacking or dog.waiting:
+            continue
+        crews = held(state, dog.owner)
+        if crews:
+            best = max(crews, key=lambda p: (state.recruits[p], -p))
+            dogs[i] = Dog(owner=dog.owner, space=best)
+        else:
+            dogs[i] = Dog(owner=dog.owner, space=state.seats[dog.owner].home, waiting=True)
+    return replace(state, dogs=tuple(dogs)) if dogs != list(state.dogs) else state
+
+
+# -- Action cards ----------------------------------------------------------------------------------
+
+
+def play(state: State, seat: int, event: Played) -> State:
+    """Action cards: each with its timing and cost (see :data:`data.CARD_COSTS`)."""
+    if seat == NOBODY:
+        raise IllegalAction("a player plays Action cards (by=NAME)")
+    card = card_called(event.card)
+    if card not in state.seats[seat].hand:
+        raise IllegalAction(f"{state.name(seat)} holds no {data.title(card)}",
+                            allowed=state.seats[seat].hand)
+    effect = CARD_EFFECTS[card]
+    state = effect(state, seat, event)
+    state = discard_card(state, seat, card)
+    return pay(state, seat, card)
+
+
+def pay(state: State, seat: int, card: str) -> State:
+    """A card's Gem cost goes by the board (Bribe a Rival pays its opponent in its effect)."""
+    if card == data.BRIBE or state.settings.costs[card_index(card)] != data.GEM:
+        return state
+    me = state.seats[seat]
+    if not me.gems:
+        raise IllegalAction(f"{data.title(card)} costs a Gem; {me.name} has none")
+    return with_seat(replace(state, gems=state.gems + 1), seat, gems=me.gems - 1)
+
+
+def discard_card(state: State, seat: int, card: str) -> State:
+    k = card_index(card)
+    state = with_seat(state, seat, hand=hand_without(state.seats[seat].hand, card))
+    return replace(state, discard=put(state.discard, k, state.discard[k] + 1))
+
+
+def tractor_beam(state: State, seat: int, event: Played) -> State:
+    """Tractor Beam: "When an opponent invades a planet you occupy, move their Crew back to the
+    planet they came from. The other player does not regain their lost movement." """
+    fight = require_battle(state)
+    if seat != fight.defender or fight.exchanges:
+        raise IllegalAction("Tractor Beam is played by the invaded player, before the dice")
+    state = set_recruits(state, fight.source,
+                         fight.attacker, mine_at(state, fight.attacker, fight.source) + fight.crew)
+    dogs = tuple(Dog(owner=d.owner, space=fight.source)
+                 if d.owner == fight.attacker and d.space == fight.target else d
+                 for d in state.dogs)
+    return replace(state, battle=None, dogs=dogs)
+
+
+def energy_boost(state: State, seat: int, event: Played) -> State:
+    """Energy Boost: "You may move past an occupied planet without battling." (the next
+    movement may pass over occupied planets)."""
+    require_stage(state, seat, ACT, "play Energy Boost")
+    return replace(state, boost=True, stage=ACT)
+
+
+def bribe(state: State, seat: int, event: Played) -> State:
+    """Bribe a Rival: "Pay one Gem to any opponent and remove two of their Recruits from any
+    planet directly connected to a planet you occupy. Add two Recruits to your Home Station." """
+    require_stage(state, seat, ACT, "play Bribe a Rival")
+    space = planet_called(state, event.planet)
+    targets = bribe_targets(state, seat)
+    if space not in targets:
+        raise IllegalAction(f"Bribe a Rival strikes an opponent's Recruits next to a planet "
+                            f"{state.name(seat)} occupies",
+                            allowed=[state.space(p) for p in targets])
+    me = state.seats[seat]
+    if not me.gems:
+        raise IllegalAction(f"Bribe a Rival costs a Gem; {me.name} has none")
+    rival = state.holders[space]
+    state = with_seat(state, seat, gems=me.gems - 1)
+    state = with_seat(state, rival, gems=state.seats[rival].gems + 1)
+    removed = min(2, state.recruits[space])
+    state = set_recruits(state, space, rival, state.recruits[space] - removed)
+    state = with_seat(state, rival, supply=state.seats[rival].supply + removed)
+    return replace(add_at_home(state, seat, 2), stage=ACT)
+
+
+def bribe_targets(state: State, seat: int) -> list[int]:
+    board = state.board
+    mine_ = {state.space(p) for p in held(state, seat)}
+    return [p for p, who in enumerate(state.holders) if who not in (NOBODY, seat)
+            and any(board.linked(state.space(p), m) for m in mine_)]
+
+
+def air_leak(state: State, seat: int, event: Played) -> State:
+    """Air Leak: "During battle, remove three opponent Recruits and one of your own Recruits
+    from the planet you are on." (your own Recruit is its cost)."""
+    fight = require_battle(state)
+    if seat not in (fight.attacker, fight.defender):
+        raise IllegalAction("Air Leak is played by a player in the battle")
+    other = fight.defender if seat == fight.attacker else fight.attacker
+    state = lose_recruits(state, fight, other, 3)
+    fight = state.battle
+    assert fight is not None
+    state = lose_recruits(state, fight, seat, 1)
+    return finish_battle(state)
+
+
+def mail(state: State, seat: int, event: Played) -> State:
+    """Mail from Mom: "Look through the first three cards in the Action deck and choose one
+    card." The deck's order is unknown, so any card in it may be chosen."""
+    require_stage(state, seat, ACT, "play Mail from Mom")
+    state = replace(state, stage=ACT)
+    if not cards_left(state):
+        if event.take:
+            raise IllegalAction("the deck and the discards are empty: take nothing")
+        return state
+    if not event.take:
+        raise IllegalAction("Mail from Mom takes a card from the deck: take=CARD",
+                            allowed=[c for c, n in zip(CARDS, state.deck, strict=True) if n])
+    return draw_cards(state, seat, (event.take,))
+
+
+def dog_paw(state: State, seat: int, event: Played) -> State:
+    """Space Dog, Paw!: "When you draw this card, you can pay one Gem to activate a Space Dog
+    ... place a Space Dog token on any planet where you have Recruits." """
+    if state.dog_window != seat:
+        raise IllegalAction("Space Dog, Paw! is activated only right after it is drawn")
+    state = place_dog(state, seat, planet_called(state, event.planet))
+    return replace(state, dog_window=NOBODY)
+
+
+def good_dog(state: State, seat: int, event: Played) -> State:
+    """Good Space Dog: "When you battle, place the Space Dog token on that planet." (before the
+    first exchange, as the Space Dog must be activated "before a battle begins")."""
+    fight = require_battle(state)
+    if seat not in (fight.attacker, fight.defender) or fight.exchanges:
+        raise IllegalAction("Good Space Dog is played by a player in the battle, before the dice")
+    if not state.dogs_left:
+        raise IllegalAction("no Space Dog token is left by the board")
+    dog = Dog(owner=seat, space=fight.target)
+    return replace(state, dogs=(*state.dogs, dog), dogs_left=state.dogs_left - 1)
+
+
+def place_dog(state: State, seat: int, space: int) -> State:
+    if not state.dogs_left:
+        raise IllegalAction("no Space Dog token is left by the board")
+    if not mine_at(state, seat, space):
+        raise IllegalAction(f"the Space Dog joins a planet with {state.name(seat)}'s Recruits",
+                            allowed=[state.space(p) for p in held(state, seat)])
+    return replace(state, dogs=(*state.dogs, Dog(owner=seat, space=space)),
+                   dogs_left=state.dogs_left - 1)
+
+
+CARD_EFFECTS: dict[str, Callable[[State, int, Played], State]] = {
+    data.TRACTOR_BEAM: tractor_beam,
+    data.ENERGY_BOOST: energy_boost,
+    data.BRIBE: bribe,
+    data.AIR_LEAK: air_leak,
+    data.MAIL: mail,
+    data.DOG_PAW: dog_paw,
+    data.GOOD_DOG: good_dog,
+}
+
+
+# -- the step --------------------------------------------------------------------------------------
+
+STEPS: dict[type[Event], Callable[[State, int, Event], State]] = {
+    Dealt: deal, Covered: cover, RolledOff: roll_off, Drew: draw, TradedCards: trade_cards,
+    Mined: mine, Recruited: recruit, Moved: move, Battled: battle, Built: build, Played: play,
+    Ended: end,
+}  # type: ignore[dict-item]
+
+
+def step(state: State, seat: int, event: Event) -> State:
+    """The state after ``seat`` (``NOBODY``: the table) records ``event``; IllegalAction if the
+    rules refuse it."""
+    if state.phase == "over":
+        raise IllegalAction("the game is over")
+    action = STEPS.get(type(event))
+    if action is None:
+        raise IllegalAction(f"{type(event).__name__} is not an action of Risk: Deep Space")
+    opening = is_activation(event)
+    if not opening and state.dog_window != NOBODY:
+        state = replace(state, dog_window=NOBODY)
+    state = action(state, seat, event)
+    return settle_dogs(state)
+
+
+def is_activation(event: Event) -> bool:
+    return isinstance(event, Played) and event.card.strip().casefold() == data.DOG_PAW
+
+
+# -- requirements and names ------------------------------------------------------------------------
+
+
+def require_phase(state: State, phase: str, reason: str) -> None:
+    if state.phase != phase:
+        raise IllegalAction(reason)
+
+
+def require_table(seat: int, reason: str) -> None:
+    if seat != NOBODY:
+        raise IllegalAction(f"{reason} (by=table)", allowed=("table",))
+
+
+def require_turn(state: State, seat: int, what: str) -> None:
+    if state.phase != "turn":
+        raise IllegalAction(f"nobody can {what} before the game begins")
+    if seat != state.current:
+        raise IllegalAction(f"it is {state.name(state.current)}'s turn, who alone may {what}")
+    if state.battle is not None:
+        raise IllegalAction("a battle is on: roll (battle) or play a battle card")
+
+
+def require_drawn(state: State) -> None:
+    if state.stage == DRAW:
+        raise IllegalAction(f"{state.name(state.current)} first draws up to two Action cards")
+
+
+def require_stage(state: State, seat: int, stage: int, what: str) -> None:
+    """``what`` belongs at ``stage`` of the turn: refused once the turn has gone past it."""
+    require_turn(state, seat, what)
+    require_drawn(state)
+    if state.stage > stage:
+        done = STAGE_WORDS[state.stage]
+        raise IllegalAction(f"too late to {what}: this turn is at '{done}' (Mine, then Recruit, "
+                            "then move and build)")
+
+
+def require_battle(state: State) -> Battle:
+    if state.battle is None:
+        raise IllegalAction("there is no battle")
+    return state.battle
+
+
+def seat_called(state: State, text: str) -> int:
+    wanted = text.strip().casefold()
+    for seat, me in enumerate(state.seats):
+        if me.name.casefold() == wanted or me.colour == wanted:
+            return seat
+    raise IllegalAction(f"nobody called '{text}' plays", allowed=[s.name for s in state.seats])
+
+
+def card_called(text: str) -> str:
+    wanted = text.strip().casefold().replace(" ", "-").replace(",", "").replace("!", "")
+    for card in CARDS:
+        if wanted in (card, data.title(card).casefold().replace(" ", "-").replace(",", "")):
+            return card
+    raise IllegalAction(f"no Action card called '{text}'", allowed=CARDS)
+
+
+def planet_called(state: State, text: str) -> int:
+    space = state.board.find(text)
+    if space is None:
+        raise IllegalAction(f"no planet called '{text}' on this board",
+                            allowed=state.board.ids)
+    return state.board.index(space)
+
+
+def homes_in_use(state: State) -> tuple[int, ...]:
+    return state.homes
+
+
+def closed_spaces(state: State) -> tuple[int, ...]:
+    """Spaces nobody stops on (covered planets aside): Home Stations and the centre."""
+    board = state.board
+    homes = [board.index(s) for s in board.tag_values("home").values()]
+    if state.settings.open_stations:
+        homes = list(state.homes)
+    centre = [board.index(s) for s in board.tagged("centre")]
+    return tuple(sorted({*homes, *state.homes, *centre}))
+
+
+def held(state: State, seat: int) -> list[int]:
+    """Planets where ``seat`` has Recruits."""
+    return [p for p, who in enumerate(state.holders) if who == seat]
+
+
+def phase_words(state: State) -> str:
+    """What happens now, for people."""
+    if state.phase == "over":
+        return f"{state.name(state.winner)} has won"
+    if state.phase == "deal":
+        waiting = [s.name for s in state.seats if not s.hand]
+        return "the table deals two Action cards face up to " + ", ".join(waiting)
+    if state.phase == "cover":
+        return "the table covers a pair of opposing corner planets"
+    if state.phase == "roll-off":
+        return "roll for first player: " + ", ".join(state.name(s) for s in state.contenders)
+    who = state.name(state.current)
+    if state.battle is not None:
+        fight = state.battle
+        return (f"battle on {state.title(fight.target)}: {state.name(fight.attacker)} "
+                f"({fight.crew}) against {state.name(fight.defender)} "
+                f"({state.recruits[fight.target]})")
+    if state.dog_window != NOBODY:
+        return f"{state.name(state.dog_window)} may activate Space Dog, Paw! for a Gem"
+    if state.stage == DRAW:
+        return f"{who} draws up to two Action cards"
+    return f"{who}: {STAGE_WORDS[state.stage]} ({state.moves_left} movements left)"

@@ -1,0 +1,163 @@
+"""Setup options: the board, colours, and the defaults the rulebook leaves open.
+
+``--option board=FILE`` (a board file, see :mod:`rules.board`), ``--option colours=red,blue``,
+``--option lost-base=destroyed``, ``--option home-bases=true``, ``--option open-stations=true``,
+``--option deck.air-leak=8 --option deck.bribe-a-rival=3`` (the deck keeps 36 cards),
+``--option cost.mail-from-mom=gem``. The options in force, the whole board included, are stored
+in the game-started event, so a log replays without the board file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any, Literal
+
+import msgspec
+
+from rules.board import Board, board_from_data, load_board, require_tags
+from rules.kernel import BadOptions
+
+from . import data
+
+
+def _fields() -> list[tuple[str, Any, Any]]:
+    deck = [
+        (f"deck_{card.replace('-', '_')}", int,
+         msgspec.field(default=data.DECK_MIX[card].value, name=f"deck.{card}"))
+        for card in data.CARDS
+    ]
+    costs = [
+        (f"cost_{card.replace('-', '_')}", Literal["free", "gem", "recruit"],
+         msgspec.field(default=data.CARD_COSTS[card].value, name=f"cost.{card}"))
+        for card in data.CARDS
+    ]
+    return [
+        ("board", dict[str, Any] | None, None),
+        ("colours", tuple[str, ...], ()),
+        ("lost_base", Literal["stays", "destroyed"],
+         msgspec.field(default=data.LOST_BASE.value, name="lost-base")),
+        ("force_fields", Literal["unused"],
+         msgspec.field(default=data.FORCE_FIELD_RULE.value, name="force-fields")),
+        ("home_bases", bool, msgspec.field(default=data.HOME_BASES.value, name="home-bases")),
+        ("open_stations", bool,
+         msgspec.field(default=data.OPEN_STATIONS.value, name="open-stations")),
+        *deck,
+        *costs,
+    ]
+
+
+Options = msgspec.defstruct("Options", _fields(), frozen=True, kw_only=True,
+                            forbid_unknown_fields=True, module=__name__)
+"""Risk: Deep Space's options; every field has a default (marked in :mod:`.data`)."""
+
+
+class Settings(msgspec.Struct, frozen=True, dict=True):
+    """Options as the rules use them."""
+
+    board: Board
+    colours: tuple[str, ...]
+    lost_base: str
+    home_bases: bool
+    open_stations: bool
+    mix: tuple[int, ...]
+    """Cards of each kind in the deck, in :data:`data.CARDS` order."""
+    costs: tuple[str, ...]
+
+
+def default_board_data() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(data.BOARD_FILE.read_text(encoding="utf-8"))
+    return loaded
+
+
+def resolve_board(value: Any) -> dict[str, Any]:
+    """The board's content from what a person gave: a file path, the content itself, or nothing
+    (the default board)."""
+    if value is None or value == "":
+        return default_board_data()
+    if isinstance(value, str):
+        return load_board(value).to_data()
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise BadOptions("board must be a board file's path")
+
+
+def colours_for(board: Board, players: int, chosen: Sequence[str] = ()) -> tuple[str, ...]:
+    """Colours by seat: those chosen, else the defaults when the board has them, else the
+    board's Home Station colours in board order."""
+    if chosen:
+        return tuple(c.strip().casefold() for c in chosen)
+    homes = board.tag_values("home")
+    default = data.DEFAULT_COLOURS.value.get(players, ())
+    if default and all(c in homes for c in default):
+        return tuple(default)
+    return tuple(homes)[:players]
+
+
+def check_board(board: Board, colours: Sequence[str], players: int) -> None:
+    """What Deep Space needs of a board: a Home Station per colour in use, four corners in two
+    opposing pairs, one centre reaching four planets."""
+    require_tags(board, {f"home:{colour}": 1 for colour in colours})
+    require_tags(board, {"corner": 4, "centre": 1})
+    centre = board.tagged("centre")[0]
+    reached = board.neighbours(centre)
+    if len(reached) != 4:
+        raise BadOptions(
+            f"board '{board.name}': the centre must link to four planets, not {len(reached)} "
+            f"({', '.join(reached)})"
+        )
+    corners = set(board.tagged("corner"))
+    pairs = [frozenset(p) for p in board.opposites if set(p) <= corners]
+    if len(set(pairs)) != 2 or set().union(*pairs) != corners:
+        raise BadOptions(
+            f"board '{board.name}' must list its four corners as two opposing pairs in "
+            "'opposites' (a 2-player game covers one pair)"
+        )
+
+
+def validate(options: Any, players: Sequence[str]) -> None:
+    """Raise :class:`BadOptions` unless the board, colours and deck fit the game."""
+    board = board_from_data(options.board or default_board_data())
+    homes = board.tag_values("home")
+    if len(homes) != len(data.COLOURS):
+        raise BadOptions(f"board '{board.name}' needs four Home Stations (tags home:<colour>), "
+                         f"and has {len(homes)}: {', '.join(homes) or 'none'}")
+    colours = colours_for(board, len(players), options.colours)
+    if len(colours) != len(players):
+        raise BadOptions(f"colours must name one colour per player ({len(players)}), "
+                         f"not {len(colours)}; allowed: {', '.join(homes)}")
+    for colour in colours:
+        if colour not in homes:
+            raise BadOptions(f"colour '{colour}' has no Home Station on the board; "
+                             f"allowed: {', '.join(homes)}")
+    if len(set(colours)) != len(colours):
+        raise BadOptions("colours must be different")
+    check_board(board, colours, len(players))
+    values = msgspec.structs.asdict(options)
+    mix = [values[f"deck_{card.replace('-', '_')}"] for card in data.CARDS]
+    if min(mix) < 0 or sum(mix) != data.DECK_SIZE.value:
+        raise BadOptions(f"deck.<card> counts must be 0 or more and add up to the 36 Action "
+                         f"cards, not {sum(mix)}")
+
+
+def settings(options: Mapping[str, Any], players: int) -> Settings:
+    """Settings from the options of a game-started event (cached: every fold starts from them)."""
+    key = msgspec.json.encode(options, order="sorted")
+    return _settings(key, players)
+
+
+@lru_cache(maxsize=64)
+def _settings(key: bytes, players: int) -> Settings:
+    options = msgspec.convert(msgspec.json.decode(key), Options, strict=False)
+    values = msgspec.structs.asdict(options)
+    board = board_from_data(options.board or default_board_data())  # type: ignore[attr-defined]
+    return Settings(
+        board=board,
+        colours=colours_for(board, players, options.colours),  # type: ignore[attr-defined]
+        lost_base=options.lost_base,  # type: ignore[attr-defined]
+        home_bases=options.home_bases,  # type: ignore[attr-defined]
+        open_stations=options.open_stations,  # type: ignore[attr-defined]
+        mix=tuple(values[f"deck_{card.replace('-', '_')}"] for card in data.CARDS),
+        costs=tuple(values[f"cost_{card.replace('-', '_')}"] for card in data.CARDS),
+    )

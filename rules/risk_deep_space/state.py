@@ -1,0 +1,233 @@
+"""The state of a Risk: Deep Space game and the small pure changes every rule is built from.
+
+Planets are indexes into the board's spaces; players are seat indexes; ``NOBODY`` is -1;
+cards are indexes into :data:`~rules.risk_deep_space.data.CARDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+import msgspec
+from msgspec.structs import replace
+
+from rules.board import NOBODY, Board
+
+from . import data
+from .options import Settings
+
+CARDS = data.CARDS
+T = TypeVar("T")
+
+
+class Seat(msgspec.Struct, frozen=True, gc=False):
+    """One player's forces off the board, tokens and cards."""
+
+    name: str
+    colour: str
+    home: int
+    """Their Home Station (a space index)."""
+    supply: int
+    """Recruits off the board (in their off-board pile)."""
+    bases: int
+    """Bases not built yet."""
+    gems: int
+    ore: int = 0
+    hand: tuple[str, ...] = ()
+    """Action cards in front of the player, face up."""
+
+
+class Dog(msgspec.Struct, frozen=True, gc=False):
+    """A Space Dog token on the board."""
+
+    owner: int
+    space: int
+    waiting: bool = False
+    """At the Home Station with no Crew: travels with the next Crew that leaves it."""
+
+
+class Battle(msgspec.Struct, frozen=True, gc=False):
+    """A battle in progress: the attacking Crew has moved onto the defender's planet."""
+
+    attacker: int
+    defender: int
+    source: int
+    target: int
+    crew: int
+    """Attacking Recruits still standing (the defenders are the planet's Recruits)."""
+    exchanges: int = 0
+    last: tuple[int, int] = (0, 0)
+    """The dice of the last exchange (0, 0 before the first)."""
+
+
+class State(msgspec.Struct, frozen=True, gc=False):
+    """Everything the rules know after some events."""
+
+    settings: Settings
+    seats: tuple[Seat, ...]
+    holders: tuple[int, ...]
+    """Who has Recruits on each space (``NOBODY``: none)."""
+    recruits: tuple[int, ...]
+    """How many Recruits are on each space."""
+    bases: tuple[tuple[int, ...], ...]
+    """Seats with a Base on each space."""
+    deck: tuple[int, ...]
+    """Cards of each kind in the facedown deck."""
+    discard: tuple[int, ...]
+    gems: int
+    """Gem tokens in the supply by the board."""
+    ore: int
+    dogs_left: int
+    """Space Dog tokens by the board."""
+    homes: tuple[int, ...] = ()
+    """The Home Stations in use, by seat."""
+    closed: tuple[int, ...] = ()
+    """Spaces nobody stops on besides covered planets: Home Stations (those of colours not in
+    use unless ``open-stations``) and the centre."""
+    dogs: tuple[Dog, ...] = ()
+    covered: tuple[int, ...] = ()
+    """Planets under a planet cover (Deep Space)."""
+    phase: str = "deal"
+    """``deal``, ``cover``, ``roll-off``, ``turn``, ``over``."""
+    contenders: tuple[int, ...] = ()
+    rolloffs: tuple[tuple[int, ...], ...] = ()
+    order: tuple[int, ...] = ()
+    current: int = NOBODY
+    turn: int = 0
+    round: int = 0
+    stage: int = 0
+    """Where the turn is: 0 draw, 1 start (trade cards), 2 mine, 3 recruit, 4 move and build."""
+    moves_left: int = 0
+    mined: tuple[int, ...] = ()
+    boost: bool = False
+    """Energy Boost played: the next movement may pass occupied planets."""
+    dog_window: int = NOBODY
+    """The seat that just drew Space Dog, Paw! and may activate it now."""
+    battle: Battle | None = None
+    winner: int = NOBODY
+    battles: int = 0
+    """Battles begun so far (numbering for narration)."""
+
+    # -- lookups -------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        return self.settings.board
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def space(self, index: int) -> str:
+        return self.board.spaces[index].id
+
+    def title(self, index: int) -> str:
+        return self.board.spaces[index].title
+
+
+# -- small pure changes ----------------------------------------------------------------------------
+
+
+def put(values: Sequence[T], index: int, value: T) -> tuple[T, ...]:
+    """``values`` with ``values[index]`` replaced."""
+    result = list(values)
+    result[index] = value
+    return tuple(result)
+
+
+def with_seat(state: State, seat: int, **changes: object) -> State:
+    return replace(state, seats=put(state.seats, seat, replace(state.seats[seat], **changes)))
+
+
+def set_recruits(state: State, space: int, seat: int, count: int) -> State:
+    """``count`` of ``seat``'s Recruits on ``space`` (0 empties it)."""
+    return replace(
+        state,
+        recruits=put(state.recruits, space, count),
+        holders=put(state.holders, space, seat if count else NOBODY),
+    )
+
+
+def dogs_at(state: State, space: int, owner: int) -> list[int]:
+    """Indexes (into ``state.dogs``) of ``owner``'s Space Dogs on ``space``."""
+    return [i for i, dog in enumerate(state.dogs) if dog.space == space and dog.owner == owner]
+
+
+def mine_at(state: State, seat: int, space: int) -> int:
+    """``seat``'s Recruits on ``space``."""
+    return state.recruits[space] if state.holders[space] == seat else 0
+
+
+def on_board(state: State, seat: int) -> int:
+    """``seat``'s Recruits on the board, the attacking Crew of a battle included."""
+    crew = state.battle.crew if state.battle and state.battle.attacker == seat else 0
+    return crew + sum(n for who, n in zip(state.holders, state.recruits, strict=True)
+                      if who == seat)
+
+
+def bases_built(state: State, seat: int) -> int:
+    return sum(seat in here for here in state.bases)
+
+
+def card_index(card: str) -> int:
+    return CARDS.index(card)
+
+
+def hand_without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """The hand after one ``card`` left it."""
+    result = list(hand)
+    result.remove(card)
+    return tuple(result)
+
+
+# -- conservation ----------------------------------------------------------------------------------
+
+
+def invariant_errors(state: State) -> list[str]:
+    """What does not add up: every Recruit, Base, token and card must be somewhere.
+
+    Used by the tests and the audit after every event; an empty list means all is accounted for.
+    """
+    errors: list[str] = []
+    seats = range(len(state.seats))
+    for seat in seats:
+        me = state.seats[seat]
+        recruits = me.supply + on_board(state, seat)
+        if recruits != data.RECRUITS.value:
+            errors.append(f"{me.name}: {recruits} Recruits, not {data.RECRUITS.value}")
+        bases = me.bases + bases_built(state, seat)
+        if bases != data.BASES.value:
+            errors.append(f"{me.name}: {bases} Bases, not {data.BASES.value}")
+        if min(me.supply, me.bases, me.gems, me.ore) < 0:
+            errors.append(f"{me.name}: a negative count")
+    for what, supply, held, total in (
+        ("Gems", state.gems, sum(s.gems for s in state.seats), data.GEMS.value),
+        ("Ore", state.ore, sum(s.ore for s in state.seats), data.ORE.value),
+        ("Space Dogs", state.dogs_left, len(state.dogs), data.SPACE_DOGS.value),
+    ):
+        if supply < 0 or supply + held != total:
+            errors.append(f"{what}: {supply} by the board + {held} out, not {total}")
+    cards = [state.deck[k] + state.discard[k] + sum(s.hand.count(card) for s in state.seats)
+             for k, card in enumerate(CARDS)]
+    if tuple(cards) != state.settings.mix or min(*state.deck, *state.discard) < 0:
+        errors.append(f"Action cards {cards} do not match the deck {state.settings.mix}")
+    errors.extend(board_errors(state))
+    return errors
+
+
+def board_errors(state: State) -> list[str]:
+    """Holders and counts agree; no Recruits under a cover; dogs stand with their Crews."""
+    errors = []
+    for space, (who, count) in enumerate(zip(state.holders, state.recruits, strict=True)):
+        if (who == NOBODY) != (count == 0) or count < 0:
+            errors.append(f"{state.space(space)}: holder {who} with {count} Recruits")
+        if count and space in state.covered:
+            errors.append(f"{state.space(space)} is Deep Space but holds Recruits")
+    battle = state.battle
+    for dog in state.dogs:
+        crew = battle is not None and battle.target == dog.space and battle.attacker == dog.owner
+        home = state.seats[dog.owner].home == dog.space
+        if not (mine_at(state, dog.owner, dog.space) or crew or (home and dog.waiting)):
+            errors.append(f"{state.name(dog.owner)}'s Space Dog on {state.space(dog.space)} "
+                          "stands with no Crew")
+    return errors

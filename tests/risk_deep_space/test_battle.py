@@ -1,0 +1,146 @@
+"""Battle and the Action cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.kernel import IllegalAction
+from rules.risk_deep_space import RULES
+from rules.risk_deep_space.state import State
+
+from .helpers import TWO, holding, parse, planet, play, ready, spread
+
+
+def invaded(olga: int = 3, patrick: int = 2) -> State:
+    """Olga (3 at home) invades Patrick's Planet N1 with ``olga`` Recruits."""
+    state = spread(ready(), "n1", 1, patrick)
+    state = spread(state, "red-station", 0, olga)
+    return play(state, f"move from=red-station to=n1 count={olga}")
+
+
+def test_moving_onto_an_opponent_starts_a_battle() -> None:
+    """Move: "If you move to a planet occupied by an opponent's Recruit(s), you must stop
+    immediately and battle!" """
+    state = invaded()
+    assert state.battle is not None and state.battle.crew == 3
+    with pytest.raises(IllegalAction, match="a battle is on"):
+        play(state, "end")
+
+
+def test_higher_die_wins_and_ties_go_to_the_defender() -> None:
+    """Battle: "The higher roller wins the dispute. If there's a tie, victory goes to the
+    defending Crew. For every loss, you must remove one of your Recruits"."""
+    state = play(invaded(), "battle attacker=4 defender=4")
+    assert state.battle.crew == 2 and planet(state, "n1") == ("Patrick", 2)
+    assert state.seats[0].supply == 30
+    state = play(state, "battle attacker=5 defender=4")
+    assert planet(state, "n1") == ("Patrick", 1)
+
+
+def test_the_battle_goes_on_until_one_side_is_gone_and_the_winner_holds() -> None:
+    """Battle: "The player who successfully defeats all of their opponent's Recruits will then
+    occupy that planet. Whether they win or lose the battle, the attacking player gets to
+    complete their turn." """
+    state = play(invaded(), "battle attacker=6 defender=1", "battle attacker=6 defender=1")
+    assert state.battle is None and planet(state, "n1") == ("Olga", 3)
+    assert state.name(state.current) == "Olga" and state.moves_left == 1
+    lost = play(invaded(1, 2), "battle attacker=1 defender=6")
+    assert lost.battle is None and planet(lost, "n1") == ("Patrick", 2)
+    assert play(lost, "end").name(lost.current) == "Olga"
+
+
+def test_tabletape_rolls_empty_dice() -> None:
+    import random
+
+    state = invaded()
+    event = RULES.complete(state, "Olga", parse(state, "battle")[1],
+                           random.Random(3))
+    assert 1 <= event.attacker <= 6 and 1 <= event.defender <= 6
+
+
+def test_tractor_beam_sends_the_invaders_back() -> None:
+    """Tractor Beam: "move their Crew back to the planet they came from. The other player does
+    not regain their lost movement." """
+    state = play(invaded(), "play card=tractor-beam by=patrick")
+    assert state.battle is None and planet(state, "red-station") == ("Olga", 3)
+    assert state.moves_left == 1 and "tractor-beam" not in state.seats[1].hand
+    with pytest.raises(IllegalAction, match="before the dice"):
+        play(invaded(), "battle attacker=1 defender=1", "play card=tractor-beam by=patrick")
+
+
+def test_air_leak_removes_three_and_one_of_your_own() -> None:
+    """Air Leak: "During battle, remove three opponent Recruits and one of your own Recruits
+    from the planet you are on." """
+    state = play(invaded(4, 2), "play card=air-leak by=olga")
+    assert state.battle is None and planet(state, "n1") == ("Olga", 3)
+    state = holding(invaded(3, 2), 1, "air-leak", "tractor-beam")
+    state = play(state, "play card=air-leak by=patrick")
+    assert state.battle is None and planet(state, "n1") == ("Patrick", 1)
+
+
+def test_space_dog_adds_one_and_absorbs_the_first_defeat() -> None:
+    """Space Dog, Paw!: "add +1 to your dice rolls. On your first defeat while battling with
+    Space Dog on your side, remove the Space Dog token from the board instead of a Recruit."
+    Good Space Dog: "When you battle, place the Space Dog token on that planet." """
+    state = holding(ready(TWO), 0, "good-space-dog", "air-leak")
+    state = spread(spread(state, "n1", 1, 2), "red-station", 0, 3)
+    state = play(state, "move from=red-station to=n1 count=3",
+                 "play card=good-space-dog by=olga")
+    assert state.dogs_left == 2
+    state = play(state, "battle attacker=4 defender=4")
+    assert planet(state, "n1") == ("Patrick", 1)
+    state = play(state, "battle attacker=2 defender=5")
+    assert state.battle.crew == 3 and state.dogs_left == 3
+    state = play(state, "battle attacker=2 defender=5")
+    assert state.battle.crew == 2
+
+
+def test_the_dog_paw_is_activated_for_a_gem_only_when_drawn() -> None:
+    """Space Dog, Paw!: "When you draw this card, you can pay one Gem to activate a Space Dog
+    ... place a Space Dog token on any planet where you have Recruits." """
+    state = play(ready(TWO), "trade-cards", "end", "end",
+                 "draw cards=space-dog-paw,air-leak",
+                 "play card=space-dog-paw planet=red-station")
+    assert state.seats[0].gems == 1 and state.dogs_left == 2
+    late = play(ready(TWO), "trade-cards", "end", "end", "draw cards=space-dog-paw,air-leak",
+                "end")
+    with pytest.raises(IllegalAction, match="only right after it is drawn"):
+        play(late, "play card=space-dog-paw planet=n1 by=olga")
+
+
+def test_a_dog_travels_with_its_crew_and_waits_at_home_when_wiped_out() -> None:
+    """Space Dog, Paw!: "can move to other planets as part of a Crew ... If you have no Recruits
+    on the board, move Space Dog to your Home Station"."""
+    state = play(ready(TWO), "trade-cards", "end", "end", "draw cards=space-dog-paw,air-leak",
+                 "play card=space-dog-paw planet=red-station",
+                 "move from=red-station to=n1 count=1 dog=true")
+    assert [state.space(d.space) for d in state.dogs] == ["n1"]
+    state = play(state, "move from=n1 to=w1 count=1")
+    assert [state.space(d.space) for d in state.dogs] == ["w1"]
+
+
+def test_bribe_a_rival_pays_the_rival_and_takes_two() -> None:
+    """Bribe a Rival: "Pay one Gem to any opponent and remove two of their Recruits from any
+    planet directly connected to a planet you occupy. Add two Recruits to your Home Station." """
+    state = holding(spread(ready(TWO), "n1", 1, 3), 0, "energy-boost", "bribe-a-rival")
+    state = play(state, "play card=bribe-a-rival planet=n1")
+    assert planet(state, "n1") == ("Patrick", 1) and planet(state, "red-station") == ("Olga", 5)
+    assert state.seats[0].gems == 1 and state.seats[1].gems == 3
+
+
+def test_energy_boost_passes_an_occupied_planet() -> None:
+    """Energy Boost: "You may move past an occupied planet without battling." """
+    state = spread(ready(TWO), "n1", 1, 2)
+    with pytest.raises(IllegalAction, match="cannot be reached"):
+        play(state, "move from=red-station to=w1 count=3")
+    state = play(state, "play card=energy-boost", "move from=red-station to=w1 count=3")
+    assert planet(state, "w1") == ("Olga", 3) and state.battle is None
+
+
+def test_mail_from_mom_takes_a_card_from_the_deck() -> None:
+    """Mail from Mom: "Look through the first three cards in the Action deck and choose one
+    card." """
+    state = ready(TWO)
+    state = play(state, "trade-cards", "end", "end", "draw cards=mail-from-mom,air-leak",
+                 "play card=mail-from-mom take=good-space-dog")
+    assert state.seats[0].hand == ("air-leak", "good-space-dog")

@@ -1,0 +1,121 @@
+"""Get Ready!: pieces, tokens, cards, covers, the roll for first player; the board in force."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from rules.kernel import BadOptions, IllegalAction
+from rules.risk_deep_space import RULES
+from rules.risk_deep_space.options import default_board_data
+from rules.risk_deep_space.state import on_board
+
+from .helpers import SETUP_TWO, TWO, play, ready, start, started
+
+FOUR = ("Olga", "Patrick", "Carol", "Dan")
+
+
+def test_each_colour_starts_with_its_pieces_on_its_home_station() -> None:
+    """Get Ready! 1-3: "32 Recruits, 5 Bases ... Place three Recruits on your matching Home
+    Station ... Give each player 2 Gem tokens"."""
+    state = start(FOUR)
+    for seat, me in enumerate(state.seats):
+        assert on_board(state, seat) == 3 and me.supply == 29 and me.bases == 5
+        assert state.holders[me.home] == seat and state.recruits[me.home] == 3
+        assert me.gems == 2 and me.ore == 0
+    assert state.gems == 31 - 8 and state.ore == 31 and state.dogs_left == 3
+    assert [me.colour for me in state.seats] == ["red", "green", "yellow", "blue"]
+
+
+def test_two_cards_are_dealt_face_up_to_each_player() -> None:
+    """Get Ready! 4: "deal each player two cards faceup"."""
+    state = play(start(), "deal player=olga cards=air-leak,air-leak")
+    assert state.seats[0].hand == ("air-leak", "air-leak")
+    with pytest.raises(IllegalAction, match="two cards face up, not 1"):
+        play(state, "deal player=patrick cards=air-leak")
+    with pytest.raises(IllegalAction, match="dealt already"):
+        play(state, "deal player=olga cards=air-leak,mail-from-mom")
+
+
+def test_a_two_player_game_covers_a_pair_of_opposing_corners() -> None:
+    """Get Ready! 5: "For a 2-player game, cover either pair of opposing corner planets"."""
+    state = play(start(), *SETUP_TWO[:2])
+    assert state.phase == "cover"
+    with pytest.raises(IllegalAction, match="opposing corner planets"):
+        play(state, "cover planets=nw-corner,ne-corner")
+    state = play(state, "cover planets=ne-corner,sw-corner")
+    assert [state.space(p) for p in state.covered] == ["ne-corner", "sw-corner"]
+    assert state.phase == "roll-off"
+
+
+def test_no_covers_with_more_players() -> None:
+    state = ready(("Olga", "Patrick", "Carol"))
+    assert state.covered == () and state.phase == "turn"
+
+
+def test_highest_roll_goes_first_and_play_moves_to_the_left() -> None:
+    """Get Ready!: "Whoever rolls highest goes first, and play moves to the left." Ties roll
+    again."""
+    state = start(FOUR)
+    for name in FOUR:
+        state = play(state, f"deal player={name} cards=air-leak,energy-boost")
+    state = play(state, "roll-off dice=3,6,6,1")
+    assert [state.name(s) for s in state.contenders] == ["Patrick", "Carol"]
+    state = play(state, "roll-off dice=2,5")
+    assert [state.name(s) for s in state.order] == ["Carol", "Dan", "Olga", "Patrick"]
+    assert state.name(state.current) == "Carol"
+
+
+def test_roll_off_needs_a_die_per_player() -> None:
+    state = play(start(), *SETUP_TWO[:3])
+    with pytest.raises(IllegalAction, match="one die each"):
+        play(state, "roll-off dice=6")
+
+
+def test_the_board_in_force_is_stored_in_the_options(tmp_path: Path) -> None:
+    """The board is not printed: a table's board file is read once and kept in the log."""
+    data = default_board_data()
+    data["name"] = "our table's board"
+    file = tmp_path / "board.json"
+    file.write_text(json.dumps(data))
+    begun = started(board=str(file))
+    assert begun.options["board"]["name"] == "our table's board"
+    file.unlink()
+    again = msgspec.json.decode(msgspec.json.encode(begun), type=type(begun))
+    assert RULES.start(again).board.name == "our table's board"
+    assert started().options["board"]["mark"] == "I"
+
+
+def test_a_board_without_a_home_station_is_refused(tmp_path: Path) -> None:
+    data = default_board_data()
+    data["spaces"] = [dict(s, tags=[]) if s["id"] == "yellow-station" else s
+                      for s in data["spaces"]]
+    file = tmp_path / "board.json"
+    file.write_text(json.dumps(data))
+    with pytest.raises(BadOptions, match=r"needs four Home Stations .* has 3: red, green, blue"):
+        started(board=str(file))
+
+
+def test_a_board_whose_centre_does_not_reach_four_planets_is_refused(tmp_path: Path) -> None:
+    data = default_board_data()
+    data["links"] = [link for link in data["links"] if link != ["north-inner", "centre"]]
+    data["links"].append(["north-inner", "east-inner"])
+    file = tmp_path / "board.json"
+    file.write_text(json.dumps(data))
+    with pytest.raises(BadOptions, match="centre must link to four planets, not 3"):
+        started(board=str(file))
+
+
+def test_colours_options_and_deck_counts() -> None:
+    state = start(TWO, colours="blue,green")
+    assert [me.colour for me in state.seats] == ["blue", "green"]
+    with pytest.raises(BadOptions, match="colour 'pink' has no Home Station"):
+        started(colours="pink,red")
+    with pytest.raises(BadOptions, match="add up to the 36 Action cards, not 37"):
+        started(**{"deck.air-leak": "6"})
+    assert sum(start(**{"deck.air-leak": "6", "deck.tractor-beam": "5"}).deck) == 36
+    with pytest.raises(BadOptions, match="for 2 to 4 players"):
+        started(("a", "b", "c", "d", "e"))

@@ -1,0 +1,176 @@
+"""On Your Turn: draw, trade cards, mine, recruit, move, build; and Win."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from rules.kernel import IllegalAction
+from rules.risk_deep_space import RULES
+
+from .helpers import TWO, grant, planet, play, ready, spread
+
+
+def test_a_turn_starts_by_topping_up_to_two_cards() -> None:
+    """On Your Turn: "If you start your turn with less than two Action cards, draw from the deck
+    until you have two!" """
+    state = ready(TWO, "trade-cards", "end", "end")
+    assert state.name(state.current) == "Olga" and state.stage == 0
+    with pytest.raises(IllegalAction, match="first draws up to two"):
+        play(state, "end")
+    with pytest.raises(IllegalAction, match="draws 2 cards, not 1"):
+        play(state, "draw cards=air-leak")
+    state = play(state, "draw cards=air-leak,mail-from-mom")
+    assert state.seats[0].hand == ("air-leak", "mail-from-mom")
+
+
+def test_an_empty_deck_takes_the_discards_reshuffled() -> None:
+    state = ready()
+    state = replace(state, deck=(0,) * 7, discard=state.deck)
+    state = play(state, "trade-cards", "end", "end")
+    assert sum(state.deck) == 0 and sum(state.discard) == 34
+    state = play(state, "draw cards=tractor-beam,energy-boost")
+    assert state.seats[0].hand == ("tractor-beam", "energy-boost")
+    assert sum(state.deck) == 32 and sum(state.discard) == 0
+
+
+def test_trading_both_cards_gives_a_recruit_on_the_home_station() -> None:
+    """"At the beginning of your turn, you can choose to discard both of your Action cards in
+    exchange for a new Recruit. Place that new Recruit on your Home Station." """
+    state = play(ready(), "trade-cards")
+    assert state.seats[0].hand == () and planet(state, "red-station") == ("Olga", 4)
+    state = ready(TWO, "recruit count=1")
+    with pytest.raises(IllegalAction, match="only at the beginning of the turn"):
+        play(state, "trade-cards")
+
+
+def test_mining_needs_two_recruits_and_comes_first() -> None:
+    """Mine: "at least two Recruits on one planet ... one Gem or one Ore ... You can mine from
+    more than one planet on a turn ... only at the beginning of your turn"."""
+    state = spread(spread(ready(), "n1", 0, 2), "n2", 0, 1)
+    state = play(state, "mine planet=n1 resource=ore")
+    assert state.seats[0].ore == 1 and state.ore == 30
+    with pytest.raises(IllegalAction, match="mined this turn already"):
+        play(state, "mine planet=n1 resource=gem")
+    with pytest.raises(IllegalAction, match="needs two of your Recruits"):
+        play(state, "mine planet=n2")
+    state = play(spread(state, "w1", 0, 2), "mine planet=w1 resource=gem", "recruit count=1")
+    with pytest.raises(IllegalAction, match="too late to mine"):
+        play(spread(state, "n2", 0, 2), "mine planet=n2")
+
+
+def test_nothing_is_mined_on_a_home_station() -> None:
+    """Mine, NOTE: "On your first turn, you won't be able to mine because all of your Recruits
+    will be on your Home Station!" """
+    with pytest.raises(IllegalAction, match="nothing is mined on a Home Station"):
+        play(ready(), "mine planet=red-station")
+
+
+def test_what_is_not_in_the_supply_cannot_be_taken() -> None:
+    """Components: 31 Gem and 31 Ore tokens, 32 Recruits per colour."""
+    state = replace(spread(ready(), "n1", 0, 2), ore=0)
+    with pytest.raises(IllegalAction, match="no ore token is left"):
+        play(state, "mine planet=n1 resource=ore")
+    state = spread(ready(), "n1", 0, 28)
+    with pytest.raises(IllegalAction, match="1 Recruits left off the board"):
+        play(state, "recruit count=2")
+
+
+def test_recruits_cost_a_gem_each_and_go_home() -> None:
+    """Recruit: "You may pay one Gem to gain a single Recruit."""
+    state = play(ready(), "recruit count=2")
+    assert state.seats[0].gems == 0 and planet(state, "red-station") == ("Olga", 5)
+    assert state.gems == 27 + 2
+    with pytest.raises(IllegalAction, match="each Recruit costs a Gem"):
+        play(ready(), "recruit count=3")
+
+
+def test_up_to_two_movements_of_a_recruit_or_a_crew() -> None:
+    """Move: "You are allowed up to two movements per turn ... a Crew ... counts as a single
+    movement. There is no limit on how big that Crew can be!" """
+    state = play(ready(), "move from=red-station to=n1 count=3", "move from=n1 to=w1 count=1")
+    assert planet(state, "n1") == ("Olga", 2) and planet(state, "w1") == ("Olga", 1)
+    with pytest.raises(IllegalAction, match="both movements of this turn are used"):
+        play(state, "move from=n1 to=red-station count=1")
+
+
+def test_recruits_move_only_to_connected_planets() -> None:
+    """Move: "Recruits may only move to planets connected to the planet they are currently on"."""
+    with pytest.raises(IllegalAction, match="cannot be reached in one movement"):
+        play(ready(), "move from=red-station to=e1 count=1")
+
+
+def test_nobody_moves_onto_a_home_station() -> None:
+    """Move: "You may not move onto another player's Home Station, or back onto your own."""
+    state = play(ready(), "move from=red-station to=n1 count=3")
+    with pytest.raises(IllegalAction, match="nobody moves onto a Home Station"):
+        play(state, "move from=n1 to=red-station count=1")
+    state = spread(ready(), "s1", 0, 2)
+    with pytest.raises(IllegalAction, match="nobody moves onto a Home Station"):
+        play(state, "move from=s1 to=yellow-station count=1")
+
+
+def test_deep_space_is_crossed_free_and_never_a_stop() -> None:
+    """Get Ready! 5: "You cannot stop on them, but you can travel over them ... Traveling over a
+    planet cover doesn't cost a movement." """
+    state = play(ready(), "move from=red-station to=n1 count=3")
+    with pytest.raises(IllegalAction, match="Deep Space"):
+        play(state, "move from=n1 to=nw-corner count=1")
+    state = play(state, "move from=n1 to=w1 count=3")
+    assert planet(state, "w1") == ("Olga", 3) and state.moves_left == 0
+
+
+def test_crossing_the_centre_costs_a_gem() -> None:
+    """Move: "You may pay one Gem to pass through the middle of the board and quickly reach one
+    of the four planets connected to the center." """
+    state = play(ready(), "move from=red-station to=north-inner count=3")
+    with pytest.raises(IllegalAction, match="nobody stops on the centre"):
+        play(state, "move from=north-inner to=centre count=1")
+    state = play(state, "move from=north-inner to=east-inner count=3")
+    assert state.seats[0].gems == 1 and planet(state, "east-inner") == ("Olga", 3)
+    broke = play(grant(ready(), 0, gems=-2), "move from=red-station to=north-inner count=3")
+    with pytest.raises(IllegalAction, match="costs a Gem"):
+        play(broke, "move from=north-inner to=east-inner count=3")
+
+
+def test_a_base_needs_three_recruits_and_three_ore() -> None:
+    """Build a Base: "you must have three Recruits on the planet where you wish to build. Pay
+    three Ore tokens"."""
+    state = grant(spread(ready(), "n1", 0, 3), 0, ore=3)
+    with pytest.raises(IllegalAction, match="needs three of your Recruits"):
+        play(spread(ready(), "n1", 0, 2), "build planet=n1")
+    state = play(state, "build planet=n1")
+    assert state.bases[state.board.index("n1")] == (0,) and state.seats[0].bases == 4
+    assert state.seats[0].ore == 0 and state.ore == 31
+    with pytest.raises(IllegalAction, match="has a Base on Planet N1 already"):
+        play(grant(state, 0, ore=3), "build planet=n1")
+
+
+def test_no_base_on_a_home_station_unless_the_table_allows_it() -> None:
+    state = grant(ready(), 0, ore=3)
+    with pytest.raises(IllegalAction, match="no Base on a Home Station"):
+        play(state, "build planet=red-station")
+    allowed = grant(ready(**{"home-bases": "true"}), 0, ore=3)
+    assert play(allowed, "build planet=red-station").seats[0].bases == 4
+
+
+@pytest.mark.parametrize(("players", "needed"), [(("Olga", "Patrick"), 5),
+                                                 (("Olga", "Patrick", "Carol"), 4)])
+def test_the_first_to_build_four_bases_wins_five_with_two(players: tuple[str, ...],
+                                                          needed: int) -> None:
+    """Win: "In a 3-4 player game, the first player to build four Bases wins! In a 2-player
+    game, the first player to build five Bases wins!" """
+    state = ready(players)
+    for space in ("n1", "n2", "north-inner", "w1", "e1")[:needed]:
+        state = grant(spread(state, space, 0, 3), 0, ore=3)
+        state = play(state, f"build planet={space}")
+    result = RULES.result(state)
+    assert result is not None and result.winners == ("Olga",)
+    assert state.phase == "over"
+
+
+def test_the_turn_passes_to_the_left() -> None:
+    state = play(ready(("Olga", "Patrick", "Carol")), "end")
+    assert state.name(state.current) == "Patrick" and state.turn == 2
+    state = play(state, "end", "end")
+    assert state.name(state.current) == "Olga" and state.round == 2

@@ -1,0 +1,92 @@
+"""The reusable board: the file format, validation with clear messages, movement helpers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rules.board import Board, board_from_data, holder, load_board, require_tags
+from rules.kernel import BadOptions
+
+LINE = {
+    "name": "line",
+    "spaces": [{"id": "a", "tags": ["home:red"]}, {"id": "b", "tags": ["centre"]},
+               {"id": "c", "name": "Planet C"}, {"id": "d", "tags": ["home:blue"]}],
+    "links": [["a", "b"], ["b", "c"], ["c", "d"]],
+}
+
+
+def test_a_board_loads_from_a_json_file(tmp_path: Path) -> None:
+    file = tmp_path / "board.json"
+    file.write_text(json.dumps(LINE))
+    board = load_board(file)
+    assert isinstance(board, Board)
+    assert board.ids == ("a", "b", "c", "d")
+    assert board.neighbours("c") == ("b", "d")
+    assert board.linked("b", "a") and not board.linked("a", "c")
+    assert board.to_data()["links"] == [["a", "b"], ["b", "c"], ["c", "d"]]
+    assert board_from_data(board.to_data()) == board
+
+
+def test_names_tags_and_lookups() -> None:
+    board = board_from_data(LINE)
+    assert board.find("Planet C") == "c" and board.find(" C ") == "c"
+    assert board.find("nowhere") is None
+    assert board.tagged("centre") == ("b",)
+    assert board.tag_values("home") == {"red": "a", "blue": "d"}
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"links": [["a", "b"], ["b", "x"]]}, r"link b–x: unknown space 'x'"),
+    ({"links": [["a", "b"], ["c", "d"]]}, r"not connected: c, d cannot be reached from a"),
+    ({"spaces": [{"id": "a"}, {"id": "a"}], "links": []}, r"'a' is listed twice"),
+    ({"spaces": [{"id": "Red Station"}], "links": []}, r"must be kebab-case"),
+    ({"links": [["a", "a"]]}, r"joins a space to itself"),
+    ({"opposites": [["a", "zz"]]}, r"opposite a–zz: unknown space 'zz'"),
+    ({"colour": "red"}, r"board: Object contains unknown field `colour`"),
+])
+def test_bad_boards_are_refused_with_a_clear_message(change: dict, message: str) -> None:
+    with pytest.raises(BadOptions, match=message):
+        board_from_data({**LINE, **change})
+
+
+def test_unreadable_files_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(BadOptions, match="cannot read board file"):
+        load_board(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(BadOptions, match="is not JSON"):
+        load_board(tmp_path / "bad.json")
+
+
+def test_required_tags_name_what_is_missing() -> None:
+    board = board_from_data(LINE)
+    require_tags(board, {"home:red": 1, "centre": 1})
+    with pytest.raises(BadOptions, match="needs 1 space tagged home:green, and has 0"):
+        require_tags(board, {"home:green": 1})
+
+
+def test_reachable_crosses_free_and_toll_spaces_without_stopping_on_them() -> None:
+    board = board_from_data(LINE)
+    assert board.reachable("a") == {"b": 0}
+    assert board.reachable("a", toll={"b"}) == {"c": 1}
+    assert board.reachable("a", pass_over={"b", "c"}) == {"d": 0}
+    assert board.reachable("a", pass_over={"b"}, closed={"c"}) == {}
+
+
+def test_reachable_takes_the_cheapest_way() -> None:
+    ring = board_from_data({"name": "ring", "spaces": [{"id": s} for s in "abcde"],
+                            "links": [["a", "b"], ["b", "c"], ["a", "d"], ["d", "e"],
+                                      ["e", "c"]]})
+    assert ring.reachable("a", pass_over={"d", "e"}, toll={"b"}) == {"c": 0}
+
+
+def test_paths_distances_and_holders() -> None:
+    board = board_from_data(LINE)
+    assert board.path("a", "d") == ("a", "b", "c", "d")
+    assert board.path("a", "d", avoid={"b"}) == ()
+    assert board.distances("a") == {"a": 0, "b": 1, "c": 2, "d": 3}
+    assert holder((0, 2, 0)) == 1 and holder((0, 0)) == -1
+    with pytest.raises(ValueError, match="several players"):
+        holder((1, 1))
