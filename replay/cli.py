@@ -299,12 +299,16 @@ def repair(game: GameArgument, ledger: LedgerOption = None) -> None:
 
 
 @app.command()
-def demo(ledger: LedgerOption = None) -> None:
+def demo(
+    game_kind: Annotated[str, typer.Option("--game", help="Which game's example "
+                                           "(see `tabletape games`).")] = "risk-strike",
+    ledger: LedgerOption = None,
+) -> None:
     """Record an example game into the ledger and show it: start here."""
     from replay.demo import run_demo
 
     with people_errors():
-        run_demo(open_ledger(ledger), out)
+        run_demo(open_ledger(ledger), out, find_game(game_kind).name)
 
 
 @app.command()

@@ -28,10 +28,10 @@ def _fields() -> list[tuple[str, Any, Any]]:
          msgspec.field(default=data.DECK_MIX[card].value, name=f"deck.{card}"))
         for card in data.CARDS
     ]
-    costs = [
-        (f"cost_{card.replace('-', '_')}", Literal["free", "gem", "recruit"],
+    costs = [  # only the cards whose cost the rulebook does not print can be given one
+        (f"cost_{card.replace('-', '_')}", Literal["free", "gem"],
          msgspec.field(default=data.CARD_COSTS[card].value, name=f"cost.{card}"))
-        for card in data.CARDS
+        for card in data.CARDS if data.CARD_COSTS[card].mark != "R"
     ]
     return [
         ("board", dict[str, Any] | None, None),
@@ -159,5 +159,6 @@ def _settings(key: bytes, players: int) -> Settings:
         home_bases=options.home_bases,  # type: ignore[attr-defined]
         open_stations=options.open_stations,  # type: ignore[attr-defined]
         mix=tuple(values[f"deck_{card.replace('-', '_')}"] for card in data.CARDS),
-        costs=tuple(values[f"cost_{card.replace('-', '_')}"] for card in data.CARDS),
+        costs=tuple(values.get(f"cost_{card.replace('-', '_')}", data.CARD_COSTS[card].value)
+                    for card in data.CARDS),
     )

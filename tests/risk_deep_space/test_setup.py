@@ -119,3 +119,14 @@ def test_colours_options_and_deck_counts() -> None:
     assert sum(start(**{"deck.air-leak": "6", "deck.tractor-beam": "5"}).deck) == 36
     with pytest.raises(BadOptions, match="for 2 to 4 players"):
         started(("a", "b", "c", "d", "e"))
+
+
+def test_only_costs_the_rulebook_does_not_print_can_be_set() -> None:
+    """Action Card Text: Bribe a Rival "pay a Gem", Air Leak "pay with a Recruit" are printed;
+    Tractor Beam, Mail from Mom and Good Space Dog print no cost, so a table may set one."""
+    assert started(**{"cost.mail-from-mom": "gem"}).options["cost.mail-from-mom"] == "gem"
+    assert started().options["cost.tractor-beam"] == "free"
+    with pytest.raises(BadOptions, match=r"unknown option 'cost\.air-leak'"):
+        started(**{"cost.air-leak": "gem"})
+    with pytest.raises(BadOptions, match="bad option"):
+        started(**{"cost.good-space-dog": "recruit"})
