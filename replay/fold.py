@@ -110,7 +110,7 @@ def fold_records(game: str, records: list[Record], *, check: bool = True) -> Fol
     append = steps.append
     apply = rules.apply
     table = decoders(rules)
-    check_apart = check and not getattr(rules, "apply_checks", False)
+    check_apart = check and not rules.apply_checks
     for record in records[1:]:
         kind = record.type
         if kind in UNDOABLE_SKIP or record.seq in retracted:

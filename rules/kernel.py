@@ -133,6 +133,9 @@ class Rules(Generic[S]):
     """The game's event types (its tagged union), ledger events excluded."""
     Options: ClassVar[type[msgspec.Struct]]
     """Setup options, every field with a default; converted from ``--option KEY=VALUE``."""
+    apply_checks: ClassVar[bool] = False
+    """True when ``apply`` itself refuses whatever ``check`` refuses (both run one step): a
+    stored log is then folded by ``apply`` alone, each event stepped once."""
 
     # -- setup ---------------------------------------------------------------------------------
 
@@ -247,6 +250,38 @@ def check_player_name(name: str) -> None:
                          "; use letters, digits, - or _")
     if name.casefold() == "table":
         raise BadOptions("'table' names the table itself; choose another player name")
+
+
+class SteppedRules(Rules[S]):
+    """Rules whose ``check`` and ``apply`` are one pure ``step``: the house style.
+
+    ``step`` returns the state after a legal event and raises :class:`IllegalAction` for any
+    other; ``check`` adds, to a refusal that names no allowed values, the action types the actor
+    may record now.
+    """
+
+    apply_checks: ClassVar[bool] = True
+
+    def step(self, state: S, actor: str, event: Event) -> S:
+        raise NotImplementedError
+
+    def check(self, state: S, actor: str, event: Event) -> None:
+        try:
+            self.step(state, actor, event)
+        except IllegalAction as error:
+            if error.allowed:
+                raise
+            raise IllegalAction(error.reason, allowed=self.actions_for(state, actor),
+                                rule=error.rule) from None
+
+    def apply(self, state: S, actor: str, event: Event) -> S:
+        return self.step(state, actor, event)
+
+    def actions_for(self, state: S, actor: str) -> tuple[str, ...]:
+        """The action types ``actor`` may record now."""
+        key = actor.strip().casefold()
+        return tuple(spec.type for spec in self.legal_actions(state)
+                     if key in (name.casefold() for name in spec.actors))
 
 
 def roll_dice(seed: int, seq: int, count: int, sides: int = 6) -> tuple[int, ...]:

@@ -9,7 +9,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from ledger.events import TABLE, Event, GameStarted
-from rules.kernel import ActionSpec, IllegalAction, Result, Rules, TurnInfo
+from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo
 
 from . import data
 from .actions import legal_actions
@@ -19,7 +19,7 @@ from .options import Options, settings, validate
 from .state import NOBODY, SYMBOL_NAMES, Hero, State, kinds, seat_of
 
 
-class MarvelUnited(Rules[State]):
+class MarvelUnited(SteppedRules[State]):
     """Marvel United for 2 to 4 heroes against Red Skull, Ultron or Taskmaster."""
 
     name = "marvel-united"
@@ -31,7 +31,6 @@ class MarvelUnited(Rules[State]):
     max_players = 4
     events = EVENTS
     Options = Options
-    apply_checks = True
     """``apply`` runs the very step ``check`` runs (see :func:`replay.fold.fold_records`)."""
 
     def validate_options(self, options: Any, players: Sequence[str]) -> None:
@@ -45,10 +44,7 @@ class MarvelUnited(Rules[State]):
                      start_health=found.health, plot=found.plot, plot_limit=found.plot_limit,
                      mission_slots=found.mission_slots, locations_option=found.locations)
 
-    def check(self, state: State, actor: str, event: Event) -> None:
-        step(state, actor_seat(state, actor), event)
-
-    def apply(self, state: State, actor: str, event: Event) -> State:
+    def step(self, state: State, actor: str, event: Event) -> State:
         return step(state, actor_seat(state, actor), event)
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:

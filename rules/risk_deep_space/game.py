@@ -11,7 +11,7 @@ from msgspec.structs import replace
 from ledger.events import TABLE, Event, GameStarted
 from rules import dice
 from rules.board import NOBODY
-from rules.kernel import ActionSpec, IllegalAction, Result, Rules, TurnInfo
+from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo
 
 from . import data
 from .actions import legal_actions
@@ -21,7 +21,7 @@ from .options import Options, resolve_board, settings, validate
 from .state import CARDS, Seat, State, bases_built, dogs_at, mine_at, on_board
 
 
-class RiskDeepSpace(Rules[State]):
+class RiskDeepSpace(SteppedRules[State]):
     """Risk: Deep Space for 2 to 4 players: Recruits, Gems and Ore, Bases on planets."""
 
     name = "risk-deep-space"
@@ -33,7 +33,6 @@ class RiskDeepSpace(Rules[State]):
     max_players = 4
     events = EVENTS
     Options = Options
-    apply_checks = True
     """``apply`` runs the very step ``check`` runs, so it refuses whatever ``check`` refuses."""
 
     def options(self, raw: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
@@ -71,17 +70,7 @@ class RiskDeepSpace(Rules[State]):
 
     # -- the fold ------------------------------------------------------------------------------
 
-    def check(self, state: State, actor: str, event: Event) -> None:
-        """Raise :class:`IllegalAction`; when the refusal names no values, it lists the actions
-        the actor may take now."""
-        try:
-            step(state, actor_seat(state, actor), event)
-        except IllegalAction as error:
-            if error.allowed:
-                raise
-            raise IllegalAction(error.reason, allowed=actions_for(state, actor)) from None
-
-    def apply(self, state: State, actor: str, event: Event) -> State:
+    def step(self, state: State, actor: str, event: Event) -> State:
         return step(state, actor_seat(state, actor), event)
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
@@ -154,12 +143,6 @@ def actor_seat(state: State, actor: str) -> int:
             return seat
     players = tuple(me.name for me in state.seats)
     raise IllegalAction(f"nobody called '{actor}' plays this game", allowed=(*players, TABLE))
-
-
-def actions_for(state: State, actor: str) -> tuple[str, ...]:
-    key = actor.strip().casefold()
-    return tuple(s.type for s in legal_actions(state)
-                 if key in (a.casefold() for a in s.actors))
 
 
 def seat_figures(state: State, seat: int) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from ledger.events import TABLE, Event, GameStarted
 from rules import dice
-from rules.kernel import ActionSpec, IllegalAction, Result, Rules, TurnInfo
+from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo
 
 from . import data
 from .actions import legal_actions
@@ -35,7 +35,7 @@ from .state import (
 )
 
 
-class RiskStrike(Rules[State]):
+class RiskStrike(SteppedRules[State]):
     """Risk Strike for 2 to 5 players: continent cards, tactics cards, domination coins."""
 
     name = "risk-strike"
@@ -47,7 +47,6 @@ class RiskStrike(Rules[State]):
     max_players = 5
     events = EVENTS
     Options = Options
-    apply_checks = True
     """``apply`` runs the very step ``check`` runs, so it refuses whatever ``check`` refuses:
     a fold of a stored log may call ``apply`` alone (see :func:`replay.fold.fold_records`)."""
 
@@ -77,17 +76,7 @@ class RiskStrike(Rules[State]):
 
     # -- the fold ------------------------------------------------------------------------------
 
-    def check(self, state: State, actor: str, event: Event) -> None:
-        """Raise :class:`IllegalAction`; when the refusal names no values, it lists the actions
-        the actor may take now."""
-        try:
-            step(state, actor_seat(state, actor), event)
-        except IllegalAction as error:
-            if error.allowed:
-                raise
-            raise IllegalAction(error.reason, allowed=actions_for(state, actor)) from None
-
-    def apply(self, state: State, actor: str, event: Event) -> State:
+    def step(self, state: State, actor: str, event: Event) -> State:
         return step(state, actor_seat(state, actor), event)
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
@@ -182,13 +171,6 @@ def actor_seat(state: State, actor: str) -> int:
         players = tuple(seat.name for seat in state.seats)
         raise IllegalAction(f"nobody called '{actor}' plays this game", allowed=(*players, TABLE))
     return seat
-
-
-def actions_for(state: State, actor: str) -> tuple[str, ...]:
-    """The action types ``actor`` may record now."""
-    key = actor.strip().casefold()
-    specs = legal_actions(state)
-    return tuple(s.type for s in specs if key in (a.casefold() for a in s.actors))
 
 
 def canonical(state: State, event: Event) -> Event:
