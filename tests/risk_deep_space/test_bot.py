@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.events import event_type
-from rules.kernel import IllegalAction, bot_game, dice_rng
+from rules.kernel import IllegalAction, bot_game
 from rules.risk_deep_space import RULES
-from rules.risk_deep_space.state import invariant_errors
+from rules.risk_deep_space.state import State, invariant_errors
+from tests.bots import bot_prefix as shared_bot_prefix
 
 from .helpers import started
 
@@ -45,19 +45,9 @@ def test_bot_is_deterministic_for_a_seed() -> None:
     assert bot_game(RULES, begun, random.Random(7)) == bot_game(RULES, begun, random.Random(7))
 
 
-def bot_prefix(seed: int, steps: int):
-    begun = started(players_for(seed), seed=seed)
-    state, rng = RULES.start(begun), random.Random(seed)
-    for number in range(steps):
-        choice = RULES.bot_action(state, rng)
-        if choice is None:
-            break
-        actor, event = choice
-        allowed = {(spec.type, who) for spec in RULES.legal_actions(state) for who in spec.actors}
-        assert (event_type(event), actor) in allowed, f"{event!r} by {actor} not listed"
-        event = RULES.complete(state, actor, event, dice_rng(seed, number + 2))
-        state = RULES.apply(state, actor, event)
-    return state
+def bot_prefix(seed: int, steps: int) -> State:
+    """The state after ``steps`` bot actions of the game seeded ``seed``."""
+    return shared_bot_prefix(RULES, started(players_for(seed), seed=seed), steps)
 
 
 @settings(max_examples=60, deadline=None)

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.events import event_type
-from rules.kernel import IllegalAction, bot_game, dice_rng
+from rules.kernel import IllegalAction, bot_game
 from rules.risk_strike import RULES
 from rules.risk_strike.events import (
     Attacked,
@@ -25,7 +24,8 @@ from rules.risk_strike.events import (
     Rolled,
     RolledOff,
 )
-from rules.risk_strike.state import CONTINENTS, TACTICS, invariant_errors
+from rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
+from tests.bots import bot_prefix as shared_bot_prefix
 
 from .helpers import started
 
@@ -58,21 +58,9 @@ def test_bot_games_end_legally(first: int) -> None:
         replay_checked(seed)
 
 
-def bot_prefix(seed: int, steps: int):
-    """The state after ``steps`` bot actions of a seeded game, each completed and checked."""
-    begun = started(players_for(seed), seed=seed)
-    state, rng = RULES.start(begun), random.Random(seed)
-    for number in range(steps):
-        choice = RULES.bot_action(state, rng)
-        if choice is None:
-            break
-        actor, event = choice
-        allowed = {(spec.type, who) for spec in RULES.legal_actions(state) for who in spec.actors}
-        assert (event_type(event), actor) in allowed, f"{event!r} by {actor} not listed"
-        event = RULES.complete(state, actor, event, dice_rng(seed, number + 2))
-        RULES.check(state, actor, event)
-        state = RULES.apply(state, actor, event)
-    return state
+def bot_prefix(seed: int, steps: int) -> State:
+    """The state after ``steps`` bot actions of the game seeded ``seed``."""
+    return shared_bot_prefix(RULES, started(players_for(seed), seed=seed), steps)
 
 
 WORDS = st.sampled_from(CONTINENTS + TACTICS + NAMES + ("attacker", "defender", "", "2", "mars"))
