@@ -637,7 +637,13 @@ def step(state: State, seat: int, event: Event) -> State:
 
 
 def is_activation(event: Event) -> bool:
-    return isinstance(event, Played) and event.card.strip().casefold() == data.DOG_PAW
+    """Space Dog, Paw! played, however its name is typed (as :func:`card_called` reads it)."""
+    if not isinstance(event, Played):
+        return False
+    try:
+        return card_called(event.card) == data.DOG_PAW
+    except IllegalAction:
+        return False
 
 
 # -- requirements and names ------------------------------------------------------------------------

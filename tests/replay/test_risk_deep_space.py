@@ -1,0 +1,50 @@
+"""Narration of Risk: Deep Space games: the demo (a golden file) and games its bot plays."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from rich.console import Console
+
+from ledger import Ledger
+from replay.demo import run_demo
+from replay.narrate import FAILED_MARK, narrate_game, narration_view
+from replay.simulate import simulate
+from tests.replay.test_golden import check, rendered
+
+
+@pytest.fixture
+def demo(store: Ledger) -> str:
+    return run_demo(store, Console(file=StringIO()), kind="risk-deep-space")
+
+
+def test_demo_narration(store: Ledger, demo: str) -> None:
+    lines = narrate_game(demo, store.records(demo))
+    told = [" ".join(line.sentences) for line in lines]
+    assert "Battle on Inner South: Olga's 4 against Patrick's 5." in " ".join(told)
+    assert any("Passing through the centre costs a Gem." in text for text in told)
+    assert any("A Space Dog absorbs the defeat" in text for text in told)
+    assert any(text.startswith("Patrick plays Air Leak.") for text in told)
+    assert any(text.startswith("Olga plays Mail from Mom and takes Energy Boost.") for text in told)
+    assert not any(FAILED_MARK in text for text in told)
+    body = [line for line in lines if line.seq > 1]  # the game id is random
+    check("risk-deep-space-demo-narration",
+          rendered(narration_view("Risk: Deep Space demo", body)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_bot_games_narrate_in_words(tmp_path_factory: pytest.TempPathFactory,
+                                    players: int) -> None:
+    """30 seeded bot games (10 per player count): every event is told in table words, never the
+    action syntax and never a narrator failure, and each game tells its winner once."""
+    store = Ledger(tmp_path_factory.mktemp(f"ds{players}") / "ledger")
+    for game in simulate(store, "risk-deep-space", games=10, seed=40 + players, players=players):
+        lines = narrate_game(game, store.records(game))
+        for line in lines:
+            assert line.sentences and all(line.sentences), (game, line)
+            assert not any(FAILED_MARK in sentence for sentence in line.sentences), (game, line)
+            if line.effective and line.seq > 1:
+                assert not line.sentences[0].startswith(f"{line.actor}: "), (game, line)
+        wins = [line for line in lines if any("Bases and wins!" in s for s in line.sentences)]
+        assert len(wins) == 1 and wins[0].seq == lines[-1].seq, game
