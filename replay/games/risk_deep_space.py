@@ -53,6 +53,12 @@ def card_name(text: str) -> str:
         return text
 
 
+def seat_called(state: State, typed: str) -> str:
+    """The seat name a typed player name means (``olga`` -> ``Olga``)."""
+    wanted = typed.strip().casefold()
+    return next((seat.name for seat in state.seats if seat.name.casefold() == wanted), typed)
+
+
 def planet_name(state: State, text: str) -> str:
     space = state.board.find(text)
     return state.board.space(space).title if space else text
@@ -63,7 +69,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
     match event:
         case Dealt():
             cards = " and ".join(card_name(c) for c in event.cards)
-            return f"The table deals {event.player} {cards}, face up."
+            return f"The table deals {seat_called(before, event.player)} {cards}, face up."
         case Covered():
             planets = " and ".join(planet_name(before, p) for p in event.planets)
             return f"The table covers {planets}: Deep Space."
@@ -76,7 +82,8 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case TradedCards():
             return f"{actor} discards both Action cards for a new Recruit."
         case Mined():
-            return f"{actor} mines {event.resource} on {planet_name(before, event.planet)}."
+            resource = "a Gem" if event.resource == "gem" else "an Ore"
+            return f"{actor} mines {resource} on {planet_name(before, event.planet)}."
         case Recruited():
             return f"{actor} pays {event.count} Gem{'s' if event.count != 1 else ''} for " \
                    f"{event.count} Recruit{'s' if event.count != 1 else ''}."
@@ -123,8 +130,8 @@ def derived(before: State, after: State, event: Any) -> list[str]:
     if before.phase == "roll-off" and after.phase == "roll-off":
         told.append("A tie for highest: " + ", ".join(after.name(s) for s in after.contenders)
                     + " roll again.")
+    told += gems_paid(before, after, event)  # paid on the way, before any battle at the end
     told += battle_news(before, after)
-    told += gems_paid(before, after, event)
     if after.winner != NOBODY and before.winner == NOBODY:
         told.append(f"{after.name(after.winner)} has built "
                     f"{data.WIN_BASES.value[len(after.seats)]} Bases and wins!")
