@@ -43,6 +43,12 @@ from rules.marvel_united.moves import window_words
 from rules.marvel_united.state import State, invariant_errors
 
 
+def seat_called(state: State, typed: str) -> str:
+    """The seat name a typed player name means (``olga`` -> ``Olga``)."""
+    wanted = typed.strip().casefold()
+    return next((hero.player for hero in state.heroes if hero.player.casefold() == wanted), typed)
+
+
 def label(name: str) -> str:
     """``times-square`` -> ``Times Square``: location, threat and card names for people."""
     if name in data.LOCATIONS:
@@ -73,7 +79,8 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return (f"The table sets up {listing([label(n) for n in event.locations])} "
                     f"clockwise; {villain} starts at {label(event.start)}.")
         case Dealt():
-            return f"{event.player} draws an opening hand: {', '.join(event.cards)}."
+            return (f"{seat_called(before, event.player)} draws an opening hand: "
+                    f"{', '.join(event.cards)}.")
         case VillainTurn():
             return (f"{villain} plays {label(event.card)}: move {event.move}"
                     f"{', BaM!' if event.bam else ''}, Thugs {event.thugs}, Civilians "
@@ -157,10 +164,15 @@ def placed(before: State, after: State, event: Any) -> list[str]:
         return []
     if any(s.kind == "place" for s in after.pending) or not before.places:
         return []
-    return [f"Placed at {label(a.name)}: {a.thugs - b.thugs} Thugs, "
-            f"{a.civilians - b.civilians} Civilians." for b, a in zip(before.places, after.places,
-                                                                       strict=True)
+    return [f"Placed at {label(a.name)}: {tokens(a.thugs - b.thugs, 'Thug')} and "
+            f"{tokens(a.civilians - b.civilians, 'Civilian')}."
+            for b, a in zip(before.places, after.places, strict=True)
             if (b.thugs, b.civilians) != (a.thugs, a.civilians)]
+
+
+def tokens(count: int, word: str) -> str:
+    """``1 Thug``, ``2 Thugs``, ``no Civilians``."""
+    return f"no {word}s" if count == 0 else f"{count} {word}" + ("s" if count != 1 else "")
 
 
 # -- audit hooks -----------------------------------------------------------------------------------
