@@ -2,7 +2,8 @@
 
 ``narrate`` tells what was recorded in table words, then what the fold derived from it, found by
 comparing the state before and after: the battle's exchanges and losses, Space Dogs absorbing a
-defeat, who holds the planet, Recruits and Gems that changed hands, the winner, whose turn it is.
+defeat, who holds the planet, Recruits and Gems that changed hands, Force Fields going back by
+the board (``force-fields=shield``), the winner, whose turn it is.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from rules.risk_deep_space.events import (
     Played,
     Recruited,
     RolledOff,
+    Shielded,
     TradedCards,
 )
 from rules.risk_deep_space.moves import SIDES, battle_bonus, card_called
@@ -97,6 +99,10 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return f"{actor} builds a Base on {planet_name(before, event.planet)}."
         case Played():
             return played(before, actor, event)
+        case Shielded():
+            return (f"{actor} pays a Gem and puts a Force Field on "
+                    f"{planet_name(before, event.planet)}: no opponent moves onto it until "
+                    f"{actor}'s next turn.")
         case Ended():
             return f"{actor} ends the turn."
     return f"{actor}: {type(event).__name__}"
@@ -132,6 +138,7 @@ def derived(before: State, after: State, event: Any) -> list[str]:
                     + " roll again.")
     told += gems_paid(before, after, event)  # paid on the way, before any battle at the end
     told += battle_news(before, after)
+    told += shields_lifted(before, after)
     if after.winner != NOBODY and before.winner == NOBODY:
         told.append(f"{after.name(after.winner)} has built "
                     f"{data.WIN_BASES.value[len(after.seats)]} Bases and wins!")
@@ -166,6 +173,12 @@ def battle_news(before: State, after: State) -> list[str]:
     return told
 
 
+def shields_lifted(before: State, after: State) -> list[str]:
+    """Force Fields that went back by the board (at their owner's next turn)."""
+    return [f"{after.name(owner)}'s Force Field on {after.title(p)} goes back by the board."
+            for p, owner in before.shields if (p, owner) not in after.shields]
+
+
 def gems_paid(before: State, after: State, event: Any) -> list[str]:
     if not isinstance(event, Moved):
         return []
@@ -191,7 +204,7 @@ def dice(visit: Visit) -> list[tuple[str, int, int]]:
 
 
 def conservation(state: State) -> list[str]:
-    """Every Recruit, Base, Gem, Ore, Space Dog and Action card is somewhere."""
+    """Every Recruit, Base, Gem, Ore, Space Dog, Force Field and Action card is somewhere."""
     return invariant_errors(state)
 
 
@@ -199,7 +212,8 @@ def conservation(state: State) -> list[str]:
 
 
 def view(rules: Rules[Any], state: Any) -> RenderableType:
-    """The board (who holds each planet, with Recruits, Bases, Space Dogs), players, supply."""
+    """The board (who holds each planet, with Recruits, Bases, Space Dogs, Force Fields),
+    players, supply."""
     figures = rules.figures(state)
     extra = rules.extra(state)
     turn = rules.turn(state)
@@ -223,6 +237,8 @@ def board_table(extra: dict[str, Any]) -> Table:
         label = Text(name)
         if kind:
             label.append(f" ({kind})", style="dim")
+        if planet.get("force_field"):
+            label.append(f" [Force Field: {planet['force_field']}]", style="bold")
         if planet["covered"]:
             table.add_row(label, Text("Deep Space", style="dim"), "", "", "")
             continue
@@ -263,7 +279,10 @@ def supply_text(extra: dict[str, Any]) -> Text:
     supply = extra["supply"]
     discard = sum(extra["discard"].values())
     return Text(f"by the board: {supply['gems']} Gems, {supply['ore']} Ore, "
-                f"{supply['space_dogs']} Space Dogs; Action deck {extra['deck_size']}, "
+                f"{supply['space_dogs']} Space Dogs"
+                + (f", {supply['force_fields']} Force Fields"
+                   if extra.get("force_fields") == "shield" else "")
+                + f"; Action deck {extra['deck_size']}, "
                 f"discards {discard}; movements left {extra['movements_left']}"
                 + (" (Energy Boost)" if extra["energy_boost"] else ""))
 

@@ -14,6 +14,7 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
     build planet=n1
     play card=bribe-a-rival planet=e1 | card=mail-from-mom take=air-leak
          | card=space-dog-paw planet=n1 | card=tractor-beam by=patrick
+    shield planet=n1                                (force-fields=shield only)
     end
 
 Readings where the rulebook leaves a question open (each has a test and, where a table might
@@ -44,7 +45,13 @@ differ, an option):
   action after it is drawn (dealt, drawn or taken with Mail from Mom); else it stays in hand.
 - **Deck mix** (36 cards) is not known: an even split marked I (``deck.<card>=N``). Costs not
   printed (Tractor Beam, Mail from Mom, Good Space Dog) default to free (``cost.<card>=gem``).
-- **Force Field tokens** have no printed rule: they stay by the board (``force-fields=unused``).
+- **Force Field tokens** have no printed rule: by default they stay by the board
+  (``force-fields=unused``). ``force-fields=shield`` (mark I) is the table rule we offer: once per
+  turn, as one of the two movements, pay a Gem to put a Force Field from the supply (2 in the box)
+  on a planet you occupy that has none; no opponent may move onto a shielded planet (passing over
+  it with Energy Boost is allowed; Action cards, Tractor Beam, Bribe a Rival and Air Leak
+  included, are unaffected); at the start of your next turn the token goes back to the supply,
+  even if your Recruits have left the planet.
 - **Roll-off**: one die each; players tied for highest roll again.
 """
 

@@ -20,6 +20,7 @@ from .moves import (
     homes_in_use,
     mineable,
     move_targets,
+    shieldable,
 )
 from .state import CARDS, State
 
@@ -122,6 +123,13 @@ def turn_actions(state: State) -> list[ActionSpec]:
         specs.append(ActionSpec(type="recruit", actors=me, fields=(field,)))
     if state.moves_left:
         specs.extend(move_action(state, seat))
+    shields = shield_choices(state, seat)
+    if shields:
+        specs.append(ActionSpec(type="shield", actors=me,
+                                fields=(planet_field("planet", shields, state,
+                                                     doc="a planet you occupy"),),
+                                doc="a Force Field for a Gem and a movement, until your next "
+                                    "turn"))
     builds = buildable(state, seat)
     if builds:
         specs.append(ActionSpec(type="build", actors=me,
@@ -150,6 +158,16 @@ def move_action(state: State, seat: int) -> list[ActionSpec]:
               FieldSpec(name="dog", kind="bool", required=False, doc="take the Space Dog along"))
     return [ActionSpec(type="move", actors=(state.name(seat),), fields=fields,
                        doc=f"{state.moves_left} movements left")]
+
+
+def shield_choices(state: State, seat: int) -> list[int]:
+    """Where ``seat`` may put a Force Field now (``force-fields=shield``), else nothing."""
+    me = state.seats[seat]
+    if (state.settings.force_fields != "shield" or not state.moves_left or not state.fields_left
+            or me.gems < data.FORCE_FIELD_COST.value or state.stage > ACT
+            or any(owner == seat for _, owner in state.shields)):
+        return []
+    return shieldable(state, seat)
 
 
 def buildable(state: State, seat: int) -> list[int]:

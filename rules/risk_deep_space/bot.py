@@ -17,7 +17,7 @@ from rules.board import NOBODY
 from rules.kernel import IllegalAction
 
 from . import data
-from .actions import buildable, playable_in_battle
+from .actions import buildable, playable_in_battle, shield_choices
 from .events import (
     Battled,
     Built,
@@ -30,6 +30,7 @@ from .events import (
     Played,
     Recruited,
     RolledOff,
+    Shielded,
     TradedCards,
 )
 from .moves import (
@@ -124,6 +125,7 @@ def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
     for planet in buildable(state, seat):
         yield 200.0, seat, Built(planet=state.space(planet))
     yield from card_moves(state, rng)
+    yield from shield_moves(state)
     if state.moves_left:
         yield from movements(state, rng)
     yield 1.0, seat, Ended()
@@ -159,6 +161,17 @@ def card_moves(state: State, rng: random.Random) -> Iterator[Candidate]:
         yield 3.0, seat, Played(card=data.MAIL, take=rng.choice(takes) if takes else "")
     if data.ENERGY_BOOST in hand and state.moves_left:
         yield 1.0, seat, Played(card=data.ENERGY_BOOST)
+
+
+def shield_moves(state: State) -> Iterator[Candidate]:
+    """Sometimes a Force Field (``force-fields=shield``) on a planet with a Base or the most
+    Recruits, when a Gem is to spare."""
+    seat = state.current
+    choices = shield_choices(state, seat)
+    if not choices or state.seats[seat].gems < 2:
+        return
+    best = max(choices, key=lambda p: (seat in state.bases[p], state.recruits[p], -p))
+    yield 4.0, seat, Shielded(planet=state.space(best))
 
 
 def movements(state: State, rng: random.Random) -> Iterator[Candidate]:

@@ -93,6 +93,20 @@ DECK_MIX: dict[str, Fact] = {
 
 LOST_BASE = Fact("stays", "I", "a Base stays on its planet, and counts, when the planet is lost")
 FORCE_FIELD_RULE = Fact("unused", "I", "the rulebook prints no rule: the tokens stay by the board")
+FORCE_FIELD_RULES: dict[str, Fact] = {
+    "unused": FORCE_FIELD_RULE,
+    "shield": Fact(
+        "shield", "I",
+        "once per turn, as one of your two movements, pay 1 Gem to put a Force Field token from "
+        "the supply (2 in the box) on a planet you occupy that has none; no opponent may move "
+        "onto a shielded planet (passing over it with Energy Boost is allowed, and Action cards "
+        "- Tractor Beam, Bribe a Rival, Air Leak - are unaffected); at the start of your next "
+        "turn the token goes back to the supply, even if your Recruits have left the planet",
+    ),
+}
+"""What a table may do with the Force Field tokens (``force-fields=...``): the rulebook prints no
+rule (NF), so both are our readings; ``unused`` is the default."""
+FORCE_FIELD_COST = Fact(1, "I", "force-fields=shield: a Gem to the supply per Force Field")
 HOME_BASES = Fact(False, "I", "no Base on a Home Station (it could never be attacked)")
 OPEN_STATIONS = Fact(False, "I", "Home Stations of colours not in use cannot be entered")
 RECRUIT_AT = Fact("home", "I", "recruits bought with Gems go on the Home Station")

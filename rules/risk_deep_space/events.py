@@ -85,6 +85,13 @@ class Built(Event, tag="build"):
     planet: str
 
 
+class Shielded(Event, tag="shield"):
+    """``shield planet=n1``: a Force Field on a planet you hold, for a Gem and a movement, until
+    your next turn (only with ``force-fields=shield``)."""
+
+    planet: str
+
+
 class Played(Event, tag="play"):
     """``play card=bribe-a-rival planet=e1``: an Action card.
 
@@ -103,5 +110,5 @@ class Ended(Event, tag="end"):
 
 EVENTS: tuple[type[Event], ...] = (
     Dealt, Covered, RolledOff, Drew, TradedCards, Mined, Recruited, Moved, Battled, Built,
-    Played, Ended,
+    Played, Shielded, Ended,
 )

@@ -116,7 +116,11 @@ class RiskDeepSpace(SteppedRules[State]):
             "turn_player": state.name(state.current) if state.current != NOBODY else None,
             "planets": planet_figures(state),
             "covered": [state.space(p) for p in state.covered],
-            "supply": {"gems": state.gems, "ore": state.ore, "space_dogs": state.dogs_left},
+            "supply": {"gems": state.gems, "ore": state.ore, "space_dogs": state.dogs_left,
+                       "force_fields": state.fields_left},
+            "force_fields": state.settings.force_fields,
+            "shields": [{"planet": state.space(p), "owner": state.name(owner)}
+                        for p, owner in state.shields],
             "deck": dict(zip(CARDS, state.deck, strict=True)),
             "deck_size": sum(state.deck),
             "discard": {c: n for c, n in zip(CARDS, state.discard, strict=True) if n},
@@ -178,6 +182,8 @@ def planet_figures(state: State) -> list[dict[str, Any]]:
             "bases": [state.name(s) for s in state.bases[p]],
             "space_dogs": [state.name(d.owner) for d in state.dogs if d.space == p],
             "covered": p in state.covered,
+            "force_field": next((state.name(owner) for q, owner in state.shields if q == p),
+                                None),
         })
     return rows
 

@@ -28,6 +28,7 @@ from .events import (
     Played,
     Recruited,
     RolledOff,
+    Shielded,
     TradedCards,
 )
 from .state import (
@@ -42,6 +43,7 @@ from .state import (
     mine_at,
     put,
     set_recruits,
+    shield_on,
     with_seat,
 )
 
@@ -114,7 +116,9 @@ def roll_off(state: State, seat: int, event: RolledOff) -> State:
 
 
 def begin_turn(state: State, seat: int) -> State:
-    """On Your Turn: draw first when holding fewer than two cards (and any are left)."""
+    """On Your Turn: draw first when holding fewer than two cards (and any are left). The
+    player's Force Fields (``force-fields=shield``) go back by the board."""
+    state = lift_shields(state, seat)
     turn = state.turn + 1
     short = len(state.seats[seat].hand) < data.HAND.value and cards_left(state)
     return replace(
@@ -277,6 +281,60 @@ def end(state: State, seat: int, event: Ended) -> State:
     return begin_turn(state, state.order[(position + 1) % len(state.order)])
 
 
+# -- Force Fields (force-fields=shield, our reading: the rulebook prints no rule) ------------------
+
+
+def shield(state: State, seat: int, event: Shielded) -> State:
+    """``force-fields=shield``: once per turn, as one of the two movements, pay a Gem to put a
+    Force Field from the supply on a planet you occupy that has none; until your next turn no
+    opponent may move onto it."""
+    if state.settings.force_fields != "shield":
+        raise IllegalAction("Force Field tokens are not used at this table "
+                            "(option force-fields=shield)")
+    require_stage(state, seat, ACT, "put a Force Field")
+    me = state.seats[seat]
+    if any(owner == seat for _, owner in state.shields):
+        raise IllegalAction(f"{me.name} has put a Force Field this turn already (one a turn)")
+    if not state.moves_left:
+        raise IllegalAction("a Force Field takes a movement, and both of this turn are used")
+    if not state.fields_left:
+        raise IllegalAction("no Force Field token is left by the board")
+    space = planet_called(state, event.planet)
+    if not mine_at(state, seat, space) or space in state.closed:
+        raise IllegalAction(f"a Force Field goes on a planet {me.name} occupies",
+                            allowed=[state.space(p) for p in shieldable(state, seat)])
+    if shield_on(state, space) != NOBODY:
+        raise IllegalAction(f"{state.title(space)} has a Force Field already",
+                            allowed=[state.space(p) for p in shieldable(state, seat)])
+    cost = data.FORCE_FIELD_COST.value
+    if me.gems < cost:
+        raise IllegalAction(f"a Force Field costs a Gem; {me.name} has none")
+    state = with_seat(replace(state, gems=state.gems + cost), seat, gems=me.gems - cost)
+    return replace(state, fields_left=state.fields_left - 1,
+                   shields=(*state.shields, (space, seat)),
+                   moves_left=state.moves_left - 1, stage=ACT)
+
+
+def shieldable(state: State, seat: int) -> list[int]:
+    """Planets ``seat`` occupies that may take a Force Field (Home Stations need none)."""
+    return [p for p in held(state, seat)
+            if p not in state.closed and shield_on(state, p) == NOBODY]
+
+
+def lift_shields(state: State, seat: int) -> State:
+    """At the start of ``seat``'s turn their Force Fields go back by the board."""
+    kept = tuple((p, owner) for p, owner in state.shields if owner != seat)
+    if len(kept) == len(state.shields):
+        return state
+    return replace(state, shields=kept,
+                   fields_left=state.fields_left + len(state.shields) - len(kept))
+
+
+def shielded_against(state: State, seat: int, space: int) -> bool:
+    """An opponent's Force Field is on ``space``: ``seat`` may not move onto it."""
+    return shield_on(state, space) not in (NOBODY, seat)
+
+
 # -- movement and battle ---------------------------------------------------------------------------
 
 
@@ -297,7 +355,7 @@ def move(state: State, seat: int, event: Moved) -> State:
         raise IllegalAction(f"move from 1 to {here} Recruits from {state.title(source)}")
     targets = move_targets(state, seat, source)
     if target not in targets:
-        raise IllegalAction(refusal(state, target),
+        raise IllegalAction(refusal(state, seat, target),
                             allowed=[state.space(p) for p in sorted(targets)])
     toll = targets[target]
     me = state.seats[seat]
@@ -319,7 +377,11 @@ def move(state: State, seat: int, event: Moved) -> State:
     return take_planet(state, seat, target)
 
 
-def refusal(state: State, target: int) -> str:
+def refusal(state: State, seat: int, target: int) -> str:
+    if shielded_against(state, seat, target):
+        owner = state.name(shield_on(state, target))
+        return (f"{owner}'s Force Field shields {state.title(target)} until {owner}'s next "
+                "turn")
     if target in state.covered:
         return f"{state.title(target)} is Deep Space: nobody stops there"
     if state.space(target) in state.board.tagged("centre"):
@@ -330,7 +392,15 @@ def refusal(state: State, target: int) -> str:
 
 
 def move_targets(state: State, seat: int, source: int) -> dict[int, int]:
-    """Planets one movement from ``source`` reaches, with the Gems it costs."""
+    """Planets one movement from ``source`` reaches, with the Gems it costs; never one an
+    opponent's Force Field shields (passing over it is allowed)."""
+    found = reachable_from(state, seat, source)
+    if not state.shields:
+        return found
+    return {p: toll for p, toll in found.items() if not shielded_against(state, seat, p)}
+
+
+def reachable_from(state: State, seat: int, source: int) -> dict[int, int]:
     if state.boost:
         return reach(state, source, tuple(p for p, who in enumerate(state.holders)
                                           if who not in (NOBODY, seat)))
@@ -617,7 +687,7 @@ CARD_EFFECTS: dict[str, Callable[[State, int, Played], State]] = {
 STEPS: dict[type[Event], Callable[[State, int, Event], State]] = {
     Dealt: deal, Covered: cover, RolledOff: roll_off, Drew: draw, TradedCards: trade_cards,
     Mined: mine, Recruited: recruit, Moved: move, Battled: battle, Built: build, Played: play,
-    Ended: end,
+    Shielded: shield, Ended: end,
 }  # type: ignore[dict-item]
 
 

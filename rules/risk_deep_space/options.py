@@ -3,7 +3,8 @@
 ``--option board=FILE`` (a board file, see :mod:`rules.board`), ``--option colours=red,blue``,
 ``--option lost-base=destroyed``, ``--option home-bases=true``, ``--option open-stations=true``,
 ``--option deck.air-leak=8 --option deck.bribe-a-rival=3`` (the deck keeps 36 cards),
-``--option cost.mail-from-mom=gem``. The options in force, the whole board included, are stored
+``--option cost.mail-from-mom=gem``, ``--option force-fields=shield`` (see
+:data:`data.FORCE_FIELD_RULES`). The options in force, the whole board included, are stored
 in the game-started event, so a log replays without the board file.
 """
 
@@ -38,7 +39,7 @@ def _fields() -> list[tuple[str, Any, Any]]:
         ("colours", tuple[str, ...], ()),
         ("lost_base", Literal["stays", "destroyed"],
          msgspec.field(default=data.LOST_BASE.value, name="lost-base")),
-        ("force_fields", Literal["unused"],
+        ("force_fields", Literal["unused", "shield"],
          msgspec.field(default=data.FORCE_FIELD_RULE.value, name="force-fields")),
         ("home_bases", bool, msgspec.field(default=data.HOME_BASES.value, name="home-bases")),
         ("open_stations", bool,
@@ -59,6 +60,8 @@ class Settings(msgspec.Struct, frozen=True, dict=True):
     board: Board
     colours: tuple[str, ...]
     lost_base: str
+    force_fields: str
+    """``unused`` (the default) or ``shield`` (:data:`data.FORCE_FIELD_RULES`)."""
     home_bases: bool
     open_stations: bool
     mix: tuple[int, ...]
@@ -156,6 +159,7 @@ def _settings(key: bytes, players: int) -> Settings:
         board=board,
         colours=colours_for(board, players, options.colours),  # type: ignore[attr-defined]
         lost_base=options.lost_base,  # type: ignore[attr-defined]
+        force_fields=options.force_fields,  # type: ignore[attr-defined]
         home_bases=options.home_bases,  # type: ignore[attr-defined]
         open_stations=options.open_stations,  # type: ignore[attr-defined]
         mix=tuple(values[f"deck_{card.replace('-', '_')}"] for card in data.CARDS),

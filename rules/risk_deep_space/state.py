@@ -80,6 +80,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     ore: int
     dogs_left: int
     """Space Dog tokens by the board."""
+    fields_left: int = data.FORCE_FIELDS.value
+    """Force Field tokens by the board (they leave it only with ``force-fields=shield``)."""
+    shields: tuple[tuple[int, int], ...] = ()
+    """Force Fields on the board, as ``(planet, owner)``: until the owner's next turn."""
     homes: tuple[int, ...] = ()
     """The Home Stations in use, by seat."""
     closed: tuple[int, ...] = ()
@@ -165,6 +169,11 @@ def on_board(state: State, seat: int) -> int:
                       if who == seat)
 
 
+def shield_on(state: State, space: int) -> int:
+    """Whose Force Field is on ``space`` (``NOBODY``: none)."""
+    return next((owner for planet, owner in state.shields if planet == space), NOBODY)
+
+
 def bases_built(state: State, seat: int) -> int:
     return sum(seat in here for here in state.bases)
 
@@ -204,6 +213,7 @@ def invariant_errors(state: State) -> list[str]:
         ("Gems", state.gems, sum(s.gems for s in state.seats), data.GEMS.value),
         ("Ore", state.ore, sum(s.ore for s in state.seats), data.ORE.value),
         ("Space Dogs", state.dogs_left, len(state.dogs), data.SPACE_DOGS.value),
+        ("Force Fields", state.fields_left, len(state.shields), data.FORCE_FIELDS.value),
     ):
         if supply < 0 or supply + held != total:
             errors.append(f"{what}: {supply} by the board + {held} out, not {total}")
@@ -216,8 +226,15 @@ def invariant_errors(state: State) -> list[str]:
 
 
 def board_errors(state: State) -> list[str]:
-    """Holders and counts agree; no Recruits under a cover; dogs stand with their Crews."""
+    """Holders and counts agree; no Recruits under a cover; dogs stand with their Crews; Force
+    Fields one to a planet, never on a closed or covered space."""
     errors = []
+    shielded = [space for space, _ in state.shields]
+    if len(set(shielded)) != len(shielded):
+        errors.append("two Force Fields on one planet")
+    for space, owner in state.shields:
+        if space in state.closed or space in state.covered or owner not in range(len(state.seats)):
+            errors.append(f"a Force Field of seat {owner} on {state.space(space)}")
     for space, (who, count) in enumerate(zip(state.holders, state.recruits, strict=True)):
         if (who == NOBODY) != (count == 0) or count < 0:
             errors.append(f"{state.space(space)}: holder {who} with {count} Recruits")
