@@ -23,6 +23,7 @@ import typer
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ledger import Ledger
 from replay.cli import (
@@ -233,8 +234,8 @@ def result_table(columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> Tab
     table = Table(box=box.SIMPLE_HEAD)
     for column in columns:
         table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*("" if v is None else str(v) for v in row))
+    for row in rows:  # cells as Text: data is shown as it is, never read as rich markup
+        table.add_row(*(Text("" if v is None else str(v)) for v in row))
     table.caption = f"{len(rows)} row{'s' if len(rows) != 1 else ''}"
     return table
 
@@ -335,6 +336,15 @@ def stats_command(
 
 def report_view(report: Any) -> Table:
     table = result_table(report.columns, [tuple(r) for r in report.rows])
+    widths = []
+    for column, cells in zip(table.columns, zip(*report.rows, strict=True) if report.rows
+                             else [()] * len(table.columns), strict=True):
+        column.header = str(column.header).replace("_", " ")  # wraps at words: "attacker losses"
+        longest_word = max(len(word) for word in column.header.split())
+        widths.append(max(longest_word, min(12, max((len(str(c)) for c in cells), default=0))))
+    if sum(widths) + 3 * len(widths) <= out.width:  # no column narrower than its words/values
+        for column, width in zip(table.columns, widths, strict=True):
+            column.min_width = width
     table.title = report.title
     table.title_justify = "left"
     table.caption = " ".join(report.notes) if report.rows else "no games with this yet"
