@@ -157,3 +157,9 @@ def test_refusal_from_a_real_process_has_no_traceback(tmp_path: Path) -> None:
         cwd=root, capture_output=True, text=True)
     assert done.returncode == 2
     assert "read-only" in done.stderr and "Traceback" not in done.stderr + done.stdout
+
+
+def test_cells_are_shown_as_they_are_never_as_markup(games: Ledger) -> None:
+    """A value that looks like rich markup is printed as it is, not interpreted (or crashing)."""
+    code, output = run(games, "sql", "SELECT '[/x] [bold]loud' AS t")
+    assert code == 0 and "[/x] [bold]loud" in output
