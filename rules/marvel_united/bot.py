@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator
 
 from ledger.events import TABLE, Event
-from rules.kernel import IllegalAction
+from rules.bots import Candidate, first_legal
 
 from .actions import can_spend, heroic_targets
 from .events import (
@@ -47,25 +47,22 @@ from .state import (
     threat_here,
 )
 
-Candidate = tuple[float, int, Event]
-
 
 def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:
     """A legal ``(actor, event)``, or None when the game is over."""
     if state.outcome:
         return None
-    candidates = list(propose(state, rng))
-    while candidates:
-        picked = rng.choices(range(len(candidates)), [c[0] for c in candidates])[0]
-        _, seat, event = candidates.pop(picked)
-        actor = TABLE if seat == NOBODY else state.name(seat)
-        event = completed(state, actor, event, rng)
-        try:
-            step(state, seat, event)
-        except IllegalAction:
-            continue
-        return actor, event
-    return None
+    def attempt(seat: int, event: Event) -> Event:
+        event = completed(state, actor_of(state, seat), event, rng)
+        step(state, seat, event)
+        return event
+
+    chosen = first_legal(list(propose(state, rng)), rng, attempt)
+    return None if chosen is None else (actor_of(state, chosen[0]), chosen[1])
+
+
+def actor_of(state: State, seat: int) -> str:
+    return TABLE if seat == NOBODY else state.name(seat)
 
 
 def completed(state: State, actor: str, event: Event, rng: random.Random) -> Event:

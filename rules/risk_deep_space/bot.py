@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from ledger.events import TABLE, Event
 from rules.board import NOBODY
-from rules.kernel import IllegalAction
+from rules.bots import Candidate, first_legal
 
 from . import data
 from .actions import buildable, playable_in_battle, shield_choices
@@ -50,8 +50,6 @@ from .moves import (
 )
 from .state import CARDS, State, dogs_at, mine_at
 
-Candidate = tuple[float, int, Event]
-
 
 def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:
     """A legal ``(actor, event)``, or None when the game is over."""
@@ -59,16 +57,12 @@ def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:
         return None
     if state.phase != "turn":
         return TABLE, setup_event(state, rng)
-    candidates = list(propose(state, rng))
-    while candidates:
-        picked = rng.choices(range(len(candidates)), [c[0] for c in candidates])[0]
-        _, seat, event = candidates.pop(picked)
-        try:
-            step(state, seat, trial(event))
-        except IllegalAction:
-            continue
-        return state.name(seat), event
-    return None
+    def attempt(seat: int, event: Event) -> Event:
+        step(state, seat, trial(event))
+        return event
+
+    chosen = first_legal(list(propose(state, rng)), rng, attempt)
+    return None if chosen is None else (state.name(chosen[0]), chosen[1])
 
 
 def trial(event: Event) -> Event:

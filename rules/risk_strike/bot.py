@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from ledger.events import TABLE, Event
 from rules import dice
-from rules.kernel import IllegalAction
+from rules.bots import Candidate, first_legal
 
 from .actions import attack_options
 from .events import (
@@ -51,8 +51,6 @@ from .state import (
     unseen_kinds,
 )
 
-Candidate = tuple[float, int, Event]
-
 
 def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:
     """A legal ``(actor, event)``, or None when the game is over."""
@@ -60,16 +58,12 @@ def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:
         return None
     if state.turn == 0:
         return TABLE, setup_event(state, rng)
-    candidates = list(propose(state, rng))
-    while candidates:
-        picked = rng.choices(range(len(candidates)), [c[0] for c in candidates])[0]
-        _, seat, event = candidates.pop(picked)
-        try:
-            step(state, seat, event)
-        except IllegalAction:
-            continue
-        return state.name(seat), event
-    return None
+    def attempt(seat: int, event: Event) -> Event:
+        step(state, seat, event)
+        return event
+
+    chosen = first_legal(list(propose(state, rng)), rng, attempt)
+    return None if chosen is None else (state.name(chosen[0]), chosen[1])
 
 
 def pick_continents(
