@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from replay.games import player_called
 from replay.visitor import Visit
 from rules.kernel import Rules
 from rules.marvel_united import data
@@ -41,12 +42,6 @@ from rules.marvel_united.events import (
 )
 from rules.marvel_united.moves import window_words
 from rules.marvel_united.state import State, invariant_errors
-
-
-def seat_called(state: State, typed: str) -> str:
-    """The seat name a typed player name means (``olga`` -> ``Olga``)."""
-    wanted = typed.strip().casefold()
-    return next((hero.player for hero in state.heroes if hero.player.casefold() == wanted), typed)
 
 
 def label(name: str) -> str:
@@ -79,8 +74,8 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return (f"The table sets up {listing([label(n) for n in event.locations])} "
                     f"clockwise; {villain} starts at {label(event.start)}.")
         case Dealt():
-            return (f"{seat_called(before, event.player)} draws an opening hand: "
-                    f"{', '.join(event.cards)}.")
+            player = player_called(event.player, (hero.player for hero in before.heroes))
+            return f"{player} draws an opening hand: {', '.join(event.cards)}."
         case VillainTurn():
             return (f"{villain} plays {label(event.card)}: move {event.move}"
                     f"{', BaM!' if event.bam else ''}, Thugs {event.thugs}, Civilians "

@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from replay.games import player_called
 from replay.visitor import Visit
 from rules.board import NOBODY
 from rules.kernel import Rules
@@ -55,12 +56,6 @@ def card_name(text: str) -> str:
         return text
 
 
-def seat_called(state: State, typed: str) -> str:
-    """The seat name a typed player name means (``olga`` -> ``Olga``)."""
-    wanted = typed.strip().casefold()
-    return next((seat.name for seat in state.seats if seat.name.casefold() == wanted), typed)
-
-
 def planet_name(state: State, text: str) -> str:
     space = state.board.find(text)
     return state.board.space(space).title if space else text
@@ -71,7 +66,8 @@ def recorded(before: State, actor: str, event: Any) -> str:
     match event:
         case Dealt():
             cards = " and ".join(card_name(c) for c in event.cards)
-            return f"The table deals {seat_called(before, event.player)} {cards}, face up."
+            player = player_called(event.player, (seat.name for seat in before.seats))
+            return f"The table deals {player} {cards}, face up."
         case Covered():
             planets = " and ".join(planet_name(before, p) for p in event.planets)
             return f"The table covers {planets}: Deep Space."
