@@ -22,7 +22,7 @@ from ledger import Record, event_type
 from replay.fold import Folded, action_text, decode_event
 from replay.games import plugin_function
 from rules.actions import usage
-from rules.kernel import ActionSpec, Rules
+from rules.kernel import ActionSpec, Rules, TurnInfo
 
 
 def game_view(rules: Rules[Any], state: Any) -> RenderableType:
@@ -67,11 +67,19 @@ def undone_line(record: Record, event: Any) -> Text:
 def headline(folded: Folded) -> Text:
     """``Risk Strike · rs-k7pq · turn 4, round 2 · attack · Olga to act``."""
     rules, state = folded.rules, folded.state
-    result = rules.result(state)
+    return situation_line(rules, folded.game, state, rules.turn(state))
+
+
+def situation_line(rules: Rules[Any], game: str, state: Any, info: TurnInfo,
+                   where: str = "") -> Text:
+    """The game's title and id, ``where`` (e.g. ``seq 5 of 12``), then how it ended or whose
+    turn it is: the one line status, the prompt and the replay stepper all show."""
     text = Text()
     text.append(rules.title, style="bold")
-    text.append(f" · {folded.game}", style="cyan")
-    info = rules.turn(state)
+    text.append(f" · {game}", style="cyan")
+    if where:
+        text.append(f" · {where}")
+    result = rules.result(state)
     if result is not None:
         winners = " and ".join(result.winners) or "nobody"
         text.append(f" · finished: {winners} won", style="bold green")

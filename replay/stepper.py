@@ -19,7 +19,7 @@ from rich.text import Text
 from ledger import Noted
 from replay.engine import BadPoint, Cursor, Point, Replay
 from replay.narrate import Narrator
-from replay.render import game_view
+from replay.render import game_view, situation_line
 
 KEYS_HELP = "→ next event · ← previous · n/p next/previous turn · g go to turn · q quit"
 
@@ -29,24 +29,9 @@ ARROWS = {b"[C": "right", b"[D": "left", b"OC": "right", b"OD": "left",
 
 def where_line(replay: Replay, position: int) -> Text:
     """``Tiny · ty-a · seq 5 of 12 · turn 3, round 2 · add · olga to act`` (or the result)."""
-    state = replay.state_at(position)
-    info = replay.turn_info(position)
-    text = Text()
-    text.append(replay.rules.title, style="bold")
-    text.append(f" · {replay.game}", style="cyan")
-    text.append(f" · seq {replay.seq(position)} of {len(replay)}")
-    result = replay.rules.result(state)
-    if result is not None:
-        winners = " and ".join(result.winners) or "nobody"
-        text.append(f" · finished: {winners} won", style="bold green")
-        if result.reason:
-            text.append(f" · {result.reason}")
-        return text
-    stage = f"turn {info.turn}, round {info.round}" if info.turn else "setup"
-    text.append(f" · {stage} · {info.phase}")
-    if info.active:
-        text.append(f" · {', '.join(info.active)} to act", style="bold yellow")
-    return text
+    return situation_line(replay.rules, replay.game, replay.state_at(position),
+                          replay.turn_info(position),
+                          where=f"seq {replay.seq(position)} of {len(replay)}")
 
 
 def notes_about(replay: Replay, seq: int) -> list[str]:
