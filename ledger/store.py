@@ -19,7 +19,7 @@ import secrets
 import shutil
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -501,29 +501,26 @@ def head_of(line: bytes, game: str) -> Head:
     return Head(record.seq, record.hash, record.at)
 
 
-@contextmanager
-def shared_lock(fd: int) -> Iterator[None]:
+def shared_lock(fd: int) -> AbstractContextManager[None]:
     """Hold a shared lock on the open log ``fd``: no append is writing meanwhile.
 
     Never take it on a file this process holds :func:`locked` on (flock would wait forever).
     """
-    if sys.platform == "win32":  # pragma: no cover
-        yield
-        return
-    fcntl.flock(fd, fcntl.LOCK_SH)
-    try:
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
+    return flocked(fd, shared=True)
+
+
+def exclusive(fd: int) -> AbstractContextManager[None]:
+    """Hold the exclusive inter-process lock of the open log ``fd`` (no other append, no reader)."""
+    return flocked(fd, shared=False)
 
 
 @contextmanager
-def exclusive(fd: int) -> Iterator[None]:
-    """Hold the exclusive inter-process lock of the open log ``fd`` (no other append, no reader)."""
+def flocked(fd: int, *, shared: bool) -> Iterator[None]:
+    """``flock`` the open file ``fd`` for the block (no-op where there is no flock)."""
     if sys.platform == "win32":  # pragma: no cover
         yield
         return
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
     try:
         yield
     finally:
@@ -535,11 +532,10 @@ def locked(path: Path) -> Iterator[int]:
     """The log open for appending, under an exclusive inter-process lock."""
     fd = os.open(path, os.O_RDWR | os.O_APPEND)
     try:
-        if sys.platform != "win32":
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield fd
+        with exclusive(fd):
+            yield fd
     finally:
-        os.close(fd)  # closing releases the lock
+        os.close(fd)
 
 
 def write_all(fd: int, data: bytes) -> None:
