@@ -434,7 +434,8 @@ def test_torn_tail_is_reported_then_repaired(cli: Cli, game: str) -> None:
     assert result.exit_code == 1 and "torn" in flat(result.output)
 
     output = flat(cli.ok("repair", game).output)
-    assert "Cut the torn last line" in output
+    assert "Cut what a crash left half-written" in output and "torn last line" in output
+    assert "it now ends at event 2" in output
     (backup,) = path.parent.glob(f"{game}.jsonl*.bak")
     assert backup.read_bytes() == torn
     assert path.read_bytes() == whole
