@@ -130,6 +130,8 @@ def attacked(after: State, actor: str, event: Attacked) -> str:
 
 
 def deployed(before: State, actor: str, event: Deployed) -> str:
+    if not event.troops:
+        return f"{actor} deploys no troops."
     troops = plural(event.troops, "troop")
     battle = before.battle
     if battle is None or not event.side:

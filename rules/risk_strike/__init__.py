@@ -6,7 +6,7 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
     roll-off dice=5,3                               (the table; empty: tabletape rolls)
     draw continents=asia lineup=europe tactics=1    (turn draw, or Expand's draw)
     attack from=asia target=europe defender=patrick
-    deploy troops=2 [side=attacker]                 (side: helpers only)
+    deploy troops=2 [side=attacker]                 (troops=0: none; side: helpers only)
     roll attacker=6,3,2 defender=5,5                (empty: tabletape rolls)
     play card=rally | card=spy target=patrick | card=bombard side=defender die=5
     resolve                                         (close the open windows)
@@ -23,8 +23,15 @@ Readings where the rulebook leaves a question open (each has a test):
 - **Canceled Orders** cancels the card played just before it, and may itself be canceled (it is
   not a Troop card): an odd number of Canceled Orders cancels the card, an even number lets it
   stand. It cannot be played when no card is waiting.
-- **Deployment** goes attacker, defender, others; a deployment by a later player closes the
-  earlier players' chance to deploy. The first roll, Artillery or Sabotage closes deployment.
+- **Deployment** is three steps, whatever order the entries are typed in: the attacker deploys
+  or declines (``deploy troops=0``) in one entry, then the defender the same way, then other
+  players, each as often as they like, for one side per battle. An entry out of its step is
+  refused with the step's reason (a helper's early troops do not cost the defender their step,
+  and the attacker cannot roll before the defender has answered). Nobody at a table announces
+  "I help nobody": the helpers' step ends when the attacker rolls or types ``resolve`` (needed
+  only to play Sabotage or Artillery before the roll); with two players it ends with the
+  defender's entry. Artillery and Sabotage are played only after it ("after troops are
+  deployed"), so playing or canceling them changes nobody's step.
 - **Helpers' troops** join the side they help: they add dice to it, and a lost pair costs the
   side its own player's troops first, then helpers' troops (latest first), then continent cards.
   After Sabotage every troop goes back to the hand of the player who played it.

@@ -7,14 +7,25 @@ from rules.kernel import ActionSpec, FieldSpec
 
 from .moves import (
     SIDES,
-    deploy_rank,
+    deployers,
     dice_allowed,
     draw_need,
     playable,
     resolve_roll,
     settle,
 )
-from .state import CANCEL, CONTINENTS, TACTICS, TROOP, State, could_hold, names, unseen_kinds
+from .state import (
+    ATTACKER_STEP,
+    CANCEL,
+    CONTINENTS,
+    HELPERS_STEP,
+    TACTICS,
+    TROOP,
+    State,
+    could_hold,
+    names,
+    unseen_kinds,
+)
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:
@@ -147,12 +158,15 @@ def battle_actions(state: State) -> list[ActionSpec]:
         return []
     attacker = (state.name(battle.attacker),)
     specs = []
-    if battle.step == "deploy":
-        specs.append(deploy_action(state))
+    deploy = deploy_action(state) if battle.step == "deploy" else None
+    if deploy is not None and deploy.actors:
+        specs.append(deploy)
+    if battle.deploy_step == HELPERS_STEP:
+        specs.append(ActionSpec(type="resolve", actors=attacker, doc="no more troops deployed"))
     if battle.step == "rolled":
         specs.append(ActionSpec(type="resolve", actors=attacker, doc="resolve the roll"))
     rolling = resolve_roll(state)
-    if rolling.battle is not None:
+    if rolling.battle is not None and battle.deploy_step >= HELPERS_STEP:
         attack, defend = dice_allowed(rolling, rolling.battle)
         fields = (
             FieldSpec(name="attacker", kind="list[int]", required=False, doc=f"{attack} dice"),
@@ -165,18 +179,23 @@ def battle_actions(state: State) -> list[ActionSpec]:
 
 
 def deploy_action(state: State) -> ActionSpec:
+    """The players whose deploying step it is: the attacker or the defender (who may decline
+    with ``troops=0``), or the helpers who may hold a Troop card."""
     battle = state.battle
     assert battle is not None
-    seats = [
-        s
-        for s in range(len(state.seats))
-        if deploy_rank(battle, s) >= battle.deploy_step and could_hold(state, s, TROOP)
-    ]
+    seats = deployers(state, battle)
+    if battle.deploy_step == HELPERS_STEP:
+        seats = tuple(s for s in seats if could_hold(state, s, TROOP))
+    helpers = battle.deploy_step == HELPERS_STEP
     fields = (
-        FieldSpec(name="troops", kind="int", doc="Troop cards played"),
-        FieldSpec(name="side", kind="str", required=False, choices=SIDES, doc="helpers only"),
+        FieldSpec(name="troops", kind="int",
+                  doc="Troop cards played" + ("" if helpers else "; 0: none")),
+        FieldSpec(name="side", kind="str", required=helpers, choices=SIDES if helpers else (),
+                  doc="the side a helper fights for"),
     )
-    return ActionSpec(type="deploy", actors=names(state, seats), fields=fields)
+    step = "the attacker's" if battle.deploy_step == ATTACKER_STEP else "the defender's"
+    return ActionSpec(type="deploy", actors=names(state, seats), fields=fields,
+                      doc="helpers' troops" if helpers else f"{step} troops")
 
 
 def play_fields(card: FieldSpec) -> tuple[FieldSpec, ...]:

@@ -15,10 +15,13 @@ from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnIn
 from . import data
 from .actions import legal_actions
 from .events import EVENTS, Attacked, Dealt, Deployed, Drew, Passed, Played, Rolled, RolledOff
-from .moves import dice_allowed, phase_words, prepare, resolve_roll, step
+from .moves import deployers, dice_allowed, phase_words, prepare, resolve_roll, step
 from .options import Options, settings, validate
 from .state import (
+    ATTACKER_STEP,
     CONTINENTS,
+    DEFENDER_STEP,
+    HELPERS_STEP,
     NOBODY,
     TACTICS,
     Battle,
@@ -338,12 +341,10 @@ def expected_now(state: State) -> tuple[str, tuple[int, ...]]:
     battle = state.battle
     if battle is None:
         return state.phase, me
-    if battle.step == "deploy":
-        deployers = {0: (battle.attacker,), 1: (battle.defender,)}.get(
-            battle.deploy_step,
-            tuple(seat for seat in state.order if seat not in (battle.attacker, battle.defender)),
-        )
-        return "battle: deploy", deployers
+    if battle.deploy_step in (ATTACKER_STEP, DEFENDER_STEP):
+        return "battle: deploy", deployers(state, battle)
+    if battle.deploy_step == HELPERS_STEP:  # helpers may deploy; the attacker rolls next
+        return "battle: deploy", (battle.attacker,)
     words = {"ready": "battle: roll", "rolled": "battle: dice rolled",
              "between": "battle: roll again or retreat"}
     return words[battle.step], (battle.attacker,)

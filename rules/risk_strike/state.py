@@ -20,6 +20,9 @@ NOBODY = -1
 CONTINENTS = data.CONTINENTS
 TACTICS = data.TACTICS
 TROOP, SPY, CANCEL, RALLY, ARTILLERY, SABOTAGE, EXPAND, BOMBARD = range(len(TACTICS))
+ATTACKER_STEP, DEFENDER_STEP, HELPERS_STEP, DEPLOYED = range(4)
+"""Attack Phase 2's steps: the attacker deploys or declines, then the defender, then other
+players (until the attacker rolls or resolves); then troops are deployed."""
 
 Counts = tuple[int, ...]
 T = TypeVar("T")
@@ -76,8 +79,8 @@ class Battle(msgspec.Struct, frozen=True, gc=False):
     defend_cards: int
     troops: tuple[Troop, ...] = ()
     """Active troops in the order they were deployed."""
-    deploy_step: int = 0
-    """Who may still deploy: 0 the attacker onward, 1 the defender onward, 2 helpers, 3 nobody."""
+    deploy_step: int = ATTACKER_STEP
+    """Attack Phase 2's step: the attacker's, the defender's, the helpers', or ``DEPLOYED``."""
     rolls: int = 0
     roll: Dice | None = None
     """The roll whose window is open (Rally, Bombard, Artillery), not resolved yet."""
@@ -90,7 +93,7 @@ class Battle(msgspec.Struct, frozen=True, gc=False):
     @property
     def step(self) -> str:
         """``deploy``, ``ready`` (deployed, no roll yet), ``rolled`` or ``between`` rolls."""
-        if self.deploy_step < 3:
+        if self.deploy_step < DEPLOYED:
             return "deploy"
         if self.roll is not None:
             return "rolled"
