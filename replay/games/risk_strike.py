@@ -393,9 +393,9 @@ def battle_panel(battle: dict[str, Any], pending: dict[str, Any] | None) -> Pane
 
 
 def dice_text(roll: dict[str, Any]) -> str:
-    def side(faces: list[int], bonus: int) -> str:
-        shown = ",".join(map(str, sorted(faces, reverse=True)))
-        return shown + (f" (+{bonus} each)" if bonus else "")
+    def side(faces: list[int], bonus: int) -> str:  # the dice as they show, Rally included
+        shown = ",".join(map(str, sorted((face + bonus for face in faces), reverse=True)))
+        return shown + (f" (Rally +{bonus} each)" if bonus else "")
 
     text = f"attacker {side(roll['attacker'], roll['attacker_bonus'])} vs defender "
     text += side(roll["defender"], roll["defender_bonus"])

@@ -42,7 +42,8 @@ Readings where the rulebook leaves a question open (each has a test):
   deployed"); it ends the battle and the attacker's turn.
 - **Rally** is played by the attacker (the player whose turn it is) while a roll is open; each
   Rally adds 2 to each attack die. **Bombard** (any player, while a roll is open) turns one die,
-  named by side and face, to a 6; Rally's +2 is added to the die as it then shows.
+  named by side and the face it shows now (Rally included), to a 6. Cards resolve in the order
+  played: Rally then Bombard shows 6; Bombard then Rally shows 8.
 - **Spy and Expand** are played by the player whose turn it is, at any point of the turn. Spy's
   draw is face down; Expand's draw is recorded with ``draw`` and comes from the continent deck or
   the tactics deck, not the surrendered lineup (the lineup is named only for the turn's draw).

@@ -834,16 +834,24 @@ def artillery_target(state: State, seat: int, card: int, event: Played) -> Pendi
 
 
 def bombard_target(state: State, seat: int, card: int, event: Played) -> Pending:
-    """Bombard: 'change any one die to a 6', named by side and the face it shows."""
+    """Bombard: 'change any one die to a 6', named by side and the face it shows now (after any
+    Rally already resolved)."""
     battle = state.battle
     assert battle is not None and battle.roll is not None
     side = side_arg(state, battle, event.side) if event.side else ""
     if not side:
         refuse("Bombard names a die: side=attacker or side=defender, and die=FACE", SIDES)
-    faces = battle.roll.attacker if side == ATTACKER else battle.roll.defender
+    faces = shown_faces(battle.roll, side)
     if event.die not in faces:
         refuse(f"no {side} die shows {event.die}", [str(face) for face in sorted(set(faces))])
     return Pending(player=seat, card=card, side=side, die=event.die)
+
+
+def shown_faces(roll: Dice, side: str) -> tuple[int, ...]:
+    """What a side's dice show now: the faces plus Rally's bonus."""
+    if side == ATTACKER:
+        return tuple(face + roll.attacker_bonus for face in roll.attacker)
+    return tuple(face + roll.defender_bonus for face in roll.defender)
 
 
 TARGETS: dict[int, Callable[[State, int, int, Played], Pending]] = {
@@ -885,15 +893,21 @@ def rally_effect(state: State, pending: Pending) -> State:
 
 
 def bombard_effect(state: State, pending: Pending) -> State:
-    """Bombard: one die becomes a 6; the lineup is re-ordered when the roll is resolved."""
+    """Bombard: the die named by what it shows becomes a 6 as it shows (so a Rally already
+    resolved is not added again: its face is 6 minus the bonus); the lineup is re-ordered when
+    the roll is resolved."""
     battle = state.battle
     if battle is None or battle.roll is None:
         return state
     roll, face = battle.roll, data.BOMBARD_FACE.value
+    shown = shown_faces(roll, pending.side)
+    if pending.die not in shown:
+        return state
+    die = shown.index(pending.die)
     if pending.side == ATTACKER:
-        roll = replace(roll, attacker=dice.set_face(roll.attacker, pending.die, face))
+        roll = replace(roll, attacker=put(roll.attacker, die, face - roll.attacker_bonus))
     else:
-        roll = replace(roll, defender=dice.set_face(roll.defender, pending.die, face))
+        roll = replace(roll, defender=put(roll.defender, die, face - roll.defender_bonus))
     return replace(state, battle=replace(battle, roll=roll))
 
 

@@ -56,10 +56,11 @@ class Dice(msgspec.Struct, frozen=True, gc=False):
     """One roll of a battle, with the tactics cards that changed it."""
 
     attacker: Counts
-    """Faces of the attack dice (after any Bombard)."""
+    """Faces of the attack dice before Rally's bonus: as they landed, or as Bombard left them
+    (a die Bombard turns to 6 after a Rally holds 6 minus the bonus, so that it shows 6)."""
     defender: Counts
     attacker_bonus: int = 0
-    """Rally: added to each attack die."""
+    """Rally: added to each attack die; a die shows its face plus the bonus."""
     defender_bonus: int = 0
     winners: tuple[str, ...] = ()
     """Winner of each pair, highest pair first, once resolved."""

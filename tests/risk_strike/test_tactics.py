@@ -180,6 +180,34 @@ def test_cards_resolve_in_the_order_played() -> None:
     assert state.battle.last.winners == ("defender", "defender")  # 6 v 6, 5 v 6
 
 
+def test_rally_then_bombard_makes_the_die_a_six() -> None:
+    """How to Use Tactics Cards: 'Tactics cards will always be resolved in order'. Rally: 'Add 2
+    to each die you rolled.' Bombard: 'change any one die to a 6': after a Rally the die shows 6,
+    not 8, and Bombard names a die by the face it shows now."""
+    state = fought("roll attacker=4,3,1 defender=6,5", "play card=rally by=olga")
+    with pytest.raises(IllegalAction, match="no attacker die shows 1") as error:
+        play(state, "play card=bombard side=attacker die=1 by=patrick")
+    assert error.value.allowed == ("3", "5", "6")  # 4, 3, 1 plus 2 each
+    state = play(state, "play card=bombard side=attacker die=3 by=patrick", "resolve")
+    assert shown(state.battle.last.attacker, state.battle.last.attacker_bonus) == [6, 6, 5]
+    assert state.battle.last.winners == ("defender", "attacker")  # 6 v 6, 6 v 5
+
+
+def test_bombard_then_rally_adds_two_to_the_six() -> None:
+    """How to Use Tactics Cards: cards resolve in the order played: Bombard's 6, then Rally's +2
+    on each die Olga rolled."""
+    state = fought("roll attacker=4,3,1 defender=6,6",
+                   "play card=bombard side=attacker die=1 by=patrick",
+                   "play card=rally by=olga", "resolve")
+    assert shown(state.battle.last.attacker, state.battle.last.attacker_bonus) == [8, 6, 5]
+    assert state.battle.last.winners == ("attacker", "defender")  # 8 v 6, 6 v 6
+
+
+def shown(faces: tuple[int, ...], bonus: int) -> list[int]:
+    """The attack dice as they show, highest first."""
+    return sorted((face + bonus for face in faces), reverse=True)
+
+
 def test_artillery_after_deployment_discards_up_to_two_troops() -> None:
     """Tactics Cards, Artillery: 'Play anytime after troops are deployed. Force any one player
     to discard up to 2 active troop cards.'"""
