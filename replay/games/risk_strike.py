@@ -65,6 +65,8 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
             return rolled(before, actor, event)
         case Played():
             return played(actor, event)
+        case Resolved() if event.lost:
+            return f"{actor} resolves what is waiting; the troops lost are {troops_of(event.lost)}."
         case Resolved():
             return f"{actor} resolves what is waiting."
         case Retreated():
@@ -151,10 +153,17 @@ def rolled(before: State, actor: str, event: Rolled) -> str:
     return f"{actor} rolls {attack} against {defender}'s {defend}."
 
 
+def troops_of(owners: tuple[str, ...]) -> str:
+    """``Carol's and Patrick's``: whose troop each lost pair costs, in order."""
+    return listing([f"{owner}'s" for owner in owners])
+
+
 def played(actor: str, event: Played) -> str:
     card = label(event.card)
     if event.side and event.die:
         return f"{actor} plays Bombard on the {event.side}'s {event.die}."
+    if event.target and event.troops:
+        return f"{actor} plays {card} on {event.target} ({plural(event.troops, 'troop')})."
     if event.target:
         return f"{actor} plays {card} on {event.target}."
     return f"{actor} plays {card}."

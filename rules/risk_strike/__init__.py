@@ -9,7 +9,8 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
     deploy troops=2 [side=attacker]                 (troops=0: none; side: helpers only)
     roll attacker=6,3,2 defender=5,5                (empty: tabletape rolls)
     play card=rally | card=spy target=patrick | card=bombard side=defender die=5
-    resolve                                         (close the open windows)
+         | card=artillery target=carol [troops=1]
+    resolve [lost=carol]                            (close the open windows)
     retreat
     pass [drew=troop]
 
@@ -33,11 +34,16 @@ Readings where the rulebook leaves a question open (each has a test):
   defender's entry. Artillery and Sabotage are played only after it ("after troops are
   deployed"), so playing or canceling them changes nobody's step.
 - **Helpers' troops** join the side they help: they add dice to it, and a lost pair costs the
-  side its own player's troops first, then helpers' troops (latest first), then continent cards.
-  After Sabotage every troop goes back to the hand of the player who played it.
-- **Artillery** names the player whose troops are discarded (a helper may be named); they discard
-  two of their active troops, or their only one ("up to 2"), latest deployed first. It may be
-  played from the end of deployment to the end of the battle, including while a roll is open.
+  side an active troop before a continent card. Which troop is the table's choice, said with
+  ``resolve lost=carol`` (one name per lost pair that costs a troop, highest pair first); by
+  default (and when the roll is resolved by ``roll`` or ``retreat``) the side's own player's
+  troops go first, then helpers' (latest first). After Sabotage every troop goes back to the hand
+  of the player who played it.
+- **Artillery** names the player whose troops are discarded (a helper may be named) and, with
+  ``troops=1`` or ``troops=2``, how many ("up to 2"); by default two, or their only one. A
+  player's troops in a battle are alike (one side each), so the player and the number say which.
+  It may be played from the end of deployment to the end of the battle, including while a roll
+  is open.
 - **Sabotage** is played after deployment and before the first roll ("immediately after troops are
   deployed"); it ends the battle and the attacker's turn.
 - **Rally** is played by the attacker (the player whose turn it is) while a roll is open; each

@@ -55,10 +55,19 @@ def merge(specs: list[ActionSpec]) -> list[ActionSpec]:
         if spec.type in merged:
             old = merged[spec.type]
             actors = tuple(dict.fromkeys(old.actors + spec.actors))
-            fields = tuple(join_field(a, b) for a, b in zip(old.fields, spec.fields, strict=True))
+            fields = join_fields(old.fields, spec.fields)
             spec = ActionSpec(type=spec.type, actors=actors, fields=fields, doc=old.doc)
         merged[spec.type] = spec
     return list(merged.values())
+
+
+def join_fields(a: tuple[FieldSpec, ...], b: tuple[FieldSpec, ...]) -> tuple[FieldSpec, ...]:
+    """The fields of both specs, by name, choices joined where both have a field."""
+    joined = {field.name: field for field in a}
+    for field in b:
+        known = joined.get(field.name)
+        joined[field.name] = field if known is None else join_field(known, field)
+    return tuple(joined.values())
 
 
 def join_field(a: FieldSpec, b: FieldSpec) -> FieldSpec:
@@ -164,7 +173,11 @@ def battle_actions(state: State) -> list[ActionSpec]:
     if battle.deploy_step == HELPERS_STEP:
         specs.append(ActionSpec(type="resolve", actors=attacker, doc="no more troops deployed"))
     if battle.step == "rolled":
-        specs.append(ActionSpec(type="resolve", actors=attacker, doc="resolve the roll"))
+        lost = FieldSpec(name="lost", kind="list[str]", required=False,
+                         choices=names(state, dict.fromkeys(t.owner for t in battle.troops)),
+                         doc="whose troop each lost pair costs (default: the side's own first)")
+        specs.append(ActionSpec(type="resolve", actors=attacker, fields=(lost,),
+                                doc="resolve the roll"))
     rolling = resolve_roll(state)
     if rolling.battle is not None and battle.deploy_step >= HELPERS_STEP:
         attack, defend = dice_allowed(rolling, rolling.battle)
@@ -204,6 +217,8 @@ def play_fields(card: FieldSpec) -> tuple[FieldSpec, ...]:
         FieldSpec(name="target", kind="str", required=False, doc="Spy, Artillery: a player"),
         FieldSpec(name="side", kind="str", required=False, choices=SIDES, doc="Bombard"),
         FieldSpec(name="die", kind="int", required=False, doc="Bombard: the face to turn to 6"),
+        FieldSpec(name="troops", kind="int", required=False,
+                  doc="Artillery: 1 or 2 troops (default: up to 2)"),
     )
 
 

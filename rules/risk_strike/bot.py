@@ -170,6 +170,9 @@ def battle(state: State, rng: random.Random) -> Iterator[Candidate]:
         yield from deploys(state, rng)
     if fight.step == "rolled":
         yield 5.0, fight.attacker, Resolved()
+        if fight.troops:  # the table may name whose troop a lost pair costs
+            owner = state.name(rng.choice(fight.troops).owner)
+            yield 1.0, fight.attacker, Resolved(lost=(owner,))
     if fight.deploy_step == HELPERS_STEP:
         yield 1.0, fight.attacker, Resolved()
     rolling = resolve_roll(state)
@@ -216,7 +219,8 @@ def plays(state: State, rng: random.Random) -> Iterator[Candidate]:
                 event = Played(card=name, target=rng.choice(others))
             elif card == ARTILLERY and fight is not None:
                 owners = sorted({troop.owner for troop in fight.troops})
-                event = Played(card=name, target=state.name(rng.choice(owners)))
+                event = Played(card=name, target=state.name(rng.choice(owners)),
+                               troops=rng.choice((0, 0, 1)))
             elif card == BOMBARD and fight is not None and fight.roll is not None:
                 side = rng.choice(SIDES)
                 faces = fight.roll.attacker if side == SIDES[0] else fight.roll.defender

@@ -81,10 +81,18 @@ class Played(Event, tag="play"):
     target: str = ""
     side: str = ""
     die: int = 0
+    troops: int = 0
+    """Artillery: how many of the target's active troops go, 1 or 2; 0: as many as they have,
+    up to 2."""
 
 
 class Resolved(Event, tag="resolve"):
     """``resolve``: nobody plays anything more now; played cards and the roll take effect."""
+
+    lost: tuple[str, ...] = ()
+    """Whose active troop each lost pair costs, pair by pair (highest first) among the pairs
+    that cost a troop (``lost=carol``); empty, or for later pairs: the side's own player's troops
+    first, then helpers' (the latest deployed first)."""
 
 
 class Retreated(Event, tag="retreat"):

@@ -14,7 +14,18 @@ from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnIn
 
 from . import data
 from .actions import legal_actions
-from .events import EVENTS, Attacked, Dealt, Deployed, Drew, Passed, Played, Rolled, RolledOff
+from .events import (
+    EVENTS,
+    Attacked,
+    Dealt,
+    Deployed,
+    Drew,
+    Passed,
+    Played,
+    Resolved,
+    Rolled,
+    RolledOff,
+)
 from .moves import deployers, dice_allowed, phase_words, prepare, resolve_roll, step
 from .options import Options, settings, validate
 from .state import (
@@ -209,6 +220,8 @@ def canonical(state: State, event: Event) -> Event:
                 target=player_name(state, event.target),
                 side=player_name(state, event.side),
             )
+        case Resolved() if event.lost:
+            return replace(event, lost=tuple(player_name(state, name) for name in event.lost))
         case Passed() if event.drew:
             return replace(event, drew=cards((event.drew,))[0])
     return event
@@ -316,6 +329,7 @@ def pending_figures(state: State) -> dict[str, Any] | None:
         "target": state.name(pending.target) if pending.target != NOBODY else None,
         "side": pending.side or None,
         "die": pending.die or None,
+        "troops": pending.troops or None,
         "canceled_orders": pending.cancels,
         "canceled": pending.canceled,
     }

@@ -573,7 +573,10 @@ def on_resolve(state: State, actor: int, event: Resolved) -> State:
     state = settle(state)
     if helpers and state.battle is not None:
         state = replace(state, battle=replace(state.battle, deploy_step=DEPLOYED))
-    return resolve_roll(state)
+    if event.lost and (state.battle is None or state.battle.roll is None):
+        refuse("lost= names whose troops a roll costs: no roll is waiting")
+    lost = tuple(player_arg(state, name) for name in event.lost)
+    return resolve_roll(state, lost)
 
 
 def on_retreat(state: State, actor: int, event: Retreated) -> State:
@@ -588,13 +591,14 @@ def on_retreat(state: State, actor: int, event: Retreated) -> State:
     return state if state.battle is None else end_battle(state)
 
 
-def resolve_roll(state: State) -> State:
+def resolve_roll(state: State, lost: tuple[int, ...] = ()) -> State:
     """Resolve Wins: each lost pair costs the loser an active troop, else a continent card.
 
     One lost pair (in the order of the pairs, highest first): an active troop is discarded (see
     :func:`troop_to_lose`), else the defender gives the attacker a defending card (not active in
     this battle; the attacker may take its coin, see :func:`~.state.gain`) or the attacker
-    surrenders an attacking card to the lineup. Worked out on counts, then one replace.
+    surrenders an attacking card to the lineup. ``lost`` names, pair by pair among the pairs that
+    cost a troop, whose troop goes. Worked out on counts, then one replace.
     """
     battle = state.battle
     if battle is None or battle.roll is None:
@@ -612,6 +616,8 @@ def resolve_roll(state: State) -> State:
         side = DEFENDER if pair == ATTACKER else ATTACKER
         index = troop_index(troops, side, attacker if side == ATTACKER else defender)
         if index is not None:
+            if fallen < len(lost):
+                index = chosen_troop(state, troops, side, lost[fallen])
             troops = troops[:index] + troops[index + 1 :]
             fallen += 1
         elif side == DEFENDER and defend_cards:
@@ -632,6 +638,9 @@ def resolve_roll(state: State) -> State:
                 mine = list(seats[attacker].continents)
             mine[source] -= 1
             surrendered += 1
+    if len(lost) > fallen:
+        refuse(f"{fallen} lost pair{' costs' if fallen == 1 else 's cost'} a troop in this roll, "
+               f"not {len(lost)}")
     changes: dict[str, Any] = {}
     if mine is not None:
         seats = put(seats, attacker, replace(seats[attacker], continents=tuple(mine)))
@@ -671,6 +680,16 @@ def pair_winners(roll: Dice) -> tuple[str, ...]:
     if pairs == 1:
         return (first,)
     return (first, ATTACKER if attack[1] + bonus > defend[1] else DEFENDER)
+
+
+def chosen_troop(state: State, troops: tuple[Troop, ...], side: str, owner: int) -> int:
+    """The index of the active troop of ``owner`` on ``side`` that the table says goes (their
+    latest deployed; troop cards are alike)."""
+    for index in range(len(troops) - 1, -1, -1):
+        if troops[index] == Troop(owner, side):
+            return index
+    owners = names(state, dict.fromkeys(t.owner for t in troops if t.side == side))
+    refuse(f"{state.name(owner)} has no active troop on the {side}'s side", owners)
 
 
 def troop_to_lose(battle: Battle, side: str) -> int | None:
@@ -830,7 +849,16 @@ def artillery_target(state: State, seat: int, card: int, event: Played) -> Pendi
     target = seat_of(state, event.target)
     if target is None or state.name(target) not in choices:
         refuse("Artillery targets a player with active troops (target=NAME)", choices)
-    return Pending(player=seat, card=card, target=target)
+    most = data.ARTILLERY_TROOPS.value
+    if not 0 <= event.troops <= most:
+        refuse(f"Artillery forces a player to discard up to {most} active troop cards, not "
+               f"{event.troops}", [str(n) for n in range(1, most + 1)])
+    assert state.battle is not None
+    active = sum(1 for troop in state.battle.troops if troop.owner == target)
+    if event.troops > active:
+        refuse(f"{state.name(target)} has {active} active troop, not {event.troops}",
+               [str(n) for n in range(1, min(active, most) + 1)])
+    return Pending(player=seat, card=card, target=target, troops=event.troops)
 
 
 def bombard_target(state: State, seat: int, card: int, event: Played) -> Pending:
@@ -912,12 +940,13 @@ def bombard_effect(state: State, pending: Pending) -> State:
 
 
 def artillery_effect(state: State, pending: Pending) -> State:
-    """Artillery: the target discards up to 2 of their active troops (the latest first)."""
+    """Artillery: the target discards the troops named (1 or 2), or up to 2 of their active
+    troops (the latest first)."""
     battle = state.battle
     if battle is None:
         return state
     theirs = [i for i, troop in enumerate(battle.troops) if troop.owner == pending.target]
-    gone = set(theirs[-data.ARTILLERY_TROOPS.value :])
+    gone = set(theirs[-(pending.troops or data.ARTILLERY_TROOPS.value) :])
     troops = tuple(troop for i, troop in enumerate(battle.troops) if i not in gone)
     return discard(replace(state, battle=replace(battle, troops=troops)), TROOP, len(gone))
 

@@ -109,6 +109,8 @@ class Pending(msgspec.Struct, frozen=True, gc=False):
     target: int = NOBODY
     side: str = ""
     die: int = 0
+    troops: int = 0
+    """Artillery: how many troops go (0: up to 2)."""
     cancels: int = 0
     """Canceled Orders played on top of it: each cancels the card before it."""
 

@@ -301,6 +301,29 @@ def test_helpers_troops_are_lost_after_the_sides_own() -> None:
     assert state.battle.troops == () and state.battle.defend_cards == 2
 
 
+def test_the_table_names_whose_troop_a_lost_pair_costs() -> None:
+    """Resolve Wins: 'If the attacker's die is higher, the defender must discard an active troop
+    card' (any of the side's active troops: ``resolve lost=NAME`` says whose, pair by pair; by
+    default the side's own player's first, then helpers')."""
+    state = battle(
+        "deploy troops=0 by=olga",
+        "deploy troops=1 by=patrick",
+        "deploy troops=1 side=defender by=carol",
+        "roll attacker=6,1,1 defender=5,1",
+    )
+    assert owners(play(state, "resolve")) == ["Carol"]
+    chosen = play(state, "resolve lost=carol")
+    assert owners(chosen) == ["Patrick"] and chosen.lineup[ASIA] == 1
+    with pytest.raises(IllegalAction, match="Olga has no active troop on the defender's side"):
+        play(state, "resolve lost=olga")
+    with pytest.raises(IllegalAction, match="1 lost pair costs a troop in this roll, not 2"):
+        play(state, "resolve lost=carol,patrick")
+
+
+def owners(state) -> list[str]:
+    return [state.name(troop.owner) for troop in state.battle.troops]
+
+
 def test_complete_rolls_missing_dice() -> None:
     """Roll Dice: left empty, tabletape rolls as many dice as the rules allow."""
     state = battle("deploy troops=0 by=olga", "deploy troops=1 by=patrick",

@@ -275,6 +275,19 @@ def test_artillery_up_to_two() -> None:
     assert [state.name(t.owner) for t in state.battle.troops] == ["Carol"]
 
 
+def test_artillery_lets_the_table_choose_how_many() -> None:
+    """Tactics Cards, Artillery: 'Force any one player to discard up to 2 active troop cards'
+    (``troops=1`` or ``troops=2``; left out: as many as they have, up to 2)."""
+    state = battle("deploy troops=2 by=olga", "deploy troops=0 by=patrick", "resolve")
+    one = play(state, "play card=artillery target=olga troops=1 by=carol", "resolve")
+    assert len(one.battle.troops) == 1 and one.discard[CARD["troop"]] == 1
+    with pytest.raises(IllegalAction, match="discard up to 2 active troop cards, not 3"):
+        play(state, "play card=artillery target=olga troops=3 by=carol")
+    alone = battle("deploy troops=1 by=olga", "deploy troops=0 by=patrick", "resolve")
+    with pytest.raises(IllegalAction, match="Olga has 1 active troop, not 2"):
+        play(alone, "play card=artillery target=olga troops=2 by=carol")
+
+
 def test_sabotage_ends_the_battle_and_returns_the_troops() -> None:
     """Tactics Cards, Sabotage: 'Play immediately after troops are deployed to end the battle.
     Any active troop cards return to the players' hands, and the attacker's turn ends.'"""
