@@ -67,6 +67,8 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
             return played(actor, event)
         case Resolved() if event.lost:
             return f"{actor} resolves what is waiting; the troops lost are {troops_of(event.lost)}."
+        case Resolved() if helpers_closed(before, after):
+            return f"{actor} says no more troops are deployed."
         case Resolved():
             return f"{actor} resolves what is waiting."
         case Retreated():
@@ -75,6 +77,13 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
             card = f" ({label(event.drew)})" if event.drew else ""
             return f"{actor} does not attack and draws a tactics card{card}."
     return f"{actor}: {type(event).__name__}"
+
+
+def helpers_closed(before: State, after: State) -> bool:
+    """Whether a ``resolve`` ended the helpers' step of Attack Phase 2 (and nothing else)."""
+    battle, now = before.battle, after.battle
+    return (before.pending is None and battle is not None and now is not None
+            and battle.step == "deploy" and now.step != "deploy")
 
 
 def label(token: str) -> str:

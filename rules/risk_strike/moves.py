@@ -417,7 +417,7 @@ def on_deploy(state: State, actor: int, event: Deployed) -> State:
     seat = require_player(state, actor)
     battle = require_battle(state, "deploy troops in")
     if battle.step != "deploy":
-        refuse("troops are deployed only in Attack Phase 2, before the first roll")
+        refuse(f"troops are deployed only in Attack Phase 2, which is over: {phase_words(state)}")
     rank = deploy_rank(battle, seat)
     if rank != battle.deploy_step:
         done = f"{state.name(seat)} has deployed: " if rank < battle.deploy_step else ""
