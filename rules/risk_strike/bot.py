@@ -34,6 +34,7 @@ from .moves import (
     playable,
     resolve_roll,
     settle,
+    shown_faces,
     step,
 )
 from .state import (
@@ -223,6 +224,6 @@ def plays(state: State, rng: random.Random) -> Iterator[Candidate]:
                                troops=rng.choice((0, 0, 1)))
             elif card == BOMBARD and fight is not None and fight.roll is not None:
                 side = rng.choice(SIDES)
-                faces = fight.roll.attacker if side == SIDES[0] else fight.roll.defender
-                event = Played(card=name, side=side, die=rng.choice(faces))
+                event = Played(card=name, side=side,
+                               die=rng.choice(shown_faces(fight.roll, side)))
             yield 0.5, seat, event

@@ -55,8 +55,9 @@ class Attacked(Event, tag="attack"):
 class Deployed(Event, tag="deploy"):
     """``deploy troops=2``: Troop cards played in Attack Phase 2.
 
-    Players other than the attacker and the defender name the side they help
-    (``side=attacker`` or ``side=defender``, or that player's name).
+    The attacker, then the defender, each make one entry (``troops=0``: none); then players other
+    than the attacker and the defender deploy and name the side they help (``side=attacker`` or
+    ``side=defender``, or that player's name).
     """
 
     troops: int = 1
