@@ -196,10 +196,10 @@ def deploy_action(state: State) -> ActionSpec:
     with ``troops=0``), or the helpers who may hold a Troop card."""
     battle = state.battle
     assert battle is not None
-    seats = deployers(state, battle)
-    if battle.deploy_step == HELPERS_STEP:
-        seats = tuple(s for s in seats if could_hold(state, s, TROOP))
     helpers = battle.deploy_step == HELPERS_STEP
+    seats = deployers(state, battle)
+    if helpers:
+        seats = tuple(s for s in seats if could_hold(state, s, TROOP))
     fields = (
         FieldSpec(name="troops", kind="int",
                   doc="Troop cards played" + ("" if helpers else "; 0: none")),
