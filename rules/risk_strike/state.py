@@ -20,6 +20,9 @@ NOBODY = -1
 CONTINENTS = data.CONTINENTS
 TACTICS = data.TACTICS
 TROOP, SPY, CANCEL, RALLY, ARTILLERY, SABOTAGE, EXPAND, BOMBARD = range(len(TACTICS))
+ATTACKER_STEP, DEFENDER_STEP, HELPERS_STEP, DEPLOYED = range(4)
+"""Attack Phase 2's steps: the attacker deploys or declines, then the defender, then other
+players (until the attacker rolls or resolves); then troops are deployed."""
 
 Counts = tuple[int, ...]
 T = TypeVar("T")
@@ -53,10 +56,11 @@ class Dice(msgspec.Struct, frozen=True, gc=False):
     """One roll of a battle, with the tactics cards that changed it."""
 
     attacker: Counts
-    """Faces of the attack dice (after any Bombard)."""
+    """Faces of the attack dice before Rally's bonus: as they landed, or as Bombard left them
+    (a die Bombard turns to 6 after a Rally holds 6 minus the bonus, so that it shows 6)."""
     defender: Counts
     attacker_bonus: int = 0
-    """Rally: added to each attack die."""
+    """Rally: added to each attack die; a die shows its face plus the bonus."""
     defender_bonus: int = 0
     winners: tuple[str, ...] = ()
     """Winner of each pair, highest pair first, once resolved."""
@@ -76,8 +80,8 @@ class Battle(msgspec.Struct, frozen=True, gc=False):
     defend_cards: int
     troops: tuple[Troop, ...] = ()
     """Active troops in the order they were deployed."""
-    deploy_step: int = 0
-    """Who may still deploy: 0 the attacker onward, 1 the defender onward, 2 helpers, 3 nobody."""
+    deploy_step: int = ATTACKER_STEP
+    """Attack Phase 2's step: the attacker's, the defender's, the helpers', or ``DEPLOYED``."""
     rolls: int = 0
     roll: Dice | None = None
     """The roll whose window is open (Rally, Bombard, Artillery), not resolved yet."""
@@ -90,7 +94,7 @@ class Battle(msgspec.Struct, frozen=True, gc=False):
     @property
     def step(self) -> str:
         """``deploy``, ``ready`` (deployed, no roll yet), ``rolled`` or ``between`` rolls."""
-        if self.deploy_step < 3:
+        if self.deploy_step < DEPLOYED:
             return "deploy"
         if self.roll is not None:
             return "rolled"
@@ -105,6 +109,8 @@ class Pending(msgspec.Struct, frozen=True, gc=False):
     target: int = NOBODY
     side: str = ""
     die: int = 0
+    troops: int = 0
+    """Artillery: how many troops go (0: up to 2)."""
     cancels: int = 0
     """Canceled Orders played on top of it: each cancels the card before it."""
 
