@@ -347,7 +347,8 @@ def expand_draw(state: State, seat: int, event: Drew) -> State:
         state = draw_tactics(state, seat, cards)
     else:
         refuse(rule)
-    return replace(state, expand_owed=state.expand_owed - 1)
+    state = replace(state, expand_owed=state.expand_owed - 1)
+    return end_turn(state) if state.phase == "end" and not state.expand_owed else state
 
 
 def on_pass(state: State, actor: int, event: Passed) -> State:
@@ -661,6 +662,9 @@ def closed_battle(state: State, troops: tuple[Troop, ...], changes: dict[str, An
             changes["discard"] = bump(changes.get("discard", state.discard), TROOP, len(troops))
     if changes.get("winner", state.winner) != NOBODY:
         changes["phase"] = "over"
+        return replace(state, **changes)
+    if state.expand_owed:  # Expand's draw outlives the battle: the turn ends once it is taken
+        changes["phase"] = "end"
         return replace(state, **changes)
     # begin_turn: the next turn draws two cards, fewer only if fewer are left anywhere
     left = (sum(changes.get("deck", state.deck)) + sum(changes.get("lineup", state.lineup))

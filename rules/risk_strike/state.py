@@ -124,7 +124,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     """Continents each continent may attack, itself included."""
     tactics_total: Counts
     phase: str = "deal"
-    """``deal``, ``roll-off``, ``fourth-card``, ``draw``, ``act``, ``battle``, ``over``."""
+    """``deal``, ``roll-off``, ``fourth-card``, ``draw``, ``act``, ``battle``, ``end`` (the
+    battle is over; the turn ends once Expand's owed draw is taken), ``over``."""
     dealt: tuple[bool, ...] = ()
     contenders: tuple[int, ...] = ()
     """Players still in the first-player roll-off."""
