@@ -14,7 +14,7 @@ from .moves import (
     resolve_roll,
     settle,
 )
-from .state import CANCEL, CONTINENTS, TACTICS, TROOP, State, could_hold, names, unseen_kinds
+from .state import CANCEL, CONTINENTS, TACTICS, TROOP, State, could_hold, drawable_kinds, names
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:
@@ -112,7 +112,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
             type="pass",
             actors=current,
             fields=(
-                FieldSpec(name="drew", kind="str", required=False, choices=unseen_kinds(state)),
+                FieldSpec(name="drew", kind="str", required=False, choices=drawable_kinds(state)),
             ),
             doc="draw 1 tactics card and end the turn",
         )

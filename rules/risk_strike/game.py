@@ -15,6 +15,7 @@ from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnIn
 from . import data
 from .actions import legal_actions
 from .events import EVENTS, Attacked, Dealt, Deployed, Drew, Passed, Played, Rolled, RolledOff
+from .hidden import first_world
 from .moves import dice_allowed, phase_words, prepare, resolve_roll, step
 from .options import Options, settings, validate
 from .state import (
@@ -72,6 +73,10 @@ class RiskStrike(SteppedRules[State]):
             discard=(0,) * len(TACTICS),
             coins=(NOBODY,) * len(CONTINENTS),
             seat_names=exact_seat_names(started.players),
+            worlds=first_world(data.TACTICS_DECK.value, players),
+            reshuffle_when_empty=found.readings["reshuffle"] == "when-empty",
+            expand_cards_active=found.readings["expand-cards"] == "active",
+            stop_after_win=found.readings["after-win"] == "stop",
         )
 
     # -- the fold ------------------------------------------------------------------------------

@@ -46,7 +46,6 @@ from .state import (
     Battle,
     Dice,
     Pending,
-    Seat,
     State,
     Troop,
     bump,
@@ -61,7 +60,9 @@ from .state import (
     put,
     seat_of,
     tactics_left,
+    take_cards,
     title,
+    unseen,
 )
 
 ATTACKER, DEFENDER = dice.ATTACKER, dice.DEFENDER
@@ -423,13 +424,9 @@ def on_deploy(state: State, actor: int, event: Deployed) -> State:
         refuse("deploy at least 1 troop (troops=1)")
     if not could_hold(state, seat, TROOP, event.troops):
         refuse(f"{state.name(seat)} cannot have {event.troops} Troop cards in hand")
-    hand = state.seats[seat]  # take_card of each Troop: named ones first, then unknown cards
-    named = min(hand.known[TROOP], event.troops)
-    hand = Seat(hand.name, hand.continents, bump(hand.known, TROOP, -named) if named else
-                hand.known, hand.unknown - (event.troops - named))
     troops = battle.troops + (Troop(seat, side),) * event.troops
-    return replace(state, seats=put(state.seats, seat, hand),
-                   battle=replace(battle, troops=troops, deploy_step=rank))
+    state = take_cards(state, seat, TROOP, event.troops)
+    return replace(state, battle=replace(battle, troops=troops, deploy_step=rank))
 
 
 def deploy_rank(battle: Battle, seat: int) -> int:
@@ -689,12 +686,8 @@ def on_play(state: State, actor: int, event: Played) -> State:
     if not could_hold(state, seat, card):
         refuse(holding_refusal(state, seat, card), playable(state, seat))
     pending = TARGETS.get(card, no_target)(state, seat, card, event)
-    hand = state.seats[seat]  # take_card, then discard: one replace with the rest
-    if hand.known[card]:
-        hand = Seat(hand.name, hand.continents, bump(hand.known, card, -1), hand.unknown)
-    else:
-        hand = Seat(hand.name, hand.continents, hand.known, hand.unknown - 1)
-    seats, pile = put(state.seats, seat, hand), bump(state.discard, card)
+    state = take_cards(state, seat, card)  # then discard: one replace with the rest
+    seats, pile = state.seats, bump(state.discard, card)
     if card == CANCEL:
         assert state.pending is not None
         answered = replace(state.pending, cancels=state.pending.cancels + 1)
@@ -708,9 +701,12 @@ def on_play(state: State, actor: int, event: Played) -> State:
 
 def holding_refusal(state: State, seat: int, card: int) -> str:
     name, card_name = state.name(seat), title(TACTICS[card])
-    if state.seats[seat].unknown:
+    if not state.seats[seat].unknown:
+        return f"{name} has no {card_name} card in hand"
+    if not unseen(state, card):
         return f"{name} cannot hold a {card_name} card: all {state.tactics_total[card]} are seen"
-    return f"{name} has no {card_name} card in hand"
+    return (f"{name} cannot hold a {card_name} card: none could be left in the decks "
+            f"{name}'s face-down cards were drawn from")
 
 
 def timing_refusal(state: State, seat: int, card: int) -> str | None:
