@@ -139,5 +139,5 @@ other value a table may choose: when the discard pile is reshuffled (``at-draw``
 finds the deck empty; ``when-empty``: as soon as the last card is drawn, so cards discarded later
 wait for the next reshuffle); whether attacking-continent cards drawn with Expand during a battle
 add to its attacking cards (``inactive``: they add no die; ``active``: they do); whether the
-pairs after the one that takes the defender's last defending card are still resolved
-(``resolve``) or not (``stop``)."""
+pairs after the one that ends the battle (the last defending or attacking card gone) or wins the
+game are still resolved (``resolve``) or not (``stop``)."""

@@ -343,13 +343,24 @@ def expand_draw(state: State, seat: int, event: Drew) -> State:
     if event.lineup:
         refuse(f"{rule} from the decks, not from the surrendered lineup")
     if event.continents and not cards and len(event.continents) == continents:
-        state = take_continents(state, seat, event.continents, "deck")
+        state = joined_battle(take_continents(state, seat, event.continents, "deck"),
+                              event.continents)
     elif cards and not event.continents and len(cards) == 1:
         state = draw_tactics(state, seat, cards)
     else:
         refuse(rule)
     state = replace(state, expand_owed=state.expand_owed - 1)
     return end_turn(state) if state.phase == "end" and not state.expand_owed else state
+
+
+def joined_battle(state: State, texts: Sequence[str]) -> State:
+    """Reading ``expand-cards=active``: attacking-continent cards drawn with Expand in a battle
+    add to its attacking cards (by default they are not active in it, like claimed cards)."""
+    battle = state.battle
+    if battle is None or not state.expand_cards_active:
+        return state
+    joining = sum(1 for text in texts if continent_of(text) == battle.source)
+    return replace(state, battle=replace(battle, attack_cards=battle.attack_cards + joining))
 
 
 def on_pass(state: State, actor: int, event: Passed) -> State:
@@ -551,6 +562,8 @@ def resolve_roll(state: State) -> State:
     mine = theirs = None  # the attacker's and the defender's continent counts, once changed
     fallen = surrendered = 0
     for pair in winners:
+        if state.stop_after_win and (winner != NOBODY or not defend_cards or not attack_cards):
+            break  # reading after-win=stop: the battle (or the game) is decided
         side = DEFENDER if pair == ATTACKER else ATTACKER
         index = troop_index(troops, side, attacker if side == ATTACKER else defender)
         if index is not None:

@@ -168,8 +168,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     """Reading (option ``expand-cards``): attacking-continent cards drawn with Expand during a
     battle add to its attacking cards."""
     stop_after_win: bool = False
-    """Reading (option ``after-win``): pairs after the one that takes the defender's last card
-    (or wins the game) are not resolved."""
+    """Reading (option ``after-win``): pairs after the one that ends the battle (no defending or
+    no attacking cards left) or wins the game are not resolved."""
     seat_names: tuple[str | None, ...] = ()
     """Seat names as stored, for an exact-spelling lookup (:func:`seat_of`): each seat's name, or
     None where an earlier seat has the same name case-insensitively or the name means the table

@@ -120,3 +120,87 @@ def test_a_card_named_from_two_decks_keeps_both_pasts() -> None:
     assert len(a_played) == 2
     assert can(a_played, patrick, b, 1) and can(a_played, patrick, a, 1)
     assert not can(a_played, olga, a, 2) and can(worlds, olga, a, 2)
+
+
+# -- readings offered as options -----------------------------------------------------------------
+
+
+def spied_after_the_deck_ran_out(**options: str):
+    """The deck runs out with one Rally in the discard pile; on Patrick's turn his Spy goes to
+    the discard pile and he draws one card for it."""
+    state = dealt(
+        PLAYERS,
+        "continents=asia,asia,asia tactics=rally,2",
+        "continents=europe,europe,europe tactics=spy,2",
+        **options,
+    )
+    state = play(state, "draw tactics=2")
+    state = rolled(state, "from=asia target=europe defender=patrick", "attacker=1,1,1 defender=2,2")
+    state = deck_into_hand(play(state, "play card=rally by=olga", "retreat"), 0)
+    return play(state, "play card=spy target=olga", "resolve")
+
+
+@pytest.mark.parametrize(
+    ("reading", "deck", "reshuffles", "named"),
+    [("at-draw", 1, 1, "rally"), ("when-empty", 1, 2, "spy")],
+)
+def test_reshuffle_when_the_deck_runs_out_or_at_the_next_draw(
+    reading: str, deck: int, reshuffles: int, named: str
+) -> None:
+    """More to Know: 'If the tactics card deck ever runs out, shuffle the discard pile to create
+    a new deck.' Reading (option ``reshuffle``): ``at-draw`` (default) shuffles the pile when a
+    draw finds the deck empty, so the Spy played since joins the Rally in it; ``when-empty``
+    shuffles it as soon as the last card is drawn: the Rally alone is the new deck, Patrick's Spy
+    draw takes it, and the Spy is shuffled next."""
+    state = spied_after_the_deck_ran_out(reshuffle=reading)
+    assert (state.tactics_deck, state.reshuffles) == (deck, reshuffles)
+    other = {"rally": "spy", "spy": "rally"}[named]
+    assert play(state, f"draw tactics={named} continents=europe").seats[1].known[CARD[named]] == 1
+    if reading == "when-empty":
+        with pytest.raises(IllegalAction, match="no Rally card can be in the deck"):
+            play(state, f"draw tactics={other} continents=europe")
+        assert state.seats[1].unknown == 4 and state.discard == (0,) * len(TACTICS)
+
+
+def expanded_in_battle(**options: str):
+    """Olga attacks from her one Asia card, plays Expand and draws two Asia cards."""
+    state = dealt(
+        PLAYERS,
+        "continents=asia,europe,europe tactics=expand,2",
+        "continents=europe,europe,europe",
+        **options,
+    )
+    state = play(state, "draw tactics=2", "attack from=asia target=europe defender=patrick")
+    return play(state, "play card=expand", "resolve", "draw continents=asia,asia")
+
+
+@pytest.mark.parametrize(("reading", "dice"), [("inactive", "6"), ("active", "6,6,6")])
+def test_cards_drawn_with_expand_in_a_battle(reading: str, dice: str) -> None:
+    """Roll Dice: 'count your attacking continent cards and active troop cards'; Attack Phase 3:
+    'A continent card claimed during battle cannot be used as an active card in that battle'.
+    Reading (option ``expand-cards``): Asia cards drawn with Expand during the battle add no die
+    (``inactive``, default, like claimed cards) or join the attacking cards (``active``)."""
+    state = expanded_in_battle(**{"expand-cards": reading})
+    assert state.seats[0].continents[ASIA] == 3
+    state = play(state, f"roll attacker={dice} defender=1,1")
+    assert state.battle is not None and len(state.battle.roll.attacker) == len(dice.split(","))
+
+
+@pytest.mark.parametrize(("reading", "asia", "lineup"), [("resolve", 2, 1), ("stop", 3, 0)])
+def test_pairs_after_the_winning_pair(reading: str, asia: int, lineup: int) -> None:
+    """Resolve Wins: 'If each of you rolled more than one die, compare the next-highest pair of
+    dice and repeat the process'; After the Roll Has Been Resolved: 'If there are no defending
+    continent cards remaining, the battle ends'. Artillery took Patrick's troop after the roll,
+    so the first pair takes his last card. Reading (option ``after-win``): the second pair, which
+    Patrick wins, still costs Olga an Asia card (``resolve``, default) or not (``stop``)."""
+    state = dealt(
+        PLAYERS,
+        "continents=asia,asia,asia tactics=artillery,2",
+        "continents=europe,africa,africa tactics=troop,2",
+        **{"after-win": reading},
+    )
+    state = play(state, "draw tactics=2", "attack from=asia target=europe defender=patrick",
+                 "deploy troops=1 by=patrick", "roll attacker=6,1,1 defender=5,5",
+                 "play card=artillery target=patrick by=olga", "resolve")
+    assert state.battle is None and state.seats[0].continents[EUROPE] == 1
+    assert state.seats[0].continents[ASIA] == asia and state.lineup[ASIA] == lineup
