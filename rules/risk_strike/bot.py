@@ -31,6 +31,7 @@ from .moves import (
     deploy_rank,
     dice_allowed,
     draw_need,
+    expand_tactics,
     playable,
     resolve_roll,
     settle,
@@ -146,7 +147,7 @@ def turn_draw(state: State, rng: random.Random, seat: int) -> Drew:
 
 
 def expand_draw(state: State, rng: random.Random) -> Drew:
-    if sum(state.deck) and (not tactics_left(state) or rng.random() < 0.7):
+    if sum(state.deck) and (not expand_tactics(state) or rng.random() < 0.7):
         count = min(2, sum(state.deck))
         return Drew(continents=pick_continents(state, rng, state.deck, count, state.current))
     return Drew(tactics=("1",))

@@ -56,6 +56,7 @@ from .state import (
     draw_tactics,
     draw_unknown,
     gain_all,
+    in_use,
     names,
     put,
     seat_of,
@@ -339,18 +340,24 @@ def expand_draw(state: State, seat: int, event: Drew) -> State:
     only the turn's draw may take from the surrendered lineup)."""
     cards = tactics_arg(event.tactics, 0)
     continents = min(2, sum(state.deck))
-    rule = f"for Expand {state.name(seat)} draws {continents} continent cards or 1 tactics card"
+    rule = f"for Expand {state.name(seat)} draws {continents} continent cards"
+    rule += " or 1 tactics card" if expand_tactics(state) else " (no tactics card is left to draw)"
     if event.lineup:
-        refuse(f"{rule} from the decks, not from the surrendered lineup")
+        refuse(f"{rule}, from the deck, not from the surrendered lineup")
     if event.continents and not cards and len(event.continents) == continents:
         state = joined_battle(take_continents(state, seat, event.continents, "deck"),
                               event.continents)
-    elif cards and not event.continents and len(cards) == 1:
-        state = draw_tactics(state, seat, cards)
+    elif cards and not event.continents and len(cards) == 1 and expand_tactics(state):
+        state = draw_tactics(state, seat, cards, keep=in_use(EXPAND, state.expand_owed))
     else:
         refuse(rule)
     state = replace(state, expand_owed=state.expand_owed - 1)
     return end_turn(state) if state.phase == "end" and not state.expand_owed else state
+
+
+def expand_tactics(state: State) -> int:
+    """Tactics cards Expand's owed draw may take: the Expands owed are in use, not reshuffled."""
+    return tactics_left(state, in_use(EXPAND, state.expand_owed))
 
 
 def joined_battle(state: State, texts: Sequence[str]) -> State:
@@ -822,15 +829,15 @@ def settle(state: State) -> State:
 
 
 def spy_effect(state: State, pending: Pending) -> State:
-    """Spy: '... Then, draw 1 tactics card from the deck.' (face down)."""
-    return draw_unknown(state, pending.player)
+    """Spy: '... Then, draw 1 tactics card from the deck.' (face down; the Spy is in use, so a
+    reshuffle leaves it out)."""
+    return draw_unknown(state, pending.player, keep=in_use(SPY))
 
 
 def expand_effect(state: State, pending: Pending) -> State:
-    """Expand: the player owes a draw of 2 continent cards or 1 tactics card."""
-    if sum(state.deck) or tactics_left(state):
-        return replace(state, expand_owed=state.expand_owed + 1)
-    return state
+    """Expand: the player owes a draw of 2 continent cards or 1 tactics card (if any is left)."""
+    owing = replace(state, expand_owed=state.expand_owed + 1)
+    return owing if sum(state.deck) or expand_tactics(owing) else state
 
 
 def rally_effect(state: State, pending: Pending) -> State:

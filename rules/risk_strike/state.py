@@ -33,6 +33,7 @@ TROOP, SPY, CANCEL, RALLY, ARTILLERY, SABOTAGE, EXPAND, BOMBARD = range(len(TACT
 
 Counts = tuple[int, ...]
 T = TypeVar("T")
+NO_TACTICS: Counts = (0,) * len(TACTICS)
 
 
 class Seat(msgspec.Struct, frozen=True, gc=False):
@@ -333,16 +334,32 @@ def discard(state: State, card: int, count: int = 1) -> State:
     return replace(state, discard=bump(state.discard, card, count))
 
 
-def tactics_left(state: State) -> int:
-    """Tactics cards that can still be drawn (the deck, then the reshuffled discard pile)."""
-    return state.tactics_deck + sum(state.discard)
+def tactics_left(state: State, keep: Counts | None = None) -> int:
+    """Tactics cards that can still be drawn (the deck, then the reshuffled discard pile, but for
+    the cards ``keep`` still in use there)."""
+    return state.tactics_deck + sum(state.discard) - (sum(keep) if keep else 0)
 
 
-def draw_tactics(state: State, seat: int, cards: Iterable[int | None],
-                 **changes: object) -> State:
-    """Draw tactics cards in order, reshuffling the discard pile when the deck runs out (at the
-    next draw, or at once with the ``reshuffle=when-empty`` reading); with ``changes`` to other
-    fields of the state, in one replace.
+def in_use(card: int, count: int = 1) -> Counts:
+    """``count`` cards of one kind being used: in the discard pile, yet not reshuffled.
+
+    How to Use Tactics Cards: 'After you use a tactics card, place it in the discard pile': a
+    Spy or Expand drawing for itself is not part of a deck made while it is used.
+    """
+    return bump(NO_TACTICS, card, count)
+
+
+def shuffled(pile: Counts, keep: Counts) -> Counts:
+    """More to Know: 'If the tactics card deck ever runs out, shuffle the discard pile to create a
+    new deck': the new deck, the cards still in use (``keep``) left out of it."""
+    return tuple(n - k for n, k in zip(pile, keep, strict=True))
+
+
+def draw_tactics(state: State, seat: int, cards: Iterable[int | None], *,
+                 keep: Counts = (), **changes: object) -> State:
+    """Draw tactics cards in order, reshuffling the discard pile (but for the cards ``keep`` in
+    use) when the deck runs out (at the next draw, or at once with the ``reshuffle=when-empty``
+    reading); with ``changes`` to other fields of the state, in one replace.
 
     Raises :class:`IllegalAction` when no card is left or a named card cannot be in the deck.
     """
@@ -350,14 +367,15 @@ def draw_tactics(state: State, seat: int, cards: Iterable[int | None],
     known, unknown = hand.known, hand.unknown
     deck, pile, reshuffles = state.tactics_deck, state.discard, state.reshuffles
     worlds = state.worlds
+    keep = keep or NO_TACTICS
     drawn = 0
     for card in cards:
         if deck == 0:
-            left = sum(pile)
-            if not left:
+            fresh = shuffled(pile, keep)
+            if not sum(fresh):
                 raise IllegalAction("no tactics cards are left to draw (deck and discard empty)")
-            deck, pile, reshuffles, worlds = left, NO_TACTICS, reshuffles + 1, reshuffled(
-                worlds, pile
+            deck, pile, reshuffles, worlds = sum(fresh), keep, reshuffles + 1, reshuffled(
+                worlds, fresh
             )
         if card is None:
             unknown += 1
@@ -373,9 +391,10 @@ def draw_tactics(state: State, seat: int, cards: Iterable[int | None],
             known = bump(known, card)
         deck -= 1
         drawn += 1
-        if deck == 0 and state.reshuffle_when_empty and sum(pile):
-            deck, pile, reshuffles, worlds = sum(pile), NO_TACTICS, reshuffles + 1, reshuffled(
-                worlds, pile
+        if deck == 0 and state.reshuffle_when_empty and sum(pile) > sum(keep):
+            fresh = shuffled(pile, keep)
+            deck, pile, reshuffles, worlds = sum(fresh), keep, reshuffles + 1, reshuffled(
+                worlds, fresh
             )
     if drawn:
         changes["tactics_deck"] = deck
@@ -398,12 +417,10 @@ def named_draw_refusal(state: State, card: int) -> str:
             "down in hands (drawn before the deck in play was shuffled)")
 
 
-def draw_unknown(state: State, seat: int, count: int = 1) -> State:
-    """Draw up to ``count`` face-down tactics cards, as many as are left."""
-    return draw_tactics(state, seat, [None] * min(count, tactics_left(state)))
-
-
-NO_TACTICS: Counts = (0,) * len(TACTICS)
+def draw_unknown(state: State, seat: int, count: int = 1, keep: Counts = ()) -> State:
+    """Draw up to ``count`` face-down tactics cards, as many as are left (``keep``: cards in use,
+    not reshuffled)."""
+    return draw_tactics(state, seat, [None] * min(count, tactics_left(state, keep)), keep=keep)
 
 
 def drawable_kinds(state: State) -> tuple[str, ...]:

@@ -125,41 +125,42 @@ def test_a_card_named_from_two_decks_keeps_both_pasts() -> None:
 # -- readings offered as options -----------------------------------------------------------------
 
 
-def spied_after_the_deck_ran_out(**options: str):
-    """The deck runs out with one Rally in the discard pile; on Patrick's turn his Spy goes to
-    the discard pile and he draws one card for it."""
+def bombarded_after_the_deck_ran_out(**options: str):
+    """The deck runs out with Olga's Rally in the discard pile; then, in Patrick's battle, his
+    Bombard goes there too. Olga's turn, her draw next."""
     state = dealt(
         PLAYERS,
         "continents=asia,asia,asia tactics=rally,2",
-        "continents=europe,europe,europe tactics=spy,2",
+        "continents=europe,europe,europe tactics=bombard,2",
         **options,
     )
     state = play(state, "draw tactics=2")
     state = rolled(state, "from=asia target=europe defender=patrick", "attacker=1,1,1 defender=2,2")
     state = deck_into_hand(play(state, "play card=rally by=olga", "retreat"), 0)
-    return play(state, "play card=spy target=olga", "resolve")
+    state = play(state, "draw continents=asia,asia")
+    state = rolled(state, "from=asia target=asia defender=olga", "attacker=1,1 defender=2,2")
+    return play(state, "play card=bombard side=attacker die=1", "retreat")
 
 
 @pytest.mark.parametrize(
-    ("reading", "deck", "reshuffles", "named"),
-    [("at-draw", 1, 1, "rally"), ("when-empty", 1, 2, "spy")],
+    ("reading", "deck", "reshuffles", "refused", "after"),
+    [("at-draw", 0, 0, False, 1), ("when-empty", 1, 1, True, 2)],
 )
 def test_reshuffle_when_the_deck_runs_out_or_at_the_next_draw(
-    reading: str, deck: int, reshuffles: int, named: str
+    reading: str, deck: int, reshuffles: int, refused: bool, after: int
 ) -> None:
     """More to Know: 'If the tactics card deck ever runs out, shuffle the discard pile to create
     a new deck.' Reading (option ``reshuffle``): ``at-draw`` (default) shuffles the pile when a
-    draw finds the deck empty, so the Spy played since joins the Rally in it; ``when-empty``
-    shuffles it as soon as the last card is drawn: the Rally alone is the new deck, Patrick's Spy
-    draw takes it, and the Spy is shuffled next."""
-    state = spied_after_the_deck_ran_out(reshuffle=reading)
+    draw finds the deck empty, so Patrick's Bombard discarded since joins the Rally in the new
+    deck; ``when-empty`` shuffles it as soon as the last card is drawn: the Rally alone is the
+    new deck, and the Bombard waits for the next reshuffle."""
+    state = bombarded_after_the_deck_ran_out(reshuffle=reading)
     assert (state.tactics_deck, state.reshuffles) == (deck, reshuffles)
-    other = {"rally": "spy", "spy": "rally"}[named]
-    assert play(state, f"draw tactics={named} continents=europe").seats[1].known[CARD[named]] == 1
-    if reading == "when-empty":
-        with pytest.raises(IllegalAction, match="no Rally card can be in the deck"):
-            play(state, f"draw tactics={other} continents=europe")
-        assert state.seats[1].unknown == 4 and state.discard == (0,) * len(TACTICS)
+    if refused:
+        with pytest.raises(IllegalAction, match="no Bombard card can be in the deck"):
+            play(state, "draw tactics=bombard,1")
+    state = play(state, "draw tactics=rally,bombard")
+    assert state.reshuffles == after and state.seats[0].known[CARD["bombard"]] == 1
 
 
 def expanded_in_battle(**options: str):
@@ -204,3 +205,40 @@ def test_pairs_after_the_winning_pair(reading: str, asia: int, lineup: int) -> N
                  "play card=artillery target=patrick by=olga", "resolve")
     assert state.battle is None and state.seats[0].continents[EUROPE] == 1
     assert state.seats[0].continents[ASIA] == asia and state.lineup[ASIA] == lineup
+
+
+# -- a card in use is not in the deck ------------------------------------------------------------
+
+
+def out_of_cards(card: str):
+    """Olga's turn; she holds ``card`` and Patrick drew the whole tactics deck: it is empty and so
+    is the discard pile."""
+    state = dealt(
+        PLAYERS,
+        f"continents=asia,asia,asia tactics={card},2",
+        "continents=europe,europe,europe",
+    )
+    state = deck_into_hand(state, 1)
+    assert state.tactics_deck == 0 and sum(state.discard) == 0
+    return state
+
+
+def test_spy_does_not_draw_itself_back() -> None:
+    """Tactics Cards, Spy: '... Then, draw 1 tactics card from the deck'; How to Use Tactics
+    Cards: 'After you use a tactics card, place it in the discard pile': the Spy being used is
+    not in the discard pile that a reshuffle makes the new deck, so with nothing else left
+    there is nothing to draw."""
+    state = play(out_of_cards("spy"), "play card=spy target=patrick", "resolve")
+    assert state.seats[0].hand == 2 and state.reshuffles == 0
+    assert state.discard[CARD["spy"]] == 1 and state.tactics_deck == 0
+
+
+def test_expand_does_not_draw_itself_back() -> None:
+    """Tactics Cards, Expand: 'Draw either 2 continent cards or 1 tactics card'; How to Use
+    Tactics Cards: 'After you use a tactics card, place it in the discard pile': the Expand in
+    use cannot be its own tactics card."""
+    state = play(out_of_cards("expand"), "play card=expand", "resolve")
+    with pytest.raises(IllegalAction, match=r"draws 2 continent cards \(no tactics card is left"):
+        play(state, "draw tactics=1")
+    state = play(state, "draw continents=asia,asia")
+    assert state.seats[0].hand == 2 and state.discard[CARD["expand"]] == 1
