@@ -904,7 +904,8 @@ def phase_words(state: State) -> str:
         played = f"{state.name(state.pending.player)} played {title(TACTICS[state.pending.card])}"
         return f"{played}: Canceled Orders may answer it, or {who} resolves"
     if state.expand_owed:
-        return f"{who} draws for Expand"
+        then = ", then the turn ends" if state.phase == "end" else ""
+        return f"{who} draws for Expand{then}"
     if state.phase == "draw":
         return f"{who} draws ({draw_need(state)} more)"
     if state.phase == "act":

@@ -11,7 +11,7 @@ the game-started event. Where the rulebook leaves a card rule open, the reading 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -40,8 +40,7 @@ def _fields() -> list[tuple[str, Any, Any]]:
         for kind, kind_type, table in tables
         for c in CONTINENTS
     ] + [
-        (key.replace("-", "_"), Literal[(fact.value, *others)],  # type: ignore[misc]
-         msgspec.field(default=fact.value, name=key))
+        (key.replace("-", "_"), str, msgspec.field(default=fact.value, name=key))
         for key, (fact, others) in data.READINGS.items()
     ]
 
@@ -110,6 +109,8 @@ def validate(options: Any, players: Sequence[str]) -> None:
     sizes = [values[_attribute("sizes", c)] for c in CONTINENTS]
     if sum(sizes) != data.CONTINENT_CARDS.value:
         raise BadOptions(f"continent sizes must add up to the 42 continent cards, not {sum(sizes)}")
+    for key, (fact, others) in data.READINGS.items():
+        check_reading(key, values[key.replace("-", "_")], (fact.value, *others))
     links = {c: link_names(c, values[_attribute("links", c)]) for c in CONTINENTS}
     for c in CONTINENTS:
         check_domination(c, values[_attribute("domination", c)], values[_attribute("sizes", c)])
@@ -128,6 +129,12 @@ def check_domination(continent: str, number: int, size: int) -> None:
             f"domination.{continent} must be from 1 to {size - 1} "
             f"({title(continent)} has {size} cards), not {number}"
         )
+
+
+def check_reading(key: str, value: str, allowed: Sequence[str]) -> None:
+    """A reading's option names one of its values (the first is the default)."""
+    if value not in allowed:
+        raise BadOptions(f"{key} is {' or '.join(allowed)} (default {allowed[0]}), not '{value}'")
 
 
 def link_names(continent: str, texts: Sequence[str]) -> set[str]:

@@ -65,6 +65,8 @@ def test_options_override_text_values() -> None:
         ({"links.asia": "mars"}, "unknown continent 'mars'"),
         ({"domination.mars": "3"}, "unknown option 'domination.mars'"),
         ({"domination.asia": "many"}, "bad option"),
+        ({"reshuffle": "sometimes"}, "reshuffle is at-draw or when-empty .default at-draw., not"),
+        ({"after-win": "maybe"}, "after-win is resolve or stop"),
     ],
 )
 def test_bad_options_are_refused(raw: dict[str, str], message: str) -> None:
