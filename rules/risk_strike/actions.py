@@ -10,6 +10,7 @@ from .moves import (
     deploy_rank,
     dice_allowed,
     draw_need,
+    expand_choice,
     playable,
     resolve_roll,
     settle,
@@ -97,7 +98,7 @@ def draw_action(state: State, *, expand: bool = False) -> ActionSpec:
         ),
         FieldSpec(name="tactics", kind="list[str]", required=False, doc=tactics_doc()),
     )
-    doc = "Expand: 2 continent cards or 1 tactics card" if expand else f"{draw_need(state)} cards"
+    doc = f"Expand: {expand_choice(state)}" if expand else f"{draw_need(state)} cards"
     return ActionSpec(type="draw", actors=(state.name(state.current),), fields=fields, doc=doc)
 
 

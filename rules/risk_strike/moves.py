@@ -340,8 +340,7 @@ def expand_draw(state: State, seat: int, event: Drew) -> State:
     only the turn's draw may take from the surrendered lineup)."""
     cards = tactics_arg(event.tactics, 0)
     continents = min(2, sum(state.deck))
-    rule = f"for Expand {state.name(seat)} draws {continents} continent cards"
-    rule += " or 1 tactics card" if expand_tactics(state) else " (no tactics card is left to draw)"
+    rule = f"for Expand {state.name(seat)} draws {expand_choice(state)}"
     if event.lineup:
         refuse(f"{rule}, from the deck, not from the surrendered lineup")
     if event.continents and not cards and len(event.continents) == continents:
@@ -353,6 +352,15 @@ def expand_draw(state: State, seat: int, event: Drew) -> State:
         refuse(rule)
     state = replace(state, expand_owed=state.expand_owed - 1)
     return end_turn(state) if state.phase == "end" and not state.expand_owed else state
+
+
+def expand_choice(state: State) -> str:
+    """What Expand's owed draw may be, in table words: ``2 continent cards or 1 tactics card``."""
+    continents = min(2, sum(state.deck))
+    cards = f"{continents} continent card{'s' * (continents > 1)}" if continents else ""
+    if not expand_tactics(state):
+        return f"{cards} (no tactics card is left to draw)"
+    return f"{cards} or 1 tactics card" if cards else "1 tactics card (no continent card is left)"
 
 
 def expand_tactics(state: State) -> int:

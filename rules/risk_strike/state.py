@@ -334,10 +334,10 @@ def discard(state: State, card: int, count: int = 1) -> State:
     return replace(state, discard=bump(state.discard, card, count))
 
 
-def tactics_left(state: State, keep: Counts | None = None) -> int:
+def tactics_left(state: State, keep: Counts = ()) -> int:
     """Tactics cards that can still be drawn (the deck, then the reshuffled discard pile, but for
     the cards ``keep`` still in use there)."""
-    return state.tactics_deck + sum(state.discard) - (sum(keep) if keep else 0)
+    return state.tactics_deck + sum(state.discard) - sum(keep)
 
 
 def in_use(card: int, count: int = 1) -> Counts:
