@@ -3,13 +3,15 @@ readings of the card rules offered as options."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from rules.kernel import IllegalAction
-from rules.risk_strike import hidden
-from rules.risk_strike.state import CONTINENTS, TACTICS
+from rules.kernel import IllegalAction, bot_game
+from rules.risk_strike import RULES, hidden
+from rules.risk_strike.state import CONTINENTS, TACTICS, invariant_errors
 
-from .helpers import dealt, deck_into_hand, play
+from .helpers import dealt, deck_into_hand, play, started
 
 PLAYERS = ("Olga", "Patrick")
 CARD = {name: index for index, name in enumerate(TACTICS)}
@@ -242,3 +244,20 @@ def test_expand_does_not_draw_itself_back() -> None:
         play(state, "draw tactics=1")
     state = play(state, "draw continents=asia,asia")
     assert state.seats[0].hand == 2 and state.discard[CARD["expand"]] == 1
+
+
+OTHER_READINGS = {"reshuffle": "when-empty", "expand-cards": "active", "after-win": "stop"}
+
+
+@pytest.mark.parametrize("seed", range(0, 120, 3))
+def test_bot_games_with_the_other_readings_end_legally(seed: int) -> None:
+    """Winning: seeded bot games with every reading at its other value end with one winner, and
+    after each event all 42 continent cards, 40 tactics cards and 6 coins are accounted for."""
+    begun = started(("Olga", "Patrick", "Carol", "Dan", "Eve")[: 2 + seed % 4], seed=seed,
+                    **OTHER_READINGS)
+    state = RULES.start(begun)
+    assert state.reshuffle_when_empty and state.expand_cards_active and state.stop_after_win
+    for actor, event in bot_game(RULES, begun, random.Random(seed)):
+        state = RULES.apply(state, actor, event)
+        assert invariant_errors(state) == [], (seed, event)
+    assert RULES.result(state) is not None
