@@ -53,19 +53,36 @@ Readings where the rulebook leaves a question open (each has a test):
 - **Spy and Expand** are played by the player whose turn it is, at any point of the turn. Spy's
   draw is face down; Expand's draw is recorded with ``draw`` and comes from the continent deck or
   the tactics deck, not the surrendered lineup (the lineup is named only for the turn's draw).
+  Expand's draw is owed until taken: if the battle ends meanwhile (``resolve`` closing the card
+  and a winning roll), the turn ends only after it.
 - **Active cards**: the attacking and defending continent cards are those held when the battle is
-  declared; cards gained during the battle (claimed, or drawn with Expand) are not active in it.
-  The attacker must roll at least once before retreating.
+  declared; cards claimed during the battle are not active in it ("A continent card claimed
+  during battle cannot be used as an active card"). Attacking-continent cards drawn with Expand
+  during the battle add no die either (option ``expand-cards=inactive``, default), or join the
+  attacking cards (``expand-cards=active``). The attacker must roll at least once before
+  retreating.
+- **Pairs after the winning pair**: every pair of a roll is resolved, even after one took the
+  defender's last defending card, the attacker's last attacking card or won the game (option
+  ``after-win=resolve``, default: "compare the next-highest pair of dice and repeat the
+  process"); ``after-win=stop`` leaves the later pairs unresolved.
 - **Surrendered cards** need no choice: cards of one continent are identical.
 - **Coins**: a player takes a coin when a gain brings them to the domination number, from
   whoever holds it; the first player with two coins wins at once.
-- **Empty decks**: the tactics discard pile is reshuffled when a draw finds the deck empty; a draw
-  takes only what is left anywhere (the turn's draw asks for fewer cards when fewer are left).
+- **Empty decks**: the tactics discard pile is reshuffled when a draw finds the deck empty (option
+  ``reshuffle=at-draw``, default), or as soon as the last card is drawn (``reshuffle=when-empty``:
+  cards discarded after that wait for the next reshuffle); a draw takes only what is left
+  anywhere (the turn's draw asks for fewer cards when fewer are left).
+- **Face-down cards** are tracked by the deck they were drawn from (:mod:`.hidden`): a reshuffled
+  deck holds exactly the discard pile it was made of, and a face-down card can only be a card its
+  deck still had. A card played from face-down cards, a named draw or a deployment that no
+  possible past allows is refused (no Troop from a deck reshuffled from Rallies; no fifth Rally
+  from cards drawn while all four were seen). Named cards in a hand are played first.
 - **Dice counts** must be exactly what the rules allow: cards in the battle plus active troops,
   at most 3 attacking and 2 defending.
 
 Component data not printed in the rulebook (continent sizes, most domination numbers, most of
-the map) are defaults marked in :mod:`.data`, overridable with ``--option``.
+the map) are defaults marked in :mod:`.data`, overridable with ``--option``; so are the readings
+``reshuffle``, ``expand-cards`` and ``after-win`` (:data:`.data.READINGS`).
 """
 
 from rules.kernel import register

@@ -10,6 +10,7 @@ from .moves import (
     deployers,
     dice_allowed,
     draw_need,
+    expand_choice,
     playable,
     resolve_roll,
     settle,
@@ -23,8 +24,8 @@ from .state import (
     TROOP,
     State,
     could_hold,
+    drawable_kinds,
     names,
-    unseen_kinds,
 )
 
 
@@ -117,7 +118,7 @@ def draw_action(state: State, *, expand: bool = False) -> ActionSpec:
         ),
         FieldSpec(name="tactics", kind="list[str]", required=False, doc=tactics_doc()),
     )
-    doc = "Expand: 2 continent cards or 1 tactics card" if expand else f"{draw_need(state)} cards"
+    doc = f"Expand: {expand_choice(state)}" if expand else f"{draw_need(state)} cards"
     return ActionSpec(type="draw", actors=(state.name(state.current),), fields=fields, doc=doc)
 
 
@@ -132,7 +133,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
             type="pass",
             actors=current,
             fields=(
-                FieldSpec(name="drew", kind="str", required=False, choices=unseen_kinds(state)),
+                FieldSpec(name="drew", kind="str", required=False, choices=drawable_kinds(state)),
             ),
             doc="draw 1 tactics card and end the turn",
         )

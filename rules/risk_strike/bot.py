@@ -31,6 +31,7 @@ from .moves import (
     deployers,
     dice_allowed,
     draw_need,
+    expand_tactics,
     playable,
     resolve_roll,
     settle,
@@ -49,8 +50,8 @@ from .state import (
     TROOP,
     State,
     could_hold,
+    drawable_kinds,
     tactics_left,
-    unseen_kinds,
 )
 
 
@@ -96,7 +97,7 @@ def setup_event(state: State, rng: random.Random) -> Event:
             player=state.name(second), continents=pick_continents(state, rng, state.deck, 1)
         )
     seat = state.dealt.index(False)
-    named = tuple(rng.choice(unseen_kinds(state)) for _ in range(rng.randint(0, 1)))
+    named = tuple(rng.choice(drawable_kinds(state)) for _ in range(rng.randint(0, 1)))
     tactics = named + ((str(3 - len(named)),) if len(named) < 3 else ())
     return Dealt(
         player=state.name(seat),
@@ -148,7 +149,7 @@ def turn_draw(state: State, rng: random.Random, seat: int) -> Drew:
 
 
 def expand_draw(state: State, rng: random.Random) -> Drew:
-    if sum(state.deck) and (not tactics_left(state) or rng.random() < 0.7):
+    if sum(state.deck) and (not expand_tactics(state) or rng.random() < 0.7):
         count = min(2, sum(state.deck))
         return Drew(continents=pick_continents(state, rng, state.deck, count, state.current))
     return Drew(tactics=("1",))
@@ -159,7 +160,7 @@ def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
     if options:
         source, target, defender = rng.choice(options)
         yield 8.0, seat, Attacked(from_=source, target=target, defender=defender)
-    named = unseen_kinds(state)
+    named = drawable_kinds(state)
     drew = rng.choice(named) if named and rng.random() < 0.2 else ""
     yield 2.0, seat, Passed(drew=drew)
 

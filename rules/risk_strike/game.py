@@ -26,6 +26,7 @@ from .events import (
     Rolled,
     RolledOff,
 )
+from .hidden import first_world
 from .moves import deployers, dice_allowed, phase_words, prepare, resolve_roll, step
 from .options import Options, settings, validate
 from .state import (
@@ -86,6 +87,10 @@ class RiskStrike(SteppedRules[State]):
             discard=(0,) * len(TACTICS),
             coins=(NOBODY,) * len(CONTINENTS),
             seat_names=exact_seat_names(started.players),
+            worlds=first_world(data.TACTICS_DECK.value, players),
+            reshuffle_when_empty=found.readings["reshuffle"] == "when-empty",
+            expand_cards_active=found.readings["expand-cards"] == "active",
+            stop_after_win=found.readings["after-win"] == "stop",
         )
 
     # -- the fold ------------------------------------------------------------------------------

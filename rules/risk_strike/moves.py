@@ -50,7 +50,6 @@ from .state import (
     Battle,
     Dice,
     Pending,
-    Seat,
     State,
     Troop,
     bump,
@@ -61,11 +60,14 @@ from .state import (
     draw_tactics,
     draw_unknown,
     gain_all,
+    in_use,
     names,
     put,
     seat_of,
     tactics_left,
+    take_cards,
     title,
+    unseen,
 )
 
 ATTACKER, DEFENDER = dice.ATTACKER, dice.DEFENDER
@@ -342,16 +344,42 @@ def expand_draw(state: State, seat: int, event: Drew) -> State:
     only the turn's draw may take from the surrendered lineup)."""
     cards = tactics_arg(event.tactics, 0)
     continents = min(2, sum(state.deck))
-    rule = f"for Expand {state.name(seat)} draws {continents} continent cards or 1 tactics card"
+    rule = f"for Expand {state.name(seat)} draws {expand_choice(state)}"
     if event.lineup:
-        refuse(f"{rule} from the decks, not from the surrendered lineup")
+        refuse(f"{rule}, from the deck, not from the surrendered lineup")
     if event.continents and not cards and len(event.continents) == continents:
-        state = take_continents(state, seat, event.continents, "deck")
-    elif cards and not event.continents and len(cards) == 1:
-        state = draw_tactics(state, seat, cards)
+        state = joined_battle(take_continents(state, seat, event.continents, "deck"),
+                              event.continents)
+    elif cards and not event.continents and len(cards) == 1 and expand_tactics(state):
+        state = draw_tactics(state, seat, cards, keep=in_use(EXPAND, state.expand_owed))
     else:
         refuse(rule)
-    return replace(state, expand_owed=state.expand_owed - 1)
+    state = replace(state, expand_owed=state.expand_owed - 1)
+    return end_turn(state) if state.phase == "end" and not state.expand_owed else state
+
+
+def expand_choice(state: State) -> str:
+    """What Expand's owed draw may be, in table words: ``2 continent cards or 1 tactics card``."""
+    continents = min(2, sum(state.deck))
+    cards = f"{continents} continent card{'s' * (continents > 1)}" if continents else ""
+    if not expand_tactics(state):
+        return f"{cards} (no tactics card is left to draw)"
+    return f"{cards} or 1 tactics card" if cards else "1 tactics card (no continent card is left)"
+
+
+def expand_tactics(state: State) -> int:
+    """Tactics cards Expand's owed draw may take: the Expands owed are in use, not reshuffled."""
+    return tactics_left(state, in_use(EXPAND, state.expand_owed))
+
+
+def joined_battle(state: State, texts: Sequence[str]) -> State:
+    """Reading ``expand-cards=active``: attacking-continent cards drawn with Expand in a battle
+    add to its attacking cards (by default they are not active in it, like claimed cards)."""
+    battle = state.battle
+    if battle is None or not state.expand_cards_active:
+        return state
+    joining = sum(1 for text in texts if continent_of(text) == battle.source)
+    return replace(state, battle=replace(battle, attack_cards=battle.attack_cards + joining))
 
 
 def on_pass(state: State, actor: int, event: Passed) -> State:
@@ -429,13 +457,9 @@ def on_deploy(state: State, actor: int, event: Deployed) -> State:
                "ends deployment")
     if not could_hold(state, seat, TROOP, event.troops):
         refuse(f"{state.name(seat)} cannot have {event.troops} Troop cards in hand")
-    hand = state.seats[seat]  # take_card of each Troop: named ones first, then unknown cards
-    named = min(hand.known[TROOP], event.troops)
-    hand = Seat(hand.name, hand.continents, bump(hand.known, TROOP, -named) if named else
-                hand.known, hand.unknown - (event.troops - named))
     troops = battle.troops + (Troop(seat, side),) * event.troops
-    return replace(state, seats=put(state.seats, seat, hand),
-                   battle=replace(battle, troops=troops, deploy_step=next_step(state, rank)))
+    state = take_cards(state, seat, TROOP, event.troops)
+    return replace(state, battle=replace(battle, troops=troops, deploy_step=next_step(state, rank)))
 
 
 def next_step(state: State, rank: int) -> int:
@@ -613,6 +637,8 @@ def resolve_roll(state: State, lost: tuple[int, ...] = ()) -> State:
     mine = theirs = None  # the attacker's and the defender's continent counts, once changed
     fallen = surrendered = 0
     for pair in winners:
+        if state.stop_after_win and (winner != NOBODY or not defend_cards or not attack_cards):
+            break  # reading after-win=stop: the battle (or the game) is decided
         side = DEFENDER if pair == ATTACKER else ATTACKER
         index = troop_index(troops, side, attacker if side == ATTACKER else defender)
         if index is not None:
@@ -737,6 +763,9 @@ def closed_battle(state: State, troops: tuple[Troop, ...], changes: dict[str, An
     if changes.get("winner", state.winner) != NOBODY:
         changes["phase"] = "over"
         return replace(state, **changes)
+    if state.expand_owed:  # Expand's draw outlives the battle: the turn ends once it is taken
+        changes["phase"] = "end"
+        return replace(state, **changes)
     # begin_turn: the next turn draws two cards, fewer only if fewer are left anywhere
     left = (sum(changes.get("deck", state.deck)) + sum(changes.get("lineup", state.lineup))
             + changes.get("tactics_deck", state.tactics_deck)
@@ -760,12 +789,8 @@ def on_play(state: State, actor: int, event: Played) -> State:
     if not could_hold(state, seat, card):
         refuse(holding_refusal(state, seat, card), playable(state, seat))
     pending = TARGETS.get(card, no_target)(state, seat, card, event)
-    hand = state.seats[seat]  # take_card, then discard: one replace with the rest
-    if hand.known[card]:
-        hand = Seat(hand.name, hand.continents, bump(hand.known, card, -1), hand.unknown)
-    else:
-        hand = Seat(hand.name, hand.continents, hand.known, hand.unknown - 1)
-    seats, pile = put(state.seats, seat, hand), bump(state.discard, card)
+    state = take_cards(state, seat, card)  # then discard: one replace with the rest
+    seats, pile = state.seats, bump(state.discard, card)
     if card == CANCEL:
         assert state.pending is not None
         answered = replace(state.pending, cancels=state.pending.cancels + 1)
@@ -775,9 +800,12 @@ def on_play(state: State, actor: int, event: Played) -> State:
 
 def holding_refusal(state: State, seat: int, card: int) -> str:
     name, card_name = state.name(seat), title(TACTICS[card])
-    if state.seats[seat].unknown:
+    if not state.seats[seat].unknown:
+        return f"{name} has no {card_name} card in hand"
+    if not unseen(state, card):
         return f"{name} cannot hold a {card_name} card: all {state.tactics_total[card]} are seen"
-    return f"{name} has no {card_name} card in hand"
+    return (f"{name} cannot hold a {card_name} card: none could be left in the decks "
+            f"{name}'s face-down cards were drawn from")
 
 
 def timing_refusal(state: State, seat: int, card: int) -> str | None:
@@ -900,15 +928,15 @@ def settle(state: State) -> State:
 
 
 def spy_effect(state: State, pending: Pending) -> State:
-    """Spy: '... Then, draw 1 tactics card from the deck.' (face down)."""
-    return draw_unknown(state, pending.player)
+    """Spy: '... Then, draw 1 tactics card from the deck.' (face down; the Spy is in use, so a
+    reshuffle leaves it out)."""
+    return draw_unknown(state, pending.player, keep=in_use(SPY))
 
 
 def expand_effect(state: State, pending: Pending) -> State:
-    """Expand: the player owes a draw of 2 continent cards or 1 tactics card."""
-    if sum(state.deck) or tactics_left(state):
-        return replace(state, expand_owed=state.expand_owed + 1)
-    return state
+    """Expand: the player owes a draw of 2 continent cards or 1 tactics card (if any is left)."""
+    owing = replace(state, expand_owed=state.expand_owed + 1)
+    return owing if sum(state.deck) or expand_tactics(owing) else state
 
 
 def rally_effect(state: State, pending: Pending) -> State:
@@ -982,7 +1010,8 @@ def phase_words(state: State) -> str:
         played = f"{state.name(state.pending.player)} played {title(TACTICS[state.pending.card])}"
         return f"{played}: Canceled Orders may answer it, or {who} resolves"
     if state.expand_owed:
-        return f"{who} draws for Expand"
+        then = ", then the turn ends" if state.phase == "end" else ""
+        return f"{who} draws for Expand{then}"
     if state.phase == "draw":
         return f"{who} draws ({draw_need(state)} more)"
     if state.phase == "act":

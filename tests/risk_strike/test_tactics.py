@@ -329,12 +329,14 @@ def test_played_cards_go_to_the_discard_pile_and_it_is_reshuffled() -> None:
     state = deck_into_hand(game(), 2)
     state = play(state, "play card=spy target=patrick")
     assert state.discard[CARD["spy"]] == 1 and state.tactics_deck == 0
-    state = play(state, "resolve")  # Spy's draw: the deck is empty, the discarded Spy reshuffled
+    state = play(state, "resolve")  # Spy's draw: the deck is empty; the Spy, in use, is not in it
+    assert state.reshuffles == 0 and state.seats[0].hand == 2 and sum(state.discard) == 1
+    state = play(state, "draw continents=asia,asia", "pass drew=spy")  # the used Spy, reshuffled
     assert state.reshuffles == 1 and state.seats[0].hand == 3 and sum(state.discard) == 0
-    state = play(state, "draw continents=asia,asia")
+    state = play(state, "draw continents=europe,europe")
     with pytest.raises(IllegalAction, match="no tactics cards are left"):
         play(state, "pass drew=spy")
-    assert play(state, "pass").seats[0].hand == 3  # nothing left to draw
+    assert play(state, "pass").seats[1].hand == 4  # nothing left to draw
 
 
 def test_no_tactics_in_setup() -> None:
