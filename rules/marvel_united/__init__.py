@@ -24,6 +24,8 @@ Readings where the rulebook leaves a question open (each has a test):
   Threat triggers only when the villain moves (move 0 does not).
 - **KO**: a KO pushes the villain's BaM! ahead of whatever was being resolved (chains work the
   same way). A hero who plays their last card is KO'd when they type ``end``.
+- **The Location effect is the last step** of a hero turn (Hero Turn: 'follow these steps in
+  order'): after it only ``end`` is accepted, no action, Action token or special.
 - **Actions** use the card symbols first (the exact one, then a Wild), then Action tokens (the
   exact one, then Wild); ``token=true`` spends a token while symbols remain.
 - **First hero**: after the first villain turn, whoever draws starts; seats go clockwise after.

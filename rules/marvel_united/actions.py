@@ -78,6 +78,8 @@ def hero_actions(state: State) -> tuple[ActionSpec, ...]:
         held = tuple(kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n)
         return (ActionSpec(type="play", actors=who,
                            fields=(FieldSpec(name="card", kind="str", choices=held),)),)
+    if turn.location_used:
+        return (ActionSpec(type="end", actors=who, doc="the Location effect was the last step"),)
     token = FieldSpec(name="token", kind="bool", required=False, doc="spend an Action token")
     specs: list[ActionSpec] = []
     here = hero.location

@@ -95,6 +95,11 @@ def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
 
 
 def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
+    turn = state.turn
+    assert turn is not None
+    if turn.location_used:
+        yield 1.0, seat, Ended()
+        return
     here = state.heroes[seat].location
     if can_spend(state, ATTACK):
         for target in attack_targets(state, here):
@@ -106,8 +111,6 @@ def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
             yield 4.0, seat, Heroic(target=target)
     if can_spend(state, MOVE):
         yield 2.0, seat, Moved(to=state.places[destination(state, rng, here)].name)
-    turn = state.turn
-    assert turn is not None
     if turn.special:
         yield 1.0, seat, Special()
     if not turn.location_used and threat_here(state, here) is None:

@@ -69,6 +69,8 @@ from .state import (
     with_threat,
 )
 
+END = "end the turn"
+LOCATION = "use a location effect"
 VILLAIN_WINDOWS = ("threat-move", "bam", "overflow", "special", "ko-bam")
 HERO_WINDOWS = ("hero-special", "location")
 LOSSES = {
@@ -467,8 +469,13 @@ def available_words(state: State) -> tuple[str, ...]:
 
 
 def acting(state: State, actor: int, what: str) -> Turn:
+    """The turn in progress, in its Resolve Actions step (or its Location Effect step, for
+    ``end``)."""
     turn = require_hero(state, actor, what)
     require_phase(state, "act", what)
+    if turn.location_used and what not in (END, LOCATION):
+        refuse(f"the Location effect is the last step of a turn: {state.name(turn.seat)} may "
+               f"not {what} after it, only end the turn", ["end"])
     return turn
 
 
@@ -569,7 +576,7 @@ def on_special(state: State, actor: int, event: Special) -> State:
 
 def on_location_effect(state: State, actor: int, event: LocationEffect) -> State:
     """Location Effect: once a turn, only where no Threat covers it."""
-    turn = acting(state, actor, "use a location effect")
+    turn = acting(state, actor, LOCATION)
     here = state.heroes[turn.seat].location
     if turn.location_used:
         refuse("a hero uses a single Location effect each turn")
@@ -581,7 +588,7 @@ def on_location_effect(state: State, actor: int, event: LocationEffect) -> State
 
 def on_end(state: State, actor: int, event: Ended) -> State:
     """The turn ends; a hero who played their last card is KO'd now."""
-    turn = acting(state, actor, "end the turn")
+    turn = acting(state, actor, END)
     hero = state.heroes[turn.seat]
     state = replace(state, phase="ending")
     if not hero.hand_size and not hero.ko:
