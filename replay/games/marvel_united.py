@@ -116,7 +116,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return f"{event.hero} goes to {label(event.to)}."
         case Done():
             head = before.pending[0] if before.pending else None
-            return f"Done: {window_words(head)}." if head else "Done."
+            return f"Done: {window_words(head, before)}." if head else "Done."
     return f"{actor}: {type(event).__name__}"
 
 
@@ -143,7 +143,7 @@ def derived(before: State, after: State, event: Any) -> list[str]:
         if now.ko and not was.ko:
             told.append(f"{now.player} is KO'd.")
     opened = [s for s in after.pending if s not in before.pending and s.kind != "place"]
-    told += [f"Now resolving {window_words(s)}." for s in opened[:1]]
+    told += [f"Now resolving {window_words(s, after)}." for s in opened[:1]]
     if after.outcome and not before.outcome:
         told.append(f"The game ends: {after.reason}" + (f" ({after.detail})."
                                                          if after.detail else "."))

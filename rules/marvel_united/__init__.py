@@ -18,8 +18,19 @@ Readings where the rulebook leaves a question open (each has a test):
 - **Windows.** The villain's movement Threat, BaM! (dashboard and Threats together), the overflow
   and the Masterplan special each open a window in that order; the table records their results
   and closes each with ``done``. Thugs and Civilians are placed by the rules in between.
-- **Overflow** opens one window per villain turn, naming how many locations overflowed and how
-  many tokens were not placed (the FAQ: once per location; the table records the results).
+- **Overflow** opens one window per location that overflowed (the FAQ: once per location),
+  naming it and how many tokens it could not take.
+- **Results are checked** against the dashboard (:mod:`.windows`): BaM! and a KO's BaM! owe
+  its damage to each hero at the villain's location (not KO'd, not Invulnerable), its Fear,
+  Thugs (as many as the empty slots take) and Crisis tokens; the overflow owes its effect per
+  token or per location; ``done`` waits for what is owed, and nothing else is accepted.
+  Ultron's overflow: each token goes to the next location clockwise *with an empty slot*.
+- **BaM! Threats** (their text is on the cards, not in our data): while one is in play, BaM!
+  also accepts damage to heroes at the villain's location or at a BaM! Threat's, and token
+  changes anywhere; the table judges the text.
+- **A villain's effect** (any villain window) gives no Action tokens, cards or Invulnerable
+  tokens, credits no Mission (its tokens go to the pool), never damages the villain or his
+  Henchmen and never lowers Fear.
 - **Threat symbols** (BaM!, movement) are named at setup as the cards show them; a movement
   Threat triggers only when the villain moves (move 0 does not).
 - **KO**: a KO pushes the villain's BaM! ahead of whatever was being resolved (chains work the

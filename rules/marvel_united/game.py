@@ -229,7 +229,7 @@ def extra_figures(state: State) -> dict[str, Any]:
         "damageable": state.damageable,
         "hero_cards_since_villain": state.since,
         "symbols": dict(zip(SYMBOL_NAMES, turn.symbols, strict=True)) if turn else None,
-        "resolving": [window_words(s) for s in state.pending],
+        "resolving": [window_words(s, state) for s in state.pending],
         "lost_by": state.detail or None,
         "data_marks": {"masterplan": data.MASTERPLAN_FACES.mark,
                        "threat_flags": data.THREAT_FLAGS.mark,

@@ -17,7 +17,7 @@ from msgspec.structs import replace
 from ledger.events import Event, event_type
 from rules.kernel import IllegalAction
 
-from . import data
+from . import data, windows
 from .events import (
     Attacked,
     Damaged,
@@ -156,7 +156,7 @@ def require_hero(state: State, actor: int, what: str) -> Turn:
         refuse(f"it is {state.name(turn.seat)}'s turn: only they may {what}",
                [state.name(turn.seat)])
     if state.pending:
-        refuse(f"resolve {window_words(state.pending[0])} first (then 'done')", ["done"])
+        refuse(f"resolve {window_words(state.pending[0], state)} first (then 'done')", ["done"])
     return turn
 
 
@@ -312,21 +312,20 @@ def on_villain_turn(state: State, actor: int, event: VillainTurn) -> State:
 def place_tokens(state: State, placing: Step) -> State:
     """Place Thugs/Civilians: clockwise over the three locations, Thugs first at each; the
     tokens with no empty slot trigger the villain's overflow effect (once per location)."""
-    overflowed, lost = 0, 0
+    overflows: list[Step] = []
     for index, thugs, civilians in zip(around(state, state.villain_at), placing.thugs,
                                        placing.civilians, strict=True):
         place = state.places[index]
         put_thugs = min(thugs, place.free)
         put_civilians = min(civilians, place.free - put_thugs)
         missing = thugs + civilians - put_thugs - put_civilians
-        overflowed += missing > 0
-        lost += missing
+        if missing:
+            overflows.append(Step("overflow", count=missing, place=index,
+                                  thugs=(thugs - put_thugs,),
+                                  civilians=(civilians - put_civilians,)))
         state = with_place(state, index, replace(place, thugs=place.thugs + put_thugs,
                                                  civilians=place.civilians + put_civilians))
-    if overflowed:
-        return replace(state, pending=(Step("overflow", count=overflowed, thugs=(lost,)),
-                                       *state.pending))
-    return state
+    return replace(state, pending=(*overflows, *state.pending))
 
 
 def advance(state: State) -> State:
@@ -417,7 +416,7 @@ def effect_draw(state: State, actor: int, event: Drew, window: Step) -> State:
     target_hero(state, seat)
     if not cards:
         refuse("name the cards drawn")
-    return draw_cards(state, seat, cards)
+    return counted(state, draw_cards(state, seat, cards), event)
 
 
 def on_play(state: State, actor: int, event: Played) -> State:
@@ -583,7 +582,7 @@ def on_location_effect(state: State, actor: int, event: LocationEffect) -> State
     if threat_here(state, here) is not None:
         refuse(f"a Threat covers {state.places[here].name}'s End of Turn effect")
     return replace(state, turn=replace(turn, location_used=True),
-                   pending=(Step("location", hero=turn.seat),))
+                   pending=(Step("location", hero=turn.seat, place=here),))
 
 
 def on_end(state: State, actor: int, event: Ended) -> State:
@@ -670,7 +669,7 @@ def check_window_actor(state: State, actor: int, head: Step) -> None:
             refuse(f"{state.name(head.hero)} records the results of their effect",
                    [state.name(head.hero)])
     elif actor != NOBODY:
-        refuse(f"the table records the results of {window_words(head)}", ["table"])
+        refuse(f"the table records the results of {window_words(head, state)}", ["table"])
 
 
 def target_hero(state: State, seat: int) -> None:
@@ -789,18 +788,23 @@ def on_relocate(state: State, actor: int, event: Relocated) -> State:
 
 def on_done(state: State, actor: int, event: Done) -> State:
     """The effect being resolved is over; the next one (or the turn) goes on."""
-    window(state, actor, "done")
+    windows.check_done(state, window(state, actor, "done"))
     return replace(state, pending=state.pending[1:])
 
 
 # -- words ---------------------------------------------------------------------------------------
 
 
-def window_words(head: Step) -> str:
+def window_words(head: Step, state: State | None = None) -> str:
+    """The effect being resolved, in table words (``state`` names where it happens)."""
+    where = ""
+    if state is not None and head.place != NOBODY:
+        where = f" at {state.places[head.place].name}"
     return {
         "threat-move": "the Threat's movement effect",
         "bam": "BaM! (the dashboard's and the Threats')",
-        "overflow": f"the overflow effect ({head.count} locations, {sum(head.thugs)} tokens)",
+        "overflow": f"the overflow effect{where} ({head.count} "
+                    f"token{'s' if head.count != 1 else ''} not placed)",
         "special": "the Masterplan card's special effect",
         "ko-bam": "the villain's BaM! for the KO",
         "hero-special": "the card's special effect",
@@ -815,7 +819,7 @@ def phase_words(state: State) -> str:
     if state.pending:
         head = state.pending[0]
         who = f"{state.name(head.hero)}: " if head.hero != NOBODY else ""
-        return f"resolving {who}{window_words(head)}"
+        return f"resolving {who}{window_words(head, state)}"
     if state.phase == "draw" and state.turn is None:
         return "the heroes choose who starts: that player draws"
     turn = state.turn
@@ -834,16 +838,22 @@ def result_step(handler: Callable[[State, int, Any], State]) -> Callable[[State,
     """A result handler that also counts the result in its window."""
 
     def run(state: State, actor: int, event: Any) -> State:
-        head = state.pending[0] if state.pending else None
-        after = handler(state, actor, event)
-        if head is not None and after.pending and after.pending[-len(state.pending):][0] is head:
-            index = len(after.pending) - len(state.pending)
-            bumped = replace(head, results=head.results + 1)
-            after = replace(after, pending=(*after.pending[:index], bumped,
-                                            *after.pending[index + 1:]))
-        return after
+        return counted(state, handler(state, actor, event), event)
 
     return run
+
+
+def counted(before: State, after: State, event: Event) -> State:
+    """``after`` a result, once checked against the effect being resolved: counted and tallied
+    in its window (which effects it set off, such as a KO's BaM!, may now precede)."""
+    head = before.pending[0]
+    tally = windows.check_result(before, head, event)
+    if after.pending and after.pending[-len(before.pending):][0] is head:
+        index = len(after.pending) - len(before.pending)
+        bumped = replace(head, results=head.results + 1, tally=head.tally + tally)
+        after = replace(after, pending=(*after.pending[:index], bumped,
+                                        *after.pending[index + 1:]))
+    return after
 
 
 HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {

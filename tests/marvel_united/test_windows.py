@@ -1,0 +1,139 @@
+"""Effect windows: each result is checked against what the data says the effect is (the
+dashboard's BaM! and overflow, a Location's End of Turn effect), and ``done`` waits for what is
+owed; where a Threat's text decides, the bookkeeping is checked."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from rules.marvel_united import RULES
+from rules.marvel_united.state import State, with_hero
+
+from .helpers import PLAYERS, SETUP, play, refused, start
+
+TASKMASTER = SETUP.replace(
+    "crossbones,subversion,madame-hydra,bob,hydra-elite-troops,brainwashing",
+    "elite-thugs-1,elite-thugs-2,explosive-trap-1,explosive-trap-2,entangling-trap-1,"
+    "entangling-trap-2").replace(" on-move=madame-hydra", "")
+ULTRON = SETUP.replace(
+    "crossbones,subversion,madame-hydra,bob,hydra-elite-troops,brainwashing",
+    "ultron-clone-1,ultron-clone-2,duplication-1,duplication-2,ultron-virus-1,"
+    "ultron-virus-2").replace(" on-move=madame-hydra", "")
+DEALS = ("deal player=olga cards=m,mh,aa", "deal player=patrick cards=m,ma,hh")
+TWO_THUGS_OVER = ("villain-turn card=plan-6 move=0 bam=false thugs=0,3,0 civilians=0,0,0 "
+                  "special=false")
+"""Stark Labs (the villain's, 1 empty slot) gets 3 Thugs: 2 are not placed."""
+
+
+def dealt(villain: str = "red-skull", setup: str = SETUP) -> State:
+    return play(start(PLAYERS, villain=villain), [setup, *DEALS])
+
+
+def test_red_skulls_overflow_is_fear_1_per_token_not_placed() -> None:
+    """Place Thugs/Civilians: 'If there are not enough empty slots available at a Location,
+    check the Villain Dashboard to see what happens.' Red Skull's dashboard (C): Fear +1 per
+    token not placed. Two Thugs not placed: Fear +2, not 0, 1 or 3."""
+    state = play(dealt(), [TWO_THUGS_OVER])
+    assert [(s.kind, s.place, s.count) for s in state.pending] == [("overflow", 0, 2)]
+    assert "stark-labs" in RULES.turn(state).detail
+    assert "still expected Fear +2" in refused(state, "done")
+    assert "not Fear +3" in refused(state, "plot amount=3")
+    state = play(state, ["plot amount=1"])
+    assert "still expected Fear +1" in refused(state, "done")
+    state = play(state, ["plot amount=1", "done"])
+    assert state.fear == 2 and state.phase == "draw"
+
+
+def test_taskmasters_overflow_is_one_crisis_token_per_location() -> None:
+    """Taskmaster's dashboard (C): one Crisis token at the location that overflowed, once per
+    location (FAQ, V), not 0, not 2, not elsewhere."""
+    state = play(dealt("taskmaster", TASKMASTER), [TWO_THUGS_OVER])
+    assert "still expected 1 crisis added at stark-labs" in refused(state, "done")
+    assert "not 1 crisis added at central-park" in refused(
+        state, "tokens location=central-park crisis=1")
+    assert "not 2 crisis added at stark-labs" in refused(state, "tokens location=stark-labs "
+                                                              "crisis=2")
+    state = play(state, ["tokens location=stark-labs crisis=1", "done"])
+    assert state.places[0].crisis == 1 and state.phase == "draw"
+
+
+def test_each_location_that_overflows_opens_its_own_window() -> None:
+    """Place Thugs/Civilians: 'Go in clockwise order'; the dashboard's effect triggers once per
+    location that overflowed (FAQ, V): Avengers Mansion, then Stark Labs."""
+    state = play(dealt("taskmaster", TASKMASTER), [
+        "villain-turn card=plan-6 move=0 bam=false thugs=3,3,0 civilians=0,0,0 special=false"])
+    assert [(s.kind, s.place, s.count) for s in state.pending] == [("overflow", 5, 1),
+                                                                  ("overflow", 0, 2)]
+    assert "avengers-mansion" in RULES.turn(state).detail
+    state = play(state, ["tokens location=avengers-mansion crisis=1", "done",
+                         "tokens location=stark-labs crisis=1", "done"])
+    assert (state.places[5].crisis, state.places[0].crisis) == (1, 1)
+
+
+def test_ultrons_overflow_sends_each_token_to_the_next_location_clockwise() -> None:
+    """Ultron's dashboard (C): 'the token goes to the next location clockwise' (a reading: the
+    next one with an empty slot). Central Park takes 1, then Times Square."""
+    state = play(dealt("ultron", ULTRON), [TWO_THUGS_OVER])
+    assert "still allowed: 2 thugs added at central-park" in refused(
+        state, "tokens location=times-square thugs=1")
+    assert "not 1 civilians added" in refused(state, "tokens location=central-park civilians=1")
+    state = play(state, ["tokens location=central-park thugs=1"])
+    assert "1 thugs added at times-square" in refused(state, "done")
+    state = play(state, ["tokens location=times-square thugs=1", "done"])
+    assert state.phase == "draw"
+
+
+def bam_at_stark_labs(bam: str = "") -> State:
+    """Red Skull's BaM! at Stark Labs, Olga there with him, Patrick at the Helicarrier; the
+    Threats showing BaM!: ``bam``."""
+    state = play(start(), [f"{SETUP} bam={bam}", *DEALS])
+    state = with_hero(state, 0, replace(state.heroes[0], location=0))
+    return play(state, ["villain-turn card=plan-1 move=0 bam=true thugs=0,0,0 civilians=0,0,0 "
+                        "special=false"])
+
+
+def test_red_skulls_bam_is_1_damage_here_and_fear_2() -> None:
+    """Activate BaM!: 'Activate the BaM! effect detailed on the Villain Dashboard, as well as
+    any BaM! effects shown on Threat cards.' Red Skull's (C): 1 damage to each hero at his
+    location; Fear +2. With no BaM! Threat: no damage far from him or twice, no Thug to a
+    Mission, no gifts, and Fear not left at 0."""
+    state = bam_at_stark_labs()
+    assert "not 1 damage to Patrick" in refused(state, "damage hero=patrick cards=m")
+    assert "not 2 damage to Olga" in refused(state, "damage hero=olga cards=m,mh")
+    assert "discards tokens to the pool" in refused(
+        state, "tokens location=stark-labs thugs=-1 mission=true")
+    assert "no Action tokens" in refused(state, "gain hero=olga tokens=wild,wild,wild")
+    assert "still expected 1 damage to Olga, Fear +2" in refused(state, "done")
+    state = play(state, ["damage hero=olga cards=m", "plot amount=2", "done"])
+    assert state.fear == 2 and state.heroes[0].hand_size == 2
+
+
+def test_a_bam_threat_may_add_damage_where_it_or_the_villain_is() -> None:
+    """Activate BaM!: the Threats' BaM! effects are on their cards (judged by the table): extra
+    damage is accepted at the villain's location or a BaM! Threat's (here Brainwashing, at
+    Avengers Mansion), not elsewhere."""
+    state = bam_at_stark_labs("brainwashing")
+    state = with_hero(state, 1, replace(state.heroes[1], location=5))
+    state = play(state, ["damage hero=patrick cards=m", "damage hero=olga cards=m,mh"])
+    state = with_hero(state, 1, replace(state.heroes[1], location=3))
+    assert "not 1 damage to Patrick" in refused(state, "damage hero=patrick cards=ma")
+    state = play(state, ["plot amount=2", "done"])
+    assert state.phase == "draw"
+
+
+def test_the_bam_after_a_ko_is_the_dashboards_only() -> None:
+    """KO: 'immediately resolve the BAM! effect on the Villain Dashboard'; the Henchmen's BaM!s
+    do not trigger on a KO (FAQ, V)."""
+    state = bam_at_stark_labs("brainwashing")
+    olga = state.heroes[0]
+    state = with_hero(state, 0, replace(olga, hand=(1,) + (0,) * (len(olga.hand) - 1),
+                                        deck=tuple(a + b - (k == 0) for k, (a, b) in enumerate(
+                                            zip(olga.deck, olga.hand, strict=True)))))
+    state = play(state, ["damage hero=olga cards=m"])
+    assert [s.kind for s in state.pending] == ["ko-bam", "bam", "place"]
+    assert "still expected Fear +2" in refused(state, "done")
+    assert "not 1 crisis" in refused(state, "tokens location=stark-labs crisis=1")
+    state = with_hero(state, 1, replace(state.heroes[1], location=5))
+    assert "not 1 damage to Patrick" in refused(state, "damage hero=patrick cards=m")
+    state = play(state, ["plot amount=2", "done", "plot amount=2", "done"])
+    assert state.fear == 4
