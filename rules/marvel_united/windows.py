@@ -23,6 +23,8 @@ Tally = tuple[tuple[str, int], ...]
 Limits = dict[str, int]
 VILLAIN_KINDS = ("threat-move", "bam", "overflow", "special", "ko-bam")
 TOKENS = ("thugs", "civilians", "crisis")
+TOKEN_WORDS = {"thugs": ("Thug", "Thugs"), "civilians": ("Civilian", "Civilians"),
+               "crisis": ("Crisis token", "Crisis tokens")}
 
 
 def refuse(reason: str, allowed: tuple[str, ...] = ()) -> NoReturn:
@@ -302,5 +304,6 @@ def key_words(state: State, key: str, n: int) -> str:
     if what.startswith("hit"):
         return f"{n} damage to the {where}"
     kind, sign = what[:-1], what[-1]
-    place = where if not where.isdigit() else state.places[int(where)].name
-    return f"{n} {kind} {'added at' if sign == '+' else 'removed from'} {place}"
+    place = f"{'at' if sign == '+' else 'from'} {state.places[int(where)].name}" \
+        if where.isdigit() else where
+    return f"{n} {TOKEN_WORDS[kind][n != 1]} {'added' if sign == '+' else 'removed'} {place}"

@@ -7,9 +7,10 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from rules.marvel_united import RULES
-from rules.marvel_united.state import State, with_hero
+from rules.marvel_united.state import State, with_hero, with_place
 
 from .helpers import PLAYERS, SETUP, play, refused, start
+from .test_hero import cap_and_widow, clear
 
 TASKMASTER = SETUP.replace(
     "crossbones,subversion,madame-hydra,bob,hydra-elite-troops,brainwashing",
@@ -48,10 +49,10 @@ def test_taskmasters_overflow_is_one_crisis_token_per_location() -> None:
     """Taskmaster's dashboard (C): one Crisis token at the location that overflowed, once per
     location (FAQ, V), not 0, not 2, not elsewhere."""
     state = play(dealt("taskmaster", TASKMASTER), [TWO_THUGS_OVER])
-    assert "still expected 1 crisis added at stark-labs" in refused(state, "done")
-    assert "not 1 crisis added at central-park" in refused(
+    assert "still expected 1 Crisis token added at stark-labs" in refused(state, "done")
+    assert "not 1 Crisis token added at central-park" in refused(
         state, "tokens location=central-park crisis=1")
-    assert "not 2 crisis added at stark-labs" in refused(state, "tokens location=stark-labs "
+    assert "not 2 Crisis tokens added at stark-labs" in refused(state, "tokens location=stark-labs "
                                                               "crisis=2")
     state = play(state, ["tokens location=stark-labs crisis=1", "done"])
     assert state.places[0].crisis == 1 and state.phase == "draw"
@@ -74,11 +75,11 @@ def test_ultrons_overflow_sends_each_token_to_the_next_location_clockwise() -> N
     """Ultron's dashboard (C): 'the token goes to the next location clockwise' (a reading: the
     next one with an empty slot). Central Park takes 1, then Times Square."""
     state = play(dealt("ultron", ULTRON), [TWO_THUGS_OVER])
-    assert "still allowed: 2 thugs added at central-park" in refused(
+    assert "still allowed: 2 Thugs added at central-park" in refused(
         state, "tokens location=times-square thugs=1")
-    assert "not 1 civilians added" in refused(state, "tokens location=central-park civilians=1")
+    assert "not 1 Civilian added" in refused(state, "tokens location=central-park civilians=1")
     state = play(state, ["tokens location=central-park thugs=1"])
-    assert "1 thugs added at times-square" in refused(state, "done")
+    assert "1 Thug added at times-square" in refused(state, "done")
     state = play(state, ["tokens location=times-square thugs=1", "done"])
     assert state.phase == "draw"
 
@@ -132,8 +133,95 @@ def test_the_bam_after_a_ko_is_the_dashboards_only() -> None:
     state = play(state, ["damage hero=olga cards=m"])
     assert [s.kind for s in state.pending] == ["ko-bam", "bam", "place"]
     assert "still expected Fear +2" in refused(state, "done")
-    assert "not 1 crisis" in refused(state, "tokens location=stark-labs crisis=1")
+    assert "not 1 Crisis token" in refused(state, "tokens location=stark-labs crisis=1")
     state = with_hero(state, 1, replace(state.heroes[1], location=5))
     assert "not 1 damage to Patrick" in refused(state, "damage hero=patrick cards=m")
     state = play(state, ["plot amount=2", "done", "plot amount=2", "done"])
     assert state.fear == 4
+
+
+def location_effect_at(name: str, hand: int = 3) -> State:
+    """Olga (Captain America) at ``name``, its Threat cleared, with ``hand`` cards after playing
+    her card, using its End of Turn effect."""
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma"])
+    here = next(i for i, p in enumerate(state.places) if p.name == name)
+    state = replace(clear(state, here), missions=(0, 0, 1))
+    olga = state.heroes[0]
+    spare = olga.hand_size - hand
+    kept, moved = list(olga.hand), [0] * len(olga.hand)
+    for kind in range(len(kept)):
+        take = min(kept[kind], spare - sum(moved))
+        kept[kind] -= take
+        moved[kind] += take
+    state = with_hero(state, 0, replace(olga, location=here, hand=tuple(kept), deck=tuple(
+        a + b for a, b in zip(olga.deck, moved, strict=True))))
+    return play(state, ["location-effect"])
+
+
+def test_avengers_mansion_draws_up_to_3_cards_in_hand() -> None:
+    """4. Location Effect: 'apply the End of Turn effect detailed at the bottom of the
+    Location'. Avengers Mansion (C): draw up to 3 cards in hand; with 1 card, 2 at most."""
+    state = location_effect_at("avengers-mansion", hand=1)
+    assert "not Olga draws 3 cards" in refused(state, "draw cards=aa,w,ww by=olga")
+    assert "not 1 damage to Olga" in refused(state, "damage hero=olga cards=hh by=olga")
+    state = play(state, ["draw cards=aa,w by=olga", "done by=olga"])
+    assert state.heroes[0].hand_size == 3
+
+
+def test_times_square_rescues_one_civilian_here() -> None:
+    """Times Square (C): rescue a Civilian here: one, here, to the Rescue Civilians Mission."""
+    state = location_effect_at("times-square")
+    assert "(mission=true)" in refused(state, "tokens location=times-square civilians=-1 "
+                                              "by=olga")
+    assert "pool (mission=false)" in refused(state, "tokens location=central-park civilians=-1 "
+                                                    "mission=true by=olga")
+    state = play(state, ["tokens location=times-square civilians=-1 mission=true by=olga"])
+    assert state.missions[0] == 1
+    assert "nothing more" in refused(state, "tokens location=times-square civilians=-1 "
+                                            "mission=true by=olga")
+
+
+def test_central_park_moves_up_to_2_tokens_elsewhere() -> None:
+    """Central Park (C): move up to 2 Civilians/Thugs from here elsewhere: taken from here,
+    each put down at another location before 'done'."""
+    state = location_effect_at("central-park")
+    state = play(state, ["tokens location=central-park thugs=-1 by=olga",
+                         "tokens location=central-park civilians=-1 by=olga"])
+    assert "not 1 Thug removed" in refused(state, "tokens location=central-park thugs=-1 "
+                                                   "by=olga")
+    assert "still expected 1 Thug added elsewhere, 1 Civilian added elsewhere" in (
+        refused(state, "done by=olga"))
+    assert "not 2 Thugs added" in refused(state, "tokens location=times-square thugs=2 by=olga")
+    state = play(state, ["tokens location=stark-labs civilians=1 by=olga",
+                         "tokens location=avengers-mansion thugs=1 by=olga", "done by=olga"])
+    assert state.phase == "act"
+
+
+def test_police_hq_discards_one_thug_and_the_helicarrier_moves_its_hero_only() -> None:
+    """New York Police HQ (C): discard a Thug from any location (to the pool); S.H.I.E.L.D.
+    Helicarrier: 'She decides to use it and moves to another Location' (the hero, once)."""
+    state = location_effect_at("police-hq")
+    state = play(state, ["tokens location=stark-labs thugs=-1 by=olga"])
+    assert state.missions[1] == 0
+    assert "nothing more" in refused(state, "tokens location=police-hq thugs=-1 by=olga")
+    state = location_effect_at("shield-helicarrier")
+    assert "not Patrick goes to any location" in refused(
+        state, "relocate hero=patrick to=stark-labs by=olga")
+    state = play(state, ["relocate hero=olga to=stark-labs by=olga"])
+    assert "nothing more" in refused(state, "relocate hero=olga to=central-park by=olga")
+    assert "not Fear +1" in refused(state, "plot amount=1 by=olga")
+
+
+def test_shield_hq_removes_a_crisis_token_for_its_discard() -> None:
+    """S.H.I.E.L.D. Headquarters (C): discard a card to the bottom of your deck to remove a
+    Crisis token anywhere: the cost and the effect go together, once."""
+    state = location_effect_at("police-hq")
+    # The same game with S.H.I.E.L.D. HQ (4 slots, as the Police HQ) in that place.
+    state = with_place(state, 4, replace(state.places[4], name="shield-hq"))
+    state = with_place(state, 0, replace(state.places[0], crisis=1))
+    assert "still expected 1 damage to Olga" in refused(
+        play(state, ["tokens location=stark-labs crisis=-1 by=olga"]), "done by=olga")
+    state = play(state, ["damage hero=olga cards=hh by=olga"])
+    assert "still expected 1 Crisis token removed anywhere" in refused(state, "done by=olga")
+    state = play(state, ["tokens location=stark-labs crisis=-1 by=olga", "done by=olga"])
+    assert state.places[0].crisis == 0 and state.phase == "act"
