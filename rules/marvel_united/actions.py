@@ -19,6 +19,7 @@ from .state import (
     kinds,
     threat_here,
 )
+from .windows import result_types
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:
@@ -152,4 +153,5 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     ]
     if state.plot == "fear":
         specs.insert(3, ActionSpec(type="plot", actors=who, fields=(number,)))
-    return tuple(specs)
+    accepted = result_types(state, head)
+    return tuple(s for s in specs if accepted is None or s.type in accepted or s.type == "done")

@@ -156,6 +156,26 @@ def bam_threats(state: State) -> list[Threat]:
     return [t for t in state.threats if t.bam and not t.cleared]
 
 
+RESULT_TYPES = {"damage": "damage", "fear": "plot", "thugs": "tokens", "civilians": "tokens",
+                "crisis": "tokens", "relocate": "relocate", "draw": "draw", "gain": "gain",
+                "hit": "hit", "invulnerable": "invulnerable"}
+"""The action that records each kind of tally key."""
+GIFTS = frozenset({"gain", "draw", "invulnerable"})
+
+
+def result_types(state: State, head: Step) -> frozenset[str] | None:
+    """The result actions the window may accept now (None: any; ``done`` is always listed)."""
+    allowed = limits(state, head)
+    judged = allowed is None or (head.kind == "bam" and bool(bam_threats(state)))
+    if judged:
+        if head.kind in VILLAIN_KINDS:
+            return frozenset(RESULT_TYPES.values()) - GIFTS
+        return None
+    assert allowed is not None
+    return frozenset(RESULT_TYPES[k.partition(":")[0].rstrip("+-")]
+                     for k, n in allowed.items() if n > 0)
+
+
 # -- what the data says ------------------------------------------------------------------------
 
 

@@ -225,3 +225,14 @@ def test_shield_hq_removes_a_crisis_token_for_its_discard() -> None:
     assert "still expected 1 Crisis token removed anywhere" in refused(state, "done by=olga")
     state = play(state, ["tokens location=stark-labs crisis=-1 by=olga", "done by=olga"])
     assert state.places[0].crisis == 0 and state.phase == "act"
+
+
+def test_the_windows_list_only_the_results_they_accept() -> None:
+    """What may be recorded now: Red Skull's BaM! with no BaM! Threat takes damage and Fear;
+    Times Square's effect a Civilian; a villain's judged effect never a gift."""
+    def types(state: State) -> list[str]:
+        return [spec.type for spec in RULES.legal_actions(state)]
+
+    assert types(bam_at_stark_labs()) == ["damage", "plot", "done"]
+    assert types(location_effect_at("times-square")) == ["tokens", "done"]
+    assert "gain" not in types(bam_at_stark_labs("brainwashing"))
