@@ -193,7 +193,7 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
     result = rules.result(state)
     turn = rules.turn(state)
     heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.detail}"
-    parts: list[RenderableType] = [villain_line(extra)]
+    parts: list[RenderableType] = [villain_line(extra), dashboard_line(extra)]
     if extra["ring"]:
         parts.append(ring_table(extra))
     parts += [heroes_table(figures), missions_line(extra), storyline_line(extra),
@@ -219,6 +219,22 @@ def villain_line(extra: dict[str, Any]) -> Text:
     return text
 
 
+def dashboard_line(extra: dict[str, Any]) -> Text:
+    """The dashboard's effects, as the rules check them (paraphrased, marked)."""
+    board = extra["dashboard"]
+    return Text(f"Dashboard [{board['mark']}]: BaM! {board['bam']}; overflow: "
+                f"{board['overflow']}. Threat texts are on the cards (not in our data).")
+
+
+def threat_words(threat: dict[str, Any]) -> str:
+    """``Crossbones (6 health, BaM!)``: the Threat, how it is cleared, its symbols."""
+    state = (f"{threat['health']} health" if threat["henchman"]
+             else f"{threat['heroic']}/3 Heroic")
+    symbols = [word for word, on in (("BaM!", threat["bam"]), ("on move", threat["on_move"]))
+               if on]
+    return f"{label(threat['name'])} ({', '.join([state, *symbols])})"
+
+
 def ring_table(extra: dict[str, Any]) -> Table:
     table = Table(title="The ring, clockwise", title_justify="left", expand=True)
     for column in ("location", "thugs/civilians", "threat", "here"):
@@ -226,11 +242,9 @@ def ring_table(extra: dict[str, Any]) -> Table:
     for place in extra["ring"]:
         threat = place["threat"]
         if threat is None:
-            covered = "- (End of Turn effect open)"
-        elif threat["henchman"]:
-            covered = f"{label(threat['name'])} ({threat['health']} health)"
+            covered = f"- (End of Turn open: {place['effect']})"
         else:
-            covered = f"{label(threat['name'])} ({threat['heroic']}/3 Heroic)"
+            covered = threat_words(threat)
         tokens = f"{place['thugs']}T {place['civilians']}C of {place['slots']}"
         if place["crisis"]:
             tokens += f", {place['crisis']} Crisis"

@@ -236,3 +236,23 @@ def test_the_windows_list_only_the_results_they_accept() -> None:
     assert types(bam_at_stark_labs()) == ["damage", "plot", "done"]
     assert types(location_effect_at("times-square")) == ["tokens", "done"]
     assert "gain" not in types(bam_at_stark_labs("brainwashing"))
+
+
+def test_status_shows_the_dashboard_and_each_threats_symbols() -> None:
+    """Setup: 'All players should familiarize themselves with the text on the Villain Dashboard
+    and all 6 Threat cards': the view shows the dashboard's effects as the rules check them,
+    each Threat's kind and symbols, and an open End of Turn effect's text."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from replay.games.marvel_united import view
+
+    state = location_effect_at("times-square")
+    console = Console(file=StringIO(), width=200)
+    console.print(view(RULES, state))
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "BaM! 1 damage to each hero at his location; Fear +2" in shown
+    assert "overflow: Fear +1 per token not placed" in shown
+    assert "Crossbones (6 health, BaM!)" in shown
+    assert "End of Turn open: rescue a Civilian here" in shown
