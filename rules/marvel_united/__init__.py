@@ -28,6 +28,13 @@ Readings where the rulebook leaves a question open (each has a test):
 - **BaM! Threats** (their text is on the cards, not in our data): while one is in play, BaM!
   also accepts damage to heroes at the villain's location or at a BaM! Threat's, and token
   changes anywhere; the table judges the text.
+- **Location effects** accept what the data says (:data:`.data.LOCATION_RESULTS`, C): Avengers
+  Mansion draws up to 3 in hand; Times Square rescues 1 Civilian here (to the Mission); Central
+  Park moves up to 2 tokens elsewhere, put down before ``done``; Police HQ discards 1 Thug
+  anywhere (to the pool; to the Mission only here, the D reading); the Helicarrier moves its own
+  hero once; S.H.I.E.L.D. HQ's discard and its Crisis token go together. Avengers Tower and
+  Stark Labs record nothing (the swap has no action yet).
+- **A hero's special** (its text is on the card) damages no hero and advances no track.
 - **A villain's effect** (any villain window) gives no Action tokens, cards or Invulnerable
   tokens, credits no Mission (its tokens go to the pool), never damages the villain or his
   Henchmen and never lowers Fear.

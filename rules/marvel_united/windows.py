@@ -87,6 +87,8 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
         villain_bookkeeping(state, event)
     elif head.kind == "location":
         location_bookkeeping(state, head, event)
+    else:
+        hero_bookkeeping(event)
     allowed = limits(state, head)
     if allowed is None:
         return tally
@@ -125,6 +127,16 @@ def villain_bookkeeping(state: State, event: Event) -> None:
                    "(a negative amount restores health)")
         case Plot(amount=amount) if amount < 0:
             refuse("a villain's effect does not lower his own track")
+
+
+def hero_bookkeeping(event: Event) -> None:
+    """A hero's special helps the heroes: it damages no hero and advances no villain's track
+    (a reading; its text is on the card)."""
+    match event:
+        case Damaged():
+            refuse("a hero's special effect does not damage heroes")
+        case Plot(amount=amount) if amount > 0:
+            refuse("a hero's special effect does not advance the villain's track")
 
 
 def location_bookkeeping(state: State, head: Step, event: Event) -> None:

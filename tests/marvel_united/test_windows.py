@@ -256,3 +256,17 @@ def test_status_shows_the_dashboard_and_each_threats_symbols() -> None:
     assert "overflow: Fear +1 per token not placed" in shown
     assert "Crossbones (6 health, BaM!)" in shown
     assert "End of Turn open: rescue a Civilian here" in shown
+
+
+def test_a_hero_special_helps_the_heroes() -> None:
+    """Special Effect: the card's own effect, judged by its owner; it neither damages heroes nor
+    advances the villain's track (a reading)."""
+    state = play(start(PLAYERS, heroes="iron-man,captain-marvel"), [SETUP, *DEALS[:1],
+                 "deal player=patrick cards=hh,m,mm",
+                 "villain-turn card=plan-6 move=0 bam=false thugs=0,0,0 civilians=0,0,0 "
+                 "special=false", "draw cards=m-special by=olga", "play card=m-special",
+                 "special"])
+    assert "does not damage heroes" in refused(state, "damage hero=patrick cards=hh by=olga")
+    assert "does not advance" in refused(state, "plot amount=1 by=olga")
+    state = play(state, ["gain hero=patrick tokens=move by=olga", "done by=olga"])
+    assert state.heroes[1].tokens == (1, 0, 0, 0)
