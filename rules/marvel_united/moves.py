@@ -819,7 +819,10 @@ def phase_words(state: State) -> str:
     if state.pending:
         head = state.pending[0]
         who = f"{state.name(head.hero)}: " if head.hero != NOBODY else ""
-        return f"resolving {who}{window_words(head, state)}"
+        due = windows.owed(state, head)
+        expected = f"; still expected: {windows.words(state, due)}" if due else ""
+        effect = windows.effect_words(state, head) or window_words(head, state)
+        return f"resolving {who}{effect}{expected}"
     if state.phase == "draw" and state.turn is None:
         return "the heroes choose who starts: that player draws"
     turn = state.turn

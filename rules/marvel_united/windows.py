@@ -108,7 +108,7 @@ def check_done(state: State, head: Step) -> None:
     """Refuse ``done`` while the data says the effect still owes a result."""
     due = owed(state, head)
     if due:
-        refuse(f"{effect_words(state, head)} is not finished: still expected "
+        refuse(f"{effect_words(state, head) or head.kind} is not finished: still expected "
                f"{words(state, due)}")
 
 
@@ -304,7 +304,7 @@ def location_owed(state: State, head: Step) -> Limits:
 
 
 def effect_words(state: State, head: Step) -> str:
-    """The effect being resolved, with what the data says it is."""
+    """The effect being resolved, with what the data says it is ("" when the table judges)."""
     villain = data.VILLAINS[state.villain]
     if head.kind in ("bam", "ko-bam"):
         threats = " and the BaM! Threats'" if head.kind == "bam" and bam_threats(state) else ""
@@ -315,7 +315,7 @@ def effect_words(state: State, head: Step) -> str:
     if head.kind == "location":
         place = state.places[head.place].name
         return f"{place}'s End of Turn effect ({data.LOCATIONS[place].effect})"
-    return head.kind
+    return ""
 
 
 def words(state: State, amounts: Limits) -> str:
