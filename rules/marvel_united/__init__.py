@@ -34,7 +34,8 @@ Readings where the rulebook leaves a question open (each has a test):
   anywhere (to the pool; to the Mission only here, the D reading); the Helicarrier moves its own
   hero once; S.H.I.E.L.D. HQ's discard and its Crisis token go together. Avengers Tower and
   Stark Labs record nothing (the swap has no action yet).
-- **A hero's special** (its text is on the card) damages no hero and advances no track.
+- **A hero's special** (its text is on the card) damages no hero, advances no track and heals
+  no enemy.
 - **A villain's effect** (any villain window) gives no Action tokens, cards or Invulnerable
   tokens, credits no Mission (its tokens go to the pool), never damages the villain or his
   Henchmen and never lowers Fear.

@@ -130,13 +130,16 @@ def villain_bookkeeping(state: State, event: Event) -> None:
 
 
 def hero_bookkeeping(event: Event) -> None:
-    """A hero's special helps the heroes: it damages no hero and advances no villain's track
-    (a reading; its text is on the card)."""
+    """A hero's special helps the heroes: it damages no hero, advances no villain's track and
+    heals no enemy (a reading; its text is on the card)."""
     match event:
         case Damaged():
             refuse("a hero's special effect does not damage heroes")
         case Plot(amount=amount) if amount > 0:
             refuse("a hero's special effect does not advance the villain's track")
+        case Hit(amount=amount) if amount < 0:
+            refuse("a hero's special effect does not restore the villain's or a Henchman's "
+                   "health")
 
 
 def location_bookkeeping(state: State, head: Step, event: Event) -> None:

@@ -36,7 +36,8 @@ def test_red_skulls_overflow_is_fear_1_per_token_not_placed() -> None:
     token not placed. Two Thugs not placed: Fear +2, not 0, 1 or 3."""
     state = play(dealt(), [TWO_THUGS_OVER])
     assert [(s.kind, s.place, s.count) for s in state.pending] == [("overflow", 0, 2)]
-    assert "stark-labs" in RULES.turn(state).detail
+    assert "overflow at stark-labs" in RULES.turn(state).detail
+    assert "still expected: Fear +2" in RULES.turn(state).detail
     assert "still expected Fear +2" in refused(state, "done")
     assert "not Fear +3" in refused(state, "plot amount=3")
     state = play(state, ["plot amount=1"])
@@ -268,5 +269,7 @@ def test_a_hero_special_helps_the_heroes() -> None:
                  "special"])
     assert "does not damage heroes" in refused(state, "damage hero=patrick cards=hh by=olga")
     assert "does not advance" in refused(state, "plot amount=1 by=olga")
+    hurt = replace(state, health=state.health - 1)
+    assert "does not restore" in refused(hurt, "hit target=villain amount=-1 by=olga")
     state = play(state, ["gain hero=patrick tokens=move by=olga", "done by=olga"])
     assert state.heroes[1].tokens == (1, 0, 0, 0)
