@@ -37,6 +37,7 @@ from rules.marvel_united.events import (
     Rescued,
     SetUp,
     Special,
+    Swapped,
     Tokens,
     VillainTurn,
 )
@@ -114,6 +115,8 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return f"{event.hero} is Invulnerable until their next turn."
         case Relocated():
             return f"{event.hero} goes to {label(event.to)}."
+        case Swapped():
+            return f"{actor} swaps {event.card} from hand for {event.storyline} in the Storyline."
         case Done():
             head = before.pending[0] if before.pending else None
             return f"Done: {window_words(head, before)}." if head else "Done."

@@ -11,6 +11,7 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
     end
     damage hero=olga cards=aa | tokens location=x thugs=1 | hit target=villain amount=1
     plot amount=2 | gain hero=olga tokens=move | invulnerable hero=olga | relocate hero=olga to=x
+    swap card=hh storyline=aa                       (Stark Labs; at=N: that Storyline place)
     done                                            (the effect being resolved is over)
 
 Readings where the rulebook leaves a question open (each has a test):
@@ -32,8 +33,9 @@ Readings where the rulebook leaves a question open (each has a test):
   Mansion draws up to 3 in hand; Times Square rescues 1 Civilian here (to the Mission); Central
   Park moves up to 2 tokens elsewhere, put down before ``done``; Police HQ discards 1 Thug
   anywhere (to the pool; to the Mission only here, the D reading); the Helicarrier moves its own
-  hero once; S.H.I.E.L.D. HQ's discard and its Crisis token go together. Avengers Tower and
-  Stark Labs record nothing (the swap has no action yet).
+  hero once; S.H.I.E.L.D. HQ's discard and its Crisis token go together; Stark Labs swaps
+  one hand card with one of the hero's own Storyline cards (the latest of that kind unless
+  ``at=`` names its place). Avengers Tower records nothing (the next draw shows the card).
 - **A hero's special** (its text is on the card) damages no hero, advances no track and heals
   no enemy.
 - **A villain's effect** (any villain window) gives no Action tokens, cards or Invulnerable

@@ -116,6 +116,8 @@ class Allows(NamedTuple):
     """Crisis tokens removed, anywhere (one per card discarded when there is a cost)."""
     relocate: bool = False
     """The hero goes to any location."""
+    swap: bool = False
+    """A card in hand changes places with one of the hero's Storyline cards."""
     rescue: int = 0
     """Civilians rescued here (to the Rescue Mission)."""
     thugs: int = 0
@@ -125,7 +127,7 @@ class Allows(NamedTuple):
 LOCATION_RESULTS: dict[str, Allows] = {
     "avengers-mansion": Allows(draw_to=3),
     "avengers-tower": Allows(),
-    "stark-labs": Allows(),
+    "stark-labs": Allows(swap=True),
     "central-park": Allows(move_tokens=2),
     "shield-hq": Allows(discard=1, crisis=1),
     "shield-helicarrier": Allows(relocate=True),
@@ -133,7 +135,7 @@ LOCATION_RESULTS: dict[str, Allows] = {
     "police-hq": Allows(thugs=1),
 }
 """The Location effects as results (C, from the paraphrases above). Avengers Tower's deck order
-is not tracked (the next draw records the card); Stark Labs' swap has no action yet."""
+is not tracked (the next draw records the card)."""
 LOCATION_MARK = Fact("slots, starting tokens and effects", "C", RESEARCH)
 LOCATIONS_IN_PLAY = Fact(6, "R", f"{RULEBOOK}, Setup: 'Randomly pick 6 Locations'")
 

@@ -37,6 +37,7 @@ from .events import (
     Rescued,
     SetUp,
     Special,
+    Swapped,
     Tokens,
     VillainTurn,
 )
@@ -786,6 +787,37 @@ def on_relocate(state: State, actor: int, event: Relocated) -> State:
     return with_hero(state, seat, replace(state.heroes[seat], location=place_arg(state, event.to)))
 
 
+def on_swap(state: State, actor: int, event: Swapped) -> State:
+    """Stark Labs: swap a card in hand with one of the hero's own face-up Storyline cards."""
+    head = window(state, actor, "swap")
+    if head.kind != "location":
+        refuse("only a Location's End of Turn effect (Stark Labs) swaps cards")
+    seat = head.hero
+    hero = state.heroes[seat]
+    names = kinds(hero.hero)
+    given, taken = card_arg(state, seat, event.card), card_arg(state, seat, event.storyline)
+    if not hero.hand[given]:
+        refuse(f"{hero.player} holds no '{names[given]}' card",
+               [names[k] for k, n in enumerate(hero.hand) if n])
+    entry = f"{hero.player}:{names[taken]}"
+    mine = [i for i, e in enumerate(state.storyline) if e == entry]
+    if not mine or (event.at and event.at - 1 not in mine):
+        refuse(f"no '{names[taken]}' card of {hero.player}'s "
+               f"{'at that place ' if mine else ''}in the Storyline",
+               [str(i + 1) for i in mine] or [e for e in state.storyline
+                                              if e.startswith(f"{hero.player}:")])
+    place = event.at - 1 if event.at else mine[-1]
+    hand = bump(bump(hero.hand, given, -1), taken)
+    played = bump(bump(hero.played, given), taken, -1)
+    storyline = put_entry(state.storyline, place, f"{hero.player}:{names[given]}")
+    state = with_hero(state, seat, replace(hero, hand=hand, played=played))
+    return replace(state, storyline=storyline)
+
+
+def put_entry(storyline: tuple[str, ...], index: int, entry: str) -> tuple[str, ...]:
+    return (*storyline[:index], entry, *storyline[index + 1:])
+
+
 def on_done(state: State, actor: int, event: Done) -> State:
     """The effect being resolved is over; the next one (or the turn) goes on."""
     windows.check_done(state, window(state, actor, "done"))
@@ -879,5 +911,6 @@ HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
     Gained: result_step(on_gain),
     Invulnerable: result_step(on_invulnerable),
     Relocated: result_step(on_relocate),
+    Swapped: result_step(on_swap),
     Done: on_done,
 }

@@ -16,7 +16,7 @@ from ledger.events import Event
 from rules.kernel import IllegalAction
 
 from . import data
-from .events import Damaged, Drew, Gained, Hit, Invulnerable, Plot, Relocated, Tokens
+from .events import Damaged, Drew, Gained, Hit, Invulnerable, Plot, Relocated, Swapped, Tokens
 from .state import NOBODY, State, Step, Threat, present, seat_of
 
 Tally = tuple[tuple[str, int], ...]
@@ -58,6 +58,8 @@ def entries(state: State, head: Step, event: Event) -> Tally:
             return ((f"hit:{event.target}", event.amount),)
         case Invulnerable():
             return ((f"invulnerable:{seat_named(state, event.hero)}", 1),)
+        case Swapped():
+            return ((f"swap:{head.hero}", 1),)
     return ()
 
 
@@ -173,7 +175,7 @@ def bam_threats(state: State) -> list[Threat]:
 
 RESULT_TYPES = {"damage": "damage", "fear": "plot", "thugs": "tokens", "civilians": "tokens",
                 "crisis": "tokens", "relocate": "relocate", "draw": "draw", "gain": "gain",
-                "hit": "hit", "invulnerable": "invulnerable"}
+                "hit": "hit", "invulnerable": "invulnerable", "swap": "swap"}
 """The action that records each kind of tally key."""
 GIFTS = frozenset({"gain", "draw", "invulnerable"})
 
@@ -257,6 +259,8 @@ def location_limits(state: State, head: Step) -> Limits:
         found[f"draw:{seat}"] = allows.draw_to - hero.hand_size
     if allows.relocate:
         found[f"relocate:{seat}"] = 1 - head.tallied(f"relocate:{seat}")
+    if allows.swap:
+        found[f"swap:{seat}"] = 1 - head.tallied(f"swap:{seat}")
     if allows.discard:
         found[f"damage:{seat}"] = allows.discard - head.tallied(f"damage:{seat}")
     if allows.rescue:
@@ -328,9 +332,10 @@ def words(state: State, amounts: Limits) -> str:
 def key_words(state: State, key: str, n: int) -> str:
     """``damage:0`` 1 -> ``1 damage to Olga``; ``thugs+:2`` 3 -> ``3 thugs added at …``."""
     what, _, where = key.partition(":")
-    if what in ("damage", "relocate", "draw", "gain", "invulnerable"):
+    if what in ("damage", "relocate", "draw", "gain", "invulnerable", "swap"):
         who = state.name(int(where))
         return {"damage": f"{n} damage to {who}", "relocate": f"{who} goes to any location",
+                "swap": f"{who} swaps a card with their Storyline",
                 "draw": f"{who} draws {n} card{'s' if n != 1 else ''}",
                 "gain": f"{n} Action tokens to {who}",
                 "invulnerable": f"{who} Invulnerable"}[what]

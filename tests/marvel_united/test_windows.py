@@ -269,7 +269,25 @@ def test_a_hero_special_helps_the_heroes() -> None:
                  "special"])
     assert "does not damage heroes" in refused(state, "damage hero=patrick cards=hh by=olga")
     assert "does not advance" in refused(state, "plot amount=1 by=olga")
+    assert "only a Location's End of Turn effect" in refused(
+        state, "swap card=aa storyline=m-special by=olga")
     hurt = replace(state, health=state.health - 1)
     assert "does not restore" in refused(hurt, "hit target=villain amount=-1 by=olga")
     state = play(state, ["gain hero=patrick tokens=move by=olga", "done by=olga"])
     assert state.heroes[1].tokens == (1, 0, 0, 0)
+
+
+def test_stark_labs_swaps_a_hand_card_with_a_storyline_card() -> None:
+    """Stark Labs (C): swap a hand card with one of your face-up Storyline cards; the next hero
+    then borrows the symbols of the card now in the Storyline (Resolve Actions: 'the previous
+    Hero card in the Storyline')."""
+    state = location_effect_at("stark-labs")
+    assert "no 'hh' card of Olga's in the Storyline" in refused(
+        state, "swap card=m storyline=hh by=olga")
+    state = play(state, ["swap card=aa storyline=ma by=olga"])
+    assert state.storyline[-1] == "Olga:aa" and state.heroes[0].hand[1] == 1
+    assert "nothing more" in refused(state, "swap card=ma storyline=aa by=olga")
+    state = play(state, ["done by=olga", "end", "draw cards=hh", "play card=m"])
+    assert state.turn is not None and state.turn.symbols == (1, 2, 0, 0)
+    assert "not Olga swaps a card with their Storyline" in refused(
+        location_effect_at("times-square"), "swap card=aa storyline=ma by=olga")
