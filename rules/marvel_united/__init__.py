@@ -35,7 +35,8 @@ Readings where the rulebook leaves a question open (each has a test):
   anywhere (to the pool; to the Mission only here, the D reading); the Helicarrier moves its own
   hero once; S.H.I.E.L.D. HQ's discard and its Crisis token go together; Stark Labs swaps
   one hand card with one of the hero's own Storyline cards (the latest of that kind unless
-  ``at=`` names its place). Avengers Tower records nothing (the next draw shows the card).
+  ``at=`` names its place); Avengers Tower shuffles the hero's deck (the cards under it lose
+  their order; the card put on top shows at the next draw).
 - **A hero's special** (its text is on the card) damages no hero, advances no track and heals
   no enemy.
 - **A villain's effect** (any villain window) gives no Action tokens, cards or Invulnerable

@@ -118,6 +118,9 @@ class Allows(NamedTuple):
     """The hero goes to any location."""
     swap: bool = False
     """A card in hand changes places with one of the hero's Storyline cards."""
+    shuffle: bool = False
+    """The hero's deck is shuffled (cards put under it lose their order); the card they put
+    on top shows at their next draw."""
     rescue: int = 0
     """Civilians rescued here (to the Rescue Mission)."""
     thugs: int = 0
@@ -126,7 +129,7 @@ class Allows(NamedTuple):
 
 LOCATION_RESULTS: dict[str, Allows] = {
     "avengers-mansion": Allows(draw_to=3),
-    "avengers-tower": Allows(),
+    "avengers-tower": Allows(shuffle=True),
     "stark-labs": Allows(swap=True),
     "central-park": Allows(move_tokens=2),
     "shield-hq": Allows(discard=1, crisis=1),
@@ -134,8 +137,7 @@ LOCATION_RESULTS: dict[str, Allows] = {
     "times-square": Allows(rescue=1),
     "police-hq": Allows(thugs=1),
 }
-"""The Location effects as results (C, from the paraphrases above). Avengers Tower's deck order
-is not tracked (the next draw records the card)."""
+"""The Location effects as results (C, from the paraphrases above)."""
 LOCATION_MARK = Fact("slots, starting tokens and effects", "C", RESEARCH)
 LOCATIONS_IN_PLAY = Fact(6, "R", f"{RULEBOOK}, Setup: 'Randomly pick 6 Locations'")
 

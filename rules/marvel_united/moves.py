@@ -582,8 +582,19 @@ def on_location_effect(state: State, actor: int, event: LocationEffect) -> State
         refuse("a hero uses a single Location effect each turn")
     if threat_here(state, here) is not None:
         refuse(f"a Threat covers {state.places[here].name}'s End of Turn effect")
+    if data.LOCATION_RESULTS[state.places[here].name].shuffle:
+        state = shuffle_deck(state, turn.seat)
     return replace(state, turn=replace(turn, location_used=True),
                    pending=(Step("location", hero=turn.seat, place=here),))
+
+
+def shuffle_deck(state: State, seat: int) -> State:
+    """The whole deck shuffled: the cards put under it join the shuffled part."""
+    hero = state.heroes[seat]
+    deck = list(hero.deck)
+    for kind in hero.bottom:
+        deck[kind] += 1
+    return with_hero(state, seat, replace(hero, deck=tuple(deck), bottom=()))
 
 
 def on_end(state: State, actor: int, event: Ended) -> State:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from rules.marvel_united import RULES
-from rules.marvel_united.state import State, with_hero, with_place
+from rules.marvel_united.state import State, kinds, with_hero, with_place
 
 from .helpers import PLAYERS, SETUP, play, refused, start
 from .test_hero import cap_and_widow, clear
@@ -291,3 +291,21 @@ def test_stark_labs_swaps_a_hand_card_with_a_storyline_card() -> None:
     assert state.turn is not None and state.turn.symbols == (1, 2, 0, 0)
     assert "not Olga swaps a card with their Storyline" in refused(
         location_effect_at("times-square"), "swap card=aa storyline=ma by=olga")
+
+
+def test_avengers_tower_shuffles_the_cards_put_under_the_deck() -> None:
+    """Avengers Tower (C): put one chosen card of your deck on top after shuffling. Hero Damage
+    puts cards 'at the bottom of their deck'; once shuffled, any card of the deck may come
+    next, not only the one put under it first."""
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma"])
+    # The same game with Avengers Tower at the Helicarrier's place, its Threat cleared.
+    state = replace(clear(state, 3), missions=(0, 0, 1))
+    state = with_place(state, 3, replace(state.places[3], name="avengers-tower"))
+    olga = state.heroes[0]
+    under = tuple(k for k, n in enumerate(olga.deck) for _ in range(n))
+    state = with_hero(state, 0, replace(olga, deck=(0,) * len(olga.deck), bottom=under))
+    state = play(state, ["location-effect"])
+    assert state.heroes[0].bottom == () and sum(state.heroes[0].deck) == len(under)
+    state = play(state, ["done by=olga", "end", "draw cards=hh", "play card=m", "end"])
+    state = play(state, ["draw cards=ww by=olga"])
+    assert state.heroes[0].hand[kinds("captain-america").index("ww")] == 1
