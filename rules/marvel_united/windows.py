@@ -86,7 +86,7 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
     ``state`` is the state before the result."""
     tally = entries(state, head, event)
     if head.kind in VILLAIN_KINDS:
-        villain_bookkeeping(state, event)
+        villain_bookkeeping(event)
     elif head.kind == "location":
         location_bookkeeping(state, head, event)
     else:
@@ -114,7 +114,7 @@ def check_done(state: State, head: Step) -> None:
                f"{words(state, due)}")
 
 
-def villain_bookkeeping(state: State, event: Event) -> None:
+def villain_bookkeeping(event: Event) -> None:
     """A villain's effect hurts the heroes: it gives them nothing, credits no Mission and
     harms neither the villain nor his Henchmen (a reading)."""
     match event:
@@ -166,7 +166,7 @@ def extra_bam_result(state: State, key: str) -> bool:
         seat = int(key.partition(":")[2])
         where = {state.villain_at, *(t.place for t in bam_threats(state))}
         return state.heroes[seat].location in where
-    return not key.startswith(("gain", "draw", "invulnerable"))
+    return True
 
 
 def bam_threats(state: State) -> list[Threat]:
