@@ -321,7 +321,7 @@ def effect_words(state: State, head: Step) -> str:
                 f"{villain.title}'s dashboard: {villain.overflow.text})")
     if head.kind == "location":
         place = state.places[head.place].name
-        return f"{place}'s End of Turn effect ({data.LOCATIONS[place].effect})"
+        return f"the End of Turn effect at {place} ({data.LOCATIONS[place].effect})"
     return ""
 
 
