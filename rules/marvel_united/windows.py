@@ -314,7 +314,8 @@ def effect_words(state: State, head: Step) -> str:
     """The effect being resolved, with what the data says it is ("" when the table judges)."""
     villain = data.VILLAINS[state.villain]
     if head.kind in ("bam", "ko-bam"):
-        threats = "; and the BaM! Threats' (on their cards)" if head.kind == "bam" and bam_threats(state) else ""
+        with_threats = head.kind == "bam" and bam_threats(state)
+        threats = "; and the BaM! Threats' (on their cards)" if with_threats else ""
         return f"BaM! ({villain.title}'s dashboard: {villain.bam.text}{threats})"
     if head.kind == "overflow":
         return (f"the overflow at {state.places[head.place].name} ({head.count} not placed; "
