@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ledger.events import TABLE
-from rules.board import NOBODY
 from rules.kernel import ActionSpec, FieldSpec
 
 from . import data
@@ -14,10 +13,12 @@ from .moves import (
     RECRUIT,
     START,
     bribe_targets,
+    card_cost,
     cards_left,
     corner_pairs,
     held,
     homes_in_use,
+    in_battle,
     mineable,
     move_targets,
     shieldable,
@@ -29,12 +30,11 @@ def legal_actions(state: State) -> tuple[ActionSpec, ...]:
     """Every action type that may be recorded now, with its actors and fields."""
     if state.phase == "over":
         return ()
+    specs = activations(state)
     if state.phase != "turn":
-        return setup_actions(state)
-    specs: list[ActionSpec] = []
-    if state.dog_window != NOBODY:
-        specs.append(activation(state))
-    specs.extend(battle_actions(state) if state.battle else turn_actions(state))
+        specs.extend(setup_actions(state))
+    else:
+        specs.extend(battle_actions(state) if state.battle else turn_actions(state))
     return tuple(merge(specs))
 
 
@@ -60,21 +60,22 @@ def deck_choices(state: State) -> tuple[str, ...]:
     return tuple(card for card, n in zip(CARDS, pile, strict=True) if n)
 
 
-def setup_actions(state: State) -> tuple[ActionSpec, ...]:
+def setup_actions(state: State) -> list[ActionSpec]:
+    """The table's actions during Get Ready!"""
     if state.phase == "deal":
         waiting = tuple(s.name for s in state.seats if not s.hand)
         fields = (FieldSpec(name="player", kind="str", choices=waiting),
                   FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state),
                             doc="two cards, face up"))
-        return (ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards"),)
+        return [ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards")]
     if state.phase == "cover":
         pairs = tuple(",".join(pair) for pair in corner_pairs(state))
         field = FieldSpec(name="planets", kind="list[str]", choices=pairs,
                           doc="a pair of opposing corners")
-        return (ActionSpec(type="cover", actors=(TABLE,), fields=(field,), doc="Deep Space"),)
+        return [ActionSpec(type="cover", actors=(TABLE,), fields=(field,), doc="Deep Space")]
     who = ", ".join(state.name(s) for s in state.contenders)
     dice = FieldSpec(name="dice", kind="list[int]", required=False, doc=f"one die each: {who}")
-    return (ActionSpec(type="roll-off", actors=(TABLE,), fields=(dice,), doc="first player"),)
+    return [ActionSpec(type="roll-off", actors=(TABLE,), fields=(dice,), doc="first player")]
 
 
 def planet_field(name: str, choices: list[int] | tuple[int, ...], state: State,
@@ -94,11 +95,19 @@ def play_fields(state: State, cards: tuple[str, ...], planets: list[int],
     )
 
 
-def activation(state: State) -> ActionSpec:
-    seat = state.dog_window
-    fields = play_fields(state, (data.DOG_PAW,), held(state, seat))
-    return ActionSpec(type="play", actors=(state.name(seat),), fields=fields,
-                      doc="activate a Space Dog for a Gem")
+def activations(state: State) -> list[ActionSpec]:
+    """Space Dog, Paw!: each player who drew one may activate it, for a Gem, until their next
+    action (not in the middle of a battle they are in)."""
+    return [ActionSpec(type="play", actors=(state.name(seat),),
+                       fields=play_fields(state, (data.DOG_PAW,), held(state, seat)),
+                       doc="activate a Space Dog for a Gem")
+            for seat in dict.fromkeys(state.paws) if may_activate(state, seat)]
+
+
+def may_activate(state: State, seat: int) -> bool:
+    me = state.seats[seat]
+    return (not in_battle(state, seat) and state.dogs_left > 0 and data.DOG_PAW in me.hand
+            and me.gems >= card_cost(state, data.DOG_PAW) and bool(held(state, seat)))
 
 
 def turn_actions(state: State) -> list[ActionSpec]:

@@ -17,7 +17,7 @@ from rules.board import NOBODY
 from rules.bots import Candidate, first_legal
 
 from . import data
-from .actions import buildable, playable_in_battle, shield_choices
+from .actions import buildable, may_activate, playable_in_battle, shield_choices
 from .events import (
     Battled,
     Built,
@@ -97,8 +97,7 @@ def setup_event(state: State, rng: random.Random) -> Event:
 
 
 def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
-    if state.dog_window != NOBODY:
-        yield from activation(state)
+    yield from activations(state)
     if state.battle is not None:
         yield from battle_moves(state, rng)
         return
@@ -125,12 +124,12 @@ def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
     yield 1.0, seat, Ended()
 
 
-def activation(state: State) -> Iterator[Candidate]:
-    seat = state.dog_window
-    crews = held(state, seat)
-    if crews and state.seats[seat].gems:
-        best = max(crews, key=lambda p: state.recruits[p])
-        yield 1000.0, seat, Played(card=data.DOG_PAW, planet=state.space(best))
+def activations(state: State) -> Iterator[Candidate]:
+    """Every Space Dog, Paw! that may be activated, onto its player's largest Crew."""
+    for seat in dict.fromkeys(state.paws):
+        if may_activate(state, seat):
+            best = max(held(state, seat), key=lambda p: state.recruits[p])
+            yield 1000.0, seat, Played(card=data.DOG_PAW, planet=state.space(best))
 
 
 def battle_moves(state: State, rng: random.Random) -> Iterator[Candidate]:

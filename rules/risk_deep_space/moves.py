@@ -39,8 +39,8 @@ from .state import (
     bases_built,
     card_index,
     dogs_at,
-    hand_without,
     mine_at,
+    one_less,
     put,
     set_recruits,
     shield_on,
@@ -152,7 +152,7 @@ def draw_cards(state: State, seat: int, cards: Sequence[str]) -> State:
         state = replace(state, deck=put(state.deck, k, state.deck[k] - 1))
         state = with_seat(state, seat, hand=(*state.seats[seat].hand, card))
         if card == data.DOG_PAW:
-            state = replace(state, dog_window=seat)
+            state = replace(state, paws=(*state.paws, seat))
     return state
 
 
@@ -401,16 +401,20 @@ def move_targets(state: State, seat: int, source: int) -> dict[int, int]:
 
 
 def reachable_from(state: State, seat: int, source: int) -> dict[int, int]:
-    if state.boost:
-        return reach(state, source, tuple(p for p, who in enumerate(state.holders)
-                                          if who not in (NOBODY, seat)))
+    """Where one movement goes; Energy Boost adds the planets beyond occupied ones, and keeps
+    every destination the movement had without it (the occupied planets included)."""
     cache: dict[tuple[object, ...], dict[int, int]] = state.settings.__dict__.setdefault(
         "reach", {})  # the same board, covers and closed spaces always reach the same planets
     key = (source, state.covered, state.closed)
     found = cache.get(key)
     if found is None:
         found = cache[key] = reach(state, source, ())
-    return found
+    if not state.boost:
+        return found
+    boosted = reach(state, source, tuple(p for p, who in enumerate(state.holders)
+                                         if who not in (NOBODY, seat)))
+    return {p: min(toll for toll in (found.get(p), boosted.get(p)) if toll is not None)
+            for p in dict.fromkeys([*found, *boosted])}
 
 
 def reach(state: State, source: int, occupied: tuple[int, ...]) -> dict[int, int]:
@@ -545,9 +549,14 @@ def play(state: State, seat: int, event: Played) -> State:
     return pay(state, seat, card)
 
 
+def card_cost(state: State, card: str) -> int:
+    """Gems a card costs to play (Bribe a Rival's goes to the opponent)."""
+    return int(state.settings.costs[card_index(card)] == data.GEM)
+
+
 def pay(state: State, seat: int, card: str) -> State:
     """A card's Gem cost goes by the board (Bribe a Rival pays its opponent in its effect)."""
-    if card == data.BRIBE or state.settings.costs[card_index(card)] != data.GEM:
+    if card == data.BRIBE or not card_cost(state, card):
         return state
     me = state.seats[seat]
     if not me.gems:
@@ -557,7 +566,7 @@ def pay(state: State, seat: int, card: str) -> State:
 
 def discard_card(state: State, seat: int, card: str) -> State:
     k = card_index(card)
-    state = with_seat(state, seat, hand=hand_without(state.seats[seat].hand, card))
+    state = with_seat(state, seat, hand=one_less(state.seats[seat].hand, card))
     return replace(state, discard=put(state.discard, k, state.discard[k] + 1))
 
 
@@ -642,11 +651,22 @@ def mail(state: State, seat: int, event: Played) -> State:
 
 def dog_paw(state: State, seat: int, event: Played) -> State:
     """Space Dog, Paw!: "When you draw this card, you can pay one Gem to activate a Space Dog
-    ... place a Space Dog token on any planet where you have Recruits." """
-    if state.dog_window != seat:
-        raise IllegalAction("Space Dog, Paw! is activated only right after it is drawn")
+    ... place a Space Dog token on any planet where you have Recruits." Each Paw! drawn may be
+    activated until its player's next action, "before a battle begins", not in the middle of
+    one."""
+    if seat not in state.paws:
+        raise IllegalAction("Space Dog, Paw! is activated only right after it is drawn, before "
+                            f"{state.name(seat)}'s next action")
+    if in_battle(state, seat):
+        raise IllegalAction("Space Dog, Paw! is activated before a battle begins, not in the "
+                            "middle of one")
     state = place_dog(state, seat, planet_called(state, event.planet))
-    return replace(state, dog_window=NOBODY)
+    return replace(state, paws=one_less(state.paws, seat))
+
+
+def in_battle(state: State, seat: int) -> bool:
+    fight = state.battle
+    return fight is not None and seat in (fight.attacker, fight.defender)
 
 
 def good_dog(state: State, seat: int, event: Played) -> State:
@@ -699,9 +719,8 @@ def step(state: State, seat: int, event: Event) -> State:
     action = STEPS.get(type(event))
     if action is None:
         raise IllegalAction(f"{type(event).__name__} is not an action of Risk: Deep Space")
-    opening = is_activation(event)
-    if not opening and state.dog_window != NOBODY:
-        state = replace(state, dog_window=NOBODY)
+    if seat in state.paws and not is_activation(event):
+        state = replace(state, paws=tuple(s for s in state.paws if s != seat))
     state = action(state, seat, event)
     return settle_dogs(state)
 
@@ -806,21 +825,31 @@ def phase_words(state: State) -> str:
     """What happens now, for people."""
     if state.phase == "over":
         return f"{state.name(state.winner)} has won"
+    return (setup_words(state) if state.phase != "turn" else turn_words(state)) + paw_words(state)
+
+
+def setup_words(state: State) -> str:
     if state.phase == "deal":
         waiting = [s.name for s in state.seats if not s.hand]
         return "the table deals two Action cards face up to " + ", ".join(waiting)
     if state.phase == "cover":
         return "the table covers a pair of opposing corner planets"
-    if state.phase == "roll-off":
-        return "roll for first player: " + ", ".join(state.name(s) for s in state.contenders)
+    return "roll for first player: " + ", ".join(state.name(s) for s in state.contenders)
+
+
+def turn_words(state: State) -> str:
     who = state.name(state.current)
     if state.battle is not None:
         fight = state.battle
         return (f"battle on {state.title(fight.target)}: {state.name(fight.attacker)} "
                 f"({fight.crew}) against {state.name(fight.defender)} "
                 f"({state.recruits[fight.target]})")
-    if state.dog_window != NOBODY:
-        return f"{state.name(state.dog_window)} may activate Space Dog, Paw! for a Gem"
     if state.stage == DRAW:
         return f"{who} draws up to two Action cards"
     return f"{who}: {STAGE_WORDS[state.stage]} ({state.moves_left} movements left)"
+
+
+def paw_words(state: State) -> str:
+    """Who may still activate a Space Dog, Paw! they drew (outside a battle they are in)."""
+    names = dict.fromkeys(state.name(s) for s in state.paws if not in_battle(state, s))
+    return f"; {', '.join(names)} may activate Space Dog, Paw! for a Gem" if names else ""

@@ -106,8 +106,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     mined: tuple[int, ...] = ()
     boost: bool = False
     """Energy Boost played: the next movement may pass occupied planets."""
-    dog_window: int = NOBODY
-    """The seat that just drew Space Dog, Paw! and may activate it now."""
+    paws: tuple[int, ...] = ()
+    """One seat per Space Dog, Paw! drawn and not yet activated: each may be activated until that
+    player's next action."""
     battle: Battle | None = None
     winner: int = NOBODY
     battles: int = 0
@@ -182,10 +183,10 @@ def card_index(card: str) -> int:
     return CARDS.index(card)
 
 
-def hand_without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    """The hand after one ``card`` left it."""
-    result = list(hand)
-    result.remove(card)
+def one_less(values: tuple[T, ...], value: T) -> tuple[T, ...]:
+    """``values`` with one ``value`` taken out (a card from a hand, a seat from a list)."""
+    result = list(values)
+    result.remove(value)
     return tuple(result)
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from rules.kernel import IllegalAction
-from rules.risk_deep_space import RULES
+from rules.risk_deep_space import RULES, data
 from rules.risk_deep_space.state import State
 
-from .helpers import TWO, holding, parse, planet, play, ready, spread
+from .helpers import SETUP_TWO, TWO, holding, parse, planet, play, ready, spread, start
 
 
 def invaded(olga: int = 3, patrick: int = 2) -> State:
@@ -144,3 +144,66 @@ def test_mail_from_mom_takes_a_card_from_the_deck() -> None:
     state = play(state, "trade-cards", "end", "end", "draw cards=mail-from-mom,air-leak",
                  "play card=mail-from-mom take=good-space-dog")
     assert state.seats[0].hand == ("air-leak", "good-space-dog")
+
+
+# -- Space Dog, Paw! for each card drawn; Energy Boost adds a choice -----------------------------
+
+def test_two_dog_paws_drawn_together_can_both_be_activated() -> None:
+    """Space Dog, Paw!: "When you draw this card, you can pay one Gem to activate a Space Dog."
+    Each Paw! drawn is activated on its own (two drawn at once: two Space Dogs for two Gems)."""
+    state = play(ready(TWO), "trade-cards", "end", "end",
+                 "draw cards=space-dog-paw,space-dog-paw",
+                 "play card=space-dog-paw planet=red-station",
+                 "play card=space-dog-paw planet=red-station")
+    assert state.dogs_left == 1 and state.seats[0].gems == 0 and state.seats[0].hand == ()
+
+
+def test_a_dog_paw_dealt_at_setup_outlives_the_next_deal() -> None:
+    """Space Dog, Paw!: "When you draw this card, you can pay one Gem to activate a Space Dog"
+    (dealt at Get Ready! 4: the table dealing the next player is not Olga's action)."""
+    state = play(start(), "deal player=olga cards=space-dog-paw,air-leak",
+                 "deal player=patrick cards=tractor-beam,bribe-a-rival",
+                 "cover planets=nw-corner,se-corner", "roll-off dice=6,2",
+                 "play card=space-dog-paw planet=red-station")
+    assert state.dogs_left == 2 and state.seats[0].gems == 1
+
+
+def test_each_players_dog_paw_waits_for_that_players_next_action() -> None:
+    """Space Dog, Paw! dealt to both players: each may activate theirs until their own next
+    action; another player's actions do not close it, one's own does."""
+    state = play(start(), "deal player=olga cards=space-dog-paw,air-leak",
+                 "deal player=patrick cards=space-dog-paw,bribe-a-rival", *SETUP_TWO[2:])
+    assert {spec.type: spec.actors for spec in RULES.legal_actions(state)}["play"] == (
+        "Olga", "Patrick")
+    state = play(state, "move from=red-station to=n1 count=1",
+                 "play card=space-dog-paw planet=yellow-station by=patrick")
+    assert [state.name(d.owner) for d in state.dogs] == ["Patrick"]
+    with pytest.raises(IllegalAction, match="only right after it is drawn"):
+        play(state, "play card=space-dog-paw planet=n1 by=olga")
+
+
+def test_a_dog_paw_is_not_activated_in_the_middle_of_a_battle() -> None:
+    """Space Dog, Paw!: "You have to activate the card before a battle begins ... If an opponent
+    attacks you, you can't activate Space Dog in the middle of the battle." """
+    state = play(start(), "deal player=olga cards=energy-boost,air-leak",
+                 "deal player=patrick cards=space-dog-paw,bribe-a-rival", *SETUP_TWO[2:])
+    state = spread(state, "n1", 1, 2)
+    state = play(state, "move from=red-station to=n1 count=3")
+    with pytest.raises(IllegalAction, match="before a battle begins"):
+        play(state, "play card=space-dog-paw planet=n1 by=patrick")
+    offered = [spec.fields[0].choices for spec in RULES.legal_actions(state)
+               if spec.type == "play" and "Patrick" in spec.actors]
+    assert all(data.DOG_PAW not in cards for cards in offered)
+
+
+def test_energy_boost_still_lets_the_movement_attack() -> None:
+    """Energy Boost: "You may move past an occupied planet without battling." It adds a choice:
+    the boosted movement may still stop on an occupied planet and battle, as it could without
+    the card (adjacent, or through the centre for a Gem)."""
+    state = spread(spread(ready(TWO), "n1", 1, 2), "north-inner", 0, 3)
+    state = spread(state, "south-inner", 1, 2)
+    boosted = play(state, "play card=energy-boost")
+    through = play(boosted, "move from=north-inner to=south-inner count=3")
+    assert through.battle is not None and through.seats[0].gems == 1
+    beside = play(boosted, "move from=red-station to=n1 count=3")
+    assert beside.battle is not None and state.space(beside.battle.target) == "n1"
