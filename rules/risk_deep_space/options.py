@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from rules.board import Board, board_from_data, load_board, require_tags
+from rules.board import Board, board_from_data, load_board, require_separate, require_tags
 from rules.kernel import BadOptions
 
 from . import data
@@ -98,9 +98,15 @@ def colours_for(board: Board, players: int, chosen: Sequence[str] = ()) -> tuple
     return tuple(homes)[:players]
 
 
+ROLES = {"home:": "a Home Station", "corner": "a corner", "centre": "the centre"}
+"""The parts a Deep Space board gives its spaces: one part to a space."""
+
+
 def check_board(board: Board, colours: Sequence[str], players: int) -> None:
     """What Deep Space needs of a board: a Home Station per colour in use, four corners in two
-    opposing pairs, one centre reaching four planets."""
+    opposing pairs, one centre reaching four planets; no space plays two of these parts (a
+    covered corner holding a Home Station's Recruits would break the game later)."""
+    require_separate(board, ROLES)
     require_tags(board, {f"home:{colour}": 1 for colour in colours})
     require_tags(board, {"corner": 4, "centre": 1})
     centre = board.tagged("centre")[0]
@@ -110,6 +116,10 @@ def check_board(board: Board, colours: Sequence[str], players: int) -> None:
             f"board '{board.name}': the centre must link to four planets, not {len(reached)} "
             f"({', '.join(reached)})"
         )
+    stations = sorted(set(reached) & set(board.tag_values("home").values()))
+    if stations:
+        raise BadOptions(f"board '{board.name}': the centre links to a Home Station "
+                         f"({', '.join(stations)}); it reaches four planets")
     corners = set(board.tagged("corner"))
     pairs = [frozenset(p) for p in board.opposites if set(p) <= corners]
     if len(set(pairs)) != 2 or set().union(*pairs) != corners:
