@@ -15,10 +15,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay.games import player_called
 from replay.visitor import Visit
 from rules.board import NOBODY
-from rules.kernel import Rules
+from rules.kernel import IllegalAction, Rules
 from rules.risk_deep_space import data
 from rules.risk_deep_space.events import (
     Battled,
@@ -35,7 +34,7 @@ from rules.risk_deep_space.events import (
     Shielded,
     TradedCards,
 )
-from rules.risk_deep_space.moves import SIDES, battle_bonus, card_called
+from rules.risk_deep_space.moves import SIDES, battle_bonus, card_called, seat_called
 from rules.risk_deep_space.state import State, invariant_errors, on_board
 
 # -- narration -----------------------------------------------------------------------------------
@@ -56,6 +55,14 @@ def card_name(text: str) -> str:
         return text
 
 
+def seat_name(state: State, text: str) -> str:
+    """The player a typed name or colour means, as the rules read it (else the text)."""
+    try:
+        return state.name(seat_called(state, text))
+    except IllegalAction:  # a refused event may name nobody
+        return text
+
+
 def planet_name(state: State, text: str) -> str:
     space = state.board.find(text)
     return state.board.space(space).title if space else text
@@ -66,7 +73,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
     match event:
         case Dealt():
             cards = " and ".join(card_name(c) for c in event.cards)
-            player = player_called(event.player, (seat.name for seat in before.seats))
+            player = seat_name(before, event.player)
             return f"The table deals {player} {cards}, face up."
         case Covered():
             planets = " and ".join(planet_name(before, p) for p in event.planets)

@@ -779,10 +779,12 @@ def require_battle(state: State) -> Battle:
 
 
 def seat_called(state: State, text: str) -> int:
+    """The seat a typed player means: a player's name first, else the colour a player plays."""
     wanted = text.strip().casefold()
-    for seat, me in enumerate(state.seats):
-        if me.name.casefold() == wanted or me.colour == wanted:
-            return seat
+    for matches in (lambda me: me.name.casefold() == wanted, lambda me: me.colour == wanted):
+        found = next((seat for seat, me in enumerate(state.seats) if matches(me)), None)
+        if found is not None:
+            return found
     raise IllegalAction(f"nobody called '{text}' plays", allowed=[s.name for s in state.seats])
 
 

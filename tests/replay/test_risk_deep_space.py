@@ -48,3 +48,16 @@ def test_bot_games_narrate_in_words(tmp_path_factory: pytest.TempPathFactory,
                 assert not line.sentences[0].startswith(f"{line.actor}: "), (game, line)
         wins = [line for line in lines if any("Bases and wins!" in s for s in line.sentences)]
         assert len(wins) == 1 and wins[0].seq == lines[-1].seq, game
+
+
+def test_a_deal_is_told_to_the_player_the_rules_dealt_to() -> None:
+    """``deal player=yellow`` deals to the player of that colour: the narration names them."""
+    from replay.games.risk_deep_space import recorded
+    from rules.risk_deep_space.events import Dealt
+    from tests.risk_deep_space.helpers import start
+
+    state = start(("Olga", "Red"))
+    told = recorded(state, "table", Dealt(player="yellow", cards=("air-leak", "air-leak")))
+    assert told == "The table deals Red Air Leak and Air Leak, face up."
+    told = recorded(state, "table", Dealt(player="red", cards=("air-leak", "air-leak")))
+    assert told.startswith("The table deals Red ")

@@ -161,3 +161,13 @@ def test_a_board_whose_spaces_play_two_parts_is_refused(
     the audit later."""
     with pytest.raises(BadOptions, match=message):
         started(board=retagged(tmp_path, tags))
+
+
+def test_a_player_is_found_by_name_before_colour() -> None:
+    """Get Ready! 4: "deal each player two cards". ``player=`` names a player, or a colour in
+    use: a player's own name wins over another seat's colour (Olga plays red; Red plays
+    yellow)."""
+    state = play(start(("Olga", "Red")), "deal player=red cards=air-leak,air-leak")
+    assert state.seats[1].hand == ("air-leak", "air-leak") and state.seats[0].hand == ()
+    by_colour = play(start(("Olga", "Red")), "deal player=yellow cards=tractor-beam,air-leak")
+    assert by_colour.seats[1].hand == ("tractor-beam", "air-leak")
