@@ -7,6 +7,7 @@ from msgspec.structs import replace
 
 from rules.kernel import IllegalAction
 from rules.risk_deep_space import RULES
+from rules.risk_deep_space.events import Recruited
 
 from .helpers import TWO, grant, planet, play, ready, spread
 
@@ -174,3 +175,14 @@ def test_the_turn_passes_to_the_left() -> None:
     assert state.name(state.current) == "Patrick" and state.turn == 2
     state = play(state, "end", "end")
     assert state.name(state.current) == "Olga" and state.round == 2
+
+
+def test_recruiting_without_gems_is_refused_with_the_gems_rule() -> None:
+    """Recruit: "You may pay one Gem to gain a single Recruit." With no Gem, nobody may recruit
+    now (``legal_actions`` offers no recruit), and the player whose turn it is is told why:
+    the Gem, not the turn."""
+    state = grant(ready(TWO), 0, gems=-2)
+    assert "recruit" not in {spec.type for spec in RULES.legal_actions(state)}
+    with pytest.raises(IllegalAction, match="each Recruit costs a Gem; Olga has 0") as refused:
+        RULES.check(state, "Olga", Recruited(count=1))
+    assert "move" in refused.value.allowed and "recruit" not in refused.value.allowed
