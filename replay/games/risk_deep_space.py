@@ -31,6 +31,7 @@ from rules.risk_deep_space.events import (
     Played,
     Recruited,
     RolledOff,
+    SentDog,
     Shielded,
     TradedCards,
 )
@@ -106,6 +107,9 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return (f"{actor} pays a Gem and puts a Force Field on "
                     f"{planet_name(before, event.planet)}: no opponent moves onto it until "
                     f"{actor}'s next turn.")
+        case SentDog():
+            return (f"{actor} sends the Space Dog whose Crew was wiped out to the Crew on "
+                    f"{planet_name(before, event.to)}.")
         case Ended():
             return f"{actor} ends the turn."
     return f"{actor}: {type(event).__name__}"
@@ -142,6 +146,7 @@ def derived(before: State, after: State, event: Any) -> list[str]:
     told += gems_paid(before, after, event)  # paid on the way, before any battle at the end
     told += battle_news(before, after)
     told += shields_lifted(before, after)
+    told += dogs_rehomed(before, after)
     if after.winner != NOBODY and before.winner == NOBODY:
         told.append(f"{after.name(after.winner)} has built "
                     f"{data.WIN_BASES.value[len(after.seats)]} Bases and wins!")
@@ -173,6 +178,20 @@ def battle_news(before: State, after: State) -> list[str]:
         lost = on_board(before, seat) - on_board(after, seat)
         if lost > 0:
             told.append(f"{after.name(seat)} loses {lost} Recruit{'s' if lost != 1 else ''}.")
+    return told
+
+
+def dogs_rehomed(before: State, after: State) -> list[str]:
+    """Space Dogs whose Crew an Action card wiped out: where they went."""
+    told = []
+    for dog in after.dogs:
+        owner = after.name(dog.owner)
+        if dog.stray and dog not in before.dogs:
+            told.append(f"{owner}'s Space Dog, its Crew wiped out, joins the Crew on "
+                        f"{after.title(dog.space)} ({owner} may send it to another: "
+                        "send-dog to=PLANET).")
+        elif dog.waiting and dog not in before.dogs:
+            told.append(f"{owner}'s Space Dog, its Crew wiped out, waits at the Home Station.")
     return told
 
 

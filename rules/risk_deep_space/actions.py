@@ -30,7 +30,7 @@ def legal_actions(state: State) -> tuple[ActionSpec, ...]:
     """Every action type that may be recorded now, with its actors and fields."""
     if state.phase == "over":
         return ()
-    specs = activations(state)
+    specs = activations(state) + dog_sendings(state)
     if state.phase != "turn":
         specs.extend(setup_actions(state))
     else:
@@ -102,6 +102,17 @@ def activations(state: State) -> list[ActionSpec]:
                        fields=play_fields(state, (data.DOG_PAW,), held(state, seat)),
                        doc="activate a Space Dog for a Gem")
             for seat in dict.fromkeys(state.paws) if may_activate(state, seat)]
+
+
+def dog_sendings(state: State) -> list[ActionSpec]:
+    """Space Dog, Paw!: the owner of a Space Dog whose Crew an Action card just wiped out may
+    send it to another of their Crews (it joined the largest)."""
+    owners = dict.fromkeys(dog.owner for dog in state.dogs if dog.stray)
+    return [ActionSpec(type="send-dog", actors=(state.name(seat),),
+                       fields=(planet_field("to", held(state, seat), state,
+                                            doc="one of your Crews"),),
+                       doc="the Space Dog whose Crew was wiped out joins this Crew")
+            for seat in owners]
 
 
 def may_activate(state: State, seat: int) -> bool:

@@ -30,6 +30,7 @@ from .events import (
     Played,
     Recruited,
     RolledOff,
+    SentDog,
     Shielded,
     TradedCards,
 )
@@ -98,6 +99,7 @@ def setup_event(state: State, rng: random.Random) -> Event:
 
 def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
     yield from activations(state)
+    yield from dog_sendings(state, rng)
     if state.battle is not None:
         yield from battle_moves(state, rng)
         return
@@ -130,6 +132,14 @@ def activations(state: State) -> Iterator[Candidate]:
         if may_activate(state, seat):
             best = max(held(state, seat), key=lambda p: state.recruits[p])
             yield 1000.0, seat, Played(card=data.DOG_PAW, planet=state.space(best))
+
+
+def dog_sendings(state: State, rng: random.Random) -> Iterator[Candidate]:
+    """Now and then a Space Dog whose Crew was wiped out goes to a Crew of its owner's choice."""
+    for dog in state.dogs:
+        if dog.stray:
+            crew = rng.choice(held(state, dog.owner))
+            yield 2.0, dog.owner, SentDog(to=state.space(crew))
 
 
 def battle_moves(state: State, rng: random.Random) -> Iterator[Candidate]:

@@ -104,11 +104,18 @@ class Played(Event, tag="play"):
     take: str = ""
 
 
+class SentDog(Event, tag="send-dog"):
+    """``send-dog to=w1 by=olga``: the owner of a Space Dog whose Crew an Action card just wiped
+    out sends it to another of their Crews (by default it joins the largest)."""
+
+    to: str
+
+
 class Ended(Event, tag="end"):
     """``end``: the player whose turn it is ends it."""
 
 
 EVENTS: tuple[type[Event], ...] = (
     Dealt, Covered, RolledOff, Drew, TradedCards, Mined, Recruited, Moved, Battled, Built,
-    Played, Shielded, Ended,
+    Played, Shielded, SentDog, Ended,
 )

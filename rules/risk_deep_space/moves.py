@@ -28,6 +28,7 @@ from .events import (
     Played,
     Recruited,
     RolledOff,
+    SentDog,
     Shielded,
     TradedCards,
 )
@@ -516,7 +517,8 @@ def take_planet(state: State, seat: int, space: int) -> State:
 
 def settle_dogs(state: State) -> State:
     """A Space Dog whose Crew was wiped out by an Action card goes to another of its owner's
-    Crews (the largest, first on the board when tied), or waits at the Home Station."""
+    Crews: the largest (first on the board when tied) unless its owner sends it elsewhere
+    (:func:`send_dog`), or it waits at the Home Station."""
     fight = state.battle
     dogs = list(state.dogs)
     for i, dog in enumerate(dogs):
@@ -526,10 +528,44 @@ def settle_dogs(state: State) -> State:
         crews = held(state, dog.owner)
         if crews:
             best = max(crews, key=lambda p: (state.recruits[p], -p))
-            dogs[i] = Dog(owner=dog.owner, space=best)
+            dogs[i] = Dog(owner=dog.owner, space=best, stray=len(crews) > 1)
         else:
             dogs[i] = Dog(owner=dog.owner, space=state.seats[dog.owner].home, waiting=True)
     return replace(state, dogs=tuple(dogs)) if dogs != list(state.dogs) else state
+
+
+def send_dog(state: State, seat: int, event: SentDog) -> State:
+    """Space Dog, Paw!: "If another player uses an Action card to wipe out the Crew that Space
+    Dog is traveling with, move the Space Dog token to another one of your Crews on the board."
+    The owner chooses which, right after the card (before the next action)."""
+    strays = stray_dogs(state, seat)
+    if not strays:
+        raise IllegalAction("a Space Dog is sent to another Crew only right after an Action card "
+                            f"wiped out its Crew, by its owner{owners_of_strays(state)}")
+    space = planet_called(state, event.to)
+    if not mine_at(state, seat, space):
+        raise IllegalAction(f"the Space Dog joins one of {state.name(seat)}'s Crews",
+                            allowed=[state.space(p) for p in held(state, seat)])
+    dog = Dog(owner=seat, space=space)
+    return replace(state, dogs=put(state.dogs, strays[0], dog))
+
+
+def stray_dogs(state: State, seat: int) -> list[int]:
+    """Indexes of ``seat``'s Space Dogs that its owner may still send to another Crew."""
+    return [i for i, dog in enumerate(state.dogs) if dog.stray and dog.owner == seat]
+
+
+def owners_of_strays(state: State) -> str:
+    owners = dict.fromkeys(state.name(dog.owner) for dog in state.dogs if dog.stray)
+    return f" ({', '.join(owners)} may now)" if owners else ""
+
+
+def settle_strays(state: State) -> State:
+    """Space Dogs not sent on stay with the Crew they joined (the next action closes the
+    choice)."""
+    if not any(dog.stray for dog in state.dogs):
+        return state
+    return replace(state, dogs=tuple(replace(dog, stray=False) for dog in state.dogs))
 
 
 # -- Action cards ----------------------------------------------------------------------------------
@@ -707,7 +743,7 @@ CARD_EFFECTS: dict[str, Callable[[State, int, Played], State]] = {
 STEPS: dict[type[Event], Callable[[State, int, Event], State]] = {
     Dealt: deal, Covered: cover, RolledOff: roll_off, Drew: draw, TradedCards: trade_cards,
     Mined: mine, Recruited: recruit, Moved: move, Battled: battle, Built: build, Played: play,
-    Shielded: shield, Ended: end,
+    Shielded: shield, SentDog: send_dog, Ended: end,
 }  # type: ignore[dict-item]
 
 
@@ -721,6 +757,8 @@ def step(state: State, seat: int, event: Event) -> State:
         raise IllegalAction(f"{type(event).__name__} is not an action of Risk: Deep Space")
     if seat in state.paws and not is_activation(event):
         state = replace(state, paws=tuple(s for s in state.paws if s != seat))
+    if not isinstance(event, SentDog):
+        state = settle_strays(state)
     state = action(state, seat, event)
     return settle_dogs(state)
 

@@ -45,6 +45,9 @@ class Dog(msgspec.Struct, frozen=True, gc=False):
     space: int
     waiting: bool = False
     """At the Home Station with no Crew: travels with the next Crew that leaves it."""
+    stray: bool = False
+    """Its Crew was just wiped out by an Action card and it joined the largest other Crew: its
+    owner may send it to another Crew instead, before the next action."""
 
 
 class Battle(msgspec.Struct, frozen=True, gc=False):

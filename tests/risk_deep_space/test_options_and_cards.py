@@ -297,3 +297,22 @@ def test_the_dog_paw_is_activated_by_any_of_its_names(name: str) -> None:
     state = play(ready(TWO), "trade-cards", "end", "end", "draw cards=space-dog-paw,air-leak")
     state = play(state, f'play card="{name}" planet=red-station')
     assert dogs(state) == [("Olga", "red-station", False)] and state.seats[0].gems == 1
+
+
+def test_the_owner_chooses_which_crew_a_wiped_out_dog_joins() -> None:
+    """Space Dog, Paw!: "If another player uses an Action card to wipe out the Crew that Space
+    Dog is traveling with, move the Space Dog token to another one of your Crews on the board."
+    Its owner says which, right after the card (documented default: the largest Crew)."""
+    state = spread(spread(spread(ready(TWO), "s1", 0, 2), "w1", 0, 4), "w2", 0, 1)
+    state = play(patricks_turn(with_dog(state, "s1", 0)), "play card=bribe-a-rival planet=s1")
+    assert dogs(state) == [("Olga", "w1", False)]
+    sending = {spec.type: spec for spec in RULES.legal_actions(state)}["send-dog"]
+    assert sending.actors == ("Olga",)
+    assert sending.fields[0].choices == ("red-station", "w2", "w1")
+    with pytest.raises(IllegalAction, match="joins one of Olga's Crews"):
+        play(state, "send-dog to=s2")
+    sent = play(state, "send-dog to=w2")
+    assert dogs(sent) == [("Olga", "w2", False)] and "send-dog" not in {
+        spec.type for spec in RULES.legal_actions(sent)}
+    with pytest.raises(IllegalAction, match="only right after an Action card"):
+        play(state, "end", "send-dog to=w2 by=olga")
