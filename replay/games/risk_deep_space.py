@@ -245,7 +245,7 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
                                    supply_text(extra)]
     if extra["battle"]:
         parts.append(battle_panel(extra["battle"]))
-    parts.append(board_note(extra))
+    parts.extend(setup_parts(extra))
     return Panel(Group(*parts), title=f"Risk: Deep Space: {heading}", title_align="left")
 
 
@@ -319,6 +319,31 @@ def battle_panel(battle: dict[str, Any]) -> Panel:
                  title_align="left")
 
 
+def setup_notes(rules: Rules[Any], state: Any) -> RenderableType:
+    """What ``new`` says of a game just started: the board in force (a reconstruction unless the
+    table gave its own) and the defaults the rulebook does not print, marked."""
+    return Group(*setup_parts(rules.extra(state)))
+
+
+def setup_parts(extra: dict[str, Any]) -> list[Text]:
+    return [board_note(extra), readings_text(extra)]
+
+
+def readings_text(extra: dict[str, Any]) -> Text:
+    """The values the rulebook does not print, each marked: ``[I default; option X]`` for our
+    reading, ``[set by the table]`` for the table's choice."""
+    text = Text("not printed in the rulebook (I: our reading, a default; change it with "
+                "--option at new):", style="dim")
+    for row in extra["readings"]:
+        if not row["default"]:
+            mark = "set by the table"
+        else:
+            mark = f"I default; option {row['option']}" if row["option"] else "I default"
+        text.append(f"\n  {row['rule']}: {row['value']} [{mark}]",
+                    style="dim" if row["default"] else "bold")
+    return text
+
+
 def board_note(extra: dict[str, Any]) -> Text:
     board = extra["board"]
     mark = f" [{board['mark']}]" if board["mark"] not in ("", "R", "V") else ""
@@ -326,4 +351,4 @@ def board_note(extra: dict[str, Any]) -> Text:
     return Text(f"board: {board['name']}{mark}{note}", style="dim")
 
 
-__all__ = ["conservation", "dice", "narrate", "view"]
+__all__ = ["conservation", "dice", "narrate", "setup_notes", "view"]

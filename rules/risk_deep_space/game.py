@@ -17,7 +17,7 @@ from . import data
 from .actions import legal_actions
 from .events import EVENTS, Battled, RolledOff
 from .moves import SIDES, STAGE_WORDS, closed_spaces, phase_words, step
-from .options import Options, resolve_board, settings, validate
+from .options import Options, readings, resolve_board, settings, validate
 from .state import CARDS, Seat, State, bases_built, dogs_at, mine_at, on_board
 
 
@@ -112,6 +112,7 @@ class RiskDeepSpace(SteppedRules[State]):
         board = state.board
         return {
             "board": {"name": board.name, "mark": board.mark, "note": board.note},
+            "readings": readings(state.settings),
             "order": [state.name(s) for s in state.order],
             "turn_player": state.name(state.current) if state.current != NOBODY else None,
             "planets": planet_figures(state),

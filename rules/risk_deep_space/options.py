@@ -176,3 +176,44 @@ def _settings(key: bytes, players: int) -> Settings:
         costs=tuple(values.get(f"cost_{card.replace('-', '_')}", data.CARD_COSTS[card].value)
                     for card in data.CARDS),
     )
+
+
+def readings(found: Settings) -> list[dict[str, Any]]:
+    """What the rulebook leaves unprinted, as in force at this table: each value in table
+    words, its mark, the option that changes it, and whether it is our default (else the table
+    chose it)."""
+    mix = ", ".join(f"{data.title(card)} {n}" for card, n in zip(data.CARDS, found.mix,
+                                                                  strict=True))
+    unprinted = [card for card in data.CARDS if data.CARD_COSTS[card].mark != "R"]
+    free = [data.title(card) for card in unprinted
+            if found.costs[data.CARDS.index(card)] == data.FREE]
+    paid = [data.title(card) for card in unprinted if data.title(card) not in free]
+    costs = "; ".join(part for part in (
+        f"free to play: {', '.join(free)}" if free else "",
+        f"a Gem to play: {', '.join(paid)}" if paid else "") if part)
+    default_mix = tuple(data.DECK_MIX[card].value for card in data.CARDS)
+    default_costs = tuple(data.CARD_COSTS[card].value for card in data.CARDS)
+    field = data.FORCE_FIELD_RULES[found.force_fields]
+    return [
+        reading("deck mix", mix, "deck.<card>=N", found.mix == default_mix),
+        reading("costs not printed", costs, "cost.<card>=gem", found.costs == default_costs),
+        reading("a Base on a lost planet",
+                "stays and counts" if found.lost_base == "stays" else "goes back to its owner",
+                "lost-base", found.lost_base == data.LOST_BASE.value),
+        reading("Bases on Home Stations", "allowed" if found.home_bases else "none",
+                "home-bases", found.home_bases == data.HOME_BASES.value),
+        reading("Home Stations not in use", "open" if found.open_stations else "closed",
+                "open-stations", found.open_stations == data.OPEN_STATIONS.value),
+        reading("Recruits bought", "on the Home Station", "", True),
+        reading("Force Field tokens",
+                "unused, by the board" if found.force_fields == "unused"
+                else f"shield: {field.note}",
+                "force-fields", found.force_fields == data.FORCE_FIELD_RULE.value),
+    ]
+
+
+def reading(rule: str, value: str, option: str, default: bool) -> dict[str, Any]:
+    """One row of :func:`readings` (every default there is our inference, mark I)."""
+    return {"rule": rule, "value": value, "option": option, "default": default,
+            "mark": "I" if default else "table"}
+
