@@ -88,7 +88,8 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case TradedCards():
             return f"{actor} discards both Action cards for a new Recruit."
         case Mined():
-            resource = "a Gem" if event.resource == "gem" else "an Ore"
+            resource = {"gem": "a Gem", "ore": "an Ore"}.get(event.resource.strip().casefold(),
+                                                              event.resource or "nothing said")
             return f"{actor} mines {resource} on {planet_name(before, event.planet)}."
         case Recruited():
             return f"{actor} pays {event.count} Gem{'s' if event.count != 1 else ''} for " \

@@ -135,7 +135,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
         specs.append(ActionSpec(type="trade-cards", actors=me, doc="both cards for a Recruit"))
     if state.stage <= MINE and mineable(state, seat):
         fields = (FieldSpec(name="planet", kind="str", choices=tuple(mineable(state, seat))),
-                  FieldSpec(name="resource", kind="str", required=False, choices=("gem", "ore")))
+                  FieldSpec(name="resource", kind="str", choices=("gem", "ore")))
         specs.append(ActionSpec(type="mine", actors=me, fields=fields))
     if state.stage <= RECRUIT and player.gems and player.supply:
         most = min(player.gems, player.supply)

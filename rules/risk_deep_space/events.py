@@ -44,10 +44,12 @@ class TradedCards(Event, tag="trade-cards"):
 
 
 class Mined(Event, tag="mine"):
-    """``mine planet=n1 resource=ore``: one Gem or Ore from a planet holding 2+ of your Recruits."""
+    """``mine planet=n1 resource=ore``: one Gem or Ore from a planet holding 2+ of your Recruits.
+
+    ``resource`` must be given (empty is refused); stored logs always hold it."""
 
     planet: str
-    resource: str = "gem"
+    resource: str = ""
 
 
 class Recruited(Event, tag="recruit"):

@@ -198,7 +198,9 @@ def mine(state: State, seat: int, event: Mined) -> State:
                             allowed=mineable(state, seat))
     resource = event.resource.strip().casefold()
     if resource not in RESOURCES:
-        raise IllegalAction(f"mine a gem or ore, not '{event.resource}'", allowed=RESOURCES)
+        said = f", not '{event.resource}'" if event.resource else ""
+        raise IllegalAction(f"mine a Gem or an Ore: resource=gem or resource=ore{said}",
+                            allowed=RESOURCES)
     if not getattr(state, "gems" if resource == "gem" else "ore"):
         raise IllegalAction(f"no {resource} token is left by the board")
     me = state.seats[seat]

@@ -60,6 +60,17 @@ def test_mining_needs_two_recruits_and_comes_first() -> None:
         play(spread(state, "n2", 0, 2), "mine planet=n2")
 
 
+def test_mining_says_which_token() -> None:
+    """Mine: "you can choose to mine one Gem or one Ore from that planet": the player's choice
+    is recorded, never assumed (``mine planet=n1`` alone does not mean a Gem)."""
+    state = spread(ready(), "n1", 0, 2)
+    with pytest.raises(IllegalAction, match="mine a Gem or an Ore: resource=gem or resource=ore"):
+        play(state, "mine planet=n1")
+    mining = {spec.type: spec for spec in RULES.legal_actions(state)}["mine"]
+    assert [(f.name, f.required) for f in mining.fields] == [("planet", True), ("resource", True)]
+    assert play(state, "mine planet=n1 resource=gem").seats[0].gems == 3
+
+
 def test_nothing_is_mined_on_a_home_station() -> None:
     """Mine, NOTE: "On your first turn, you won't be able to mine because all of your Recruits
     will be on your Home Station!" """
