@@ -28,6 +28,7 @@ from rules.risk_deep_space.events import (
     Ended,
     Mined,
     Moved,
+    Passed,
     Played,
     Recruited,
     RolledOff,
@@ -108,6 +109,8 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return (f"{actor} pays a Gem and puts a Force Field on "
                     f"{planet_name(before, event.planet)}: no opponent moves onto it until "
                     f"{actor}'s next turn.")
+        case Passed():
+            return f"{actor} plays no card against the invasion: the dice may roll."
         case SentDog():
             return (f"{actor} sends the Space Dog whose Crew was wiped out to the Crew on "
                     f"{planet_name(before, event.to)}.")

@@ -10,6 +10,7 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
     mine planet=n1 resource=ore
     recruit count=2
     move from=red-station to=n1 count=3 [dog=true]
+    pass by=patrick                                 (the invaded player: no card before the dice)
     battle attacker=4 defender=2                    (one exchange; empty: tabletape rolls)
     build planet=n1
     play card=bribe-a-rival planet=e1 | card=mail-from-mom take=air-leak
@@ -40,7 +41,10 @@ differ, an option):
   from the supply; the Gem goes to the bribed opponent.
 - **Air Leak** is played by either side during a battle; the player's own lost Recruit is its
   cost. A side left without Recruits loses the battle.
-- **Tractor Beam** and **Good Space Dog** come before the first exchange of the battle.
+- **Tractor Beam** and **Good Space Dog** come before the first exchange of the battle. The
+  dice wait for the invaded player who holds one they can play (and pay for): they play it or
+  ``pass``; a quick roll does not take their card away. The attacker, who records the dice,
+  plays theirs before rolling.
 - **Space Dog**: +1 to its side's die (not more with two dogs); each defeat removes a Space Dog of
   the losing side before any Recruit. A dog goes along with a Crew on ``dog=true`` and always
   when no Recruit stays behind; a dog whose Crew an Action card wiped out joins another of its

@@ -12,6 +12,7 @@ from .moves import (
     MINE,
     RECRUIT,
     START,
+    awaited_answers,
     bribe_targets,
     card_cost,
     cards_left,
@@ -21,6 +22,7 @@ from .moves import (
     in_battle,
     mineable,
     move_targets,
+    pre_dice_cards,
     shieldable,
 )
 from .state import CARDS, State
@@ -205,7 +207,13 @@ def battle_actions(state: State) -> list[ActionSpec]:
     attacker = state.name(fight.attacker)
     fields = (FieldSpec(name="attacker", kind="int", required=False, doc="the attacker's die"),
               FieldSpec(name="defender", kind="int", required=False, doc="the defender's die"))
-    specs = [ActionSpec(type="battle", actors=(attacker,), fields=fields, doc="one exchange")]
+    defender = state.name(fight.defender)
+    if awaited_answers(state):
+        specs = [ActionSpec(type="pass", actors=(defender,),
+                            doc="no (more) card before the dice")]
+    else:
+        specs = [ActionSpec(type="battle", actors=(attacker,), fields=fields,
+                            doc="one exchange")]
     for seat in (fight.attacker, fight.defender):
         cards = tuple(c for c in dict.fromkeys(state.seats[seat].hand)
                       if playable_in_battle(state, seat, c))
@@ -219,8 +227,6 @@ def playable_in_battle(state: State, seat: int, card: str) -> bool:
     fight = state.battle
     if fight is None or card not in BATTLE_CARDS:
         return False
-    if card == data.TRACTOR_BEAM:
-        return seat == fight.defender and not fight.exchanges
-    if card == data.GOOD_DOG:
-        return not fight.exchanges and state.dogs_left > 0
-    return True
+    if card in (data.TRACTOR_BEAM, data.GOOD_DOG):
+        return card in pre_dice_cards(state, seat)
+    return card_cost(state, card) <= state.seats[seat].gems

@@ -27,6 +27,7 @@ from .events import (
     Ended,
     Mined,
     Moved,
+    Passed,
     Played,
     Recruited,
     RolledOff,
@@ -146,6 +147,7 @@ def battle_moves(state: State, rng: random.Random) -> Iterator[Candidate]:
     fight = state.battle
     assert fight is not None
     yield 10.0, fight.attacker, Battled()
+    yield 6.0, fight.defender, Passed()
     for seat in (fight.attacker, fight.defender):
         for card in dict.fromkeys(state.seats[seat].hand):
             if playable_in_battle(state, seat, card):

@@ -113,11 +113,16 @@ class SentDog(Event, tag="send-dog"):
     to: str
 
 
+class Passed(Event, tag="pass"):
+    """``pass by=patrick``: the invaded player plays no (more) card before the first dice of the
+    battle (Tractor Beam, Good Space Dog)."""
+
+
 class Ended(Event, tag="end"):
     """``end``: the player whose turn it is ends it."""
 
 
 EVENTS: tuple[type[Event], ...] = (
     Dealt, Covered, RolledOff, Drew, TradedCards, Mined, Recruited, Moved, Battled, Built,
-    Played, Shielded, SentDog, Ended,
+    Played, Passed, Shielded, SentDog, Ended,
 )

@@ -25,6 +25,7 @@ from .events import (
     Ended,
     Mined,
     Moved,
+    Passed,
     Played,
     Recruited,
     RolledOff,
@@ -452,6 +453,13 @@ def battle(state: State, seat: int, event: Battled) -> State:
     if seat != fight.attacker:
         raise IllegalAction(f"{state.name(fight.attacker)} records the dice of the battle",
                             allowed=(state.name(fight.attacker),))
+    answers = awaited_answers(state)
+    if answers:
+        defender = state.name(fight.defender)
+        raise IllegalAction(
+            f"{defender} may first answer the invasion, before the dice: "
+            f"{' or '.join(data.title(c) for c in answers)} (play card=CARD by={defender}), "
+            f"or pass (pass by={defender})")
     faces = (event.attacker, event.defender)
     if not all(1 <= face <= SIDES for face in faces):
         raise IllegalAction("one die each: attacker=1..6 defender=1..6")
@@ -461,6 +469,38 @@ def battle(state: State, seat: int, event: Battled) -> State:
     state = replace(state, battle=fight)
     loser = fight.defender if winner == dice.ATTACKER else fight.attacker
     return finish_battle(defeat(state, fight, loser))
+
+
+def awaited_answers(state: State) -> list[str]:
+    """Cards the invaded player may still play before the first dice ("You can use this card
+    when a player tries to battle you!"), until they pass: the dice wait for them."""
+    fight = state.battle
+    if fight is None or fight.exchanges or fight.answered:
+        return []
+    return pre_dice_cards(state, fight.defender)
+
+
+def pre_dice_cards(state: State, seat: int) -> list[str]:
+    """The cards ``seat`` may play in this battle before its first dice: Tractor Beam (the
+    invaded player) and Good Space Dog (either side, a token left), if they can pay."""
+    fight = state.battle
+    if fight is None or fight.exchanges:
+        return []
+    me = state.seats[seat]
+    usable = [data.GOOD_DOG] if state.dogs_left else []
+    if seat == fight.defender:
+        usable.append(data.TRACTOR_BEAM)
+    return [card for card in dict.fromkeys(me.hand)
+            if card in usable and card_cost(state, card) <= me.gems]
+
+
+def pass_answer(state: State, seat: int, event: Passed) -> State:
+    """The invaded player plays no (more) card before the dice: the attacker may roll."""
+    fight = require_battle(state)
+    if seat != fight.defender or not awaited_answers(state):
+        raise IllegalAction("only the invaded player passes, before the first dice, when they "
+                            "hold a card they could play then")
+    return replace(state, battle=replace(fight, answered=True))
 
 
 def battle_bonus(state: State, fight: Battle) -> tuple[int, int]:
@@ -745,7 +785,7 @@ CARD_EFFECTS: dict[str, Callable[[State, int, Played], State]] = {
 STEPS: dict[type[Event], Callable[[State, int, Event], State]] = {
     Dealt: deal, Covered: cover, RolledOff: roll_off, Drew: draw, TradedCards: trade_cards,
     Mined: mine, Recruited: recruit, Moved: move, Battled: battle, Built: build, Played: play,
-    Shielded: shield, SentDog: send_dog, Ended: end,
+    Shielded: shield, SentDog: send_dog, Passed: pass_answer, Ended: end,
 }  # type: ignore[dict-item]
 
 

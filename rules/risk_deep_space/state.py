@@ -60,6 +60,8 @@ class Battle(msgspec.Struct, frozen=True, gc=False):
     crew: int
     """Attacking Recruits still standing (the defenders are the planet's Recruits)."""
     exchanges: int = 0
+    answered: bool = False
+    """The defender has passed on the cards played before the dice (``pass``)."""
     last: tuple[int, int] = (0, 0)
     """The dice of the last exchange (0, 0 before the first)."""
 

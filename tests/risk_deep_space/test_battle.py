@@ -30,7 +30,7 @@ def test_moving_onto_an_opponent_starts_a_battle() -> None:
 def test_higher_die_wins_and_ties_go_to_the_defender() -> None:
     """Battle: "The higher roller wins the dispute. If there's a tie, victory goes to the
     defending Crew. For every loss, you must remove one of your Recruits"."""
-    state = play(invaded(), "battle attacker=4 defender=4")
+    state = play(invaded(), "pass by=patrick", "battle attacker=4 defender=4")
     assert state.battle.crew == 2 and planet(state, "n1") == ("Patrick", 2)
     assert state.seats[0].supply == 30
     state = play(state, "battle attacker=5 defender=4")
@@ -41,10 +41,11 @@ def test_the_battle_goes_on_until_one_side_is_gone_and_the_winner_holds() -> Non
     """Battle: "The player who successfully defeats all of their opponent's Recruits will then
     occupy that planet. Whether they win or lose the battle, the attacking player gets to
     complete their turn." """
-    state = play(invaded(), "battle attacker=6 defender=1", "battle attacker=6 defender=1")
+    state = play(invaded(), "pass by=patrick", "battle attacker=6 defender=1",
+                 "battle attacker=6 defender=1")
     assert state.battle is None and planet(state, "n1") == ("Olga", 3)
     assert state.name(state.current) == "Olga" and state.moves_left == 1
-    lost = play(invaded(1, 2), "battle attacker=1 defender=6")
+    lost = play(invaded(1, 2), "pass by=patrick", "battle attacker=1 defender=6")
     assert lost.battle is None and planet(lost, "n1") == ("Patrick", 2)
     assert play(lost, "end").name(lost.current) == "Olga"
 
@@ -65,7 +66,8 @@ def test_tractor_beam_sends_the_invaders_back() -> None:
     assert state.battle is None and planet(state, "red-station") == ("Olga", 3)
     assert state.moves_left == 1 and "tractor-beam" not in state.seats[1].hand
     with pytest.raises(IllegalAction, match="before the dice"):
-        play(invaded(), "battle attacker=1 defender=1", "play card=tractor-beam by=patrick")
+        play(invaded(), "pass by=patrick", "battle attacker=1 defender=1",
+             "play card=tractor-beam by=patrick")
 
 
 def test_air_leak_removes_three_and_one_of_your_own() -> None:
@@ -87,7 +89,7 @@ def test_space_dog_adds_one_and_absorbs_the_first_defeat() -> None:
     state = play(state, "move from=red-station to=n1 count=3",
                  "play card=good-space-dog by=olga")
     assert state.dogs_left == 2
-    state = play(state, "battle attacker=4 defender=4")
+    state = play(state, "pass by=patrick", "battle attacker=4 defender=4")
     assert planet(state, "n1") == ("Patrick", 1)
     state = play(state, "battle attacker=2 defender=5")
     assert state.battle.crew == 3 and state.dogs_left == 3
@@ -207,3 +209,30 @@ def test_energy_boost_still_lets_the_movement_attack() -> None:
     assert through.battle is not None and through.seats[0].gems == 1
     beside = play(boosted, "move from=red-station to=n1 count=3")
     assert beside.battle is not None and state.space(beside.battle.target) == "n1"
+
+
+def test_a_quick_roll_does_not_take_the_invaded_players_card_away() -> None:
+    """Action Cards: "An Action card that can be used when a player tries to battle you is
+    marked 'You can use this card when a player tries to battle you!'" Tractor Beam: "When an
+    opponent invades a planet you occupy, move their Crew back". The dice wait until the
+    invaded player, holding such a card, plays it or passes."""
+    state = invaded()
+    with pytest.raises(IllegalAction, match=r"Patrick may first answer the invasion, before "
+                                            r"the dice: Tractor Beam .* or pass"):
+        play(state, "battle attacker=6 defender=1")
+    listed = {spec.type: spec.actors for spec in RULES.legal_actions(state)}
+    assert listed["pass"] == ("Patrick",) and "battle" not in listed
+    assert play(state, "play card=tractor-beam by=patrick").battle is None
+    rolled = play(state, "pass", "battle attacker=6 defender=1")
+    assert rolled.battle.exchanges == 1
+    with pytest.raises(IllegalAction, match="only the invaded player passes"):
+        play(state, "pass by=olga")
+
+
+def test_nothing_to_answer_lets_the_dice_roll_at_once() -> None:
+    """Battle: "Attacking Crew rolls first." With no card to play before the dice, the invaded
+    player is not asked."""
+    state = holding(invaded(), 1, "air-leak", "bribe-a-rival")
+    assert play(state, "battle attacker=6 defender=1").battle.exchanges == 1
+    with pytest.raises(IllegalAction, match="only the invaded player passes"):
+        play(state, "pass by=patrick")

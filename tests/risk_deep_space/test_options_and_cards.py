@@ -51,7 +51,8 @@ def test_by_default_a_base_stays_and_counts_when_its_planet_is_lost() -> None:
     """Documented default ``lost-base=stays`` (the rulebook says nothing of a Base on a planet
     that is lost): the Base stays on its planet and keeps counting toward the Win; the new holder
     may build a Base of its own there ("One Base per player per planet")."""
-    state = play(invade(), "battle attacker=6 defender=1", "battle attacker=6 defender=1")
+    state = play(invade(), "pass by=patrick", "battle attacker=6 defender=1",
+                 "battle attacker=6 defender=1")
     assert planet(state, "n1") == ("Olga", 3)
     assert state.bases[state.board.index("n1")] == (1,)
     assert bases_built(state, 1) == 1 and state.seats[1].bases == 4
@@ -63,7 +64,7 @@ def test_by_default_a_base_stays_and_counts_when_its_planet_is_lost() -> None:
 def test_lost_base_destroyed_sends_the_base_back_to_its_owner() -> None:
     """Option ``lost-base=destroyed``: a Base on a planet its owner loses goes back to its owner
     (off the board, to be built again), and no longer counts."""
-    state = play(invade(**DESTROYED), "battle attacker=6 defender=1",
+    state = play(invade(**DESTROYED), "pass by=patrick", "battle attacker=6 defender=1",
                  "battle attacker=6 defender=1")
     assert planet(state, "n1") == ("Olga", 3)
     assert state.bases[state.board.index("n1")] == ()
@@ -93,7 +94,7 @@ def test_lost_base_destroyed_when_the_planet_was_left_empty() -> None:
 def test_lost_base_destroyed_leaves_a_defended_base_alone() -> None:
     """Option ``lost-base=destroyed`` touches only a planet that is lost: "If there's a tie,
     victory goes to the defending Crew", and the defender keeps planet and Base."""
-    state = play(invade(1, 2, **DESTROYED), "battle attacker=3 defender=3")
+    state = play(invade(1, 2, **DESTROYED), "pass by=patrick", "battle attacker=3 defender=3")
     assert state.battle is None and planet(state, "n1") == ("Patrick", 2)
     assert state.bases[state.board.index("n1")] == (1,) and state.seats[1].bases == 4
 
