@@ -16,7 +16,7 @@ from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnIn
 from . import data
 from .actions import legal_actions
 from .events import EVENTS, Battled, RolledOff
-from .moves import SIDES, STAGE_WORDS, closed_spaces, phase_words, step
+from .moves import SIDES, STAGE_WORDS, acting_now, closed_spaces, phase_words, step
 from .options import Options, readings, resolve_board, settings, validate
 from .state import CARDS, Seat, State, bases_built, dogs_at, mine_at, on_board
 
@@ -93,7 +93,7 @@ class RiskDeepSpace(SteppedRules[State]):
                             detail=phase_words(state))
         phase = "battle" if state.battle else STAGE_WORDS[state.stage]
         return TurnInfo(turn=state.turn, round=state.round, phase=phase,
-                        active=(state.name(state.current),), detail=phase_words(state))
+                        active=(state.name(acting_now(state)),), detail=phase_words(state))
 
     def result(self, state: State) -> Result | None:
         if state.winner == NOBODY:

@@ -919,13 +919,25 @@ def setup_words(state: State) -> str:
     return "roll for first player: " + ", ".join(state.name(s) for s in state.contenders)
 
 
+def acting_now(state: State) -> int:
+    """The seat expected to act: the invaded player while the dice wait for their answer, else
+    the player whose turn it is."""
+    if awaited_answers(state):
+        assert state.battle is not None
+        return state.battle.defender
+    return state.current
+
+
 def turn_words(state: State) -> str:
     who = state.name(state.current)
     if state.battle is not None:
         fight = state.battle
+        answers = awaited_answers(state)
+        waiting = (f"; {state.name(fight.defender)} may play "
+                   f"{' or '.join(data.title(c) for c in answers)} or pass" if answers else "")
         return (f"battle on {state.title(fight.target)}: {state.name(fight.attacker)} "
                 f"({fight.crew}) against {state.name(fight.defender)} "
-                f"({state.recruits[fight.target]})")
+                f"({state.recruits[fight.target]}){waiting}")
     if state.stage == DRAW:
         return f"{who} draws up to two Action cards"
     return f"{who}: {STAGE_WORDS[state.stage]} ({state.moves_left} movements left)"
