@@ -176,7 +176,7 @@ def move_action(state: State, seat: int) -> list[ActionSpec]:
     if not sources or not targets:
         return []
     fields = (planet_field("from", sources, state), planet_field("to", targets, state),
-              FieldSpec(name="count", kind="int", required=False, doc="Recruits in the Crew"),
+              FieldSpec(name="count", kind="int", doc="Recruits in the Crew"),
               FieldSpec(name="dog", kind="bool", required=False, doc="take the Space Dog along"))
     return [ActionSpec(type="move", actors=(state.name(seat),), fields=fields,
                        doc=f"{state.moves_left} movements left")]

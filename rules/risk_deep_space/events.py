@@ -67,7 +67,8 @@ class Moved(Event, tag="move"):
 
     from_: str = msgspec.field(name="from")
     to: str
-    count: int = 1
+    count: int = 0
+    """Recruits in the Crew: must be given (empty is refused); stored logs always hold it."""
     dog: bool = False
 
 

@@ -356,7 +356,8 @@ def move(state: State, seat: int, event: Moved) -> State:
         raise IllegalAction(f"{state.name(seat)} has no Recruits on {state.title(source)}",
                             allowed=[state.space(p) for p in held(state, seat)])
     if not 1 <= event.count <= here:
-        raise IllegalAction(f"move from 1 to {here} Recruits from {state.title(source)}")
+        raise IllegalAction(f"say how many Recruits move from {state.title(source)}: "
+                            f"count=1 to {here}")
     targets = move_targets(state, seat, source)
     if target not in targets:
         raise IllegalAction(refusal(state, seat, target),

@@ -71,6 +71,16 @@ def test_mining_says_which_token() -> None:
     assert play(state, "mine planet=n1 resource=gem").seats[0].gems == 3
 
 
+def test_a_movement_says_how_many_recruits_move() -> None:
+    """Move: "You can move an individual Recruit or you can move a Crew": which one is the
+    player's to say (``count=``), never assumed."""
+    state = ready()
+    with pytest.raises(IllegalAction, match="say how many Recruits move from Red Home Station: "
+                                            "count=1 to 3"):
+        play(state, "move from=red-station to=n1")
+    assert planet(play(state, "move from=red-station to=n1 count=3"), "n1") == ("Olga", 3)
+
+
 def test_nothing_is_mined_on_a_home_station() -> None:
     """Mine, NOTE: "On your first turn, you won't be able to mine because all of your Recruits
     will be on your Home Station!" """
