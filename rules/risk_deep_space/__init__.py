@@ -24,9 +24,10 @@ differ, an option):
 
 - **The board** is not printed anywhere: ``--option board=FILE`` (format in :mod:`rules.board`);
   the default board is a reconstruction (mark I), and the board in force is stored in the log.
-- **Turn order of steps**: draw, then trade cards (beginning of the turn), then mine, then recruit,
-  then movements, Bases and own-turn cards in any order; an action of a later step closes the
-  earlier ones. Playing a card counts as "doing something", so it ends mining.
+- **Turn order of steps**: draw, then trade cards and mine (both "the beginning of your turn",
+  in either order), then recruit, then movements, Bases and own-turn cards in any order; an
+  action of a later step closes the earlier ones. Playing a card counts as "doing something",
+  so it ends mining.
 - **Recruits bought** go on the Home Station. No mining on Home Stations (the NOTE of Mine).
 - **Centre**: a movement may pass through the centre space for one Gem, taken when the move
   needs it; nobody stops on the centre. Covered corners (Deep Space) are crossed free.

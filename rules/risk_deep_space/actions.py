@@ -133,7 +133,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
         return [ActionSpec(type="draw", actors=me, fields=(field,), doc="top up to two cards")]
     specs: list[ActionSpec] = []
     player = state.seats[seat]
-    if state.stage == START and len(player.hand) == data.HAND.value and player.supply:
+    if state.stage in (START, MINE) and len(player.hand) == data.HAND.value and player.supply:
         specs.append(ActionSpec(type="trade-cards", actors=me, doc="both cards for a Recruit"))
     if state.stage <= MINE and mineable(state, seat):
         fields = (FieldSpec(name="planet", kind="str", choices=tuple(mineable(state, seat))),

@@ -51,7 +51,7 @@ from .state import (
 
 DRAW, START, MINE, RECRUIT, ACT = range(5)
 """Stages of a turn: each action may come at its stage or earlier, and moves the turn on."""
-STAGE_WORDS = ("draw", "trade cards or mine", "mine", "recruit", "move and build")
+STAGE_WORDS = ("draw", "trade cards or mine", "mine or trade cards", "recruit", "move and build")
 RESOURCES = ("gem", "ore")
 SIDES = 6
 
@@ -170,10 +170,12 @@ def cards_left(state: State) -> int:
 
 def trade_cards(state: State, seat: int, event: TradedCards) -> State:
     """"At the beginning of your turn, you can choose to discard both of your Action cards in
-    exchange for a new Recruit. Place that new Recruit on your Home Station." """
+    exchange for a new Recruit. Place that new Recruit on your Home Station." Mining is also
+    the beginning of the turn: trading comes before or after it, before anything else."""
     require_turn(state, seat, "trade cards")
-    if state.stage != START:
-        raise IllegalAction("cards are traded only at the beginning of the turn, before mining")
+    if state.stage not in (START, MINE):
+        raise IllegalAction("cards are traded only at the beginning of the turn (after the draw, "
+                            "before or after mining, before anything else)")
     me = state.seats[seat]
     if len(me.hand) != data.HAND.value:
         raise IllegalAction(f"trading discards both Action cards; {me.name} holds {len(me.hand)}")

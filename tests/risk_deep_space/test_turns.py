@@ -45,6 +45,18 @@ def test_trading_both_cards_gives_a_recruit_on_the_home_station() -> None:
         play(state, "trade-cards")
 
 
+def test_cards_may_be_traded_before_or_after_mining() -> None:
+    """Mine: "you may only mine at the beginning of your turn"; Good Space Dog: "At the
+    beginning of your turn, you can choose to discard both of your Action cards in exchange for
+    a new Recruit." Both belong to the beginning of the turn, in either order."""
+    state = spread(spread(ready(), "n1", 0, 2), "w1", 0, 2)
+    state = play(state, "mine planet=n1 resource=ore")
+    assert "trade-cards" in {spec.type for spec in RULES.legal_actions(state)}
+    state = play(state, "trade-cards", "mine planet=w1 resource=gem")
+    assert state.seats[0].hand == () and planet(state, "red-station") == ("Olga", 4)
+    assert (state.seats[0].ore, state.seats[0].gems) == (1, 3)
+
+
 def test_mining_needs_two_recruits_and_comes_first() -> None:
     """Mine: "at least two Recruits on one planet ... one Gem or one Ore ... You can mine from
     more than one planet on a turn ... only at the beginning of your turn"."""
