@@ -11,6 +11,7 @@ from .moves import (
     DRAW,
     MINE,
     RECRUIT,
+    RESOURCES,
     START,
     awaited_answers,
     bribe_targets,
@@ -135,9 +136,10 @@ def turn_actions(state: State) -> list[ActionSpec]:
     player = state.seats[seat]
     if state.stage in (START, MINE) and len(player.hand) == data.HAND.value and player.supply:
         specs.append(ActionSpec(type="trade-cards", actors=me, doc="both cards for a Recruit"))
-    if state.stage <= MINE and mineable(state, seat):
+    tokens = tuple(r for r, left in zip(RESOURCES, (state.gems, state.ore), strict=True) if left)
+    if state.stage <= MINE and mineable(state, seat) and tokens:
         fields = (FieldSpec(name="planet", kind="str", choices=tuple(mineable(state, seat))),
-                  FieldSpec(name="resource", kind="str", choices=("gem", "ore")))
+                  FieldSpec(name="resource", kind="str", choices=tokens))
         specs.append(ActionSpec(type="mine", actors=me, fields=fields))
     if state.stage <= RECRUIT and player.gems and player.supply:
         most = min(player.gems, player.supply)
@@ -156,7 +158,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
     if builds:
         specs.append(ActionSpec(type="build", actors=me,
                                 fields=(planet_field("planet", builds, state),)))
-    cards = tuple(c for c in dict.fromkeys(player.hand) if c in OWN_TURN_CARDS)
+    cards = tuple(c for c in dict.fromkeys(player.hand) if playable_on_turn(state, seat, c))
     if cards:
         takes = deck_choices(state) if data.MAIL in cards else ()
         specs.append(ActionSpec(type="play", actors=me,
@@ -167,12 +169,21 @@ def turn_actions(state: State) -> list[ActionSpec]:
 
 
 OWN_TURN_CARDS = (data.ENERGY_BOOST, data.BRIBE, data.MAIL)
+
+
+def playable_on_turn(state: State, seat: int, card: str) -> bool:
+    """An own-turn card ``seat`` can pay for now (Bribe a Rival: a Gem and a target)."""
+    if card not in OWN_TURN_CARDS or card_cost(state, card) > state.seats[seat].gems:
+        return False
+    return card != data.BRIBE or bool(bribe_targets(state, seat))
 BATTLE_CARDS = {data.TRACTOR_BEAM: "defender", data.AIR_LEAK: "both", data.GOOD_DOG: "both"}
 
 
 def move_action(state: State, seat: int) -> list[ActionSpec]:
     sources = held(state, seat)
-    targets = sorted({t for s in sources for t in move_targets(state, seat, s)})
+    gems = state.seats[seat].gems
+    targets = sorted({t for s in sources for t, toll in move_targets(state, seat, s).items()
+                      if toll <= gems})
     if not sources or not targets:
         return []
     fields = (planet_field("from", sources, state), planet_field("to", targets, state),

@@ -9,7 +9,7 @@ from rules.kernel import IllegalAction
 from rules.risk_deep_space import RULES
 from rules.risk_deep_space.events import Recruited
 
-from .helpers import TWO, grant, planet, play, ready, spread
+from .helpers import TWO, grant, holding, planet, play, ready, spread
 
 
 def test_a_turn_starts_by_topping_up_to_two_cards() -> None:
@@ -219,3 +219,22 @@ def test_recruiting_without_gems_is_refused_with_the_gems_rule() -> None:
     with pytest.raises(IllegalAction, match="each Recruit costs a Gem; Olga has 0") as refused:
         RULES.check(state, "Olga", Recruited(count=1))
     assert "move" in refused.value.allowed and "recruit" not in refused.value.allowed
+
+
+def test_only_what_the_rules_accept_is_offered() -> None:
+    """Bribe a Rival "(pay a Gem)": without a Gem or an opponent next door it is not offered;
+    Move: "You may pay one Gem to pass through the middle": without a Gem the planets beyond the
+    centre are not offered; Mine: only tokens left by the board are offered. What is offered
+    is what one player may record now, so ``by=`` may be left out exactly then."""
+    state = spread(holding(ready(TWO), 0, "bribe-a-rival", "energy-boost"), "n1", 1, 2)
+    offered = {spec.type: spec for spec in RULES.legal_actions(state)}
+    assert offered["play"].fields[0].choices == ("bribe-a-rival", "energy-boost")
+    poor = spread(grant(state, 0, gems=-2), "north-inner", 0, 2)
+    offered = {spec.type: spec for spec in RULES.legal_actions(poor)}
+    assert offered["play"].fields[0].choices == ("energy-boost",)
+    assert "south-inner" not in offered["move"].fields[1].choices
+    with pytest.raises(IllegalAction, match="Bribe a Rival costs a Gem"):
+        play(poor, "play card=bribe-a-rival planet=n1")
+    no_ore = replace(spread(ready(), "w1", 0, 2), ore=0)
+    mining = {spec.type: spec for spec in RULES.legal_actions(no_ore)}["mine"]
+    assert mining.fields[1].choices == ("gem",)
