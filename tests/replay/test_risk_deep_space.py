@@ -63,8 +63,6 @@ def test_a_deal_is_told_to_the_player_the_rules_dealt_to() -> None:
     assert told.startswith("The table deals Red ")
 
 
-@pytest.mark.xfail(strict=True, reason="passes once replay/fold.py gives the active player's own "
-                                       "reason when nobody is named (the lead's part of issue 11)")
 def test_recruiting_without_gems_through_the_cli_names_the_gems_rule(store: Ledger) -> None:
     """Recruit: "You may pay one Gem to gain a single Recruit." ``record GAME recruit`` without
     ``by=`` when the player whose turn it is has no Gem says so, not "nobody may recruit"."""
