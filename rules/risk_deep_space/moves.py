@@ -453,9 +453,6 @@ def battle(state: State, seat: int, event: Battled) -> State:
     roller wins ... If there's a tie, victory goes to the defending Crew." A loss removes one
     Recruit, or the side's Space Dog first; the battle goes on until one side has no Recruits."""
     fight = require_battle(state)
-    if seat != fight.attacker:
-        raise IllegalAction(f"{state.name(fight.attacker)} records the dice of the battle",
-                            allowed=(state.name(fight.attacker),))
     answers = awaited_answers(state)
     if answers:
         defender = state.name(fight.defender)
@@ -463,6 +460,9 @@ def battle(state: State, seat: int, event: Battled) -> State:
             f"{defender} may first answer the invasion, before the dice: "
             f"{' or '.join(data.title(c) for c in answers)} (play card=CARD by={defender}), "
             f"or pass (pass by={defender})")
+    if seat != fight.attacker:
+        raise IllegalAction(f"{state.name(fight.attacker)} records the dice of the battle",
+                            allowed=(state.name(fight.attacker),))
     faces = (event.attacker, event.defender)
     if not all(1 <= face <= SIDES for face in faces):
         raise IllegalAction("one die each: attacker=1..6 defender=1..6")

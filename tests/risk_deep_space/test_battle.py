@@ -223,6 +223,8 @@ def test_a_quick_roll_does_not_take_the_invaded_players_card_away() -> None:
     listed = {spec.type: spec.actors for spec in RULES.legal_actions(state)}
     assert listed["pass"] == ("Patrick",) and "battle" not in listed
     assert RULES.turn(state).active == ("Patrick",)
+    with pytest.raises(IllegalAction, match="Patrick may first answer the invasion"):
+        play(state, "battle attacker=6 defender=1 by=patrick")  # the one expected to act
     assert "Patrick may play Tractor Beam or pass" in RULES.turn(state).detail
     assert play(state, "play card=tractor-beam by=patrick").battle is None
     rolled = play(state, "pass", "battle attacker=6 defender=1")
