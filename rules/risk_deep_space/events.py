@@ -75,7 +75,7 @@ class Moved(Event, tag="move"):
 class Battled(Event, tag="battle"):
     """``battle attacker=4 defender=2``: one exchange of a battle, one die each, attacker first.
 
-    Empty: tabletape rolls.
+    Both empty: tabletape rolls both (one die given alone is refused).
     """
 
     attacker: int = 0

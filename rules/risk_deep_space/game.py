@@ -74,12 +74,13 @@ class RiskDeepSpace(SteppedRules[State]):
         return step(state, actor_seat(state, actor), event)
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
-        """Dice left empty are rolled from ``rng``."""
+        """Dice left empty (all of them) are rolled from ``rng``; one die given and one left
+        out is left for the rules to refuse."""
         if isinstance(event, RolledOff) and not event.dice and state.phase == "roll-off":
             return replace(event, dice=dice.roll(rng, len(state.contenders)))
-        if isinstance(event, Battled) and state.battle is not None:
-            return replace(event, attacker=event.attacker or rng.randint(1, SIDES),
-                           defender=event.defender or rng.randint(1, SIDES))
+        if (isinstance(event, Battled) and state.battle is not None
+                and not event.attacker and not event.defender):
+            return replace(event, attacker=rng.randint(1, SIDES), defender=rng.randint(1, SIDES))
         return event
 
     # -- what the table sees -------------------------------------------------------------------

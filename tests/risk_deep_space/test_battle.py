@@ -59,6 +59,20 @@ def test_tabletape_rolls_empty_dice() -> None:
     assert 1 <= event.attacker <= 6 and 1 <= event.defender <= 6
 
 
+def test_one_die_given_is_not_completed_by_tabletape() -> None:
+    """Battle: "You and your opponent each roll one die." Dice are entered as they landed, or
+    all rolled by tabletape: a half-entered exchange (one die missing) is refused, not silently
+    completed with a die nobody rolled."""
+    import random
+
+    state = play(invaded(), "pass by=patrick")
+    _, event = parse(state, "battle attacker=5")
+    event = RULES.complete(state, "Olga", event, random.Random(3))
+    assert (event.attacker, event.defender) == (5, 0)
+    with pytest.raises(IllegalAction, match=r"one die each: attacker=1\.\.6 defender=1\.\.6"):
+        RULES.check(state, "Olga", event)
+
+
 def test_tractor_beam_sends_the_invaders_back() -> None:
     """Tractor Beam: "move their Crew back to the planet they came from. The other player does
     not regain their lost movement." """
