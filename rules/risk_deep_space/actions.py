@@ -20,7 +20,7 @@ from .moves import (
     corner_pairs,
     held,
     homes_in_use,
-    in_battle,
+    may_activate,
     mineable,
     move_targets,
     pre_dice_cards,
@@ -117,11 +117,6 @@ def dog_sendings(state: State) -> list[ActionSpec]:
                        doc="the Space Dog whose Crew was wiped out joins this Crew")
             for seat in owners]
 
-
-def may_activate(state: State, seat: int) -> bool:
-    me = state.seats[seat]
-    return (not in_battle(state, seat) and state.dogs_left > 0 and data.DOG_PAW in me.hand
-            and me.gems >= card_cost(state, data.DOG_PAW) and bool(held(state, seat)))
 
 
 def turn_actions(state: State) -> list[ActionSpec]:

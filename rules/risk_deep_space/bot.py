@@ -17,7 +17,7 @@ from rules.board import NOBODY
 from rules.bots import Candidate, first_legal
 
 from . import data
-from .actions import buildable, may_activate, playable_in_battle, shield_choices
+from .actions import buildable, playable_in_battle, shield_choices
 from .events import (
     Battled,
     Built,
@@ -45,6 +45,7 @@ from .moves import (
     corner_pairs,
     held,
     homes_in_use,
+    may_activate,
     mineable,
     move_targets,
     reshuffle_if_empty,

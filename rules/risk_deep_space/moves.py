@@ -745,6 +745,15 @@ def dog_paw(state: State, seat: int, event: Played) -> State:
     return replace(state, paws=one_less(state.paws, seat))
 
 
+def may_activate(state: State, seat: int) -> bool:
+    """``seat`` may activate a Space Dog, Paw! now: a window open, the card, a Gem, a token by
+    the board, Recruits to join, and no battle of theirs under way."""
+    me = state.seats[seat]
+    return (seat in state.paws and not in_battle(state, seat) and state.dogs_left > 0
+            and data.DOG_PAW in me.hand and me.gems >= card_cost(state, data.DOG_PAW)
+            and bool(held(state, seat)))
+
+
 def in_battle(state: State, seat: int) -> bool:
     fight = state.battle
     return fight is not None and seat in (fight.attacker, fight.defender)
@@ -948,5 +957,5 @@ def turn_words(state: State) -> str:
 
 def paw_words(state: State) -> str:
     """Who may still activate a Space Dog, Paw! they drew (outside a battle they are in)."""
-    names = dict.fromkeys(state.name(s) for s in state.paws if not in_battle(state, s))
+    names = dict.fromkeys(state.name(s) for s in state.paws if may_activate(state, s))
     return f"; {', '.join(names)} may activate Space Dog, Paw! for a Gem" if names else ""
