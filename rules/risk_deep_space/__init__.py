@@ -45,7 +45,8 @@ differ, an option):
 - **Tractor Beam** and **Good Space Dog** come before the first exchange of the battle. The
   dice wait for the invaded player who holds one they can play (and pay for): they play it or
   ``pass``; a quick roll does not take their card away. The attacker, who records the dice,
-  plays theirs before rolling.
+  plays theirs before rolling. ``defender-answers=roll`` lets the attacker roll at once (how
+  logs recorded before this rule fold: they store no such option).
 - **Space Dog**: +1 to its side's die (not more with two dogs); each defeat removes a Space Dog of
   the losing side before any Recruit. A dog goes along with a Crew on ``dog=true`` and always
   when no Recruit stays behind; a dog whose Crew an Action card wiped out joins another of its

@@ -37,9 +37,11 @@ class RiskDeepSpace(SteppedRules[State]):
 
     def options(self, raw: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """Options with ``board=FILE`` turned into the board's content, so the log holds the
-        board in force and replays without the file."""
+        board in force and replays without the file; a new game waits for the invaded player's
+        answer (``defender-answers=wait``) unless the table says otherwise."""
         given = dict(raw)
         given["board"] = resolve_board(given.get("board"))
+        given.setdefault("defender-answers", data.DEFENDER_ANSWERS.value)
         return super().options(given, players)
 
     def validate_options(self, options: Any, players: Sequence[str]) -> None:

@@ -478,7 +478,8 @@ def awaited_answers(state: State) -> list[str]:
     """Cards the invaded player may still play before the first dice ("You can use this card
     when a player tries to battle you!"), until they pass: the dice wait for them."""
     fight = state.battle
-    if fight is None or fight.exchanges or fight.answered:
+    if (fight is None or fight.exchanges or fight.answered
+            or state.settings.defender_answers != "wait"):
         return []
     return pre_dice_cards(state, fight.defender)
 

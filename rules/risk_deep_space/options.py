@@ -4,7 +4,8 @@
 ``--option lost-base=destroyed``, ``--option home-bases=true``, ``--option open-stations=true``,
 ``--option deck.air-leak=8 --option deck.bribe-a-rival=3`` (the deck keeps 36 cards),
 ``--option cost.mail-from-mom=gem``, ``--option force-fields=shield`` (see
-:data:`data.FORCE_FIELD_RULES`). The options in force, the whole board included, are stored
+:data:`data.FORCE_FIELD_RULES`), ``--option defender-answers=roll`` (see
+:data:`data.DEFENDER_ANSWERS`). The options in force, the whole board included, are stored
 in the game-started event, so a log replays without the board file.
 """
 
@@ -44,6 +45,10 @@ def _fields() -> list[tuple[str, Any, Any]]:
         ("home_bases", bool, msgspec.field(default=data.HOME_BASES.value, name="home-bases")),
         ("open_stations", bool,
          msgspec.field(default=data.OPEN_STATIONS.value, name="open-stations")),
+        # new games store data.DEFENDER_ANSWERS (see RiskDeepSpace.options); a log recorded
+        # before this option existed has no value and folds as it was recorded
+        ("defender_answers", Literal["wait", "roll"],
+         msgspec.field(default=data.RECORDED_ANSWERS, name="defender-answers")),
         *deck,
         *costs,
     ]
@@ -64,6 +69,9 @@ class Settings(msgspec.Struct, frozen=True, dict=True):
     """``unused`` (the default) or ``shield`` (:data:`data.FORCE_FIELD_RULES`)."""
     home_bases: bool
     open_stations: bool
+    defender_answers: str
+    """``wait``: the dice wait for the invaded player's answer (``pass``); ``roll``: they do
+    not (the attacker's roll closes the invaded player's cards)."""
     mix: tuple[int, ...]
     """Cards of each kind in the deck, in :data:`data.CARDS` order."""
     costs: tuple[str, ...]
@@ -172,6 +180,7 @@ def _settings(key: bytes, players: int) -> Settings:
         force_fields=options.force_fields,  # type: ignore[attr-defined]
         home_bases=options.home_bases,  # type: ignore[attr-defined]
         open_stations=options.open_stations,  # type: ignore[attr-defined]
+        defender_answers=options.defender_answers,  # type: ignore[attr-defined]
         mix=tuple(values[f"deck_{card.replace('-', '_')}"] for card in data.CARDS),
         costs=tuple(values.get(f"cost_{card.replace('-', '_')}", data.CARD_COSTS[card].value)
                     for card in data.CARDS),

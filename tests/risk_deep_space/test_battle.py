@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from rules.kernel import IllegalAction
 from rules.risk_deep_space import RULES, data
 from rules.risk_deep_space.state import State
 
-from .helpers import SETUP_TWO, TWO, holding, parse, planet, play, ready, spread, start
+from .helpers import (
+    SETUP_TWO,
+    TWO,
+    holding,
+    parse,
+    planet,
+    play,
+    ready,
+    spread,
+    start,
+    started,
+)
 
 
 def invaded(olga: int = 3, patrick: int = 2) -> State:
@@ -245,6 +257,20 @@ def test_a_quick_roll_does_not_take_the_invaded_players_card_away() -> None:
     assert rolled.battle.exchanges == 1
     with pytest.raises(IllegalAction, match="only the invaded player passes"):
         play(state, "pass by=olga")
+
+
+def test_a_log_recorded_before_the_answer_rule_folds_as_recorded() -> None:
+    """Old logs must still fold: a game started before ``defender-answers`` existed (no such
+    option stored) rolled at once; ``defender-answers=roll`` is the same for a table that wants
+    it."""
+    begun = started()
+    old = {key: value for key, value in begun.options.items() if key != "defender-answers"}
+    assert begun.options["defender-answers"] == "wait"
+    for options in (old, {**old, "defender-answers": "roll"}):
+        state = play(RULES.start(replace(begun, options=options)), *SETUP_TWO)
+        state = play(spread(state, "n1", 1, 2), "move from=red-station to=n1 count=3",
+                     "battle attacker=6 defender=1")
+        assert state.battle.exchanges == 1
 
 
 def test_nothing_to_answer_lets_the_dice_roll_at_once() -> None:
