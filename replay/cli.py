@@ -22,6 +22,7 @@ import ledger as ledger_pkg
 from ledger import GameStarted, Ledger, LedgerError, TornTail, UnknownGameId, VersionConflict
 from replay import render
 from replay.fold import RefusedEvent, decode_event, open_game, record_action, undo
+from replay.games import plugin_function
 from rules.actions import ActionSyntaxError
 from rules.kernel import BadOptions, IllegalAction, UnknownGame, find_game, registered
 
@@ -127,6 +128,9 @@ def new(
         return
     out.print(f"Started [bold]{rules.title}[/] game [bold cyan]{escape(game)}[/] "
               f"for {escape(', '.join(players))}.")
+    notes = plugin_function(rules.name, "setup_notes")  # a game's word on its setup, if any
+    if notes is not None:
+        out.print(notes(rules, rules.start(started)))
     out.print(f"Record actions with [bold]tabletape record {escape(game)} ACTION key=value …[/] "
               f"or play at the prompt: [bold]tabletape play {escape(game)}[/]")
 
