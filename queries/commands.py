@@ -235,8 +235,11 @@ def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
                  output: Path | None) -> None:
     """Print or write the query's rows in ``output_format``."""
     if output_format is SqlFormat.parquet:
+        from queries.transfer import portable
+
         assert output is not None
-        relation.write_parquet(str(output))
+        columns = list(zip(relation.columns, map(str, relation.types), strict=True))
+        relation.project(portable(columns)).write_parquet(str(output))
         return
     columns, types, rows = relation.columns, [str(t) for t in relation.types], relation.fetchall()
     if output_format is SqlFormat.table:

@@ -64,6 +64,9 @@ USAGE_EXIT = 2
 """Exit status for input that is not understood (unknown game, action, field, bad value)."""
 ILLEGAL_EXIT = 1
 """Exit status for an action the rules refuse, and for a damaged or changed log."""
+MAX_SEED = 2**63 - 1
+"""Largest seed of tabletape's dice: seeds are drawn below 2**63, so a 64-bit integer (the
+Parquet export's BIGINT) holds every one exactly."""
 
 
 def fail(message: str, code: int, hint: str = "") -> NoReturn:
@@ -122,7 +125,8 @@ def new(
                                               help="A player, in seat order; repeat it.")],
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="KEY=VALUE setup option.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of tabletape's dice.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        min=0, max=MAX_SEED, help="Seed of tabletape's dice (0 to 2**63-1).")] = None,
     game_id: Annotated[str | None, typer.Option("--id", help="Choose the game id.")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
@@ -136,7 +140,7 @@ def new(
         started = GameStarted(
             kind=rules.name, rules_version=rules.rules_version,
             tabletape_version=ledger_pkg.__version__, players=players, options=options,
-            seed=seed if seed is not None else random.SystemRandom().randrange(2**63),
+            seed=seed if seed is not None else random.SystemRandom().randrange(MAX_SEED + 1),
         )
         store = open_ledger(ledger)
         game = store.create(started, game_id=game_id, prefix=rules.short)
