@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -874,11 +875,23 @@ def sql_string(text: str) -> str:
 
 def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
             sync_first: bool = True) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to the ledger's catalog, synced first: every table and view."""
+    """A read-only connection to the ledger's catalog, synced first: every table and view.
+
+    Games the catalog leaves out (their logs do not verify or do not fold) are named in a
+    :class:`LeftOutWarning`.
+    """
     store = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
     if sync_first:
-        sync(store)
+        problems = sync(store).problems
+        if problems:
+            listed = "; ".join(f"{game}: {why}" for game, why in sorted(problems.items())[:10])
+            warnings.warn(f"{len(problems)} game(s) left out of the catalog: {listed}",
+                          LeftOutWarning, stacklevel=2)
     return open_catalog(catalog_path(store), read_only=True)
+
+
+class LeftOutWarning(UserWarning):
+    """Some games are left out of the catalog; the message names them and why."""
 
 
 def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Record]:
@@ -901,6 +914,7 @@ def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Reco
 __all__ = [
     "CATALOG_FILE",
     "CatalogError",
+    "LeftOutWarning",
     "SyncReport",
     "catalog_path",
     "connect",

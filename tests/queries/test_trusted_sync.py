@@ -152,6 +152,14 @@ def test_problems_are_named_by_every_sync_not_only_the_first(ledger: Ledger) -> 
     assert (again.loaded, set(again.problems)) == (0, {bad})
 
 
+def test_connect_warns_of_games_left_out(ledger: Ledger) -> None:
+    rolled(ledger, "ty-ok")
+    bad = rolled(ledger, "ty-bad")
+    change_die(ledger, bad, 2, 2, 6)
+    with pytest.warns(catalog.LeftOutWarning, match=f"1 game.*{bad}: game {bad} fails"):
+        connect(ledger).close()
+
+
 def test_sql_and_stats_say_how_many_games_are_left_out(ledger: Ledger) -> None:
     rolled(ledger, "ty-ok")
     bad = rolled(ledger, "ty-bad")
