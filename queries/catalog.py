@@ -315,6 +315,10 @@ def open_catalog(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         if "lock" in message.lower():
             raise CatalogError(f"the catalog {path} is in use by another program ({message}); "
                                "close it and try again") from None
+        if "different configuration" in message:
+            raise CatalogError(f"the catalog {path} is open in this program (a "
+                               "queries.connect() connection, say) and needs syncing: close "
+                               "that connection and try again") from None
         raise CatalogError(f"cannot open the catalog {path}: {message}; delete it and it "
                            "will be rebuilt from the logs") from None
 

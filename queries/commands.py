@@ -111,13 +111,16 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
 
     Games the catalog leaves out are named on standard error; with ``strict`` that is an error.
     """
-    from queries.catalog import catalog_path, opened, stored_problems, sync
+    from queries.catalog import CatalogError, catalog_path, opened, stored_problems, sync
 
     store = Ledger(ledger)
     if sync_first:
         with progress_bar() as progress:
             problems = sync(store, progress=progress).problems
     else:
+        if not catalog_path(store).exists():
+            raise CatalogError(f"ledger {store.root} has no catalog yet: run `tabletape sync` "
+                               "(or query without --no-sync)")
         with opened(catalog_path(store), read_only=True) as con:
             problems = stored_problems(con)
     name_left_out(problems, strict)

@@ -256,3 +256,23 @@ def test_no_sync_queries_the_catalog_as_it_is(ledger: Ledger) -> None:
     assert (result.exit_code, result.stdout) == (0, "head_seq\n4\n"), result.output
     result = run(ledger, "sql", "SELECT head_seq FROM games", "--format", "csv")
     assert result.stdout == "head_seq\n5\n"
+
+
+def test_no_sync_without_a_catalog_says_to_sync(ledger: Ledger) -> None:
+    rolled(ledger, "ty-one")
+    result = run(ledger, "sql", "SELECT 1", "--no-sync")
+    assert result.exit_code == 1
+    assert "has no catalog yet: run `tabletape sync`" in flat(result.stderr)
+    assert not catalog.catalog_path(ledger).exists()
+
+
+def test_a_reader_in_the_same_program_shares_a_current_catalog(ledger: Ledger) -> None:
+    game = rolled(ledger, "ty-one")
+    with connect(ledger) as reader:
+        with connect(ledger) as again:  # nothing to sync: read-only beside the first
+            assert again.execute("SELECT count(*) FROM games").fetchone() == (1,)
+        record(ledger, game, [("ann", Rolled(dice=(4,)))])
+        with pytest.raises(catalog.CatalogError, match="close that connection"):
+            sync(ledger)
+        assert reader.execute("SELECT head_seq FROM games").fetchone() == (4,)
+    assert sync(ledger).grew == 1
