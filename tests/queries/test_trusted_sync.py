@@ -276,3 +276,25 @@ def test_a_reader_in_the_same_program_shares_a_current_catalog(ledger: Ledger) -
             sync(ledger)
         assert reader.execute("SELECT head_seq FROM games").fetchone() == (4,)
     assert sync(ledger).grew == 1
+
+
+def test_export_parquet_names_games_left_out_and_strict_refuses(ledger: Ledger,
+                                                               tmp_path: Path) -> None:
+    rolled(ledger, "ty-ok")
+    bad = rolled(ledger, "ty-bad")
+    change_die(ledger, bad, 2, 2, 6)
+    strict = run(ledger, "export", "--parquet", str(tmp_path / "strict"), "--strict")
+    assert strict.exit_code == 1 and not (tmp_path / "strict").exists()
+    assert "1 game is left out of the catalog" in flat(strict.stderr)
+    done = run(ledger, "export", "--parquet", str(tmp_path / "out"))
+    assert done.exit_code == 0 and f"{bad}: game {bad} fails" in flat(done.stderr)
+    exported = duckdb_games(tmp_path / "out")
+    assert exported == ["ty-ok"]
+
+
+def duckdb_games(folder: Path) -> list[str]:
+    import duckdb
+
+    with duckdb.connect() as con:
+        return [row[0] for row in con.execute(
+            f"SELECT game FROM read_parquet('{folder}/games/*/*.parquet')").fetchall()]
