@@ -8,10 +8,12 @@ from ledger.codec import GENESIS_HASH, Record, decode_line, utc_stamp
 from ledger.events import TABLE, Event, GameStarted, Noted, Retracted, event_type
 from ledger.store import (
     Corrupt,
+    Damaged,
     Draft,
     Head,
     Ledger,
     LedgerError,
+    Rewritten,
     TornTail,
     UnfinishedAppend,
     UnknownGameId,
@@ -27,6 +29,7 @@ __all__ = [
     "GENESIS_HASH",
     "TABLE",
     "Corrupt",
+    "Damaged",
     "Draft",
     "Event",
     "GameStarted",
@@ -36,6 +39,7 @@ __all__ = [
     "Noted",
     "Record",
     "Retracted",
+    "Rewritten",
     "TornTail",
     "UnfinishedAppend",
     "UnknownGameId",
