@@ -33,6 +33,11 @@ TROOP, SPY, CANCEL, RALLY, ARTILLERY, SABOTAGE, EXPAND, BOMBARD = range(len(TACT
 ATTACKER_STEP, DEFENDER_STEP, HELPERS_STEP, DEPLOYED = range(4)
 """Attack Phase 2's steps: the attacker deploys or declines, then the defender, then other
 players (until the attacker rolls or resolves); then troops are deployed."""
+RULES_VERSIONS = ("1", "2")
+"""The rules versions a game may be recorded under (game-started's ``rules_version``), the
+current one last. Version 1 recorded Attack Phase 2 without declines; version 2 records them."""
+DECLINES_RECORDED = 2
+"""The first rules version whose logs record the attacker's and defender's declines."""
 
 Counts = tuple[int, ...]
 T = TypeVar("T")
@@ -177,6 +182,11 @@ class State(msgspec.Struct, frozen=True, gc=False):
     stop_after_win: bool = False
     """Reading (option ``after-win``): pairs after the one that ends the battle (no defending or
     no attacking cards left) or wins the game are not resolved."""
+    protocol: int = DECLINES_RECORDED
+    """The rules version the game is recorded under (game-started's ``rules_version``): before
+    :data:`DECLINES_RECORDED`, nobody typed a decline, and a later entry of Attack Phase 2 (a
+    later player's troops, the roll, Artillery, Sabotage) declined the steps not yet answered
+    (:func:`.moves.answering`)."""
     seat_names: tuple[str | None, ...] = ()
     """Seat names as stored, for an exact-spelling lookup (:func:`seat_of`): each seat's name, or
     None where an earlier seat has the same name case-insensitively or the name means the table
