@@ -33,6 +33,14 @@ Readings where the rulebook leaves a question open (each has a test):
   only to play Sabotage or Artillery before the roll); with two players it ends with the
   defender's entry. Artillery and Sabotage are played only after it ("after troops are
   deployed"), so playing or canceling them changes nobody's step.
+- **Rules versions** (game-started's ``rules_version``): new games record version 2, the
+  deployment steps above. A game recorded under version 1 (before the steps) keeps its recording
+  protocol for deployment only, read as it was meant at the table: nobody typed a decline, so an
+  entry the steps would refuse because earlier steps are unanswered (a later player's troops, the
+  first roll, Artillery or Sabotage, played even if then canceled) declines every earlier step
+  not yet answered, and a player's step stays open for more troops until then
+  (:func:`.moves.answering`). Every other rule applies to version 1 games as to new ones. An
+  unknown version is refused (a newer tabletape wrote it).
 - **Helpers' troops** join the side they help: they add dice to it, and a lost pair costs the
   side an active troop before a continent card. Which troop is the table's choice, said with
   ``resolve lost=carol`` (one name per lost pair that costs a troop, highest pair first); by
