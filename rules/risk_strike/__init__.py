@@ -39,8 +39,10 @@ Readings where the rulebook leaves a question open (each has a test):
   entry the steps would refuse because earlier steps are unanswered (a later player's troops, the
   first roll, Artillery or Sabotage, played even if then canceled) declines every earlier step
   not yet answered, and a player's step stays open for more troops until then
-  (:func:`.moves.answering`). Every other rule applies to version 1 games as to new ones. An
-  unknown version is refused (a newer tabletape wrote it).
+  (:func:`.moves.answering`). Version 1 also named Bombard's die by the face it landed on, before
+  a Rally's bonus (:func:`.moves.named_faces`); the die still becomes a 6. Every other rule
+  applies to version 1 games as to new ones. An unknown version is refused (a newer tabletape
+  wrote it).
 - **Helpers' troops** join the side they help: they add dice to it, and a lost pair costs the
   side an active troop before a continent card. Which troop is the table's choice, said with
   ``resolve lost=carol`` (one name per lost pair that costs a troop, highest pair first); by

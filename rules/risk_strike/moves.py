@@ -40,6 +40,7 @@ from .state import (
     DECLINES_RECORDED,
     DEFENDER_STEP,
     DEPLOYED,
+    DICE_NAMED_AS_SHOWN,
     EXPAND,
     HELPERS_STEP,
     NOBODY,
@@ -917,7 +918,7 @@ def bombard_target(state: State, seat: int, card: int, event: Played) -> Pending
     side = side_arg(state, battle, event.side) if event.side else ""
     if not side:
         refuse("Bombard names a die: side=attacker or side=defender, and die=FACE", SIDES)
-    faces = shown_faces(battle.roll, side)
+    faces = named_faces(state, battle.roll, side)
     if event.die not in faces:
         refuse(f"no {side} die shows {event.die}", [str(face) for face in sorted(set(faces))])
     return Pending(player=seat, card=card, side=side, die=event.die)
@@ -928,6 +929,14 @@ def shown_faces(roll: Dice, side: str) -> tuple[int, ...]:
     if side == ATTACKER:
         return tuple(face + roll.attacker_bonus for face in roll.attacker)
     return tuple(face + roll.defender_bonus for face in roll.defender)
+
+
+def named_faces(state: State, roll: Dice, side: str) -> tuple[int, ...]:
+    """The faces Bombard's ``die=`` names a side's dice by: what they show now (Rally included).
+    Rules version 1 named them as they landed, before Rally's bonus (only those were accepted)."""
+    if state.protocol < DICE_NAMED_AS_SHOWN:
+        return roll.attacker if side == ATTACKER else roll.defender
+    return shown_faces(roll, side)
 
 
 TARGETS: dict[int, Callable[[State, int, int, Played], Pending]] = {
@@ -969,17 +978,17 @@ def rally_effect(state: State, pending: Pending) -> State:
 
 
 def bombard_effect(state: State, pending: Pending) -> State:
-    """Bombard: the die named by what it shows becomes a 6 as it shows (so a Rally already
-    resolved is not added again: its face is 6 minus the bonus); the lineup is re-ordered when
-    the roll is resolved."""
+    """Bombard: the die named by what it shows (:func:`named_faces`) becomes a 6 as it shows (so
+    a Rally already resolved is not added again: its face is 6 minus the bonus); the lineup is
+    re-ordered when the roll is resolved."""
     battle = state.battle
     if battle is None or battle.roll is None:
         return state
     roll, face = battle.roll, data.BOMBARD_FACE.value
-    shown = shown_faces(roll, pending.side)
-    if pending.die not in shown:
+    named = named_faces(state, roll, pending.side)
+    if pending.die not in named:
         return state
-    die = shown.index(pending.die)
+    die = named.index(pending.die)
     if pending.side == ATTACKER:
         roll = replace(roll, attacker=put(roll.attacker, die, face - roll.attacker_bonus))
     else:

@@ -38,6 +38,9 @@ RULES_VERSIONS = ("1", "2")
 current one last. Version 1 recorded Attack Phase 2 without declines; version 2 records them."""
 DECLINES_RECORDED = 2
 """The first rules version whose logs record the attacker's and defender's declines."""
+DICE_NAMED_AS_SHOWN = 2
+"""The first rules version whose Bombard names a die by what it shows now (Rally included);
+version 1 named it by the face it landed on."""
 
 Counts = tuple[int, ...]
 T = TypeVar("T")
@@ -186,7 +189,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     """The rules version the game is recorded under (game-started's ``rules_version``): before
     :data:`DECLINES_RECORDED`, nobody typed a decline, and a later entry of Attack Phase 2 (a
     later player's troops, the roll, Artillery, Sabotage) declined the steps not yet answered
-    (:func:`.moves.answering`)."""
+    (:func:`.moves.answering`); and Bombard named a die by the face it landed on
+    (:func:`.moves.named_faces`)."""
     seat_names: tuple[str | None, ...] = ()
     """Seat names as stored, for an exact-spelling lookup (:func:`seat_of`): each seat's name, or
     None where an earlier seat has the same name case-insensitively or the name means the table

@@ -206,3 +206,42 @@ def test_the_same_entries_are_refused_in_a_v2_game(tmp_path) -> None:
         record_action(store, game, "roll attacker=6 defender=3,2 by=Olga")
     with pytest.raises(IllegalAction, match="after troops are deployed"):
         record_action(store, game, "play card=artillery target=Olga by=Quinn")
+
+
+RALLY_SETUP = (
+    "deal player=Olga continents=europe,europe,asia tactics=rally,bombard,troop by=table",
+    "deal player=Patrick continents=europe,africa,africa tactics=troop,troop,spy by=table",
+    "roll-off dice=6,1 by=table",
+    "deal player=Patrick continents=australia by=table",
+    "draw continents=asia,asia by=Olga",
+    "attack from=europe target=europe defender=Patrick by=Olga",
+    "deploy troops=1 by=Patrick",
+    "roll attacker=3,1 defender=4,4 by=Olga",
+    "play card=rally by=Olga",
+    "play card=bombard side=attacker die=3 by=Olga",
+    "resolve by=Olga",
+)
+"""Olga's 3 and 1 show 5 and 3 after her Rally; version 1 named the Bombarded die by the face it
+landed on (3: the die showing 5)."""
+
+
+def test_v1_bombard_names_the_die_as_it_landed(tmp_path) -> None:
+    """Bombard: 'change any one die to a 6'; Rally: 'Add 2 to each die you rolled'. In a version 1
+    log ``die=3`` after a Rally is the die that landed 3 (showing 5): it becomes a 6 (not 8), so
+    6 beats 4 (Patrick's troop goes) and 3 loses to 4 (Olga surrenders a Europe card). Read as
+    version 2 (the die showing 3), Olga would instead have won both pairs."""
+    store = Ledger(tmp_path / "ledger")
+    players = ("Olga", "Patrick")
+    first = GameStarted(kind=RULES.name, rules_version="1", tabletape_version="old",
+                        players=players, options=RULES.options({}, players), seed=1)
+    game = store.create(first, game_id="rs-rally", at=stamp(0))
+    drafts = [parse(RULES.start(first), line) for line in RALLY_SETUP]
+    store.append(game, drafts, expected_seq=1, at=[stamp(i + 1) for i in range(len(drafts))])
+    state = open_game(store, game).state
+    assert holdings(state, "Olga")[0] == {"europe": 1, "asia": 3}
+    assert holdings(state, "Patrick") == ({"europe": 1, "africa": 2, "australia": 1},
+                                          {"troop": 1, "spy": 1})
+    assert state.lineup[CONTINENTS.index("europe")] == 1
+    assert state.battle is not None and state.battle.last is not None
+    last = state.battle.last
+    assert sorted(face + last.attacker_bonus for face in last.attacker) == [3, 6]
