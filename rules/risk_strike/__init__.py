@@ -35,7 +35,7 @@ Readings where the rulebook leaves a question open (each has a test):
   deployed"), so playing or canceling them changes nobody's step.
 - **Rules versions** (game-started's ``rules_version``): new games record version 2, the
   deployment steps above. A game recorded under version 1 (before the steps) keeps its recording
-  protocol for deployment only, read as it was meant at the table: nobody typed a decline, so an
+  protocol, read as it was meant at the table: in deployment nobody typed a decline, so an
   entry the steps would refuse because earlier steps are unanswered (a later player's troops, the
   first roll, Artillery or Sabotage, played even if then canceled) declines every earlier step
   not yet answered, and a player's step stays open for more troops until then
