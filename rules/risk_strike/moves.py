@@ -41,6 +41,7 @@ from .state import (
     DEFENDER_STEP,
     DEPLOYED,
     DICE_NAMED_AS_SHOWN,
+    DRAW_OUTLIVES_BATTLE,
     EXPAND,
     HELPERS_STEP,
     NOBODY,
@@ -93,6 +94,8 @@ def step(state: State, actor: int, event: Event) -> State:
         refuse(f"'{event_type(event)}' is not a Risk Strike action")
     if state.pending is not None:  # else prepare() has nothing to close
         state = prepare(state, event)
+    if state.phase == "end" and actor != state.current and state.protocol < DRAW_OUTLIVES_BATTLE:
+        state = end_turn(replace(state, expand_owed=0))  # version 1: the table moved on
     if state.expand_owed and not isinstance(event, Drew):
         who = state.name(state.current)
         refuse(f"{who} draws for Expand first: 2 continent cards or 1 tactics card", ["draw"])

@@ -41,6 +41,10 @@ DECLINES_RECORDED = 2
 DICE_NAMED_AS_SHOWN = 2
 """The first rules version whose Bombard names a die by what it shows now (Rally included);
 version 1 named it by the face it landed on."""
+DRAW_OUTLIVES_BATTLE = 2
+"""The first rules version whose logs record Expand's draw owed when the battle ended (``resolve``
+closing the card and a winning roll): version 1 ended the turn without it, so there the next
+player's entry shows the draw was not taken."""
 
 Counts = tuple[int, ...]
 T = TypeVar("T")
@@ -190,7 +194,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     :data:`DECLINES_RECORDED`, nobody typed a decline, and a later entry of Attack Phase 2 (a
     later player's troops, the roll, Artillery, Sabotage) declined the steps not yet answered
     (:func:`.moves.answering`); and Bombard named a die by the face it landed on
-    (:func:`.moves.named_faces`)."""
+    (:func:`.moves.named_faces`); and the next player's entry after a battle that ended with
+    Expand's draw owed shows the draw was not taken (:func:`.moves.step`)."""
     seat_names: tuple[str | None, ...] = ()
     """Seat names as stored, for an exact-spelling lookup (:func:`seat_of`): each seat's name, or
     None where an earlier seat has the same name case-insensitively or the name means the table

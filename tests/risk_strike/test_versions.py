@@ -225,18 +225,24 @@ RALLY_SETUP = (
 landed on (3: the die showing 5)."""
 
 
+def two_player_log(tmp_path, version: str, lines: tuple[str, ...]) -> tuple[Ledger, str]:
+    """A ledger holding a game of Olga and Patrick under ``version`` whose log is ``lines``."""
+    store = Ledger(tmp_path / "ledger")
+    players = ("Olga", "Patrick")
+    first = GameStarted(kind=RULES.name, rules_version=version, tabletape_version="old",
+                        players=players, options=RULES.options({}, players), seed=1)
+    game = store.create(first, game_id=f"rs-two-v{version}", at=stamp(0))
+    drafts = [parse(RULES.start(first), line) for line in lines]
+    store.append(game, drafts, expected_seq=1, at=[stamp(i + 1) for i in range(len(drafts))])
+    return store, game
+
+
 def test_v1_bombard_names_the_die_as_it_landed(tmp_path) -> None:
     """Bombard: 'change any one die to a 6'; Rally: 'Add 2 to each die you rolled'. In a version 1
     log ``die=3`` after a Rally is the die that landed 3 (showing 5): it becomes a 6 (not 8), so
     6 beats 4 (Patrick's troop goes) and 3 loses to 4 (Olga surrenders a Europe card). Read as
     version 2 (the die showing 3), Olga would instead have won both pairs."""
-    store = Ledger(tmp_path / "ledger")
-    players = ("Olga", "Patrick")
-    first = GameStarted(kind=RULES.name, rules_version="1", tabletape_version="old",
-                        players=players, options=RULES.options({}, players), seed=1)
-    game = store.create(first, game_id="rs-rally", at=stamp(0))
-    drafts = [parse(RULES.start(first), line) for line in RALLY_SETUP]
-    store.append(game, drafts, expected_seq=1, at=[stamp(i + 1) for i in range(len(drafts))])
+    store, game = two_player_log(tmp_path, "1", RALLY_SETUP)
     state = open_game(store, game).state
     assert holdings(state, "Olga")[0] == {"europe": 1, "asia": 3}
     assert holdings(state, "Patrick") == ({"europe": 1, "africa": 2, "australia": 1},
@@ -245,3 +251,46 @@ def test_v1_bombard_names_the_die_as_it_landed(tmp_path) -> None:
     assert state.battle is not None and state.battle.last is not None
     last = state.battle.last
     assert sorted(face + last.attacker_bonus for face in last.attacker) == [3, 6]
+
+
+EXPAND_BATTLE = (
+    "deal player=Olga continents=europe,europe,asia tactics=expand,troop,troop by=table",
+    "deal player=Patrick continents=europe,africa,africa tactics=troop,troop,spy by=table",
+    "roll-off dice=6,1 by=table",
+    "deal player=Patrick continents=australia by=table",
+    "draw continents=asia,asia by=Olga",
+    "attack from=europe target=europe defender=Patrick by=Olga",
+    "roll attacker=6,6 defender=1 by=Olga",
+    "play card=expand by=Olga",
+    "resolve by=Olga",
+)
+"""Olga's resolve closes her Expand and a roll that takes Patrick's last Europe card."""
+
+
+def test_v1_expand_draw_not_taken_when_the_table_moved_on(tmp_path) -> None:
+    """Expand: 'Draw either 2 continent cards or 1 tactics card'. Version 1 ended the turn when
+    the battle ended, so its log goes on with Patrick's turn: the draw was not taken, and the
+    game folds on (read as version 2, Patrick's draw is refused: Olga owes her draw)."""
+    lines = (*EXPAND_BATTLE, "draw continents=africa,africa by=Patrick")
+    store, game = two_player_log(tmp_path, "1", lines)
+    state = open_game(store, game).state
+    assert state.name(state.current) == "Patrick" and state.expand_owed == 0
+    assert holdings(state, "Olga") == ({"europe": 3, "asia": 3}, {"troop": 2})
+    assert holdings(state, "Patrick")[0] == {"africa": 4, "australia": 1}
+    declined = ("deploy troops=0 by=Olga", "deploy troops=0 by=Patrick")
+    v2_lines = (*EXPAND_BATTLE[:6], *declined, *lines[6:])  # the same game, recorded in version 2
+    v2_store, v2_game = two_player_log(tmp_path / "v2", "2", v2_lines)
+    with pytest.raises(RefusedEvent, match="only Olga may draw") as refused:
+        open_game(v2_store, v2_game)
+    assert refused.value.seq == len(v2_lines) + 1
+
+
+def test_v1_expand_draw_is_still_owed_when_recorded_on(tmp_path) -> None:
+    """The fix applies to version 1 games recorded on: after the battle Olga may take the draw
+    she owes (2 continent cards), then Patrick's turn begins."""
+    store, game = two_player_log(tmp_path, "1", EXPAND_BATTLE)
+    _, record = record_action(store, game, "draw continents=africa,africa")
+    assert record.actor == "Olga"
+    state = open_game(store, game).state
+    assert holdings(state, "Olga")[0] == {"europe": 3, "africa": 2, "asia": 3}
+    assert state.name(state.current) == "Patrick"
