@@ -294,3 +294,17 @@ def test_v1_expand_draw_is_still_owed_when_recorded_on(tmp_path) -> None:
     state = open_game(store, game).state
     assert holdings(state, "Olga")[0] == {"europe": 3, "africa": 2, "asia": 3}
     assert state.name(state.current) == "Patrick"
+
+
+def test_v1_sabotage_during_deployment_ends_the_battle(tmp_path) -> None:
+    """Sabotage: 'end the battle. Any active troop cards return to the players' hands, and the
+    attacker's turn ends.' Version 1 let it be played once the defender had deployed (Quinn's
+    chance ended with it): Patrick's troop goes back to his hand and Patrick's turn follows."""
+    lines = ("deploy troops=1 by=Patrick", "play card=sabotage by=Olga",
+             "draw continents=australia,australia by=Patrick")
+    state = folded(tmp_path, *lines)
+    assert state.battle is None and state.name(state.current) == "Patrick"
+    assert holdings(state, "Patrick") == ({"europe": 2, "africa": 1, "australia": 2},
+                                          {"troop": 2, "canceled-orders": 1})
+    assert holdings(state, "Olga") == ({"europe": 1, "africa": 2, "asia": 2}, {"troop": 2})
+    assert refused_at(tmp_path / "v2", *lines) == BATTLE_SEQ
