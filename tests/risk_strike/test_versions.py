@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import pytest
 from rich.console import Console
@@ -21,9 +22,9 @@ from ledger import GameStarted, Ledger
 from replay.audit import audit_game
 from replay.demo import run_demo
 from replay.fold import RefusedEvent, open_game, record_action
-from rules.kernel import IllegalAction, UnknownGame
+from rules.kernel import IllegalAction, UnknownGame, bot_game
 from rules.risk_strike import RULES
-from rules.risk_strike.state import CONTINENTS, TACTICS, State
+from rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
 from tests.replay.conftest import stamp
 from tests.risk_strike.helpers import parse
 
@@ -308,3 +309,17 @@ def test_v1_sabotage_during_deployment_ends_the_battle(tmp_path) -> None:
                                           {"troop": 2, "canceled-orders": 1})
     assert holdings(state, "Olga") == ({"europe": 1, "africa": 2, "asia": 2}, {"troop": 2})
     assert refused_at(tmp_path / "v2", *lines) == BATTLE_SEQ
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bot_plays_version_1_games_to_a_legal_end(seed: int) -> None:
+    """A version 1 game recorded on by the bot (``roll`` and helpers' troops before the
+    defender's step included) ends with a winner, every card and coin accounted for."""
+    names = ("Olga", "Patrick", "Quinn", "Rosa", "Sam")[: 2 + seed % 4]
+    begun = GameStarted(kind=RULES.name, rules_version="1", tabletape_version="test",
+                        players=names, options=RULES.options({}, names), seed=seed)
+    state = RULES.start(begun)
+    for actor, event in bot_game(RULES, begun, random.Random(seed)):
+        state = RULES.apply(state, actor, event)
+        assert invariant_errors(state) == [], (seed, event)
+    assert state.protocol == 1 and RULES.result(state) is not None
