@@ -512,6 +512,16 @@ def deployers(state: State, battle: Battle) -> tuple[int, ...]:
 
 def deploy_turn(state: State, battle: Battle) -> str:
     """Whose step of Attack Phase 2 it is, in table words."""
+    words = step_words(state, battle)
+    implied = answering(state, battle, DEPLOYED).deploy_step != battle.deploy_step
+    if not implied or battle.deploy_step == HELPERS_STEP:
+        return words
+    return (f"{words}; in this rules version 1 game a later player's troops, "
+            f"{state.name(battle.attacker)}'s roll, Artillery or Sabotage also end the step")
+
+
+def step_words(state: State, battle: Battle) -> str:
+    """:func:`deploy_turn` as version 2 words it."""
     attacker, defender = state.name(battle.attacker), state.name(battle.defender)
     return {
         ATTACKER_STEP: f"{attacker} deploys first: deploy troops=N, or troops=0 for none",
