@@ -60,7 +60,8 @@ class RiskStrike(SteppedRules[State]):
     short = "rs"
     rules_version = RULES_VERSIONS[-1]
     """Version 2 records the attacker's and the defender's deployment steps (``deploy troops=0``
-    declines); games recorded under version 1 keep its protocol (:attr:`.state.State.protocol`)."""
+    declines), names Bombard's die by what it shows and keeps Expand's draw past the battle;
+    games recorded under version 1 keep its recording protocol (:attr:`.state.State.protocol`)."""
     min_players = 2
     max_players = 5
     events = EVENTS
