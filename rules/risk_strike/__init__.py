@@ -33,6 +33,18 @@ Readings where the rulebook leaves a question open (each has a test):
   only to play Sabotage or Artillery before the roll); with two players it ends with the
   defender's entry. Artillery and Sabotage are played only after it ("after troops are
   deployed"), so playing or canceling them changes nobody's step.
+- **Rules versions** (game-started's ``rules_version``): new games record version 2, the
+  deployment steps above. A game recorded under version 1 (before the steps) keeps its recording
+  protocol, read as it was meant at the table: in deployment nobody typed a decline, so an
+  entry the steps would refuse because earlier steps are unanswered (a later player's troops, the
+  first roll, Artillery or Sabotage, played even if then canceled) declines every earlier step
+  not yet answered, and a player's step stays open for more troops until then
+  (:func:`.moves.answering`). Version 1 also named Bombard's die by the face it landed on, before
+  a Rally's bonus (:func:`.moves.named_faces`); the die still becomes a 6. And version 1 ended
+  the turn with the battle, dropping Expand's draw owed then: in its logs the next player's
+  entry shows the draw was not taken (recording on, the draw is owed as in version 2). Every
+  other rule applies to version 1 games as to new ones. An unknown version is refused (a newer
+  tabletape wrote it).
 - **Helpers' troops** join the side they help: they add dice to it, and a lost pair costs the
   side an active troop before a continent card. Which troop is the table's choice, said with
   ``resolve lost=carol`` (one name per lost pair that costs a troop, highest pair first); by

@@ -7,6 +7,8 @@ from rules.kernel import ActionSpec, FieldSpec
 
 from .moves import (
     SIDES,
+    answering,
+    deploy_rank,
     deployers,
     dice_allowed,
     draw_need,
@@ -180,7 +182,8 @@ def battle_actions(state: State) -> list[ActionSpec]:
         specs.append(ActionSpec(type="resolve", actors=attacker, fields=(lost,),
                                 doc="resolve the roll"))
     rolling = resolve_roll(state)
-    if rolling.battle is not None and battle.deploy_step >= HELPERS_STEP:
+    rolls_now = answering(state, battle, HELPERS_STEP).deploy_step >= HELPERS_STEP
+    if rolling.battle is not None and rolls_now:
         attack, defend = dice_allowed(rolling, rolling.battle)
         fields = (
             FieldSpec(name="attacker", kind="list[int]", required=False, doc=f"{attack} dice"),
@@ -194,13 +197,13 @@ def battle_actions(state: State) -> list[ActionSpec]:
 
 def deploy_action(state: State) -> ActionSpec:
     """The players whose deploying step it is: the attacker or the defender (who may decline
-    with ``troops=0``), or the helpers who may hold a Troop card."""
+    with ``troops=0``), or the helpers who may hold a Troop card (in a version 1 game, the
+    later steps' players too)."""
     battle = state.battle
     assert battle is not None
     helpers = battle.deploy_step == HELPERS_STEP
-    seats = deployers(state, battle)
-    if helpers:
-        seats = tuple(s for s in seats if could_hold(state, s, TROOP))
+    seats = tuple(s for s in deployers(state, battle)
+                  if deploy_rank(battle, s) < HELPERS_STEP or could_hold(state, s, TROOP))
     fields = (
         FieldSpec(name="troops", kind="int",
                   doc="Troop cards played" + ("" if helpers else "; 0: none")),

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from ledger.events import TABLE, Event, GameStarted
 from rules import dice
-from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo
+from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo, UnknownGame
 
 from . import data
 from .actions import legal_actions
@@ -27,7 +27,7 @@ from .events import (
     RolledOff,
 )
 from .hidden import first_world
-from .moves import deployers, dice_allowed, phase_words, prepare, resolve_roll, step
+from .moves import dice_allowed, phase_words, prepare, resolve_roll, step
 from .options import Options, settings, validate
 from .state import (
     ATTACKER_STEP,
@@ -35,6 +35,7 @@ from .state import (
     DEFENDER_STEP,
     HELPERS_STEP,
     NOBODY,
+    RULES_VERSIONS,
     TACTICS,
     Battle,
     Dice,
@@ -57,7 +58,10 @@ class RiskStrike(SteppedRules[State]):
     title = "Risk Strike"
     aliases = ("strike", "rs")
     short = "rs"
-    rules_version = "1"
+    rules_version = RULES_VERSIONS[-1]
+    """Version 2 records the attacker's and the defender's deployment steps (``deploy troops=0``
+    declines), names Bombard's die by what it shows and keeps Expand's draw past the battle;
+    games recorded under version 1 keep its recording protocol (:attr:`.state.State.protocol`)."""
     min_players = 2
     max_players = 5
     events = EVENTS
@@ -91,6 +95,7 @@ class RiskStrike(SteppedRules[State]):
             reshuffle_when_empty=found.readings["reshuffle"] == "when-empty",
             expand_cards_active=found.readings["expand-cards"] == "active",
             stop_after_win=found.readings["after-win"] == "stop",
+            protocol=protocol(started.rules_version),
         )
 
     # -- the fold ------------------------------------------------------------------------------
@@ -171,6 +176,16 @@ class RiskStrike(SteppedRules[State]):
         from . import bot  # the bot is not needed to record or replay a game
 
         return bot.choose(state, rng)
+
+
+def protocol(version: str) -> int:
+    """The rules version a game-started event names, as a number; a version this tabletape does
+    not know (recorded by a newer one) is refused, since its log may mean something else."""
+    if version not in RULES_VERSIONS:
+        raise UnknownGame(f"Risk Strike rules version '{version}' is not known to this tabletape "
+                          f"(it knows {', '.join(RULES_VERSIONS)}): upgrade tabletape to read "
+                          "this game")
+    return int(version)
 
 
 # -- actors and names ------------------------------------------------------------------------------
@@ -361,7 +376,8 @@ def expected_now(state: State) -> tuple[str, tuple[int, ...]]:
     if battle is None:
         return state.phase, me
     if battle.deploy_step in (ATTACKER_STEP, DEFENDER_STEP):
-        return "battle: deploy", deployers(state, battle)
+        own = battle.attacker if battle.deploy_step == ATTACKER_STEP else battle.defender
+        return "battle: deploy", (own,)
     if battle.deploy_step == HELPERS_STEP:  # helpers may deploy; the attacker rolls next
         return "battle: deploy", (battle.attacker,)
     words = {"ready": "battle: roll", "rolled": "battle: dice rolled",

@@ -37,8 +37,11 @@ from .state import (
     BOMBARD,
     CANCEL,
     CONTINENTS,
+    DECLINES_RECORDED,
     DEFENDER_STEP,
     DEPLOYED,
+    DICE_NAMED_AS_SHOWN,
+    DRAW_OUTLIVES_BATTLE,
     EXPAND,
     HELPERS_STEP,
     NOBODY,
@@ -91,6 +94,8 @@ def step(state: State, actor: int, event: Event) -> State:
         refuse(f"'{event_type(event)}' is not a Risk Strike action")
     if state.pending is not None:  # else prepare() has nothing to close
         state = prepare(state, event)
+    if state.phase == "end" and actor != state.current and state.protocol < DRAW_OUTLIVES_BATTLE:
+        state = end_turn(replace(state, expand_owed=0))  # version 1: the table moved on
     if state.expand_owed and not isinstance(event, Drew):
         who = state.name(state.current)
         refuse(f"{who} draws for Expand first: 2 continent cards or 1 tactics card", ["draw"])
@@ -447,8 +452,9 @@ def on_deploy(state: State, actor: int, event: Deployed) -> State:
     if battle.step != "deploy":
         refuse(f"troops are deployed only in Attack Phase 2, which is over: {phase_words(state)}")
     rank = deploy_rank(battle, seat)
+    battle = answering(state, battle, rank)
     if rank != battle.deploy_step:
-        done = f"{state.name(seat)} has deployed: " if rank < battle.deploy_step else ""
+        done = f"{state.name(seat)} has deployed or declined: " if rank < battle.deploy_step else ""
         refuse(done + deploy_turn(state, battle), names(state, deployers(state, battle)))
     side = deploy_side(state, battle, seat, event.side)
     if event.troops < 0 or (event.troops == 0 and rank == HELPERS_STEP):
@@ -459,16 +465,32 @@ def on_deploy(state: State, actor: int, event: Deployed) -> State:
         refuse(f"{state.name(seat)} cannot have {event.troops} Troop cards in hand")
     troops = battle.troops + (Troop(seat, side),) * event.troops
     state = take_cards(state, seat, TROOP, event.troops)
-    return replace(state, battle=replace(battle, troops=troops, deploy_step=next_step(state, rank)))
+    after = next_step(state, rank, event.troops)
+    return replace(state, battle=replace(battle, troops=troops, deploy_step=after))
 
 
-def next_step(state: State, rank: int) -> int:
-    """The step after ``rank``'s entry: helpers deploy as often as they like, and with two
-    players there are no other players to deploy."""
-    if rank == HELPERS_STEP:
-        return HELPERS_STEP
+def next_step(state: State, rank: int, troops: int) -> int:
+    """The step after ``rank``'s entry of ``troops``: helpers deploy as often as they like, and
+    with two players there are no other players to deploy. Before rules version 2 a player's
+    step stayed open for more troops until a later entry closed it (:func:`answering`)."""
+    if rank == HELPERS_STEP or (troops and state.protocol < DECLINES_RECORDED):
+        return rank
     following = rank + 1
     return DEPLOYED if following == HELPERS_STEP and len(state.seats) == 2 else following
+
+
+def answering(state: State, battle: Battle, step: int) -> Battle:
+    """The battle as an entry of Attack Phase 2's ``step`` finds it (``DEPLOYED``: the roll,
+    Artillery or Sabotage, which end deployment).
+
+    Rules version 2 records every step's answer: an entry before the earlier steps are answered
+    is refused, and the battle is unchanged here. Version 1 recorded no declines (a table typed
+    ``attack`` then ``roll``): there, the entry declines every earlier step not yet answered,
+    as the table meant it and as tabletape then folded it.
+    """
+    if state.protocol < DECLINES_RECORDED and battle.deploy_step < step:
+        return replace(battle, deploy_step=step)
+    return battle
 
 
 def deploy_rank(battle: Battle, seat: int) -> int:
@@ -478,18 +500,28 @@ def deploy_rank(battle: Battle, seat: int) -> int:
 
 
 def deployers(state: State, battle: Battle) -> tuple[int, ...]:
-    """The players whose step of Attack Phase 2 it is, in play order."""
-    if battle.deploy_step == ATTACKER_STEP:
-        return (battle.attacker,)
-    if battle.deploy_step == DEFENDER_STEP:
-        return (battle.defender,)
-    if battle.deploy_step == HELPERS_STEP:
-        return tuple(s for s in state.order if s not in (battle.attacker, battle.defender))
-    return ()
+    """The players who may deploy now, in play order: those whose step of Attack Phase 2 it is
+    (or a later step, in a version 1 game: see :func:`answering`)."""
+    if battle.deploy_step == DEPLOYED:
+        return ()
+    return tuple(
+        seat for seat in state.order
+        if answering(state, battle, rank := deploy_rank(battle, seat)).deploy_step == rank
+    )
 
 
 def deploy_turn(state: State, battle: Battle) -> str:
     """Whose step of Attack Phase 2 it is, in table words."""
+    words = step_words(state, battle)
+    implied = answering(state, battle, DEPLOYED).deploy_step != battle.deploy_step
+    if not implied or battle.deploy_step == HELPERS_STEP:
+        return words
+    return (f"{words}; in this rules version 1 game a later player's troops, "
+            f"{state.name(battle.attacker)}'s roll, Artillery or Sabotage also end the step")
+
+
+def step_words(state: State, battle: Battle) -> str:
+    """:func:`deploy_turn` as version 2 words it."""
     attacker, defender = state.name(battle.attacker), state.name(battle.defender)
     return {
         ATTACKER_STEP: f"{attacker} deploys first: deploy troops=N, or troops=0 for none",
@@ -566,7 +598,7 @@ def on_roll(state: State, actor: int, event: Rolled) -> State:
     attacker = battle.attacker
     if actor != attacker:
         refuse(f"the attacker, {state.name(attacker)}, rolls", [state.name(attacker)])
-    if battle.deploy_step < HELPERS_STEP:
+    if answering(state, battle, HELPERS_STEP).deploy_step < HELPERS_STEP:
         refuse(deploy_turn(state, battle), ["deploy"])
     state = resolve_roll(state)
     if state.battle is None:
@@ -789,6 +821,8 @@ def on_play(state: State, actor: int, event: Played) -> State:
     if not could_hold(state, seat, card):
         refuse(holding_refusal(state, seat, card), playable(state, seat))
     pending = TARGETS.get(card, no_target)(state, seat, card, event)
+    if card in (ARTILLERY, SABOTAGE) and state.battle is not None:  # they end deployment
+        state = replace(state, battle=answering(state, state.battle, DEPLOYED))
     state = take_cards(state, seat, card)  # then discard: one replace with the rest
     seats, pile = state.seats, bump(state.discard, card)
     if card == CANCEL:
@@ -826,7 +860,7 @@ def timing_refusal(state: State, seat: int, card: int) -> str | None:
     if card in (RALLY, BOMBARD) and battle.roll is None:
         return (f"{title(TACTICS[card])} is played after the dice are rolled, before the roll "
                 "is resolved")
-    if card in (ARTILLERY, SABOTAGE) and battle.deploy_step < DEPLOYED:
+    if card in (ARTILLERY, SABOTAGE) and answering(state, battle, DEPLOYED).deploy_step < DEPLOYED:
         return (f"{title(TACTICS[card])} is played after troops are deployed: "
                 f"{deploy_turn(state, battle)}")
     if card == SABOTAGE and battle.rolls:
@@ -897,7 +931,7 @@ def bombard_target(state: State, seat: int, card: int, event: Played) -> Pending
     side = side_arg(state, battle, event.side) if event.side else ""
     if not side:
         refuse("Bombard names a die: side=attacker or side=defender, and die=FACE", SIDES)
-    faces = shown_faces(battle.roll, side)
+    faces = named_faces(state, battle.roll, side)
     if event.die not in faces:
         refuse(f"no {side} die shows {event.die}", [str(face) for face in sorted(set(faces))])
     return Pending(player=seat, card=card, side=side, die=event.die)
@@ -908,6 +942,14 @@ def shown_faces(roll: Dice, side: str) -> tuple[int, ...]:
     if side == ATTACKER:
         return tuple(face + roll.attacker_bonus for face in roll.attacker)
     return tuple(face + roll.defender_bonus for face in roll.defender)
+
+
+def named_faces(state: State, roll: Dice, side: str) -> tuple[int, ...]:
+    """The faces Bombard's ``die=`` names a side's dice by: what they show now (Rally included).
+    Rules version 1 named them as they landed, before Rally's bonus (only those were accepted)."""
+    if state.protocol < DICE_NAMED_AS_SHOWN:
+        return roll.attacker if side == ATTACKER else roll.defender
+    return shown_faces(roll, side)
 
 
 TARGETS: dict[int, Callable[[State, int, int, Played], Pending]] = {
@@ -949,17 +991,17 @@ def rally_effect(state: State, pending: Pending) -> State:
 
 
 def bombard_effect(state: State, pending: Pending) -> State:
-    """Bombard: the die named by what it shows becomes a 6 as it shows (so a Rally already
-    resolved is not added again: its face is 6 minus the bonus); the lineup is re-ordered when
-    the roll is resolved."""
+    """Bombard: the die named by what it shows (:func:`named_faces`) becomes a 6 as it shows (so
+    a Rally already resolved is not added again: its face is 6 minus the bonus); the lineup is
+    re-ordered when the roll is resolved."""
     battle = state.battle
     if battle is None or battle.roll is None:
         return state
     roll, face = battle.roll, data.BOMBARD_FACE.value
-    shown = shown_faces(roll, pending.side)
-    if pending.die not in shown:
+    named = named_faces(state, roll, pending.side)
+    if pending.die not in named:
         return state
-    die = shown.index(pending.die)
+    die = named.index(pending.die)
     if pending.side == ATTACKER:
         roll = replace(roll, attacker=put(roll.attacker, die, face - roll.attacker_bonus))
     else:

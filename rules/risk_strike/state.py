@@ -33,6 +33,18 @@ TROOP, SPY, CANCEL, RALLY, ARTILLERY, SABOTAGE, EXPAND, BOMBARD = range(len(TACT
 ATTACKER_STEP, DEFENDER_STEP, HELPERS_STEP, DEPLOYED = range(4)
 """Attack Phase 2's steps: the attacker deploys or declines, then the defender, then other
 players (until the attacker rolls or resolves); then troops are deployed."""
+RULES_VERSIONS = ("1", "2")
+"""The rules versions a game may be recorded under (game-started's ``rules_version``), the
+current one last. Version 1 recorded Attack Phase 2 without declines; version 2 records them."""
+DECLINES_RECORDED = 2
+"""The first rules version whose logs record the attacker's and defender's declines."""
+DICE_NAMED_AS_SHOWN = 2
+"""The first rules version whose Bombard names a die by what it shows now (Rally included);
+version 1 named it by the face it landed on."""
+DRAW_OUTLIVES_BATTLE = 2
+"""The first rules version whose logs record Expand's draw owed when the battle ended (``resolve``
+closing the card and a winning roll): version 1 ended the turn without it, so there the next
+player's entry shows the draw was not taken."""
 
 Counts = tuple[int, ...]
 T = TypeVar("T")
@@ -177,6 +189,13 @@ class State(msgspec.Struct, frozen=True, gc=False):
     stop_after_win: bool = False
     """Reading (option ``after-win``): pairs after the one that ends the battle (no defending or
     no attacking cards left) or wins the game are not resolved."""
+    protocol: int = DECLINES_RECORDED
+    """The rules version the game is recorded under (game-started's ``rules_version``): before
+    :data:`DECLINES_RECORDED`, nobody typed a decline, and a later entry of Attack Phase 2 (a
+    later player's troops, the roll, Artillery, Sabotage) declined the steps not yet answered
+    (:func:`.moves.answering`); and Bombard named a die by the face it landed on
+    (:func:`.moves.named_faces`); and the next player's entry after a battle that ended with
+    Expand's draw owed shows the draw was not taken (:func:`.moves.step`)."""
     seat_names: tuple[str | None, ...] = ()
     """Seat names as stored, for an exact-spelling lookup (:func:`seat_of`): each seat's name, or
     None where an earlier seat has the same name case-insensitively or the name means the table
