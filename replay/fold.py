@@ -173,10 +173,15 @@ def resolve_player(name: str, players: Sequence[str]) -> str:
 def prepare(folded: Folded, text: str | Sequence[str]) -> tuple[str, Event]:
     """Turn typed text into the checked ``(actor, event)`` that would be appended next.
 
-    Raises :class:`ActionSyntaxError` or :class:`IllegalAction` (the rule's reason).
+    Raises :class:`ActionSyntaxError` or :class:`IllegalAction` (the rule's reason, with "did
+    you mean" when a typed value is a near miss of an allowed one).
     """
     parsed = parse_action(text)
-    return prepare_parsed(folded, parsed)
+    try:
+        return prepare_parsed(folded, parsed)
+    except IllegalAction as refusal:
+        typed = [part for value in parsed.values.values() for part in value.split(",")]
+        raise refusal.suggesting([part.strip() for part in typed]) from None
 
 
 def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:

@@ -53,6 +53,24 @@ class IllegalAction(RulesError):
             text += " Allowed: " + ", ".join(self.allowed) + "."
         return text
 
+    def suggesting(self, typed: Sequence[str]) -> IllegalAction:
+        """This refusal, with "did you mean" when one of the ``typed`` values is a near miss of
+        an allowed value (``asai`` for ``asia``); itself when none is.
+
+        >>> IllegalAction("no such continent", allowed=("asia", "europe")).suggesting(
+        ...     ["olga", "asai"]).message()
+        "no such continent (did you mean 'asia'?). Allowed: asia, europe."
+        """
+        allowed = {value.casefold() for value in self.allowed}
+        for value in typed:
+            if value.casefold() in allowed:
+                continue
+            close = closest(value, self.allowed)
+            if close:
+                return IllegalAction(f"{self.reason.rstrip('.')} (did you mean '{close}'?)",
+                                     allowed=self.allowed, rule=self.rule)
+        return self
+
     def __str__(self) -> str:
         return self.message()
 
@@ -317,10 +335,21 @@ def is_sequence_type(annotation: Any) -> bool:
 
 def unknown_name_message(what: str, name: str, allowed: Sequence[str]) -> str:
     """``unknown action 'atack' (did you mean 'attack'?); allowed: attack, pass``."""
-    close = difflib.get_close_matches(name, list(allowed), n=1, cutoff=0.6)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    close = closest(name, allowed)
+    hint = f" (did you mean '{close}'?)" if close else ""
     listing = ", ".join(allowed) if allowed else "none"
     return f"unknown {what} '{name}'{hint}; allowed: {listing}"
+
+
+def closest(name: str, allowed: Sequence[str]) -> str | None:
+    """The allowed name ``name`` was most likely a typo of, whatever the case, or None.
+
+    >>> closest("bn", ["Ann", "Ben"]), closest("asai", ["asia", "europe"]), closest("x", ["asia"])
+    ('Ben', 'asia', None)
+    """
+    by_folded = {option.casefold(): option for option in allowed}
+    close = difflib.get_close_matches(name.casefold(), list(by_folded), n=1, cutoff=0.6)
+    return by_folded[close[0]] if close else None
 
 
 # -- registry ------------------------------------------------------------------------------------

@@ -1,0 +1,52 @@
+"""A near miss of an allowed value or of a player's name gets "did you mean" (issue 11 audit)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.test_cli import Cli, fails, flat
+
+SETUP = (
+    "deal player=ann continents=asia,asia,europe",
+    "deal player=ben continents=europe,europe,africa",
+    "roll-off dice=6,2",
+    "deal player=ben continents=africa",
+    "draw continents=asia tactics=1",
+)
+
+
+@pytest.fixture
+def strike(tmp_path: Path) -> tuple[Cli, str]:
+    cli = Cli(tmp_path)
+    created = cli.json("new", "risk-strike", "--player", "Ann", "--player", "Ben")
+    assert isinstance(created, dict)
+    for line in SETUP:
+        cli.ok("record", created["game"], *line.split())
+    return cli, created["game"]
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("attack from=asai target=europe defender=ben", "did you mean 'asia'?"),
+    ("attack from=asia target=erope defender=ben", "did you mean 'europe'?"),
+    ("attack from=asia target=europe defender=bn", "did you mean 'Ben'?"),
+])
+def test_a_mistyped_value_is_refused_with_what_was_meant(strike: tuple[Cli, str], typed: str,
+                                                         meant: str) -> None:
+    cli, game = strike
+    output = flat(fails(cli, 1, "record", game, *typed.split(), game=game))
+    assert meant in output and "Allowed:" in output
+
+
+def test_a_mistyped_player_after_by_gets_did_you_mean(strike: tuple[Cli, str]) -> None:
+    cli, game = strike
+    output = flat(fails(cli, 2, "record", game, "pass", "by=bn", game=game))
+    assert "unknown player 'bn' (did you mean 'Ben'?)" in output
+
+
+def test_no_suggestion_when_nothing_is_close(strike: tuple[Cli, str]) -> None:
+    cli, game = strike
+    output = flat(fails(cli, 1, "record", game, "attack", "from=mars", "target=europe",
+                        "defender=ben", game=game))
+    assert "did you mean" not in output and "Allowed:" in output
