@@ -6,7 +6,7 @@ from ledger.events import TABLE
 from rules.kernel import ActionSpec, FieldSpec
 
 from . import data
-from .moves import HERO_WINDOWS, attack_targets, crisis_open
+from .moves import HERO_WINDOWS, attack_targets, crisis_open, mission_draws
 from .state import (
     ATTACK,
     HEROIC,
@@ -122,9 +122,11 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     heroes = tuple(h.player for h in state.heroes if not h.ko)
     places = tuple(p.name for p in state.places)
     if head.kind == "mission-draw":
-        who = (state.name(head.hero),)
-        return (ActionSpec(type="draw", actors=who, fields=(
-            cards_field(state, False, head.hero),), doc="the third Mission's card"),)
+        owed = mission_draws(state)
+        who = tuple(state.name(seat) for seat in owed)
+        cards = cards_field(state, False, owed[0] if len(owed) == 1 else NOBODY)
+        return (ActionSpec(type="draw", actors=who, fields=(cards,),
+                           doc="the third Mission's card, each hero their own"),)
     who = (state.name(head.hero),) if head.kind in HERO_WINDOWS else (TABLE,)
     hero = FieldSpec(name="hero", kind="str", choices=heroes)
     place = FieldSpec(name="location", kind="str", choices=places)

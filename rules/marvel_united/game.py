@@ -14,7 +14,7 @@ from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnIn
 from . import data
 from .actions import legal_actions
 from .events import EVENTS, Dealt, Drew, SetUp, VillainTurn
-from .moves import phase_words, step, window_words
+from .moves import mission_draws, phase_words, step, window_words
 from .options import Options, settings, validate
 from .state import NOBODY, SYMBOL_NAMES, Hero, State, kinds, seat_of
 
@@ -122,8 +122,9 @@ def active_now(state: State) -> tuple[str, ...]:
         return ()
     if state.pending:
         head = state.pending[0]
-        return (state.name(head.hero),) if head.kind in ("hero-special", "location",
-                                                          "mission-draw") else (TABLE,)
+        if head.kind == "mission-draw":
+            return tuple(state.name(seat) for seat in mission_draws(state))
+        return (state.name(head.hero),) if head.kind in ("hero-special", "location") else (TABLE,)
     if state.phase in ("setup", "deal", "villain"):
         return (TABLE,)
     if state.turn is None:
@@ -170,7 +171,10 @@ def complete_villain(state: State, event: VillainTurn, rng: random.Random) -> Vi
 def complete_draw(state: State, actor: str, event: Drew, rng: random.Random) -> Drew:
     head = state.pending[0] if state.pending else None
     if head is not None and head.kind == "mission-draw":
-        return replace(event, cards=random_cards(state, head.hero, 1, rng))
+        seat = seat_of(state, actor)
+        if seat not in mission_draws(state):
+            return event
+        return replace(event, cards=random_cards(state, seat, 1, rng))
     if head is not None or state.phase != "draw":
         return event
     seat = state.turn.seat if state.turn is not None else seat_of(state, actor)

@@ -400,22 +400,48 @@ def on_draw(state: State, actor: int, event: Drew) -> State:
 
 
 def effect_draw(state: State, actor: int, event: Drew, window: Step) -> State:
+    if window.kind == "mission-draw":
+        return mission_draw(state, actor, event)
     seat = hero_arg(state, event.hero) if event.hero else window.hero
     if seat == NOBODY:
         refuse("name the hero who draws (hero=NAME)", [h.player for h in state.heroes])
     cards = [card_arg(state, seat, c) for c in event.cards]
-    if window.kind == "mission-draw":
-        if seat != window.hero:
-            refuse(f"{state.name(window.hero)} draws for the third Mission now",
-                   [state.name(window.hero)])
-        if len(cards) != 1:
-            refuse("the third Mission gives 1 card")
-        return replace(draw_cards(state, seat, cards), pending=state.pending[1:])
     check_window_actor(state, actor, window)
     target_hero(state, seat)
     if not cards:
         refuse("name the cards drawn")
     return draw_cards(state, seat, cards)
+
+
+def mission_draws(state: State) -> tuple[int, ...]:
+    """The heroes still owed the third Mission's card: the draws at the head of the pending
+    steps, taken in any order."""
+    owed: list[int] = []
+    for pending in state.pending:
+        if pending.kind != "mission-draw":
+            break
+        owed.append(pending.hero)
+    return tuple(owed)
+
+
+def mission_draw(state: State, actor: int, event: Drew) -> State:
+    """Completing Missions: the third lets 'all players ... immediately draw 1 card from their
+    deck into their hand': each hero draws their own, in any order."""
+    owed = mission_draws(state)
+    names = [state.name(seat) for seat in owed]
+    if actor == NOBODY:
+        refuse("each hero draws their own third-Mission card (by=NAME)", names)
+    if event.hero and hero_arg(state, event.hero) != actor:
+        refuse(f"{state.name(actor)} draws their own third-Mission card, not "
+               f"{state.name(hero_arg(state, event.hero))}'s", names)
+    if actor not in owed:
+        refuse(f"{state.name(actor)} is not owed a third-Mission card now (1 each, once)", names)
+    cards = [card_arg(state, actor, c) for c in event.cards]
+    if len(cards) != 1:
+        refuse("the third Mission gives 1 card")
+    index = state.pending.index(Step("mission-draw", hero=actor))
+    return replace(draw_cards(state, actor, cards),
+                   pending=(*state.pending[:index], *state.pending[index + 1:]))
 
 
 def on_play(state: State, actor: int, event: Played) -> State:
@@ -490,6 +516,8 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
     here = state.heroes[seat].location
     target = event.target.strip().casefold()
     allowed = attack_targets(state, here)
+    if target == "villain" and target not in allowed:
+        refuse(villain_guarded(state, here), allowed)
     if target not in allowed:
         refuse(f"no {target} to attack at {state.places[here].name}", allowed)
     state = spend(state, ATTACK, event.token)
@@ -518,6 +546,23 @@ def attack_targets(state: State, here: int) -> tuple[str, ...]:
     if crisis_open(state, here):
         found.append("crisis")
     return tuple(found)
+
+
+def villain_guarded(state: State, here: int) -> str:
+    """Why the villain cannot be attacked here, in the rulebook's words."""
+    if not state.damageable:
+        return undamageable(state)
+    return (f"{data.VILLAINS[state.villain].title} is not at {state.places[here].name} but at "
+            f"{state.places[state.villain_at].name}: an Attack hits an enemy here")
+
+
+def undamageable(state: State) -> str:
+    """Why the villain cannot be damaged yet: the Missions, or Taskmaster's Crisis tokens."""
+    if len(state.completed) < 2:
+        return (f"Only after resolving 2 Missions, Heroes can attack the Villain directly "
+                f"({len(state.completed)} complete)")
+    return (f"{data.VILLAINS[state.villain].title} cannot be damaged while a Crisis token is "
+            "out (the dashboard, C)")
 
 
 def crisis_open(state: State, here: int) -> bool:
@@ -652,7 +697,8 @@ def window(state: State, actor: int, what: str) -> Step:
         refuse(f"{what} is an effect's result: no effect is being resolved")
     head = state.pending[0]
     if head.kind == "mission-draw":
-        refuse(f"{state.name(head.hero)} draws for the third Mission first", ["draw"])
+        owed = ", ".join(state.name(seat) for seat in mission_draws(state))
+        refuse(f"the third Mission's cards are drawn first ({owed}: draw)", ["draw"])
     check_window_actor(state, actor, head)
     return head
 
@@ -724,7 +770,7 @@ def on_hit(state: State, actor: int, event: Hit) -> State:
     target = event.target.strip().casefold()
     if target == "villain":
         if event.amount > 0 and not state.damageable:
-            refuse("the villain cannot be damaged before 2 Missions are complete")
+            refuse(undamageable(state))
         health = state.health - event.amount
         if not 0 <= health <= state.start_health:
             refuse(f"the villain has {state.health} of {state.start_health} health")
@@ -807,6 +853,9 @@ def phase_words(state: State) -> str:
         return state.reason
     if state.pending:
         head = state.pending[0]
+        if head.kind == "mission-draw":
+            owed = ", ".join(state.name(seat) for seat in mission_draws(state))
+            return f"the third Mission: {owed} draw 1 card each"
         who = f"{state.name(head.hero)}: " if head.hero != NOBODY else ""
         return f"resolving {who}{window_words(head)}"
     if state.phase == "draw" and state.turn is None:

@@ -182,11 +182,14 @@ def has_special(hero: str, kind: int) -> bool:
 
 
 def seat_of(state: State, text: str) -> int | None:
+    """The seat a typed name means: a player's own name first, then the hero they play (a
+    player called Hulk is that player, even when another seat plays Hulk)."""
     key = text.strip().casefold()
-    for seat, hero in enumerate(state.heroes):
-        if key in (hero.player.casefold(), hero.hero):
-            return seat
-    return None
+    players = [hero.player.casefold() for hero in state.heroes]
+    if key in players:
+        return players.index(key)
+    heroes = [hero.hero for hero in state.heroes]
+    return heroes.index(key) if key in heroes else None
 
 
 def place_of(state: State, text: str) -> int | None:

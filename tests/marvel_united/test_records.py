@@ -11,7 +11,7 @@ from rules.marvel_united import RULES
 from rules.marvel_united.events import VillainTurn
 from rules.marvel_united.state import State, with_hero, with_place
 
-from .helpers import PLAYERS, SETUP, play, ready, refused, start
+from .helpers import PLAYERS, SETUP, play, refused, start
 from .test_hero import cap_and_widow, clear
 
 TASKMASTER_SETUP = (
@@ -49,20 +49,23 @@ def test_each_hero_draws_their_own_third_mission_card_in_any_order() -> None:
     state = play(state, ["draw cards=hh by=patrick"])
     assert state.heroes[1].hand_size == patrick + 1 and state.heroes[0].hand_size == olga
     assert [(s.kind, s.hero) for s in state.pending] == [("mission-draw", 0)]
-    assert "already drew" in refused(state, "draw cards=w by=patrick")
+    assert "not owed" in refused(state, "draw cards=w by=patrick")
     state = play(state, ["draw cards=w by=olga"])
     assert state.heroes[0].hand_size == olga + 1 and not state.pending
 
 
 def test_every_hero_owed_a_third_mission_card_may_draw_it() -> None:
     """Completing Missions: 'all players ... draw 1 card': both may act now, so each names
-    themselves (``by=``); the table may draw for a hero with ``hero=``."""
+    themselves (``by=``), and each draws their own card."""
     state = third_mission_pending()
     draw = next(spec for spec in RULES.legal_actions(state) if spec.type == "draw")
     assert draw.actors == ("Olga", "Patrick")
-    assert set(RULES.turn(state).active) == {"Olga", "Patrick"}
-    assert "Olga draws for herself" not in refused(state, "draw cards=hh by=patrick hero=olga")
-    state = play(state, ["draw cards=hh hero=patrick by=table"])
+    assert RULES.turn(state).active == ("Olga", "Patrick")
+    assert "Olga, Patrick draw 1 card each" in RULES.turn(state).detail
+    assert "not Olga's" in refused(state, "draw cards=w by=patrick hero=olga")
+    assert "their own" in refused(state, "draw cards=w by=table hero=olga")
+    assert "(Olga, Patrick: draw)" in refused(state, "done by=table")
+    state = play(state, ["draw cards=hh by=patrick hero=black-widow"])
     assert state.heroes[1].hand[5] == 1  # Black Widow's hh
 
 
@@ -165,7 +168,7 @@ def test_a_thug_survives_an_attack_when_a_threat_there_says_so() -> None:
     assert "no Threat" in refused(state, "attack target=thug survives=true")
 
 
-# -- 5. a Masterplan card's face ------------------------------------------------------------------
+# -- 5. a Masterplan card's face ----------------------------------------------------------------
 
 
 def test_a_masterplan_card_needs_its_face() -> None:
@@ -195,7 +198,7 @@ def test_status_marks_the_shipped_placeholder_faces() -> None:
     assert table["masterplan"] == "table" and shipped["masterplan"] == "I"
 
 
-# -- 6. refusals that say the rule ------------------------------------------------------------------
+# -- 6. refusals that say the rule ---------------------------------------------------------------
 
 
 def test_the_villain_cannot_be_attacked_before_2_missions() -> None:

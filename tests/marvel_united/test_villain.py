@@ -178,6 +178,6 @@ def test_taskmaster_cannot_be_damaged_while_a_crisis_token_is_out() -> None:
     state = with_place(state, here, replace(state.places[here], thugs=0, civilians=0))
     state = replace(state, villain_at=here, completed=("rescue", "thugs"), missions=(9, 9, 0))
     assert not state.damageable
-    assert "no villain to attack" in refused(state, "attack target=villain")
+    assert "while a Crisis token is out" in refused(state, "attack target=villain")
     state = play(state, ["attack target=crisis", "attack target=villain"])
     assert state.health == 1
