@@ -22,6 +22,7 @@ from rules.marvel_united.events import (
     Attacked,
     Damaged,
     Dealt,
+    Discarded,
     Done,
     Drew,
     Ended,
@@ -101,6 +102,9 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return f"{actor} ends the turn."
         case Damaged():
             return f"{event.hero} takes {len(event.cards)} damage ({', '.join(event.cards)})."
+        case Discarded():
+            return (f"{event.hero or actor} discards {', '.join(event.cards)} to the bottom of "
+                    "the deck (a cost, not damage).")
         case Tokens():
             return f"Tokens at {label(event.location)}: {token_changes(event)}."
         case Hit():

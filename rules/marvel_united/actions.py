@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from ledger.events import TABLE
 from rules.kernel import ActionSpec, FieldSpec
 
@@ -133,6 +135,8 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     number = FieldSpec(name="amount", kind="int")
     specs = [
         ActionSpec(type="damage", actors=who, fields=(hero, cards_field(state))),
+        ActionSpec(type="discard", actors=who, doc="a cost, not damage", fields=(
+            cards_field(state), replace(hero, required=False))),
         ActionSpec(type="tokens", actors=who, fields=(
             place, *(FieldSpec(name=n, kind="int", required=False)
                      for n in ("thugs", "civilians", "crisis")),

@@ -65,6 +65,8 @@ class Location(NamedTuple):
     civilians: int
     thugs: int
     effect: str
+    cost: int = 0
+    """Cards the effect asks the hero to discard to the bottom of their deck before it works."""
 
 
 LOCATIONS: dict[str, Location] = {
@@ -76,7 +78,8 @@ LOCATIONS: dict[str, Location] = {
     "central-park": Location("Central Park", 5, 2, 2,
                              "move up to 2 Civilians/Thugs from here elsewhere"),
     "shield-hq": Location("S.H.I.E.L.D. Headquarters", 4, 1, 1,
-                          "discard a card to the bottom of your deck to remove a Crisis token"),
+                          "discard a card to the bottom of your deck to remove a Crisis token",
+                          cost=1),
     "shield-helicarrier": Location("S.H.I.E.L.D. Helicarrier", 4, 1, 2, "move to any location"),
     "times-square": Location("Times Square", 5, 2, 1, "rescue a Civilian here"),
     "police-hq": Location("New York Police HQ", 4, 2, 1,

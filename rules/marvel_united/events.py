@@ -3,8 +3,8 @@
 Lists are typed comma-separated. Cards drawn or left empty are drawn by tabletape (``complete``).
 Effects that need a person's judgement (the villain's BaM!, a Threat's text, a special effect,
 a Location's End of Turn effect) open a *window*; the table (or the hero) records the results
-with ``damage``, ``tokens``, ``hit``, ``plot``, ``gain``, ``invulnerable``, ``relocate`` and
-``draw``, then closes it with ``done``.
+with ``damage``, ``discard`` (a cost), ``tokens``, ``hit``, ``plot``, ``gain``,
+``invulnerable``, ``relocate`` and ``draw``, then closes it with ``done``.
 """
 
 from __future__ import annotations
@@ -110,6 +110,15 @@ class Damaged(Event, tag="damage"):
     cards: tuple[str, ...]
 
 
+class Discarded(Event, tag="discard"):
+    """``discard cards=aa``: cards from hand to the bottom of the deck that an effect asks for,
+    a cost rather than damage (S.H.I.E.L.D. HQ's): Invulnerable heroes discard too. ``hero=``
+    names the hero when it is not the one whose effect this is."""
+
+    cards: tuple[str, ...]
+    hero: str = ""
+
+
 class Tokens(Event, tag="tokens"):
     """``tokens location=central-park thugs=-1 civilians=1``: tokens an effect adds or removes.
 
@@ -163,7 +172,7 @@ class Done(Event, tag="done"):
 
 
 WINDOW_EVENTS: tuple[type[Event], ...] = (
-    Damaged, Tokens, Hit, Plot, Gained, Invulnerable, Relocated, Done,
+    Damaged, Discarded, Tokens, Hit, Plot, Gained, Invulnerable, Relocated, Done,
 )
 """Results recorded while an effect is resolved."""
 

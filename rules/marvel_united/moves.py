@@ -22,6 +22,7 @@ from .events import (
     Attacked,
     Damaged,
     Dealt,
+    Discarded,
     Done,
     Drew,
     Ended,
@@ -700,7 +701,25 @@ def window(state: State, actor: int, what: str) -> Step:
         owed = ", ".join(state.name(seat) for seat in mission_draws(state))
         refuse(f"the third Mission's cards are drawn first ({owed}: draw)", ["draw"])
     check_window_actor(state, actor, head)
+    if what not in ("discard", "done"):
+        require_cost(state, head)
     return head
+
+
+def location_cost(state: State, head: Step) -> int:
+    """Cards the Location effect being resolved costs (S.H.I.E.L.D. HQ's discard), 0 else."""
+    if head.kind != "location":
+        return 0
+    return data.LOCATIONS[state.places[state.heroes[head.hero].location].name].cost
+
+
+def require_cost(state: State, head: Step) -> None:
+    """An effect with a cost works only once the cost is paid (a cost is not damage)."""
+    cost = location_cost(state, head)
+    if head.paid < cost:
+        place = data.LOCATIONS[state.places[state.heroes[head.hero].location].name].title
+        refuse(f"{place}'s effect costs {cost} card: discard a card first (discard cards=X), "
+               "or 'done' to skip it", ["discard", "done"])
 
 
 def check_window_actor(state: State, actor: int, head: Step) -> None:
@@ -723,12 +742,34 @@ def on_damage(state: State, actor: int, event: Damaged) -> State:
     window(state, actor, "damage")
     seat = hero_arg(state, event.hero)
     target_hero(state, seat)
-    hero = state.heroes[seat]
-    if hero.invulnerable:
-        refuse(f"{hero.player} is Invulnerable until their next turn")
-    cards = [card_arg(state, seat, c) for c in event.cards]
-    if not cards:
+    if state.heroes[seat].invulnerable:
+        refuse(f"{state.name(seat)} is Invulnerable until their next turn")
+    if not event.cards:
         refuse("name one card from hand per damage")
+    return to_bottom(state, seat, event.cards)
+
+
+def on_discard(state: State, actor: int, event: Discarded) -> State:
+    """A cost an effect asks for (S.H.I.E.L.D. HQ: 'discard a card to the bottom of your
+    deck'): not damage, so an Invulnerable hero pays it; the last card KOs (KO: 'If a Hero
+    discards the last card in their hand, they are immediately KO'd')."""
+    head = window(state, actor, "discard")
+    seat = hero_arg(state, event.hero) if event.hero else head.hero
+    if seat == NOBODY:
+        refuse("name the hero who discards (hero=NAME)", [h.player for h in state.heroes])
+    target_hero(state, seat)
+    if not event.cards:
+        refuse("name the cards discarded from hand")
+    state = to_bottom(state, seat, event.cards)
+    paid = replace(head, paid=head.paid + len(event.cards))
+    index = state.pending.index(head)
+    return replace(state, pending=(*state.pending[:index], paid, *state.pending[index + 1:]))
+
+
+def to_bottom(state: State, seat: int, names: Sequence[str]) -> State:
+    """Cards from a hero's hand to the bottom of their deck, in order; the last one KOs."""
+    hero = state.heroes[seat]
+    cards = [card_arg(state, seat, c) for c in names]
     hand, bottom = list(hero.hand), list(hero.bottom)
     for kind in cards:
         if not hand[kind]:
@@ -878,9 +919,10 @@ def result_step(handler: Callable[[State, int, Any], State]) -> Callable[[State,
     def run(state: State, actor: int, event: Any) -> State:
         head = state.pending[0] if state.pending else None
         after = handler(state, actor, event)
-        if head is not None and after.pending and after.pending[-len(state.pending):][0] is head:
-            index = len(after.pending) - len(state.pending)
-            bumped = replace(head, results=head.results + 1)
+        index = len(after.pending) - len(state.pending)
+        if head is not None and index >= 0 and after.pending[index].kind == head.kind:
+            window = after.pending[index]  # the handler may have updated it (a cost paid)
+            bumped = replace(window, results=window.results + 1)
             after = replace(after, pending=(*after.pending[:index], bumped,
                                             *after.pending[index + 1:]))
         return after
@@ -902,6 +944,7 @@ HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
     LocationEffect: on_location_effect,
     Ended: on_end,
     Damaged: result_step(on_damage),
+    Discarded: result_step(on_discard),
     Tokens: result_step(on_tokens),
     Hit: result_step(on_hit),
     Plot: result_step(on_plot),

@@ -92,6 +92,8 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     civilians: Counts = ()
     results: int = 0
     """Results recorded in this window so far."""
+    paid: int = 0
+    """Cards discarded in this window as its effect's cost (``discard``)."""
 
 
 class Turn(msgspec.Struct, frozen=True, gc=False):

@@ -113,7 +113,7 @@ def test_shield_hq_cost_is_paid_while_invulnerable() -> None:
     state = play(at_shield_hq(invulnerable=True), ["location-effect", "discard cards=aa by=olga",
                                                    "tokens location=central-park crisis=-1 by=olga",
                                                    "done by=olga"])
-    assert state.heroes[0].bottom == (3,) and state.places[1].crisis == 0  # Cap's aa
+    assert state.heroes[0].bottom == (2,) and state.places[1].crisis == 0  # Cap's aa
 
 
 def test_shield_hq_effect_needs_its_cost_first() -> None:
