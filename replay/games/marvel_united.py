@@ -38,6 +38,7 @@ from rules.marvel_united.events import (
     Rescued,
     SetUp,
     Special,
+    Spent,
     Tokens,
     VillainTurn,
 )
@@ -78,7 +79,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
             player = player_called(event.player, (hero.player for hero in before.heroes))
             return f"{player} draws an opening hand: {', '.join(event.cards)}."
         case VillainTurn():
-            return (f"{villain} plays {label(event.card)}: move {event.move}"
+            return (f"{villain} plays {label(event.card)}: move {movement(event.move)}"
                     f"{', BaM!' if event.bam else ''}, Thugs {event.thugs}, Civilians "
                     f"{event.civilians}{', a special effect' if event.special else ''}.")
         case Drew():
@@ -89,11 +90,14 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case Moved():
             return f"{actor} moves to {label(event.to)}."
         case Attacked():
-            return f"{actor} attacks the {event.target}."
+            stays = " (it survives, as the Threat there says)" if event.survives else ""
+            return f"{actor} attacks the {event.target}{stays}."
         case Rescued():
             return f"{actor} rescues a Civilian."
         case Heroic():
             return f"{actor} places a Heroic token on the {event.target}."
+        case Spent():
+            return f"{actor} spends {event.symbol} on the Threat."
         case Special():
             return f"{actor} uses the card's special effect."
         case LocationEffect():
@@ -122,6 +126,13 @@ def recorded(before: State, actor: str, event: Any) -> str:
             head = before.pending[0] if before.pending else None
             return f"Done: {window_words(head)}." if head else "Done."
     return f"{actor}: {type(event).__name__}"
+
+
+def movement(move: int | None) -> str:
+    """``2``, or ``1 counterclockwise`` for a negative move."""
+    if move is not None and move < 0:
+        return f"{-move} counterclockwise"
+    return str(move)
 
 
 def token_changes(event: Tokens) -> str:
@@ -234,13 +245,21 @@ def ring_table(extra: dict[str, Any]) -> Table:
         elif threat["henchman"]:
             covered = f"{label(threat['name'])} ({threat['health']} health)"
         else:
-            covered = f"{label(threat['name'])} ({threat['heroic']}/3 Heroic)"
+            covered = f"{label(threat['name'])} ({slots_words(threat)})"
         tokens = f"{place['thugs']}T {place['civilians']}C of {place['slots']}"
         if place["crisis"]:
             tokens += f", {place['crisis']} Crisis"
         here = ([extra["villain_title"]] if place["villain"] else []) + place["heroes"]
         table.add_row(label(place["name"]), tokens, covered, ", ".join(here))
     return table
+
+
+def slots_words(threat: dict[str, Any]) -> str:
+    """``1/3 Heroic``, or ``1 placed, open: M A`` when the slots ask for other actions."""
+    open_slots = threat["slots"]
+    if set(open_slots) <= {"H"}:
+        return f"{threat['heroic']}/{threat['heroic'] + len(open_slots)} Heroic"
+    return f"{threat['heroic']} placed, open: {' '.join(open_slots)}"
 
 
 def heroes_table(figures: list[dict[str, Any]]) -> Table:

@@ -89,8 +89,16 @@ def hero_actions(state: State) -> tuple[ActionSpec, ...]:
             FieldSpec(name="to", kind="str", choices=near), token)))
     targets = attack_targets(state, here)
     if can_spend(state, ATTACK) and targets:
+        survives = FieldSpec(name="survives", kind="bool", required=False,
+                             doc="the Thug stays, as a Threat here says")
         specs.append(ActionSpec(type="attack", actors=who, fields=(
-            FieldSpec(name="target", kind="str", choices=targets), token)))
+            FieldSpec(name="target", kind="str", choices=targets), token,
+            *((survives,) if "thug" in targets and threat_here(state, here) else ()))))
+    slots = spendable_slots(state, here)
+    if slots:
+        specs.append(ActionSpec(type="spend", actors=who, doc="an action on the Threat here",
+                                fields=(FieldSpec(name="symbol", kind="str", choices=slots),
+                                        token)))
     if can_spend(state, HEROIC):
         if state.places[here].civilians:
             specs.append(ActionSpec(type="rescue", actors=who, fields=(token,)))
@@ -108,8 +116,17 @@ def hero_actions(state: State) -> tuple[ActionSpec, ...]:
 
 def heroic_targets(state: State, here: int) -> tuple[str, ...]:
     threat = threat_here(state, here)
-    found = ["threat"] if threat is not None and not threat.henchman else []
+    found = ["threat"] if threat is not None and "H" in threat.slots else []
     return tuple(found + (["crisis"] if crisis_open(state, here) else []))
+
+
+def spendable_slots(state: State, here: int) -> tuple[str, ...]:
+    """The actions the Threat here still asks for that the hero can spend now."""
+    threat = threat_here(state, here)
+    if threat is None:
+        return ()
+    return tuple(SYMBOL_NAMES[s] for s in (MOVE, ATTACK, HEROIC)
+                 if data.SYMBOLS[s] in threat.slots and can_spend(state, s))
 
 
 def can_spend(state: State, symbol: int) -> bool:

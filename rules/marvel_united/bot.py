@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from ledger.events import TABLE, Event
 from rules.bots import Candidate, first_legal
 
-from .actions import can_spend, heroic_targets
+from .actions import can_spend, heroic_targets, spendable_slots
 from .events import (
     Attacked,
     Damaged,
@@ -29,6 +29,7 @@ from .events import (
     Rescued,
     SetUp,
     Special,
+    Spent,
     Tokens,
     VillainTurn,
 )
@@ -104,6 +105,9 @@ def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
             yield 4.0, seat, Rescued()
         for target in heroic_targets(state, here):
             yield 4.0, seat, Heroic(target=target)
+    for symbol in spendable_slots(state, here):
+        if symbol != "heroic":
+            yield 4.0, seat, Spent(symbol=symbol)
     if can_spend(state, MOVE):
         yield 2.0, seat, Moved(to=state.places[destination(state, rng, here)].name)
     turn = state.turn

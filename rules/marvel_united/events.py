@@ -27,6 +27,9 @@ class SetUp(Event, tag="setup"):
     """Threats showing BaM! (None: the data's default)."""
     on_move: tuple[str, ...] | None = msgspec.field(default=None, name="on-move")
     """Threats showing the movement symbol (None: the data's default)."""
+    slots: tuple[str, ...] = ()
+    """``threat:symbols`` for Threats whose slots ask for other actions than 3 Heroic, as the
+    card shows them: ``hydra-elite-troops:mma`` (M Move, A Attack, H Heroic)."""
 
 
 class Dealt(Event, tag="deal"):
@@ -40,7 +43,8 @@ class VillainTurn(Event, tag="villain-turn"):
     """``villain-turn card=plan-3 move=2 bam=true thugs=1,0,1 civilians=0,1,0``.
 
     The Masterplan card drawn and what it shows (empty: tabletape draws one, and the data fills
-    what the card shows). Placements are for the location before the villain (counterclockwise),
+    what the card shows). ``move`` is clockwise; negative when the card moves him
+    counterclockwise. Placements are for the location before the villain (counterclockwise),
     his own and the one after."""
 
     card: str = ""
@@ -72,10 +76,12 @@ class Moved(Event, tag="move"):
 
 
 class Attacked(Event, tag="attack"):
-    """``attack target=thug``: thug, henchman, villain, or crisis (Taskmaster)."""
+    """``attack target=thug``: thug, henchman, villain, or crisis (Taskmaster).
+    ``survives=true``: the Thug takes the damage but stays, as a Threat there says."""
 
     target: str
     token: bool = False
+    survives: bool = False
 
 
 class Rescued(Event, tag="rescue"):
@@ -88,6 +94,14 @@ class Heroic(Event, tag="heroic"):
     """``heroic``: a Heroic token on the Threat here (``target=crisis``: Taskmaster's Crisis)."""
 
     target: str = "threat"
+    token: bool = False
+
+
+class Spent(Event, tag="spend"):
+    """``spend symbol=attack``: a Move, Attack or Heroic action on an open slot of the Threat
+    here that asks for it (``heroic`` is the same for a Heroic slot)."""
+
+    symbol: str
     token: bool = False
 
 
@@ -177,6 +191,6 @@ WINDOW_EVENTS: tuple[type[Event], ...] = (
 """Results recorded while an effect is resolved."""
 
 EVENTS: tuple[type[Event], ...] = (
-    SetUp, Dealt, VillainTurn, Drew, Played, Moved, Attacked, Rescued, Heroic, Special,
+    SetUp, Dealt, VillainTurn, Drew, Played, Moved, Attacked, Rescued, Heroic, Spent, Special,
     LocationEffect, Ended, *WINDOW_EVENTS,
 )

@@ -264,7 +264,8 @@ def place_figures(state: State, index: int) -> dict[str, Any]:
         "crisis": place.crisis,
         "threat": None if threat is None else {
             "name": threat.name, "henchman": threat.henchman, "health": threat.health,
-            "heroic": threat.heroic, "bam": threat.bam, "on_move": threat.on_move},
+            "heroic": threat.heroic, "slots": threat.slots, "bam": threat.bam,
+            "on_move": threat.on_move},
         "villain": state.villain_at == index,
         "heroes": [h.player for h in state.heroes if h.location == index],
     }

@@ -38,6 +38,7 @@ from .events import (
     Rescued,
     SetUp,
     Special,
+    Spent,
     Tokens,
     VillainTurn,
 )
@@ -178,11 +179,13 @@ def on_setup(state: State, actor: int, event: SetUp) -> State:
         refuse(f"the villain starts at a location in play, not '{event.start}'", names)
     bam = flags(state, event.bam, threats, "bam", lambda t: t.bam)
     on_move = flags(state, event.on_move, threats, "on-move", lambda t: t.on_move)
+    asks = threat_slots(state, event.slots, threats)
     places, cards = [], []
     for index, (name, threat) in enumerate(zip(names, threats, strict=True)):
         tile, card = data.LOCATIONS[name], data.THREATS[state.villain][threat]
         places.append(Place(name, tile.slots, tile.thugs, tile.civilians, threat=index))
-        cards.append(Threat(threat, index, card.health > 0, card.health,
+        slots = "" if card.health else asks.get(threat, data.THREAT_SLOTS.value)
+        cards.append(Threat(threat, index, card.health > 0, card.health, slots=slots,
                             bam=threat in bam, on_move=threat in on_move))
     start = names.index(event.start)
     opposite = (start + len(names) // 2) % len(names)
@@ -225,6 +228,24 @@ def flags(state: State, given: Sequence[str] | None, threats: Sequence[str], wha
         if name not in deck:
             refuse(f"{what}: '{name}' is not a Threat in play", threats)
     return set(given)
+
+
+def threat_slots(state: State, given: Sequence[str], threats: Sequence[str]) -> dict[str, str]:
+    """``threat:symbols`` as typed (``hydra-elite-troops:mma``): the symbols a Threat's slots
+    ask for, when the card shows others than 3 Heroic."""
+    deck = data.THREATS[state.villain]
+    found: dict[str, str] = {}
+    for entry in given:
+        name, _, symbols = entry.strip().casefold().partition(":")
+        letters = symbols.upper()
+        if name not in threats or deck[name].health:
+            refuse(f"slots: '{name}' is not a Threat in play cleared with action tokens",
+                   [t for t in threats if not deck[t].health])
+        if not letters or set(letters) - set(data.SYMBOLS[:WILD]):
+            refuse(f"slots: '{entry}': the threat, ':' and one letter per slot: M Move, "
+                   "A Attack, H Heroic (e.g. hydra-elite-troops:mma)")
+        found[name] = letters
+    return found
 
 
 def on_deal(state: State, actor: int, event: Dealt) -> State:
@@ -273,8 +294,8 @@ def draw_cards(state: State, seat: int, cards: Sequence[int]) -> State:
 
 
 def on_villain_turn(state: State, actor: int, event: VillainTurn) -> State:
-    """Villain Turn: draw a Masterplan card, move clockwise, then BaM!, Thugs/Civilians and
-    the special effect, in that order."""
+    """Villain Turn: draw a Masterplan card, move 'clockwise (unless otherwise indicated)':
+    a negative move is counterclockwise; then BaM!, Thugs/Civilians and the special effect."""
     require_table(state, actor, "the villain's turn")
     require_phase(state, "villain", "a villain turn")
     card = event.card.strip().casefold()
@@ -288,8 +309,10 @@ def on_villain_turn(state: State, actor: int, event: VillainTurn) -> State:
         if len(values) != 3 or min(values) < 0:
             refuse(f"{what}: three numbers, for the location before the villain, his own and "
                    "the one after (e.g. 1,0,1)")
-    if not 0 <= move <= len(state.places):
-        refuse(f"move: 0 to {len(state.places)} locations, not {move}")
+    ring = len(state.places)
+    if not -ring <= move <= ring:
+        refuse(f"move: -{ring} to {ring} locations (clockwise; negative: counterclockwise, as "
+               f"a card may indicate), not {move}")
     at = (state.villain_at + move) % len(state.places)
     steps: list[Step] = []
     threat = threat_here(state, at)
@@ -521,9 +544,11 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
         refuse(villain_guarded(state, here), allowed)
     if target not in allowed:
         refuse(f"no {target} to attack at {state.places[here].name}", allowed)
+    if event.survives:
+        thug_survives(state, here, target)
     state = spend(state, ATTACK, event.token)
     if target == "thug":
-        state = remove_tokens(state, here, thugs=1, mission=True)
+        state = state if event.survives else remove_tokens(state, here, thugs=1, mission=True)
     elif target == "henchman":
         state = hurt_henchman(state, state.places[here].threat, 1)
     elif target == "villain":
@@ -547,6 +572,16 @@ def attack_targets(state: State, here: int) -> tuple[str, ...]:
     if crisis_open(state, here):
         found.append("crisis")
     return tuple(found)
+
+
+def thug_survives(state: State, here: int, target: str) -> None:
+    """Attack: a Thug 'is eliminated upon receiving 1 damage (unless a Threat card in its
+    Location says otherwise)': ``survives=true`` only for a Thug, where a Threat card is."""
+    if target != "thug":
+        refuse("survives=true is for a Thug that a Threat card keeps in play", ["thug"])
+    if threat_here(state, here) is None:
+        refuse(f"a Thug is eliminated upon receiving 1 damage: no Threat at "
+               f"{state.places[here].name} says otherwise")
 
 
 def villain_guarded(state: State, here: int) -> str:
@@ -594,14 +629,35 @@ def on_heroic(state: State, actor: int, event: Heroic) -> State:
         state = spend(state, HEROIC, event.token)
         return with_place(state, here, replace(state.places[here],
                                                crisis=state.places[here].crisis - 1))
+    return fill_slot(state, here, HEROIC, event.token)
+
+
+def on_spend(state: State, actor: int, event: Spent) -> State:
+    """Clear Threats: 'some Threats may display other types of actions that must be spent':
+    a Move, Attack or Heroic action on an empty slot asking for it."""
+    seat = acting(state, actor, "spend an action on a Threat").seat
+    name = event.symbol.strip().casefold()
+    if name not in SYMBOL_NAMES[:WILD]:
+        refuse(f"'{name}' is not an action a Threat's slot asks for", SYMBOL_NAMES[:WILD])
+    return fill_slot(state, state.heroes[seat].location, SYMBOL_NAMES.index(name), event.token)
+
+
+def fill_slot(state: State, here: int, symbol: int, token: bool) -> State:
+    """An action token on an empty slot of the Threat here that asks for ``symbol``; the
+    Threat is cleared when no slot is empty."""
     threat = threat_here(state, here)
     if threat is None or threat.henchman:
-        refuse(f"no Threat taking Heroic tokens at {state.places[here].name}")
-    state = spend(state, HEROIC, event.token)
+        refuse(f"no Threat taking action tokens at {state.places[here].name}")
+    letter = data.SYMBOLS[symbol]
+    if letter not in threat.slots:
+        asks = ", ".join(SYMBOL_NAMES[data.SYMBOLS.index(s)].title() for s in threat.slots)
+        refuse(f"no {SYMBOL_NAMES[symbol].title()} slot open on {threat.name}: it asks for "
+               f"{asks}", [SYMBOL_NAMES[data.SYMBOLS.index(s)] for s in threat.slots])
+    state = spend(state, symbol, token)
     index = state.places[here].threat
-    threat = replace(threat, heroic=threat.heroic + 1)
+    threat = replace(threat, heroic=threat.heroic + 1, slots=threat.slots.replace(letter, "", 1))
     state = with_threat(state, index, threat)
-    return clear_threat(state, index) if threat.heroic >= data.HEROIC_TO_CLEAR.value else state
+    return clear_threat(state, index) if not threat.slots else state
 
 
 def on_special(state: State, actor: int, event: Special) -> State:
@@ -660,7 +716,8 @@ def clear_threat(state: State, index: int) -> State:
     """Clear Threats: the card leaves, uncovering the End of Turn effect; its Threat token goes
     to the Clear Threats Mission (or the pool)."""
     threat = state.threats[index]
-    state = with_threat(state, index, replace(threat, cleared=True, heroic=0, health=0))
+    state = with_threat(state, index, replace(threat, cleared=True, heroic=0, health=0,
+                                              slots=""))
     state = with_place(state, threat.place, replace(state.places[threat.place], threat=NOBODY))
     return credit(state, "threats", 1)
 
@@ -940,6 +997,7 @@ HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
     Attacked: on_attack,
     Rescued: on_rescue,
     Heroic: on_heroic,
+    Spent: on_spend,
     Special: on_special,
     LocationEffect: on_location_effect,
     Ended: on_end,

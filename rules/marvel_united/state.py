@@ -74,6 +74,9 @@ class Threat(msgspec.Struct, frozen=True, gc=False):
     henchman: bool
     health: int
     heroic: int = 0
+    """Action tokens on its slots."""
+    slots: str = ""
+    """The symbols its empty slots still ask for (``HHH`` for most; none for a Henchman)."""
     bam: bool = False
     on_move: bool = False
     cleared: bool = False

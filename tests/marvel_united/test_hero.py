@@ -107,7 +107,8 @@ def test_heroic_rescues_civilians_and_clears_threats_with_3_tokens() -> None:
     state = cap_and_widow()
     here = state.heroes[0].location
     index = state.places[here].threat
-    state = with_threat(state, index, replace(state.threats[index], henchman=False, health=0))
+    state = with_threat(state, index, replace(state.threats[index], henchman=False, health=0,
+                                              slots="HHH"))
     state = with_hero(state, 0, replace(state.heroes[0], tokens=(0, 0, 2, 0)))
     state = play(state, ["draw cards=hh by=olga", "play card=m", "rescue token=true",
                          "heroic token=true"])

@@ -139,21 +139,25 @@ def test_the_villain_can_move_counterclockwise() -> None:
 
 def test_a_threat_asking_for_attack_and_move_symbols() -> None:
     """Clear Threats: 'Note that some Threats may display other types of actions that must be
-    spent': the setup names each slot's symbol; ``spend symbol=attack`` fills an Attack slot."""
-    line = SETUP + " slots=hydra-elite-troops:mah"
+    spent': the setup names each slot's symbol; ``spend symbol=attack`` fills an Attack slot,
+    and the Threat is cleared when every slot is filled."""
+    line = SETUP + " slots=hydra-elite-troops:mma"
     state = play(start(), [line, "deal player=olga cards=m,mh,aa",
                            "deal player=patrick cards=m,ma,hh", QUIET])
     troops = next(i for i, t in enumerate(state.threats) if t.name == "hydra-elite-troops")
     at = state.threats[troops].place  # police-hq, next to the heroes at the Helicarrier
     state = play(state, ["draw cards=ma by=olga", "play card=ma",
                          f"move to={state.places[at].name}"])
-    assert "asks for" in refused(state, "heroic")  # Hydra Elite Troops' Heroic slot is open...
-    state = with_hero(state, 0, replace(state.heroes[0], tokens=(1, 0, 1, 0)))
-    state = play(state, ["spend symbol=attack", "spend symbol=move token=true"])
+    state = with_hero(state, 0, replace(state.heroes[0], tokens=(2, 1, 1, 0)))
+    assert "it asks for Move, Move, Attack" in refused(state, "heroic token=true")
+    state = play(state, ["spend symbol=attack"])
+    assert "no Attack slot open" in refused(state, "spend symbol=attack token=true")
+    state = play(state, ["spend symbol=move token=true"])
     assert not state.threats[troops].cleared
-    assert "no Attack slot" in refused(state, "spend symbol=attack token=true")
-    state = play(state, ["heroic token=true"])
+    state = play(state, ["spend symbol=move token=true"])
     assert state.threats[troops].cleared and state.missions[2] == 1
+    assert "not a Threat in play" in refused(start(), SETUP + " slots=crossbones:mma")
+    assert "one letter per slot" in refused(start(), SETUP + " slots=subversion:mwx")
 
 
 def test_a_thug_survives_an_attack_when_a_threat_there_says_so() -> None:
