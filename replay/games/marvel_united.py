@@ -212,9 +212,7 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
     if extra["ring"]:
         parts.append(ring_table(extra))
     parts += [heroes_table(figures), missions_line(extra), storyline_line(extra),
-              Text("marks: Masterplan faces [I], Threat symbols [I], hero decks [C] "
-                   "(shared/research/game-data.md); the log records what each card shows",
-                   style="dim")]
+              marks_line(extra)]
     return Panel(Group(*parts), title=f"Marvel United: {heading}", title_align="left")
 
 
@@ -280,6 +278,18 @@ def missions_line(extra: dict[str, Any]) -> Text:
     parts = [f"{data.MISSION_TITLES[m]} {v['filled']}/{v['slots']}"
              + (" done" if v["complete"] else "") for m, v in extra["missions"].items()]
     return Text("Missions: " + "; ".join(parts))
+
+
+def marks_line(extra: dict[str, Any]) -> Text:
+    """Which data is the table's and which is shipped placeholder data, marked."""
+    marks = extra["data_marks"]
+    faces = ("as the table recorded them" if marks["masterplan"] == "table"
+             else f"the shipped placeholders [{marks['masterplan']}]")
+    symbols = ("as named at setup" if marks["threat_flags"] == "table"
+               else f"shipped defaults [{marks['threat_flags']}]")
+    return Text(f"marks: Masterplan faces {faces}, Threat symbols {symbols}, hero decks "
+                f"[{marks['hero_decks']}], locations [{marks['locations']}] "
+                "(shared/research/game-data.md)", style="dim")
 
 
 def storyline_line(extra: dict[str, Any]) -> Text:

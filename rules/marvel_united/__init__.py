@@ -4,12 +4,13 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
 
     setup locations=stark-labs,... threats=crossbones,... start=stark-labs   (the table)
     deal player=olga cards=aa,m,hh                  (the table; empty: tabletape draws)
-    villain-turn card=plan-3 move=2 bam=true thugs=1,1,0 civilians=1,0,0
+    villain-turn card=plan-3 move=2 bam=true thugs=1,1,0 civilians=1,0,0 special=false
     draw cards=ma                                   (empty: tabletape draws)
     play card=ma
-    move to=times-square | attack target=thug | rescue | heroic | special | location-effect
-    end
-    damage hero=olga cards=aa | tokens location=x thugs=1 | hit target=villain amount=1
+    move to=times-square | attack target=thug | rescue | heroic | spend symbol=attack
+    special | location-effect | end
+    damage hero=olga cards=aa | discard cards=aa | tokens location=x thugs=1
+    hit target=villain amount=1
     plot amount=2 | gain hero=olga tokens=move | invulnerable hero=olga | relocate hero=olga to=x
     done                                            (the effect being resolved is over)
 
@@ -29,7 +30,21 @@ Readings where the rulebook leaves a question open (each has a test):
 - **First hero**: after the first villain turn, whoever draws starts; seats go clockwise after.
 - **Storyline cadence**: a Masterplan card is due when the Hero cards since the last one reach 3
   (2 once Under Pressure), checked when a hero turn ends.
-- **Third Mission**: every hero not KO'd with cards in their deck draws 1 (``draw``) at once.
+- **Third Mission**: every hero not KO'd with cards in their deck draws 1 (``draw``) at once,
+  in any order, each their own card (``by=NAME`` when several still draw).
+- **Names**: a typed name is a player's name first, then the hero a seat plays (a player
+  called Hulk is that player, even when another seat plays Hulk).
+- **Masterplan faces**: the shipped faces are placeholders (I), so a ``villain-turn`` records
+  what the card shows (``move``, ``bam``, ``thugs``, ``civilians``, ``special``); the option
+  ``masterplan-deck=shipped`` plays with the shipped faces (default ``table``). A negative
+  ``move`` is counterclockwise ('clockwise (unless otherwise indicated)').
+- **Costs are not damage**: a card an effect asks the hero to discard (S.H.I.E.L.D. HQ) is
+  recorded with ``discard``, Invulnerable or not, and before the effect's results; discarding
+  the last card KOs, as the KO rule says for any discard.
+- **Threat slots**: 3 Heroic unless the setup names others (``slots=threat:mma``, as the card
+  shows: 'some Threats may display other types of actions'); ``spend symbol=...`` fills one.
+- **Tough Thugs**: ``attack target=thug survives=true`` records a Thug a Threat card at its
+  location keeps in play; refused where no Threat card is.
 - **Taskmaster**: the villain cannot be damaged while any Crisis token is out; ``attack
   target=crisis`` or ``heroic target=crisis`` discards one where no Thugs or Civilians are.
 

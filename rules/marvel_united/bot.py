@@ -1,5 +1,6 @@
 """A random legal player: deterministic for a seed. It plays random hero turns, and carries out
-villain turns from the shuffled deck with the dashboard's effects as the research page reads
+villain turns from the shuffled shipped Masterplan deck (its placeholder faces recorded as its
+cards) with the dashboard's effects as the research page reads
 them (damage to the heroes at the villain's location, Fear, Thugs, Crisis tokens).
 """
 
@@ -67,9 +68,13 @@ def actor_of(state: State, seat: int) -> str:
 
 
 def completed(state: State, actor: str, event: Event, rng: random.Random) -> Event:
-    """The bot shuffles and draws with its own generator, as a table would."""
+    """The bot shuffles and draws with its own generator, as a table would; its Masterplan
+    deck is the shipped one (placeholder faces, I), which it records card by card."""
     from . import RULES
+    from .game import complete_villain
 
+    if isinstance(event, VillainTurn):
+        return complete_villain(state, event, rng)
     return RULES.complete(state, actor, event, rng)
 
 

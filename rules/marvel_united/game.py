@@ -42,7 +42,8 @@ class MarvelUnited(SteppedRules[State]):
                        for player, hero in zip(started.players, found.heroes, strict=True))
         return State(villain=found.villain, heroes=heroes, health=found.health,
                      start_health=found.health, plot=found.plot, plot_limit=found.plot_limit,
-                     mission_slots=found.mission_slots, locations_option=found.locations)
+                     mission_slots=found.mission_slots, locations_option=found.locations,
+                     masterplan_deck=found.masterplan_deck)
 
     def step(self, state: State, actor: str, event: Event) -> State:
         return step(state, actor_seat(state, actor), event)
@@ -57,7 +58,7 @@ class MarvelUnited(SteppedRules[State]):
                 seat = seat_of(state, event.player)
                 if seat is not None:
                     return replace(event, cards=random_cards(state, seat, 3, rng))
-            case VillainTurn():
+            case VillainTurn() if state.masterplan_deck == "shipped":
                 return complete_villain(state, event, rng)
             case Drew() if not event.cards:
                 return complete_draw(state, actor, event, rng)
@@ -155,6 +156,8 @@ def random_cards(state: State, seat: int, count: int, rng: random.Random) -> tup
 
 
 def complete_villain(state: State, event: VillainTurn, rng: random.Random) -> VillainTurn:
+    """A Masterplan card from the shipped deck (placeholders, I): drawn when none is named, and
+    what it shows filled in where the event leaves it out."""
     card = event.card or (rng.choice(sorted(state.deck)) if state.deck else "")
     face = data.MASTERPLANS[state.villain].get(card.strip().casefold())
     if face is None:
@@ -235,12 +238,17 @@ def extra_figures(state: State) -> dict[str, Any]:
         "symbols": dict(zip(SYMBOL_NAMES, turn.symbols, strict=True)) if turn else None,
         "resolving": [window_words(s) for s in state.pending],
         "lost_by": state.detail or None,
-        "data_marks": {"masterplan": data.MASTERPLAN_FACES.mark,
-                       "threat_flags": data.THREAT_FLAGS.mark,
+        "data_marks": {"masterplan": masterplan_mark(state),
+                       "threat_flags": state.threat_flags,
                        "hero_decks": data.HERO_DECKS.mark,
                        "locations": data.LOCATION_MARK.mark,
                        "missions": data.MISSION_SLOTS.mark},
     }
+
+
+def masterplan_mark(state: State) -> str:
+    """``table`` when each card's face is recorded, the data's mark (I) for the shipped deck."""
+    return data.MASTERPLAN_FACES.mark if state.masterplan_deck == "shipped" else "table"
 
 
 def health_mark(state: State) -> str:

@@ -187,11 +187,13 @@ def on_setup(state: State, actor: int, event: SetUp) -> State:
         slots = "" if card.health else asks.get(threat, data.THREAT_SLOTS.value)
         cards.append(Threat(threat, index, card.health > 0, card.health, slots=slots,
                             bam=threat in bam, on_move=threat in on_move))
+    named = "table" if event.bam is not None and event.on_move is not None else "I"
     start = names.index(event.start)
     opposite = (start + len(names) // 2) % len(names)
     heroes = tuple(replace(h, location=opposite) for h in state.heroes)
     return replace(state, places=tuple(places), threats=tuple(cards), villain_at=start,
-                   heroes=heroes, deck=tuple(data.MASTERPLANS[state.villain]), phase="deal")
+                   heroes=heroes, deck=tuple(data.MASTERPLANS[state.villain]), phase="deal",
+                   threat_flags=named)
 
 
 def check_locations(state: State, names: Sequence[str]) -> list[str]:
@@ -300,11 +302,12 @@ def on_villain_turn(state: State, actor: int, event: VillainTurn) -> State:
     require_phase(state, "villain", "a villain turn")
     card = event.card.strip().casefold()
     if card not in state.deck:
+        if not card:
+            refuse("name the Masterplan card drawn (card=) and record what the card shows",
+                   state.deck)
         refuse(f"'{card}' is not in the Masterplan deck", state.deck)
-    face = data.MASTERPLANS[state.villain][card]
-    move = face.move if event.move is None else event.move
-    thugs = tuple(event.thugs) or face.thugs
-    civilians = tuple(event.civilians) or face.civilians
+    face = masterplan_face(state, card, event)
+    move, thugs, civilians = face.move, face.thugs, face.civilians
     for what, values in (("thugs", thugs), ("civilians", civilians)):
         if len(values) != 3 or min(values) < 0:
             refuse(f"{what}: three numbers, for the location before the villain, his own and "
@@ -318,16 +321,36 @@ def on_villain_turn(state: State, actor: int, event: VillainTurn) -> State:
     threat = threat_here(state, at)
     if move and threat is not None and threat.on_move:
         steps.append(Step("threat-move"))
-    if face.bam if event.bam is None else event.bam:
+    if face.bam:
         steps.append(Step("bam"))
     steps.append(Step("place", thugs=thugs, civilians=civilians))
-    if bool(face.special) if event.special is None else event.special:
+    if face.special:
         steps.append(Step("special"))
     return replace(
         state, deck=tuple(c for c in state.deck if c != card),
         storyline=(*state.storyline, f"villain:{card}"), villain_at=at, pending=tuple(steps),
         phase="villain-resolving", since=0, rounds=state.rounds + 1, turns=state.turns + 1,
         turn=None,
+    )
+
+
+def masterplan_face(state: State, card: str, event: VillainTurn) -> data.MasterplanCard:
+    """What the card shows, as recorded; what is left out comes from the shipped deck only
+    when the table plays with it (its faces are placeholders)."""
+    given = {"move": event.move, "bam": event.bam, "thugs": event.thugs or None,
+             "civilians": event.civilians or None, "special": event.special}
+    missing = [f"{name}=" for name, value in given.items() if value is None]
+    if missing and state.masterplan_deck != "shipped":
+        refuse(f"record what the card shows: {' '.join(missing)} (the shipped faces are "
+               "placeholders; --option masterplan-deck=shipped plays with them)", missing)
+    face = data.MASTERPLANS[state.villain][card]
+    special = face.special if event.special is None else ("special" if event.special else "")
+    return data.MasterplanCard(
+        face.move if event.move is None else event.move,
+        face.bam if event.bam is None else event.bam,
+        tuple(event.thugs) or face.thugs,  # type: ignore[arg-type]
+        tuple(event.civilians) or face.civilians,  # type: ignore[arg-type]
+        special,
     )
 
 

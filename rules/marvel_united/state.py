@@ -126,6 +126,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     plot_limit: int
     mission_slots: Counts
     locations_option: tuple[str, ...] = ()
+    masterplan_deck: str = "table"
+    """``table``: villain turns record their card's face; ``shipped``: the data's faces (I)."""
+    threat_flags: str = "I"
+    """``table`` when the setup named the Threats' BaM! and movement symbols, else ``I``."""
     places: tuple[Place, ...] = ()
     threats: tuple[Threat, ...] = ()
     villain_at: int = NOBODY

@@ -149,14 +149,16 @@ def test_ko_by_damage_triggers_bam_which_can_chain() -> None:
 
 
 def test_tabletape_draws_the_masterplan_card_and_fills_what_it_shows() -> None:
-    """Villain Turn: 'Draw the top card from the Masterplan deck': left empty, tabletape draws
-    one from the seeded generator and records the card's face from the data (marked I)."""
+    """Villain Turn: 'Draw the top card from the Masterplan deck': when the table plays with
+    the shipped deck (``masterplan-deck=shipped``) and leaves it empty, tabletape draws one from
+    the seeded generator and records the card's face from the data (marked I)."""
     import random
 
     from rules.marvel_united import RULES
     from rules.marvel_united.events import VillainTurn
 
-    state = dealt()
+    state = play(start(PLAYERS, **{"masterplan-deck": "shipped"}), [
+        SETUP, "deal player=olga cards=m,mh,aa", "deal player=patrick cards=m,ma,hh"])
     event = RULES.complete(state, "table", VillainTurn(), random.Random(4))
     assert isinstance(event, VillainTurn) and event.card in state.deck
     assert event.move is not None and len(event.thugs) == 3 and event.special is not None
