@@ -14,7 +14,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay.games import player_called
 from replay.visitor import Visit
 from rules.kernel import Rules
 from rules.marvel_united import data
@@ -43,7 +42,7 @@ from rules.marvel_united.events import (
     VillainTurn,
 )
 from rules.marvel_united.moves import window_words
-from rules.marvel_united.state import State, invariant_errors
+from rules.marvel_united.state import State, invariant_errors, seat_of
 
 
 def label(name: str) -> str:
@@ -76,14 +75,14 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return (f"The table sets up {listing([label(n) for n in event.locations])} "
                     f"clockwise; {villain} starts at {label(event.start)}.")
         case Dealt():
-            player = player_called(event.player, (hero.player for hero in before.heroes))
+            player = hero_called(before, event.player)
             return f"{player} draws an opening hand: {', '.join(event.cards)}."
         case VillainTurn():
             return (f"{villain} plays {label(event.card)}: move {movement(event.move)}"
                     f"{', BaM!' if event.bam else ''}, Thugs {event.thugs}, Civilians "
                     f"{event.civilians}{', a special effect' if event.special else ''}.")
         case Drew():
-            who = event.hero or actor
+            who = hero_called(before, event.hero) if event.hero else actor
             return f"{who} draws {', '.join(event.cards) or 'nothing'}."
         case Played():
             return f"{actor} plays {event.card} to the Storyline."
@@ -105,9 +104,11 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case Ended():
             return f"{actor} ends the turn."
         case Damaged():
-            return f"{event.hero} takes {len(event.cards)} damage ({', '.join(event.cards)})."
+            return (f"{hero_called(before, event.hero)} takes {len(event.cards)} damage "
+                    f"({', '.join(event.cards)}).")
         case Discarded():
-            return (f"{event.hero or actor} discards {', '.join(event.cards)} to the bottom of "
+            who = hero_called(before, event.hero) if event.hero else actor
+            return (f"{who} discards {', '.join(event.cards)} to the bottom of "
                     "the deck (a cost, not damage).")
         case Tokens():
             return f"Tokens at {label(event.location)}: {token_changes(event)}."
@@ -117,11 +118,12 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case Plot():
             return f"Fear {'+' if event.amount > 0 else ''}{event.amount}."
         case Gained():
-            return f"{event.hero} gains Action tokens: {', '.join(event.tokens)}."
+            return (f"{hero_called(before, event.hero)} gains Action tokens: "
+                    f"{', '.join(event.tokens)}.")
         case Invulnerable():
-            return f"{event.hero} is Invulnerable until their next turn."
+            return f"{hero_called(before, event.hero)} is Invulnerable until their next turn."
         case Relocated():
-            return f"{event.hero} goes to {label(event.to)}."
+            return f"{hero_called(before, event.hero)} goes to {label(event.to)}."
         case Done():
             head = before.pending[0] if before.pending else None
             return f"Done: {window_words(head)}." if head else "Done."
@@ -133,6 +135,13 @@ def movement(move: int | None) -> str:
     if move is not None and move < 0:
         return f"{-move} counterclockwise"
     return str(move)
+
+
+def hero_called(before: State, typed: str) -> str:
+    """The player a typed name means, as the rules read it (a player's name, else the hero a
+    seat plays): ``hero=captain-america`` -> ``Olga``."""
+    seat = seat_of(before, typed)
+    return before.name(seat) if seat is not None else typed
 
 
 def token_changes(event: Tokens) -> str:

@@ -449,11 +449,11 @@ def on_draw(state: State, actor: int, event: Drew) -> State:
 def effect_draw(state: State, actor: int, event: Drew, window: Step) -> State:
     if window.kind == "mission-draw":
         return mission_draw(state, actor, event)
+    check_window_actor(state, actor, window)
     seat = hero_arg(state, event.hero) if event.hero else window.hero
     if seat == NOBODY:
         refuse("name the hero who draws (hero=NAME)", [h.player for h in state.heroes])
     cards = [card_arg(state, seat, c) for c in event.cards]
-    check_window_actor(state, actor, window)
     target_hero(state, seat)
     if not cards:
         refuse("name the cards drawn")

@@ -81,6 +81,9 @@ def settings(options: Mapping[str, Any], players: int) -> Settings:
 def validate(options: Any, players: Sequence[str]) -> None:
     """Raise :class:`BadOptions` naming the bad option and what is allowed."""
     choose("villain", options.villain, tuple(data.VILLAINS))
+    if any(player.casefold() == "villain" for player in players):
+        raise BadOptions("'villain' names the villain's cards in the Storyline; choose another "
+                         "player name")
     choose("challenge", options.challenge, tuple(data.CHALLENGES))
     choose("masterplan-deck", options.masterplan_deck, MASTERPLAN_DECKS)
     for hero in options.heroes:

@@ -11,7 +11,7 @@ from rules.marvel_united import RULES
 from rules.marvel_united.events import VillainTurn
 from rules.marvel_united.state import State, with_hero, with_place
 
-from .helpers import PLAYERS, SETUP, play, refused, start
+from .helpers import PLAYERS, SETUP, parse, play, refused, start
 from .test_hero import cap_and_widow, clear
 
 TASKMASTER_SETUP = (
@@ -212,3 +212,40 @@ def test_the_villain_cannot_be_attacked_before_2_missions() -> None:
     assert "Only after resolving 2 Missions" in refused(state, "attack target=villain")
     assert "not at" in refused(replace(state, villain_at=0, completed=("rescue", "thugs")),
                                "attack target=villain")
+
+
+# -- the same kind of fault, found while looking --------------------------------------------------
+
+
+def test_the_narration_names_the_player_a_hero_name_meant() -> None:
+    """Hero Damage: the narration says whose hand the card left: ``hero=captain-america``
+    is Olga, as the state has it."""
+    from replay.games.marvel_united import recorded
+
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=m", "end",
+                                   "draw cards=hh", "play card=m", "end",
+                                   "draw cards=w", "play card=ma", "end",
+                                   "villain-turn card=plan-1 move=0 bam=true thugs=0,0,0 "
+                                   "civilians=0,0,0 special=false"])
+    actor, event = parse(state, "damage hero=captain-america cards=aa")
+    assert recorded(state, actor, event) == "Olga takes 1 damage (aa)."
+    actor, event = parse(state, "deal player=black-widow cards=m,mh,a")
+    assert recorded(state, actor, event).startswith("Patrick draws an opening hand")
+
+
+def test_a_hero_drawing_during_the_villains_window_hears_whose_window_it_is() -> None:
+    """Villain Turn: the BaM! is the table's to resolve; a hero's early ``draw`` is told so,
+    not asked for ``hero=``."""
+    state = play(dealt(), ["villain-turn card=plan-1 move=0 bam=true thugs=0,0,0 "
+                           "civilians=0,0,0 special=false"])
+    assert "the table records the results of BaM!" in refused(state, "draw cards=w by=olga")
+
+
+def test_a_player_may_not_be_called_villain() -> None:
+    """Storyline: Masterplan cards are the villain's entries, so no player takes that name."""
+    import pytest
+
+    from rules.kernel import BadOptions
+
+    with pytest.raises(BadOptions, match="'villain' names the villain"):
+        start(("villain", "Patrick"))
