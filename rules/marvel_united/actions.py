@@ -8,7 +8,7 @@ from ledger.events import TABLE
 from rules.kernel import ActionSpec, FieldSpec
 
 from . import data
-from .moves import HERO_WINDOWS, attack_targets, crisis_open, mission_draws
+from .moves import HERO_WINDOWS, attack_targets, crisis_open, location_cost, mission_draws
 from .state import (
     ATTACK,
     HEROIC,
@@ -173,4 +173,6 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     ]
     if state.plot == "fear":
         specs.insert(3, ActionSpec(type="plot", actors=who, fields=(number,)))
+    if head.paid < location_cost(state, head):
+        return tuple(spec for spec in specs if spec.type in ("discard", "done"))
     return tuple(specs)

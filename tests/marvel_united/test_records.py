@@ -122,6 +122,9 @@ def test_shield_hq_effect_needs_its_cost_first() -> None:
     state = play(at_shield_hq(invulnerable=False), ["location-effect"])
     assert "discard a card first" in refused(state, "tokens location=central-park crisis=-1 "
                                                     "by=olga")
+    assert [spec.type for spec in RULES.legal_actions(state)] == ["discard", "done"]
+    state = play(state, ["discard cards=hh by=olga"])
+    assert "tokens" in [spec.type for spec in RULES.legal_actions(state)]
 
 
 # -- 4. what a table can express -----------------------------------------------------------------
