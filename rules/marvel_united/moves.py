@@ -701,7 +701,7 @@ def on_location_effect(state: State, actor: int, event: LocationEffect) -> State
     if threat_here(state, here) is not None:
         refuse(f"a Threat covers {state.places[here].name}'s End of Turn effect")
     return replace(state, turn=replace(turn, location_used=True),
-                   pending=(Step("location", hero=turn.seat),))
+                   pending=(Step("location", hero=turn.seat, place=here),))
 
 
 def on_end(state: State, actor: int, event: Ended) -> State:
@@ -790,14 +790,14 @@ def location_cost(state: State, head: Step) -> int:
     """Cards the Location effect being resolved costs (S.H.I.E.L.D. HQ's discard), 0 else."""
     if head.kind != "location":
         return 0
-    return data.LOCATIONS[state.places[state.heroes[head.hero].location].name].cost
+    return data.LOCATIONS[state.places[head.place].name].cost
 
 
 def require_cost(state: State, head: Step) -> None:
     """An effect with a cost works only once the cost is paid (a cost is not damage)."""
     cost = location_cost(state, head)
     if head.paid < cost:
-        place = data.LOCATIONS[state.places[state.heroes[head.hero].location].name].title
+        place = data.LOCATIONS[state.places[head.place].name].title
         refuse(f"{place}'s effect costs {cost} card: discard a card first (discard cards=X), "
                "or 'done' to skip it", ["discard", "done"])
 

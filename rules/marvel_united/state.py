@@ -97,6 +97,8 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     """Results recorded in this window so far."""
     paid: int = 0
     """Cards discarded in this window as its effect's cost (``discard``)."""
+    place: int = NOBODY
+    """The Location whose End of Turn effect this is (``location``), wherever the hero goes."""
 
 
 class Turn(msgspec.Struct, frozen=True, gc=False):

@@ -15,7 +15,7 @@ from .helpers import PLAYERS, SETUP, parse, play, refused, start
 from .test_hero import cap_and_widow, clear
 
 TASKMASTER_SETUP = (
-    "setup locations=stark-labs,central-park,times-square,shield-hq,police-hq,avengers-mansion "
+    "setup locations=stark-labs,central-park,times-square,shield-hq,police-hq,shield-helicarrier "
     "threats=elite-thugs-1,elite-thugs-2,explosive-trap-1,explosive-trap-2,entangling-trap-1,"
     "entangling-trap-2 start=stark-labs"
 )
@@ -252,3 +252,14 @@ def test_a_player_may_not_be_called_villain() -> None:
 
     with pytest.raises(BadOptions, match="'villain' names the villain"):
         start(("villain", "Patrick"))
+
+
+def test_the_cost_is_the_location_whose_effect_is_used() -> None:
+    """Location Effect: the effect 'detailed at the bottom of the Location' where the hero ends
+    the turn: after the Helicarrier moves Olga to S.H.I.E.L.D. HQ, no HQ cost is asked."""
+    state = at_shield_hq(invulnerable=False)
+    helicarrier = next(i for i, p in enumerate(state.places) if p.name == "shield-helicarrier")
+    state = with_hero(clear(state, helicarrier), 0, replace(state.heroes[0],
+                                                            location=helicarrier))
+    state = play(state, ["location-effect", "relocate hero=olga to=shield-hq by=olga"])
+    assert "tokens" in [spec.type for spec in RULES.legal_actions(state)]
