@@ -175,7 +175,8 @@ def on_setup(state: State, actor: int, event: SetUp) -> State:
     require_phase(state, "setup", "setup")
     names = check_locations(state, event.locations)
     threats = check_threats(state, event.threats)
-    if event.start not in names:
+    start = event.start.strip().casefold()
+    if start not in names:
         refuse(f"the villain starts at a location in play, not '{event.start}'", names)
     bam = flags(state, event.bam, threats, "bam", lambda t: t.bam)
     on_move = flags(state, event.on_move, threats, "on-move", lambda t: t.on_move)
@@ -188,10 +189,10 @@ def on_setup(state: State, actor: int, event: SetUp) -> State:
         cards.append(Threat(threat, index, card.health > 0, card.health, slots=slots,
                             bam=threat in bam, on_move=threat in on_move))
     named = "table" if event.bam is not None and event.on_move is not None else "I"
-    start = names.index(event.start)
-    opposite = (start + len(names) // 2) % len(names)
+    at = names.index(start)
+    opposite = (at + len(names) // 2) % len(names)
     heroes = tuple(replace(h, location=opposite) for h in state.heroes)
-    return replace(state, places=tuple(places), threats=tuple(cards), villain_at=start,
+    return replace(state, places=tuple(places), threats=tuple(cards), villain_at=at,
                    heroes=heroes, deck=tuple(data.MASTERPLANS[state.villain]), phase="deal",
                    threat_flags=named)
 
@@ -226,10 +227,11 @@ def flags(state: State, given: Sequence[str] | None, threats: Sequence[str], wha
     deck = data.THREATS[state.villain]
     if given is None:
         return {t for t in threats if default(deck[t])}
-    for name in given:
+    found = {name.strip().casefold() for name in given}
+    for name in found:
         if name not in deck:
             refuse(f"{what}: '{name}' is not a Threat in play", threats)
-    return set(given)
+    return found
 
 
 def threat_slots(state: State, given: Sequence[str], threats: Sequence[str]) -> dict[str, str]:
@@ -924,9 +926,10 @@ def on_gain(state: State, actor: int, event: Gained) -> State:
     seat = hero_arg(state, event.hero)
     target_hero(state, seat)
     tokens = state.heroes[seat].tokens
-    for name in event.tokens:
+    for typed in event.tokens:
+        name = typed.strip().casefold()
         if name not in SYMBOL_NAMES:
-            refuse(f"'{name}' is not an Action token", SYMBOL_NAMES)
+            refuse(f"'{typed}' is not an Action token", SYMBOL_NAMES)
         tokens = bump(tokens, SYMBOL_NAMES.index(name))
     return with_hero(state, seat, replace(state.heroes[seat], tokens=tokens))
 

@@ -263,3 +263,17 @@ def test_the_cost_is_the_location_whose_effect_is_used() -> None:
                                                             location=helicarrier))
     state = play(state, ["location-effect", "relocate hero=olga to=shield-hq by=olga"])
     assert "tokens" in [spec.type for spec in RULES.legal_actions(state)]
+
+
+def test_names_are_read_the_same_whatever_their_case() -> None:
+    """Setup: the villain's start and the Threats' symbols, and Action token names, are read
+    as every other name is, whatever their case (``start=Stark-Labs``, ``tokens=Move``)."""
+    line = SETUP.replace("start=stark-labs", "start=Stark-Labs").replace(
+        "on-move=madame-hydra", "on-move=Madame-Hydra")
+    state = play(start(), [line, "deal player=olga cards=m,mh,aa",
+                           "deal player=patrick cards=m,ma,hh", QUIET.replace("bam=false",
+                                                                              "bam=true")])
+    assert state.villain_at == 0
+    assert [t.name for t in state.threats if t.on_move] == ["madame-hydra"]
+    state = play(state, ["gain hero=olga tokens=Move,WILD"])
+    assert state.heroes[0].tokens == (1, 0, 0, 1)
