@@ -840,6 +840,9 @@ def on_discard(state: State, actor: int, event: Discarded) -> State:
     if seat == NOBODY:
         refuse("name the hero who discards (hero=NAME)", [h.player for h in state.heroes])
     target_hero(state, seat)
+    if seat != head.hero and head.paid < location_cost(state, head):
+        refuse(f"the effect's cost is paid from {state.name(head.hero)}'s own hand",
+               [state.name(head.hero)])
     if not event.cards:
         refuse("name the cards discarded from hand")
     state = to_bottom(state, seat, event.cards)

@@ -277,3 +277,10 @@ def test_names_are_read_the_same_whatever_their_case() -> None:
     assert [t.name for t in state.threats if t.on_move] == ["madame-hydra"]
     state = play(state, ["gain hero=olga tokens=Move,WILD"])
     assert state.heroes[0].tokens == (1, 0, 0, 1)
+
+
+def test_the_cost_comes_from_the_hand_of_the_hero_using_the_effect() -> None:
+    """S.H.I.E.L.D. HQ (C): 'discard a card to the bottom of your deck': Patrick's card does
+    not pay Olga's cost."""
+    state = play(at_shield_hq(invulnerable=False), ["location-effect"])
+    assert "from Olga's own hand" in refused(state, "discard hero=patrick cards=m by=olga")
