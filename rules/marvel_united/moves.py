@@ -156,8 +156,16 @@ def require_hero(state: State, actor: int, what: str) -> Turn:
         refuse(f"it is {state.name(turn.seat)}'s turn: only they may {what}",
                [state.name(turn.seat)])
     if state.pending:
-        refuse(f"resolve {window_words(state.pending[0])} first (then 'done')", ["done"])
+        refuse_pending(state)
     return turn
+
+
+def refuse_pending(state: State) -> NoReturn:
+    """What must happen first: the third Mission's draws, or the effect being resolved."""
+    if state.pending[0].kind == "mission-draw":
+        owed = ", ".join(state.name(seat) for seat in mission_draws(state))
+        refuse(f"the third Mission's cards are drawn first ({owed}: draw)", ["draw"])
+    refuse(f"resolve {window_words(state.pending[0])} first (then 'done')", ["done"])
 
 
 def require_phase(state: State, phase: str, what: str) -> None:
@@ -780,8 +788,7 @@ def window(state: State, actor: int, what: str) -> Step:
         refuse(f"{what} is an effect's result: no effect is being resolved")
     head = state.pending[0]
     if head.kind == "mission-draw":
-        owed = ", ".join(state.name(seat) for seat in mission_draws(state))
-        refuse(f"the third Mission's cards are drawn first ({owed}: draw)", ["draw"])
+        refuse_pending(state)
     check_window_actor(state, actor, head)
     if what not in ("discard", "done"):
         require_cost(state, head)

@@ -284,3 +284,11 @@ def test_the_cost_comes_from_the_hand_of_the_hero_using_the_effect() -> None:
     not pay Olga's cost."""
     state = play(at_shield_hq(invulnerable=False), ["location-effect"])
     assert "from Olga's own hand" in refused(state, "discard hero=patrick cards=m by=olga")
+
+
+def test_an_action_before_the_third_mission_draws_says_to_draw() -> None:
+    """Completing Missions: the third Mission's draw is immediate: the active hero's next
+    action waits for it, and the refusal says so (not 'then done', which is refused too)."""
+    state = third_mission_pending()
+    refusal = refused(state, "rescue token=true by=olga")
+    assert "the third Mission's cards are drawn first (Olga, Patrick: draw)" in refusal
