@@ -988,8 +988,10 @@ def phase_words(state: State) -> str:
     if state.pending:
         head = state.pending[0]
         if head.kind == "mission-draw":
-            owed = ", ".join(state.name(seat) for seat in mission_draws(state))
-            return f"the third Mission: {owed} draw 1 card each"
+            owed = [state.name(seat) for seat in mission_draws(state)]
+            if len(owed) == 1:
+                return f"the third Mission: {owed[0]} draws 1 card"
+            return f"the third Mission: {', '.join(owed)} draw 1 card each"
         who = f"{state.name(head.hero)}: " if head.hero != NOBODY else ""
         return f"resolving {who}{window_words(head)}"
     if state.phase == "draw" and state.turn is None:
