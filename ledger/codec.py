@@ -58,15 +58,19 @@ class Record(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Hash of the previous line (``GENESIS_HASH`` for seq 1)."""
     hash: str
     """SHA-256 of this line's body."""
+    more: int = 0
+    """Lines of the same append still to come after this one: 0 (and not stored) on the last
+    line of every append. A log whose last line says more holds an append cut short by a crash."""
 
 
-class _Body(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class _Body(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
     seq: int
     at: str
     actor: str
     type: str
     payload: msgspec.Raw
     prev: str
+    more: int = 0
 
 
 _encoder = msgspec.json.Encoder()
@@ -101,26 +105,30 @@ def encode_payload(event: Event) -> bytes:
     return b"{" + rest[1:] if rest.startswith(b",") else b"{" + rest
 
 
-def encode_body(seq: int, at: str, actor: str, type: str, payload: bytes, prev: str) -> bytes:
-    """The hashed bytes of a line: the envelope without its hash."""
+def encode_body(seq: int, at: str, actor: str, type: str, payload: bytes, prev: str,
+                more: int = 0) -> bytes:
+    """The hashed bytes of a line: the envelope without its hash (``more`` only when not 0)."""
     return _encoder.encode(
-        _Body(seq=seq, at=at, actor=actor, type=type, payload=msgspec.Raw(payload), prev=prev)
+        _Body(seq=seq, at=at, actor=actor, type=type, payload=msgspec.Raw(payload), prev=prev,
+              more=more)
     )
 
 
 def sealed_record(seq: int, at: str, actor: str, type: str, payload: bytes,
-                  prev: str) -> tuple[bytes, Record]:
+                  prev: str, more: int = 0) -> tuple[bytes, Record]:
     """The stored line (newline excluded) of a new event, and its record, built in one go.
+
+    ``more`` counts the lines of the same append that follow this one.
 
     >>> line, record = sealed_record(1, "2026-01-01T00:00:00.000000Z", "table", "note",
     ...                              b'{"text":"hi"}', GENESIS_HASH)
     >>> decode_line(line) == record
     True
     """
-    body = encode_body(seq, at, actor, type, payload, prev)
+    body = encode_body(seq, at, actor, type, payload, prev, more)
     digest = hashlib.sha256(body).hexdigest()
     record = Record(seq=seq, at=at, actor=actor, type=type, payload=msgspec.Raw(payload),
-                    prev=prev, hash=digest)
+                    prev=prev, hash=digest, more=more)
     return body[:-1] + HASH_FIELD + digest.encode() + b'"}', record
 
 

@@ -27,6 +27,7 @@ import msgspec
 
 from ledger.codec import (
     GENESIS_HASH,
+    SEALED_TAIL,
     Record,
     body_hash_matches,
     decode_line,
@@ -82,6 +83,25 @@ class TornTail(LedgerError):
         )
         self.after_seq = after_seq
         self.size = size
+
+
+class UnfinishedAppend(TornTail):
+    """A crash cut an append of several events short: its first lines are there, not its last.
+
+    None of that append was acknowledged, so ``repair`` cuts all of its lines, never half.
+    """
+
+    def __init__(self, game: str, after_seq: int, written: int) -> None:
+        LedgerError.__init__(
+            self,
+            f"the last append to game {game} was cut short by a crash after {written} of its "
+            f"events (events {after_seq + 1} to {after_seq + written}; none of them was "
+            f"acknowledged). Run `tabletape repair {game}` to cut them off (a backup of the "
+            "file is kept)",
+        )
+        self.after_seq = after_seq
+        self.size = written
+        self.written = written
 
 
 class Corrupt(LedgerError):
@@ -342,6 +362,7 @@ class Ledger:
         the hashes too.
         """
         expected = 1
+        pending: list[Record] = []
         for line in self.lines(game):
             try:
                 record = decode_line(line)
@@ -350,7 +371,12 @@ class Ledger:
             if record.seq != expected:
                 raise Corrupt(game, expected, f"found seq {record.seq} where {expected} belongs")
             expected += 1
-            yield record
+            pending.append(record)
+            if not record.more:  # an append ends here: its records may be handed out
+                yield from pending
+                pending.clear()
+        if pending:
+            raise UnfinishedAppend(game, pending[0].seq - 1, len(pending))
 
     def records(self, game: str) -> list[Record]:
         """Every record of ``game`` at once: what :meth:`read` yields, decoded in one call.
@@ -369,7 +395,7 @@ class Ledger:
                 records = _records_decoder.decode_lines(data)
             except msgspec.DecodeError:
                 records = []
-            if records and records[-1].seq == len(records) and all(
+            if records and records[-1].seq == len(records) and not records[-1].more and all(
                 record.seq == seq for seq, record in enumerate(records, 1)
             ):
                 return records
@@ -401,7 +427,8 @@ class Ledger:
     def verify(self, game: str) -> Verification:
         """Check every line: it decodes, its seq follows, its ``prev`` and ``hash`` chain."""
         prev = GENESIS_HASH
-        seq = 0
+        seq = complete = 0
+        complete_head = prev
         try:
             for line in self.lines(game):
                 seq += 1
@@ -410,6 +437,8 @@ class Ledger:
                     return Verification(game=game, ok=False, events=seq - 1,
                                         first_bad_seq=seq, problem=problem, head=prev)
                 prev = line[-66:-2].decode()
+                if not opens_more(line):
+                    complete, complete_head = seq, prev
         except TornTail as torn:
             return Verification(game=game, ok=False, events=seq, first_bad_seq=seq + 1,
                                 problem=f"torn last line ({torn.size} bytes): run repair",
@@ -417,21 +446,29 @@ class Ledger:
         except Corrupt as corrupt:  # an empty file
             return Verification(game=game, ok=False, events=seq, first_bad_seq=corrupt.seq,
                                 problem=corrupt.problem, head=prev)
+        if complete < seq:
+            return Verification(game=game, ok=False, events=complete, first_bad_seq=complete + 1,
+                                problem=f"an append of several events was cut short by a crash "
+                                f"after {seq - complete} of them (never acknowledged): run repair",
+                                head=complete_head)
         return Verification(game=game, ok=True, events=seq, head=prev)
 
     def repair(self, game: str) -> Path | None:
-        """Cut off a torn last line, keeping the original file as a backup; return the backup.
+        """Cut off what a crash left half-written, keeping the original file as a backup.
 
-        Returns None (and changes nothing) when the log has no torn line.
+        That is a torn last line and, with it, every line of an append of several events that
+        did not reach its last line: an append is kept whole or not at all. Returns the backup,
+        or None (and changes nothing) when the log ends with a complete append.
         """
         path = self.existing_path(game)
         with locked(path) as fd:
             data = path.read_bytes()
-            if not data or data.endswith(b"\n"):
+            keep = complete_length(data)
+            if keep == len(data):
                 return None
             backup = path.with_name(f"{path.name}.torn-{utc_stamp().replace(':', '')}.bak")
             shutil.copy2(path, backup)
-            os.ftruncate(fd, data.rfind(b"\n") + 1)
+            os.ftruncate(fd, keep)
             os.fsync(fd)
         fsync_dir(self.games_dir)
         return backup
@@ -448,10 +485,11 @@ def build_lines(
     lines: list[bytes] = []
     records: list[Record] = []
     prev = head.hash
+    last = len(drafts) - 1
     for offset, ((actor, event), stamp) in enumerate(zip(drafts, stamps, strict=True)):
         seq = head.seq + 1 + offset
         line, record = sealed_record(seq, stamp or utc_stamp(), actor, event_type(event),
-                                     encode_payload(event), prev)
+                                     encode_payload(event), prev, more=last - offset)
         records.append(record)
         prev = record.hash
         lines.append(line + b"\n")
@@ -489,16 +527,48 @@ def read_head(fd: int, game: str) -> Head:
     if lines[-1]:  # no newline at the end: a torn write
         seq = head_of(lines[-2], game).seq if len(lines) >= 2 else 0
         raise TornTail(game, seq, len(lines[-1]))
-    return head_of(lines[-2], game)
+    record = last_record(lines[-2], game)
+    if record.more:  # the append that wrote it never reached its last line
+        raise UnfinishedAppend(game, record.seq - 1, 1)
+    return Head(record.seq, record.hash, record.at)
+
+
+def last_record(line: bytes, game: str) -> Record:
+    """The record of a log's last complete line; raises :class:`Corrupt` if it does not decode."""
+    try:
+        return decode_line(line)
+    except msgspec.DecodeError as error:
+        raise Corrupt(game, 0, f"the last line does not decode ({error})") from None
 
 
 def head_of(line: bytes, game: str) -> Head:
     """The head described by a complete stored line."""
-    try:
-        record = decode_line(line)
-    except msgspec.DecodeError as error:
-        raise Corrupt(game, 0, f"the last line does not decode ({error})") from None
+    record = last_record(line, game)
     return Head(record.seq, record.hash, record.at)
+
+
+def opens_more(line: bytes) -> bool:
+    """True when a stored line is not the last of its append (it says ``more``).
+
+    >>> from ledger.codec import GENESIS_HASH, sealed_record
+    >>> at = "2026-01-01T00:00:00.000000Z"
+    >>> opens_more(sealed_record(1, at, "table", "note", b'{"more":1}', GENESIS_HASH)[0])
+    False
+    >>> opens_more(sealed_record(1, at, "table", "note", b'{}', GENESIS_HASH, more=1)[0])
+    True
+    """
+    return line[:-SEALED_TAIL].rpartition(b",")[2].startswith(b'"more":')
+
+
+def complete_length(data: bytes) -> int:
+    """How many leading bytes of a log end with a complete append (its last line included)."""
+    end = data.rfind(b"\n") + 1  # a torn last line never counts
+    while end > 0:
+        start = data.rfind(b"\n", 0, end - 1) + 1
+        if not opens_more(data[start:end - 1]):
+            return end
+        end = start
+    return end
 
 
 def shared_lock(fd: int) -> AbstractContextManager[None]:

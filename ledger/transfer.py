@@ -18,7 +18,7 @@ import msgspec
 
 from ledger.codec import GENESIS_HASH, HASH_FIELD, SEALED_TAIL, Record, decode_line
 from ledger.events import GameStarted
-from ledger.store import Ledger, LedgerError, fsync_dir, line_problem
+from ledger.store import Ledger, LedgerError, fsync_dir, line_problem, opens_more
 
 
 class TransferError(LedgerError):
@@ -53,6 +53,9 @@ def verify_log_bytes(data: bytes, name: str) -> int:
             if problem:
                 raise TransferError(f"{name} is not an intact log: event {seq}: {problem}")
             prev = line[-66:-2].decode()
+    if opens_more(lines[-1]):
+        raise TransferError(f"{name} ends with an append cut short by a crash (run repair on the "
+                            "ledger it came from)")
     first = decode_line(data[: data.index(b"\n")])
     if first.type != "game-started":
         raise TransferError(f"{name} does not start with a game-started event")

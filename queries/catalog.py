@@ -706,8 +706,8 @@ def read_records(ledger: Ledger, game: str) -> list[Record]:
 
     What ``Ledger.lines`` reads (the size seen under the shared lock, so no append is half
     written) is decoded in one ``decode_lines`` call and its seqs checked; a log that is not
-    intact (torn tail, a line that does not decode, seqs out of order) is read again by
-    ``ledger.records``, which raises the error that says what is wrong.
+    intact (torn tail, an append cut short, a line that does not decode, seqs out of order) is
+    read again by ``ledger.records``, which raises the error that says what is wrong.
     """
     path = ledger.existing_path(game)
     with open(path, "rb") as handle:
@@ -719,7 +719,7 @@ def read_records(ledger: Ledger, game: str) -> list[Record]:
             records = _record_lines.decode_lines(data)
         except msgspec.DecodeError:
             records = []
-        if (records and len(records) == data.count(b"\n")
+        if (records and len(records) == data.count(b"\n") and not records[-1].more
                 and [record.seq for record in records] == list(range(1, len(records) + 1))):
             return records
     return ledger.records(game)

@@ -284,15 +284,18 @@ def verify(
 
 @app.command()
 def repair(game: GameArgument, ledger: LedgerOption = None) -> None:
-    """Cut off a torn last line (left by a crash mid-write), keeping a backup of the file."""
+    """Cut off what a crash left half-written (a torn last line, an append cut short), keeping a
+    backup of the file. Nothing cut was ever acknowledged."""
     with people_errors():
         store = open_ledger(ledger)
+        before = store.verify(game)
         backup = store.repair(game)
         verification = store.verify(game)
     if backup is None:
-        out.print(f"Game {game} has no torn line; nothing changed.")
+        out.print(f"Game {game} has no torn line and no append cut short; nothing changed.")
     else:
-        out.print(f"Cut the torn last line off game {game}; the original is kept as {backup}.")
+        out.print(f"Cut what a crash left half-written off game {game} ({before.problem}); it "
+                  f"now ends at event {verification.events}. The original is kept as {backup}.")
     if not verification.ok:
         fail(f"game {game} still fails verification at event {verification.first_bad_seq}: "
              f"{verification.problem}", ILLEGAL_EXIT)

@@ -202,28 +202,29 @@ def completed_and_checked(folded: Folded, actor: str, event: Event) -> Event:
 def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Event]:
     """With nobody named: the one player the rules accept this exact action from.
 
-    The players who may take ``action`` now are tried in turn: the one accepted acts
-    (``play card=rally`` is Olga's when only she may play a Rally now); among several, the one
-    expected to act now (the prompt shows who); else ``by=NAME`` is asked for, or the rule's
-    reason is given.
+    The players who may take ``action`` now are tried in turn (those expected to act first; when
+    the rules list nobody, those expected to act, so that a refusal gives their own reason, such
+    as "Olga has no Gems", rather than "nobody may"). The one accepted acts (``play card=rally``
+    is Olga's when only she may play a Rally now); when several would be accepted, the action is
+    not credited to anyone by guess: ``by=NAME`` is asked for.
     """
-    specs = [s for s in folded.rules.legal_actions(folded.state) if s.type == action]
-    actors = specs[0].actors if specs else ()
-    if not actors:
-        allowed = sorted({s.type for s in folded.rules.legal_actions(folded.state)})
+    rules = folded.rules
+    active = rules.turn(folded.state).active
+    specs = [s for s in rules.legal_actions(folded.state) if s.type == action]
+    listed = specs[0].actors if specs else ()
+    candidates = sorted(listed or active, key=lambda actor: actor not in active)
+    if not candidates:
+        allowed = sorted({s.type for s in rules.legal_actions(folded.state)})
         raise IllegalAction(f"nobody may {action} now", allowed=allowed)
     accepted: list[tuple[str, Event]] = []
     refusal: IllegalAction | None = None
-    for actor in actors:
+    for actor in candidates:
         try:
             accepted.append((actor, completed_and_checked(folded, actor, event)))
         except IllegalAction as error:
             refusal = refusal or error
     if not accepted and refusal is not None:
         raise refusal
-    if len(accepted) > 1:  # the one whose turn it is acts unless someone else is named
-        active = folded.rules.turn(folded.state).active
-        accepted = [choice for choice in accepted if choice[0] in active] or accepted
     if len(accepted) == 1:
         return accepted[0]
     names = ", ".join(actor for actor, _ in accepted)

@@ -23,7 +23,7 @@ COMMANDS = ("undo", "status", "log", "actions", "help", "quit")
 
 HELP = """[bold]Type an action[/] as on the command line: [cyan]ACTION key=value …[/]
   e.g. [cyan]roll attacker=6,3,2 defender=5,5[/]   lists are comma-separated
-  add [cyan]by=NAME[/] when someone other than the active player acts.
+  add [cyan]by=NAME[/] when more than one player could act (tabletape asks).
 [bold]Commands:[/] undo (retract the last action) · status · log · actions · help · quit
 Tab completes action names, field names and values. Every accepted action is saved at once."""
 

@@ -227,6 +227,22 @@ def test_unknown_field_lists_the_fields_allowed(cli: Cli, game: str) -> None:
     assert "unknown field" in output and "allowed: n, by" in output
 
 
+def test_an_action_several_players_may_take_is_never_credited_by_guess(cli: Cli,
+                                                                        game: str) -> None:
+    """Anyone may cheer: without ``by=`` the player expected to act (ann) is not assumed."""
+    output = fails(cli, 2, "record", game, "cheer", game=game)
+    assert "several players may cheer now; say who with by=NAME (one of: ann, bob)" in output
+
+
+def test_without_by_a_refusal_gives_the_reason_of_the_player_expected_to_act(cli: Cli,
+                                                                            game: str) -> None:
+    """When the rules list nobody for an action, the active player's own reason is given."""
+    for _ in range(4):  # 12 reaches the target of 10: the game is over, nobody may add
+        cli.ok("record", game, "add", "n=3")
+    output = fails(cli, 1, "record", game, "add", "n=1", game=game)
+    assert "the game is over" in output and "nobody may" not in output
+
+
 @pytest.mark.parametrize(("action", "reason"), [
     (["add", "n=7"], "you may add 1 to 3, not 7. Allowed: 1, 2, 3."),
     (["add", "n=1", "by=bob"], "it is ann's turn, not bob's"),
@@ -418,7 +434,8 @@ def test_torn_tail_is_reported_then_repaired(cli: Cli, game: str) -> None:
     assert result.exit_code == 1 and "torn" in flat(result.output)
 
     output = flat(cli.ok("repair", game).output)
-    assert "Cut the torn last line" in output
+    assert "Cut what a crash left half-written" in output and "torn last line" in output
+    assert "it now ends at event 2" in output
     (backup,) = path.parent.glob(f"{game}.jsonl*.bak")
     assert backup.read_bytes() == torn
     assert path.read_bytes() == whole

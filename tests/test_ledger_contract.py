@@ -26,6 +26,7 @@ from ledger import (
     Noted,
     Retracted,
     TornTail,
+    UnfinishedAppend,
     UnknownGameId,
     VersionConflict,
     default_root,
@@ -278,6 +279,52 @@ def test_repair_cuts_a_torn_tail_and_keeps_a_backup(store: Ledger, game: str) ->
     assert store.verify(game).ok
     assert store.game_ids() == [game]  # the backup is not a game
     assert store.append(game, notes("c"), expected_seq=3)[0].seq == 4
+
+
+def cut_after_lines(store: Ledger, game: str, keep: int, torn: bytes = b"") -> bytes:
+    """Leave only the first ``keep`` lines of the log (and ``torn`` after them): a crash."""
+    lines = file_bytes(store, game).splitlines(keepends=True)
+    store.path(game).write_bytes(b"".join(lines[:keep]) + torn)
+    return b"".join(lines[:keep])
+
+
+def test_an_append_is_marked_so_that_its_lines_end_together(store: Ledger, game: str) -> None:
+    records = store.append(game, notes("a", "b", "c"), expected_seq=1)
+    assert [r.more for r in records] == [2, 1, 0]
+    assert [r.more for r in store.records(game)] == [0, 2, 1, 0]
+    single = store.append(game, notes("d"), expected_seq=4)[0]
+    assert b'"more"' not in file_bytes(store, game).splitlines()[-1] and single.more == 0
+
+
+@pytest.mark.parametrize("torn", [b"", b'{"seq":5,"at":"20'])
+def test_an_append_cut_short_is_reported_and_repaired_whole(store: Ledger, game: str,
+                                                            torn: bytes) -> None:
+    """A kill can cut one write of several lines short at a line boundary: all or none."""
+    store.append(game, notes("a"), expected_seq=1)
+    whole = file_bytes(store, game)
+    store.append(game, notes("b", "c", "d"), expected_seq=2)
+    cut_after_lines(store, game, 4, torn)  # events 3 and 4 of the 3-event append are there
+    with pytest.raises(TornTail) as caught:
+        store.records(game)
+    assert f"tabletape repair {game}" in str(caught.value)
+    if not torn:
+        assert isinstance(caught.value, UnfinishedAppend) and caught.value.after_seq == 2
+        stream = store.read(game)  # the complete appends stream out, then the error
+        assert [next(stream).seq, next(stream).seq] == [1, 2]
+        with pytest.raises(UnfinishedAppend):
+            next(stream)
+    with pytest.raises(TornTail):
+        store.head(game)
+    before = file_bytes(store, game)
+    with pytest.raises(TornTail):
+        store.append(game, notes("e"), expected_seq=4)
+    assert file_bytes(store, game) == before
+    result = store.verify(game)
+    assert not result.ok and result.events == (4 if torn else 2)
+    assert store.repair(game) is not None
+    assert file_bytes(store, game) == whole
+    assert store.verify(game).ok and store.head(game).seq == 2
+    assert store.append(game, notes("e"), expected_seq=2)[0].seq == 3
 
 
 def test_repair_of_a_sound_log_changes_nothing(store: Ledger, game: str) -> None:

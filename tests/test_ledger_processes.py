@@ -240,8 +240,8 @@ def test_sigkill_mid_append_loses_no_acknowledged_event(tmp_path: Path) -> None:
             head = store.head(game).seq
         verification = store.verify(game)
         assert verification.ok, (round_number, verification)
-        # every acknowledged event is there; beyond it at most the batch that was in flight,
-        # and all of it (one write per append: all or nothing)
+        # every acknowledged event is there; beyond it at most the batch that was in flight, and
+        # all of it: a kill can cut one write short, and repair then cuts the whole append
         assert head in (acknowledged, planned[-1]), (round_number, head, acknowledged, planned)
         records = store.records(game)
         assert [r.seq for r in records] == list(range(1, head + 1))

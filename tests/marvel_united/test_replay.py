@@ -15,11 +15,12 @@ from queries.catalog import connect
 from queries.reports import REPORTS, run_reports
 from replay.audit import audit_game
 from replay.demo import run_demo
-from replay.engine import Cursor, open_replay
+from replay.engine import open_replay
 from replay.fold import open_game
 from replay.narrate import FAILED_MARK, narrate_game
 from replay.render import status_json, status_view
 from rules.kernel import bot_game, find_game
+from tests.replay.conftest import assert_steps_back_to_start
 
 MU = find_game("marvel-united")
 NAMES = ("Olga", "Patrick", "Quinn", "Rosa")
@@ -87,8 +88,7 @@ def test_bot_games_narrate_replay_and_audit_clean(store: Ledger) -> None:
             assert line.sentences and not any(FAILED_MARK in s for s in line.sentences)
         replay = open_replay(store, game)
         assert status_json(replay.folded_at(replay.last)) == status_json(open_game(store, game))
-        middle = Cursor(replay, replay.last // 2)
-        assert middle.forward(5).back(5).state == middle.state
+        assert_steps_back_to_start(replay, replay.last // 2, 5)
         report = audit_game(store, game)
         assert report.problems == [] and report.conservation_checked
 

@@ -88,11 +88,14 @@ def test_damaged_logs_are_refused(source: Ledger, tmp_path: Path) -> None:
     torn.write_bytes(data[:-20])
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")
+    unfinished = tmp_path / "unfinished.jsonl"
+    unfinished.write_bytes(b"".join(data.splitlines(keepends=True)[:2]))  # of a bot game's append
     code, output = run(target, "import", str(flipped), str(torn), str(empty),
-                       str(tmp_path / "missing.jsonl"))
+                       str(unfinished), str(tmp_path / "missing.jsonl"))
     assert code == 1
     assert "event 3: its hash does not match" in output
     assert "torn line" in output and "is empty" in output and "cannot read" in output
+    assert "append cut short" in output
     assert target.game_ids() == []
 
 

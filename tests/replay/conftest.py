@@ -16,6 +16,7 @@ import ledger as ledger_pkg
 from ledger import GameStarted, Ledger, Noted
 from ledger.codec import GENESIS_HASH, encode_body, encode_payload, seal
 from ledger.events import Event, event_type
+from replay.engine import Cursor, Replay
 from replay.fold import record_action, undo
 from rules.kernel import bot_game, find_game
 
@@ -25,6 +26,22 @@ EPOCH = datetime(2026, 3, 1, 19, 0, tzinfo=UTC)
 def stamp(index: int) -> str:
     """A fixed recorded-at: 20 seconds per event after :data:`EPOCH`."""
     return ledger_pkg.utc_stamp(EPOCH + timedelta(seconds=20 * index))
+
+
+def assert_steps_back_to_start(replay: Replay, start: int, steps: int) -> None:
+    """Stepping ``steps`` forward and as many back returns to ``start`` and its state.
+
+    Cursors clamp at the ends, so the step is cut to what the game has after ``start``; a step
+    past the end stops at the last event.
+    """
+    cursor = Cursor(replay, start)
+    before = cursor.state
+    assert Cursor(replay, start).forward(replay.last - start + steps).position == replay.last
+    k = min(steps, replay.last - start)
+    cursor.forward(k)
+    assert cursor.position == start + k
+    cursor.back(k)
+    assert cursor.position == start and cursor.state == before
 
 
 def tiny_started(players: Sequence[str] = ("olga", "patrick"), target: int = 20,
