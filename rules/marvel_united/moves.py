@@ -354,7 +354,9 @@ def masterplan_face(state: State, card: str, event: VillainTurn) -> data.Masterp
         refuse(f"record what the card shows: {' '.join(missing)} (the shipped faces are "
                "placeholders; --option masterplan-deck=shipped plays with them)", missing)
     face = data.MASTERPLANS[state.villain][card]
-    special = face.special if event.special is None else ("special" if event.special else "")
+    special = face.special
+    if event.special is not None:
+        special = (face.special or card) if event.special else ""
     return data.MasterplanCard(
         face.move if event.move is None else event.move,
         face.bam if event.bam is None else event.bam,
