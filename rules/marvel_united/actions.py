@@ -121,11 +121,12 @@ def heroic_targets(state: State, here: int) -> tuple[str, ...]:
 
 
 def spendable_slots(state: State, here: int) -> tuple[str, ...]:
-    """The actions the Threat here still asks for that the hero can spend now."""
+    """The Move and Attack actions the Threat here still asks for that the hero can spend now
+    (a Heroic one is ``heroic``)."""
     threat = threat_here(state, here)
     if threat is None:
         return ()
-    return tuple(SYMBOL_NAMES[s] for s in (MOVE, ATTACK, HEROIC)
+    return tuple(SYMBOL_NAMES[s] for s in (MOVE, ATTACK)
                  if data.SYMBOLS[s] in threat.slots and can_spend(state, s))
 
 

@@ -111,8 +111,7 @@ def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
         for target in heroic_targets(state, here):
             yield 4.0, seat, Heroic(target=target)
     for symbol in spendable_slots(state, here):
-        if symbol != "heroic":
-            yield 4.0, seat, Spent(symbol=symbol)
+        yield 4.0, seat, Spent(symbol=symbol)
     if can_spend(state, MOVE):
         yield 2.0, seat, Moved(to=state.places[destination(state, rng, here)].name)
     turn = state.turn

@@ -98,8 +98,8 @@ class Heroic(Event, tag="heroic"):
 
 
 class Spent(Event, tag="spend"):
-    """``spend symbol=attack``: a Move, Attack or Heroic action on an open slot of the Threat
-    here that asks for it (``heroic`` is the same for a Heroic slot)."""
+    """``spend symbol=attack``: a Move or Attack action on an empty slot of the Threat here
+    that asks for it (a Heroic slot: ``heroic``)."""
 
     symbol: str
     token: bool = False

@@ -669,11 +669,13 @@ def on_heroic(state: State, actor: int, event: Heroic) -> State:
 
 def on_spend(state: State, actor: int, event: Spent) -> State:
     """Clear Threats: 'some Threats may display other types of actions that must be spent':
-    a Move, Attack or Heroic action on an empty slot asking for it."""
+    a Move or Attack action on an empty slot asking for it (Heroic: ``heroic``)."""
     seat = acting(state, actor, "spend an action on a Threat").seat
     name = event.symbol.strip().casefold()
-    if name not in SYMBOL_NAMES[:WILD]:
-        refuse(f"'{name}' is not an action a Threat's slot asks for", SYMBOL_NAMES[:WILD])
+    if name == SYMBOL_NAMES[HEROIC]:
+        refuse("a Heroic action on the Threat here is recorded with 'heroic'", ["heroic"])
+    if name not in SYMBOL_NAMES[:HEROIC]:
+        refuse(f"'{name}' is not an action a Threat's slot asks for", SYMBOL_NAMES[:HEROIC])
     return fill_slot(state, state.heroes[seat].location, SYMBOL_NAMES.index(name), event.token)
 
 
