@@ -293,3 +293,20 @@ def test_an_action_before_the_third_mission_draws_says_to_draw() -> None:
     state = third_mission_pending()
     refusal = refused(state, "rescue token=true by=olga")
     assert "the third Mission's cards are drawn first (Olga, Patrick: draw)" in refusal
+
+
+def test_the_narration_tells_new_facts_in_table_words() -> None:
+    """Move Villain 'clockwise (unless otherwise indicated)'; a cost is not damage; a Thug a
+    Threat keeps: the narration says what was recorded."""
+    from replay.games.marvel_united import recorded
+
+    state = dealt()
+    line = ("villain-turn card=plan-2 move=-1 bam=false thugs=0,0,0 civilians=0,0,0 "
+            "special=false")
+    assert "move 1 counterclockwise" in recorded(state, *parse(state, line))
+    state = play(at_shield_hq(invulnerable=True), ["location-effect"])
+    told = recorded(state, *parse(state, "discard cards=aa by=Olga"))
+    assert told == "Olga discards aa to the bottom of the deck (a cost, not damage)."
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=aa"])
+    told = recorded(state, *parse(state, "attack target=thug survives=true"))
+    assert "survives" in told
