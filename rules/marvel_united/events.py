@@ -40,11 +40,12 @@ class Dealt(Event, tag="deal"):
 
 
 class VillainTurn(Event, tag="villain-turn"):
-    """``villain-turn card=plan-3 move=2 bam=true thugs=1,0,1 civilians=0,1,0``.
+    """``villain-turn card=plan-3 move=2 bam=true thugs=1,0,1 civilians=0,1,0 special=false``.
 
-    The Masterplan card drawn and what it shows (empty: tabletape draws one, and the data fills
-    what the card shows). ``move`` is clockwise; negative when the card moves him
-    counterclockwise. Placements are for the location before the villain (counterclockwise),
+    The Masterplan card drawn and what it shows, all of it (with the option
+    ``masterplan-deck=shipped`` it may be left empty: tabletape draws one and the shipped,
+    placeholder faces fill what it shows). ``move`` is clockwise; negative when the card moves
+    him counterclockwise. Placements are for the location before the villain (counterclockwise),
     his own and the one after."""
 
     card: str = ""
