@@ -2,7 +2,8 @@
 
 ``--option villain=ultron --option heroes=hulk,iron-man --option challenge=moderate``;
 ``--option health=9`` (the villain's health), ``--option fear-limit=18``,
-``--option rescue-slots=8``, ``--option locations=stark-labs,...`` (the ring, clockwise).
+``--option rescue-slots=8``, ``--option locations=stark-labs,...`` (the ring, clockwise),
+``--option masterplan-deck=shipped`` (play with the shipped placeholder Masterplan faces).
 Zero means "the data's value" (:mod:`.data`, marked there); the values in force are recorded in
 the game-started event.
 """
@@ -33,6 +34,13 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     threat_slots: int = msgspec.field(default=0, name="threat-slots")
     locations: tuple[str, ...] = ()
     """The 6 locations clockwise, when the table wants them fixed before setup."""
+    masterplan_deck: str = msgspec.field(default="table", name="masterplan-deck")
+    """``table``: each villain turn records what its card shows (the default: the shipped faces
+    are placeholders); ``shipped``: the table plays with the shipped faces (marked I), and a
+    villain turn may leave them out (tabletape draws the card and fills its face)."""
+
+
+MASTERPLAN_DECKS = ("table", "shipped")
 
 
 class Settings(msgspec.Struct, frozen=True):
@@ -46,6 +54,7 @@ class Settings(msgspec.Struct, frozen=True):
     plot_limit: int
     mission_slots: tuple[int, ...]
     locations: tuple[str, ...]
+    masterplan_deck: str
 
 
 def settings(options: Mapping[str, Any], players: int) -> Settings:
@@ -65,13 +74,18 @@ def settings(options: Mapping[str, Any], players: int) -> Settings:
         plot_limit=found.fear_limit or villain.plot_limit.value,
         mission_slots=slots,
         locations=found.locations,
+        masterplan_deck=found.masterplan_deck,
     )
 
 
 def validate(options: Any, players: Sequence[str]) -> None:
     """Raise :class:`BadOptions` naming the bad option and what is allowed."""
     choose("villain", options.villain, tuple(data.VILLAINS))
+    if any(player.casefold() == "villain" for player in players):
+        raise BadOptions("'villain' names the villain's cards in the Storyline; choose another "
+                         "player name")
     choose("challenge", options.challenge, tuple(data.CHALLENGES))
+    choose("masterplan-deck", options.masterplan_deck, MASTERPLAN_DECKS)
     for hero in options.heroes:
         choose("heroes", hero, tuple(data.HEROES))
     if options.heroes and len(options.heroes) != len(players):

@@ -74,6 +74,9 @@ class Threat(msgspec.Struct, frozen=True, gc=False):
     henchman: bool
     health: int
     heroic: int = 0
+    """Action tokens on its slots."""
+    slots: str = ""
+    """The symbols its empty slots still ask for (``HHH`` for most; none for a Henchman)."""
     bam: bool = False
     on_move: bool = False
     cleared: bool = False
@@ -129,6 +132,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     plot_limit: int
     mission_slots: Counts
     locations_option: tuple[str, ...] = ()
+    masterplan_deck: str = "table"
+    """``table``: villain turns record their card's face; ``shipped``: the data's faces (I)."""
+    threat_flags: str = "I"
+    """``table`` when the setup named the Threats' BaM! and movement symbols, else ``I``."""
     places: tuple[Place, ...] = ()
     threats: tuple[Threat, ...] = ()
     villain_at: int = NOBODY
@@ -190,11 +197,14 @@ def has_special(hero: str, kind: int) -> bool:
 
 
 def seat_of(state: State, text: str) -> int | None:
+    """The seat a typed name means: a player's own name first, then the hero they play (a
+    player called Hulk is that player, even when another seat plays Hulk)."""
     key = text.strip().casefold()
-    for seat, hero in enumerate(state.heroes):
-        if key in (hero.player.casefold(), hero.hero):
-            return seat
-    return None
+    players = [hero.player.casefold() for hero in state.heroes]
+    if key in players:
+        return players.index(key)
+    heroes = [hero.hero for hero in state.heroes]
+    return heroes.index(key) if key in heroes else None
 
 
 def place_of(state: State, text: str) -> int | None:

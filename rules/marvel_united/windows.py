@@ -16,7 +16,18 @@ from ledger.events import Event
 from rules.kernel import IllegalAction
 
 from . import data
-from .events import Damaged, Drew, Gained, Hit, Invulnerable, Plot, Relocated, Swapped, Tokens
+from .events import (
+    Damaged,
+    Discarded,
+    Drew,
+    Gained,
+    Hit,
+    Invulnerable,
+    Plot,
+    Relocated,
+    Swapped,
+    Tokens,
+)
 from .state import NOBODY, State, Step, Threat, present, seat_of
 
 Tally = tuple[tuple[str, int], ...]
@@ -41,6 +52,9 @@ def entries(state: State, head: Step, event: Event) -> Tally:
             return ((f"draw:{head.hero}", len(event.cards)),)
         case Damaged():
             return ((f"damage:{seat_named(state, event.hero)}", len(event.cards)),)
+        case Discarded():
+            seat = seat_named(state, event.hero) if event.hero else head.hero
+            return ((f"discard:{seat}", len(event.cards)),)
         case Plot():
             return (("fear", event.amount),)
         case Tokens():
@@ -173,15 +187,17 @@ def bam_threats(state: State) -> list[Threat]:
     return [t for t in state.threats if t.bam and not t.cleared]
 
 
-RESULT_TYPES = {"damage": "damage", "fear": "plot", "thugs": "tokens", "civilians": "tokens",
-                "crisis": "tokens", "relocate": "relocate", "draw": "draw", "gain": "gain",
-                "hit": "hit", "invulnerable": "invulnerable", "swap": "swap"}
+RESULT_TYPES = {"damage": "damage", "discard": "discard", "fear": "plot", "thugs": "tokens",
+                "civilians": "tokens", "crisis": "tokens", "relocate": "relocate", "draw": "draw",
+                "gain": "gain", "hit": "hit", "invulnerable": "invulnerable", "swap": "swap"}
 """The action that records each kind of tally key."""
 GIFTS = frozenset({"gain", "draw", "invulnerable"})
 
 
 def result_types(state: State, head: Step) -> frozenset[str] | None:
     """The result actions the window may accept now (None: any; ``done`` is always listed)."""
+    if unpaid(state, head):
+        return frozenset({"discard"})
     allowed = limits(state, head)
     judged = allowed is None or (head.kind == "bam" and bool(bam_threats(state)))
     if judged:
@@ -250,6 +266,14 @@ def location_allows(state: State, head: Step) -> data.Allows:
     return data.LOCATION_RESULTS[state.places[head.place].name]
 
 
+def unpaid(state: State, head: Step) -> int:
+    """Cards still owed for the cost of the Location effect being resolved (S.H.I.E.L.D. HQ's
+    discard): until it is paid the effect records nothing else."""
+    if head.kind != "location":
+        return 0
+    return max(0, location_allows(state, head).discard - head.tallied(f"discard:{head.hero}"))
+
+
 def location_limits(state: State, head: Step) -> Limits:
     """What the End of Turn effect of the location where it was used still lets its hero do."""
     allows, seat, here = location_allows(state, head), head.hero, head.place
@@ -262,7 +286,7 @@ def location_limits(state: State, head: Step) -> Limits:
     if allows.swap:
         found[f"swap:{seat}"] = 1 - head.tallied(f"swap:{seat}")
     if allows.discard:
-        found[f"damage:{seat}"] = allows.discard - head.tallied(f"damage:{seat}")
+        found[f"discard:{seat}"] = allows.discard - head.tallied(f"discard:{seat}")
     if allows.rescue:
         found[f"civilians-:{here}"] = allows.rescue - head.tallied(f"civilians-:{here}")
     for what, count in (("crisis", allows.crisis), ("thugs", allows.thugs)):
@@ -289,7 +313,7 @@ def moved_tokens(state: State, head: Step, most: int) -> Limits:
 
 
 def location_owed(state: State, head: Step) -> Limits:
-    """Tokens taken and not yet put down; a cost paid without its effect, or the reverse."""
+    """Tokens taken and not yet put down; a cost paid without its effect."""
     allows, seat = location_allows(state, head), head.hero
     due: Limits = {}
     if allows.move_tokens:
@@ -299,11 +323,9 @@ def location_owed(state: State, head: Step) -> Limits:
                                    if i != head.place):
                 due[f"{what}+:elsewhere"] = carried
     if allows.discard:
-        paid, removed = head.tallied(f"damage:{seat}"), total(head, "crisis-:")
+        paid, removed = head.tallied(f"discard:{seat}"), total(head, "crisis-:")
         if paid > removed and any(p.crisis for p in state.places):
             due["crisis-:anywhere"] = paid - removed
-        elif removed > paid:
-            due[f"damage:{seat}"] = removed - paid
     return due
 
 
@@ -333,9 +355,11 @@ def words(state: State, amounts: Limits) -> str:
 def key_words(state: State, key: str, n: int) -> str:
     """``damage:0`` 1 -> ``1 damage to Olga``; ``thugs+:2`` 3 -> ``3 thugs added at …``."""
     what, _, where = key.partition(":")
-    if what in ("damage", "relocate", "draw", "gain", "invulnerable", "swap"):
+    if what in ("damage", "discard", "relocate", "draw", "gain", "invulnerable", "swap"):
         who = state.name(int(where))
-        return {"damage": f"{n} damage to {who}", "relocate": f"{who} goes to any location",
+        return {"damage": f"{n} damage to {who}",
+                "discard": f"{who} discards {n} card{'s' if n != 1 else ''} (the cost)",
+                "relocate": f"{who} goes to any location",
                 "swap": f"{who} swaps a card with their Storyline",
                 "draw": f"{who} draws {n} card{'s' if n != 1 else ''}",
                 "gain": f"{n} Action tokens to {who}",
