@@ -9,14 +9,14 @@ from typing import Any
 from msgspec.structs import replace
 
 from ledger.events import TABLE, Event, GameStarted
-from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo
+from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo, UnknownGame
 
 from . import data
 from .actions import legal_actions
 from .events import EVENTS, Dealt, Drew, SetUp, VillainTurn
 from .moves import mission_draws, phase_words, step, window_words
 from .options import Options, settings, validate
-from .state import NOBODY, SYMBOL_NAMES, Hero, State, kinds, seat_of
+from .state import NOBODY, RULES_VERSIONS, SYMBOL_NAMES, Hero, State, kinds, seat_of
 
 
 class MarvelUnited(SteppedRules[State]):
@@ -26,7 +26,10 @@ class MarvelUnited(SteppedRules[State]):
     title = "Marvel United"
     aliases = ("marvel", "mu")
     short = "mu"
-    rules_version = "1"
+    rules_version = RULES_VERSIONS[-1]
+    """Version 2 records a Masterplan card's face, each overflowing location's ``done`` and a
+    Location effect's cost as ``discard``; version 1 logs keep their protocol
+    (:func:`.state.recorded_as_v1`)."""
     min_players = 2
     max_players = 4
     events = EVENTS
@@ -43,7 +46,8 @@ class MarvelUnited(SteppedRules[State]):
         return State(villain=found.villain, heroes=heroes, health=found.health,
                      start_health=found.health, plot=found.plot, plot_limit=found.plot_limit,
                      mission_slots=found.mission_slots, locations_option=found.locations,
-                     masterplan_deck=found.masterplan_deck)
+                     masterplan_deck=found.masterplan_deck,
+                     protocol=protocol(started.rules_version))
 
     def step(self, state: State, actor: str, event: Event) -> State:
         return step(state, actor_seat(state, actor), event)
@@ -96,6 +100,16 @@ class MarvelUnited(SteppedRules[State]):
         from . import bot  # the bot is not needed to record or replay a game
 
         return bot.choose(state, rng)
+
+
+def protocol(version: str) -> int:
+    """The rules version a game-started event names, as a number; a version this tabletape does
+    not know (recorded by a newer one) is refused, since its log may mean something else."""
+    if version not in RULES_VERSIONS:
+        raise UnknownGame(f"Marvel United rules version '{version}' is not known to this "
+                          f"tabletape (it knows {', '.join(RULES_VERSIONS)}): upgrade tabletape "
+                          "to read this game")
+    return int(version)
 
 
 def new_hero(player: str, hero: str, removed: Sequence[str]) -> Hero:

@@ -819,7 +819,7 @@ def window(state: State, actor: int, what: str) -> Step:
 
 def require_cost(state: State, head: Step) -> None:
     """An effect with a cost works only once the cost is paid (a cost is not damage)."""
-    cost = windows.unpaid(state, head)
+    cost = windows.cost_first(state, head)
     if cost:
         place = data.LOCATIONS[state.places[head.place].name].title
         refuse(f"{place}'s effect costs {cost} card: discard a card first (discard cards=X), "
@@ -862,7 +862,7 @@ def on_discard(state: State, actor: int, event: Discarded) -> State:
     if seat == NOBODY:
         refuse("name the hero who discards (hero=NAME)", [h.player for h in state.heroes])
     target_hero(state, seat)
-    if seat != head.hero and windows.unpaid(state, head):
+    if seat != head.hero and windows.cost_first(state, head):
         refuse(f"the effect's cost is paid from {state.name(head.hero)}'s own hand",
                [state.name(head.hero)])
     if not event.cards:
@@ -1006,7 +1006,7 @@ def put_entry(storyline: tuple[str, ...], index: int, entry: str) -> tuple[str, 
 def on_done(state: State, actor: int, event: Done) -> State:
     """The effect being resolved is over; the next one (or the turn) goes on."""
     windows.check_done(state, window(state, actor, "done"))
-    return replace(state, pending=state.pending[1:])
+    return replace(state, pending=state.pending[len(windows.answered(state)):])
 
 
 # -- words ---------------------------------------------------------------------------------------
@@ -1073,12 +1073,16 @@ def counted(before: State, after: State, event: Event) -> State:
     in its window (which effects it set off, such as a KO's BaM!, may now precede)."""
     head = before.pending[0]
     tally = windows.check_result(before, head, event)
-    if after.pending and after.pending[-len(before.pending):][0] is head:
-        index = len(after.pending) - len(before.pending)
-        bumped = replace(head, results=head.results + 1, tally=head.tally + tally)
-        after = replace(after, pending=(*after.pending[:index], bumped,
-                                        *after.pending[index + 1:]))
-    return after
+    if not after.pending or after.pending[-len(before.pending):][0] is not head:
+        return after
+    index = len(after.pending) - len(before.pending)
+    steps = windows.answered(before)
+    shares = windows.spread(before, steps, tally)
+    bumped = tuple(replace(step, results=step.results + (1 if step is head else 0),
+                           tally=step.tally + share)
+                   for step, share in zip(steps, shares, strict=True))
+    return replace(after, pending=(*after.pending[:index], *bumped,
+                                   *after.pending[index + len(steps):]))
 
 
 HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {

@@ -41,6 +41,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
 
 MASTERPLAN_DECKS = ("table", "shipped")
+MASTERPLAN_DECK = "masterplan-deck"
+"""The option's key. Games recorded before it existed (rules version 1) have no such key in
+their game-started options: they played the shipped faces, and tabletape filled them in."""
 
 
 class Settings(msgspec.Struct, frozen=True):
@@ -58,7 +61,8 @@ class Settings(msgspec.Struct, frozen=True):
 
 
 def settings(options: Mapping[str, Any], players: int) -> Settings:
-    """Settings from the options of a game-started event."""
+    """Settings from the options of a game-started event (every option key is stored since
+    version 2; a version 1 log lacks ``masterplan-deck``, which then means ``shipped``)."""
     found = msgspec.convert(dict(options), Options, strict=False)
     villain = data.VILLAINS[found.villain]
     heroes = found.heroes or tuple(data.HEROES)[:players]
@@ -74,7 +78,7 @@ def settings(options: Mapping[str, Any], players: int) -> Settings:
         plot_limit=found.fear_limit or villain.plot_limit.value,
         mission_slots=slots,
         locations=found.locations,
-        masterplan_deck=found.masterplan_deck,
+        masterplan_deck=found.masterplan_deck if MASTERPLAN_DECK in options else "shipped",
     )
 
 
@@ -85,7 +89,7 @@ def validate(options: Any, players: Sequence[str]) -> None:
         raise BadOptions("'villain' names the villain's cards in the Storyline; choose another "
                          "player name")
     choose("challenge", options.challenge, tuple(data.CHALLENGES))
-    choose("masterplan-deck", options.masterplan_deck, MASTERPLAN_DECKS)
+    choose(MASTERPLAN_DECK, options.masterplan_deck, MASTERPLAN_DECKS)
     for hero in options.heroes:
         choose("heroes", hero, tuple(data.HEROES))
     if options.heroes and len(options.heroes) != len(players):

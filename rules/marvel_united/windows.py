@@ -10,6 +10,7 @@ bookkeeping is checked: who gains, where, how many.
 
 from __future__ import annotations
 
+from itertools import takewhile
 from typing import NoReturn
 
 from ledger.events import Event
@@ -28,7 +29,7 @@ from .events import (
     Swapped,
     Tokens,
 )
-from .state import NOBODY, State, Step, Threat, present, seat_of
+from .state import NOBODY, State, Step, Threat, present, recorded_as_v1, seat_of
 
 Tally = tuple[tuple[str, int], ...]
 Limits = dict[str, int]
@@ -50,6 +51,8 @@ def entries(state: State, head: Step, event: Event) -> Tally:
     match event:
         case Drew(hero=""):
             return ((f"draw:{head.hero}", len(event.cards)),)
+        case Damaged() if head.kind == "location" and recorded_as_v1(state):
+            return ((f"discard:{seat_named(state, event.hero)}", len(event.cards)),)
         case Damaged():
             return ((f"damage:{seat_named(state, event.hero)}", len(event.cards)),)
         case Discarded():
@@ -105,7 +108,7 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
         location_bookkeeping(state, head, event)
     else:
         hero_bookkeeping(event)
-    allowed = limits(state, head)
+    allowed = joint_limits(state, answered(state))
     if allowed is None:
         return tally
     for key, amount in tally:
@@ -122,7 +125,10 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
 
 def check_done(state: State, head: Step) -> None:
     """Refuse ``done`` while the data says the effect still owes a result."""
-    due = owed(state, head)
+    due: Limits = {}
+    for step in answered(state):
+        for key, n in owed(state, step).items():
+            due[key] = due.get(key, 0) + n
     if due:
         refuse(f"{effect_words(state, head) or head.kind} is not finished: still expected "
                f"{words(state, due)}")
@@ -196,7 +202,7 @@ GIFTS = frozenset({"gain", "draw", "invulnerable"})
 
 def result_types(state: State, head: Step) -> frozenset[str] | None:
     """The result actions the window may accept now (None: any; ``done`` is always listed)."""
-    if unpaid(state, head):
+    if cost_first(state, head):
         return frozenset({"discard"})
     allowed = limits(state, head)
     judged = allowed is None or (head.kind == "bam" and bool(bam_threats(state)))
@@ -207,6 +213,43 @@ def result_types(state: State, head: Step) -> frozenset[str] | None:
     assert allowed is not None
     return frozenset(RESULT_TYPES[k.partition(":")[0].rstrip("+-")]
                      for k, n in allowed.items() if n > 0)
+
+
+# -- the windows one entry answers ---------------------------------------------------------------
+
+
+def answered(state: State) -> tuple[Step, ...]:
+    """The windows a result or ``done`` answers: the one being resolved; under rules version 1,
+    every overflow window opened together (that version typed one ``done`` for them all)."""
+    head = state.pending[0]
+    if head.kind == "overflow" and recorded_as_v1(state):
+        return tuple(takewhile(lambda step: step.kind == "overflow", state.pending))
+    return (head,)
+
+
+def joint_limits(state: State, steps: tuple[Step, ...]) -> Limits | None:
+    """What the windows together still allow, key by key (None: the table judges)."""
+    if len(steps) == 1:
+        return limits(state, steps[0])
+    found: Limits = {}
+    for step in steps:
+        for key, n in (limits(state, step) or {}).items():
+            found[key] = found.get(key, 0) + n
+    return found
+
+
+def spread(state: State, steps: tuple[Step, ...], tally: Tally) -> tuple[Tally, ...]:
+    """A result's tally shared out over the windows it answers, each taking what it still
+    allows, in order (the first takes what none allows: a judged extra)."""
+    shares: list[list[tuple[str, int]]] = [[] for _ in steps]
+    rooms = [limits(state, step) or {} for step in steps]
+    for key, amount in tally:
+        for index, room in enumerate(rooms):
+            take = amount if index == len(steps) - 1 else min(amount, room.get(key, 0))
+            if take:
+                shares[index].append((key, take))
+                amount -= take
+    return tuple(tuple(share) for share in shares)
 
 
 # -- what the data says ------------------------------------------------------------------------
@@ -266,10 +309,12 @@ def location_allows(state: State, head: Step) -> data.Allows:
     return data.LOCATION_RESULTS[state.places[head.place].name]
 
 
-def unpaid(state: State, head: Step) -> int:
+def cost_first(state: State, head: Step) -> int:
     """Cards still owed for the cost of the Location effect being resolved (S.H.I.E.L.D. HQ's
-    discard): until it is paid the effect records nothing else."""
-    if head.kind != "location":
+    ``discard``): until it is paid the effect records nothing else. Version 1 typed the cost
+    as ``damage``, before or after the effect's result, so it comes first only since
+    version 2."""
+    if head.kind != "location" or recorded_as_v1(state):
         return 0
     return max(0, location_allows(state, head).discard - head.tallied(f"discard:{head.hero}"))
 
@@ -313,7 +358,7 @@ def moved_tokens(state: State, head: Step, most: int) -> Limits:
 
 
 def location_owed(state: State, head: Step) -> Limits:
-    """Tokens taken and not yet put down; a cost paid without its effect."""
+    """Tokens taken and not yet put down; a cost paid without its effect, or the reverse."""
     allows, seat = location_allows(state, head), head.hero
     due: Limits = {}
     if allows.move_tokens:
@@ -326,6 +371,8 @@ def location_owed(state: State, head: Step) -> Limits:
         paid, removed = head.tallied(f"discard:{seat}"), total(head, "crisis-:")
         if paid > removed and any(p.crisis for p in state.places):
             due["crisis-:anywhere"] = paid - removed
+        elif removed > paid:  # version 1: the Crisis token may come first
+            due[f"discard:{seat}"] = removed - paid
     return due
 
 
