@@ -73,6 +73,20 @@ Readings where the rulebook leaves a question open (each has a test):
 - **Taskmaster**: the villain cannot be damaged while any Crisis token is out; ``attack
   target=crisis`` or ``heroic target=crisis`` discards one where no Thugs or Civilians are.
 
+Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` decides):
+
+- **Version 2** (new games): a ``villain-turn`` records the card's face unless the game-started
+  options say ``masterplan-deck=shipped``; each overflowing location has its own window and
+  ``done``; a Location effect's cost is ``discard``, before the effect's results; a typed name
+  is a player's name first.
+- **Version 1** (games recorded before issue 11): the game-started options have no
+  ``masterplan-deck`` key, which means the shipped faces (a ``villain-turn`` may name only the
+  card); one ``done`` closes the overflow of every location that overflowed, the results of all
+  counted together; S.H.I.E.L.D. HQ's cost is typed as ``damage``, before or after its Crisis
+  token (the two still go together); a typed name means the first seat whose player or hero it
+  names. Every rules fix applies to version 1 too: a log with an impossible result is refused
+  there (``audit`` names the event).
+
 Card faces are data (:mod:`.data`), marked; the log records what each card shows.
 """
 
