@@ -77,14 +77,17 @@ Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` 
 
 - **Version 2** (new games): a ``villain-turn`` records the card's face unless the game-started
   options say ``masterplan-deck=shipped``; each overflowing location has its own window and
-  ``done``; a Location effect's cost is ``discard``, before the effect's results; a typed name
+  ``done``; a Location effect's cost is ``discard``, before the effect's results; each hero
+  types their own third-Mission draw; Times Square's rescue says ``mission=true``; a typed name
   is a player's name first.
 - **Version 1** (games recorded before issue 11): the game-started options have no
   ``masterplan-deck`` key, which means the shipped faces (a ``villain-turn`` may name only the
   card); one ``done`` closes the overflow of every location that overflowed, the results of all
   counted together; S.H.I.E.L.D. HQ's cost is typed as ``damage``, before or after its Crisis
   token (the two still go together); a typed name means the first seat whose player or hero it
-  names. Every rules fix applies to version 1 too: a log with an impossible result is refused
+  names; the table may type a third-Mission draw (the hero named, else the first still owed,
+  draws); Times Square's rescue without ``mission=true`` still goes to the Mission. Every
+  rules fix applies to version 1 too: a log with an impossible result is refused
   there (``audit`` names the event).
 
 Card faces are data (:mod:`.data`), marked; the log records what each card shows.

@@ -64,6 +64,7 @@ from .state import (
     last_hero_card,
     place_of,
     put,
+    recorded_as_v1,
     seat_of,
     symbols_of,
     threat_here,
@@ -490,6 +491,8 @@ def mission_draw(state: State, actor: int, event: Drew) -> State:
     deck into their hand': each hero draws their own, in any order."""
     owed = mission_draws(state)
     names = [state.name(seat) for seat in owed]
+    if recorded_as_v1(state):
+        actor = v1_drawer(state, actor, event, owed)
     if actor == NOBODY:
         refuse("each hero draws their own third-Mission card (by=NAME)", names)
     if event.hero and hero_arg(state, event.hero) != actor:
@@ -503,6 +506,14 @@ def mission_draw(state: State, actor: int, event: Drew) -> State:
     index = state.pending.index(Step("mission-draw", hero=actor))
     return replace(draw_cards(state, actor, cards),
                    pending=(*state.pending[:index], *state.pending[index + 1:]))
+
+
+def v1_drawer(state: State, actor: int, event: Drew, owed: tuple[int, ...]) -> int:
+    """Who drew a third-Mission card in a version 1 log, where anyone could type it: the hero
+    named (``hero=``), else the one who typed it, or the first owed when the table did."""
+    if event.hero:
+        return hero_arg(state, event.hero)
+    return owed[0] if actor == NOBODY else actor
 
 
 def on_play(state: State, actor: int, event: Played) -> State:
@@ -888,7 +899,8 @@ def to_bottom(state: State, seat: int, names: Sequence[str]) -> State:
 def on_tokens(state: State, actor: int, event: Tokens) -> State:
     """Tokens an effect adds or removes; removed ones go to the pool unless defeated or
     rescued (``mission=true``). The supply is unlimited; slots are not."""
-    window(state, actor, "tokens")
+    head = window(state, actor, "tokens")
+    mission = windows.to_mission(state, head, event)
     index = place_arg(state, event.location)
     place = state.places[index]
     thugs, civilians = place.thugs + event.thugs, place.civilians + event.civilians
@@ -898,12 +910,12 @@ def on_tokens(state: State, actor: int, event: Tokens) -> State:
                f"{place.crisis} Crisis tokens")
     if thugs + civilians > place.slots:
         refuse(f"{place.name} has {place.free} empty slots")
-    if event.mission and max(event.thugs, event.civilians) > 0:
+    if mission and max(event.thugs, event.civilians) > 0:
         refuse("only removed tokens (negative numbers) go to a Mission")
     state = with_place(state, index, replace(place, crisis=crisis))
     state = with_place(state, index, replace(state.places[index], thugs=thugs,
                                              civilians=civilians))
-    if event.mission:
+    if mission:
         state = credit(state, "thugs", -event.thugs)
         state = credit(state, "rescue", -event.civilians)
     return state

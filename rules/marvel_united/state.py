@@ -212,7 +212,11 @@ def recorded_as_v1(state: State) -> bool:
     - a Location effect's cost (S.H.I.E.L.D. HQ) was typed as ``damage`` and could follow its
       Crisis token (version 2: ``discard``, before the effect's results);
     - a typed name meant the first seat whose player or hero it names (version 2: a player's
-      own name first).
+      own name first);
+    - the table could type a third-Mission draw: the hero named (``hero=``) drew, else the
+      first hero owed one (version 2: each hero types their own);
+    - Times Square's rescue was typed without ``mission=true`` (version 2 asks for it; the
+      Civilian goes to the Mission either way).
 
     (A version 1 game-started has no ``masterplan-deck`` option: it played the shipped faces,
     :func:`.options.settings`.)"""

@@ -169,12 +169,23 @@ def location_bookkeeping(state: State, head: Step, event: Event) -> None:
     allows = location_allows(state, head)
     if isinstance(event, Tokens):
         here = place_named(state, event.location) == head.place
-        rescue = allows.rescue and here and event.civilians < 0
         defeat = allows.thugs and here and event.thugs < 0
-        if event.mission and not (rescue or defeat):
+        if event.mission and not (rescued(state, head, event) or defeat):
             refuse(f"{effect_words(state, head)} discards tokens to the pool (mission=false)")
-        if rescue and not event.mission:
+        if rescued(state, head, event) and not to_mission(state, head, event):
             refuse("a rescued Civilian goes to the Rescue Civilians Mission (mission=true)")
+
+
+def rescued(state: State, head: Step, event: Tokens) -> bool:
+    """Civilians a Location effect rescues here (Times Square)."""
+    return (head.kind == "location" and bool(location_allows(state, head).rescue)
+            and place_named(state, event.location) == head.place and event.civilians < 0)
+
+
+def to_mission(state: State, head: Step, event: Tokens) -> bool:
+    """Whether removed tokens go to a Mission: ``mission=true``; version 1 typed a Location
+    effect's rescue without it, and the Civilian goes to the Mission all the same."""
+    return event.mission or (recorded_as_v1(state) and rescued(state, head, event))
 
 
 def extra_bam_result(state: State, key: str) -> bool:

@@ -29,7 +29,8 @@ from rules.marvel_united.state import State, kinds, seat_of
 from tests.replay.conftest import stamp
 
 from .helpers import PLAYERS, SETUP, parse, play, refused
-from .test_records import at_shield_hq
+from .test_records import at_shield_hq, third_mission_pending
+from .test_windows import location_effect_at
 
 DEALS = ("deal player=olga cards=m,mh,aa by=table", "deal player=patrick cards=m,ma,hh by=table")
 FACELESS = (SETUP, *DEALS, "villain-turn card=plan-6 by=table", "draw cards=hh by=olga",
@@ -187,3 +188,28 @@ def test_v1_reads_a_name_in_seat_order() -> None:
     assert seat_of(state, "hulk") == 1
     assert seat_of(v1(state), "hulk") == 0
     assert RULES.start(started("1", players, heroes="hulk,iron-man")).protocol == 1
+
+
+def test_v1_third_mission_draws_typed_by_the_table_go_in_order() -> None:
+    """Completing Missions: 'all players ... draw 1 card'. Version 1 let the table type each
+    draw, which went to the first hero still owed one (Olga, then Patrick); version 2 asks each
+    hero to draw their own (``by=NAME``)."""
+    state = v1(third_mission_pending())
+    olga, patrick = (hero.hand_size for hero in state.heroes)
+    state = play(state, ["draw cards=hh by=table"])
+    assert state.heroes[0].hand_size == olga + 1 and state.heroes[1].hand_size == patrick
+    state = play(state, ["draw cards=w by=table"])
+    assert state.heroes[1].hand_size == patrick + 1 and not state.pending
+    assert "their own" in refused(third_mission_pending(), "draw cards=hh by=table")
+
+
+def test_v1_times_square_rescue_typed_without_mission_goes_to_the_mission() -> None:
+    """Rescue Civilians: 'Whenever a Civilian is rescued ..., take its token and place it on an
+    empty slot of the Rescue Civilians Mission card'. Version 1 typed Times Square's rescue as
+    ``tokens civilians=-1`` (its Civilian went to the pool then); the rule fix credits the
+    Mission. Version 2 asks for ``mission=true``."""
+    line = "tokens location=times-square civilians=-1 by=olga"
+    state = v1(location_effect_at("times-square"))
+    rescued = state.missions[0]
+    assert play(state, [line]).missions[0] == rescued + 1
+    assert "mission=true" in refused(location_effect_at("times-square"), line)
