@@ -1053,7 +1053,7 @@ def phase_words(state: State) -> str:
                 return f"the third Mission: {owed[0]} draws 1 card"
             return f"the third Mission: {', '.join(owed)} draw 1 card each"
         who = f"{state.name(head.hero)}: " if head.hero != NOBODY else ""
-        due = windows.owed(state, head)
+        due = windows.still_owed(state)
         expected = f"; still expected: {windows.words(state, due)}" if due else ""
         effect = windows.effect_words(state, head) or window_words(head, state)
         return f"resolving {who}{effect}{expected}"

@@ -125,10 +125,7 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
 
 def check_done(state: State, head: Step) -> None:
     """Refuse ``done`` while the data says the effect still owes a result."""
-    due: Limits = {}
-    for step in answered(state):
-        for key, n in owed(state, step).items():
-            due[key] = due.get(key, 0) + n
+    due = still_owed(state)
     if due:
         refuse(f"{effect_words(state, head) or head.kind} is not finished: still expected "
                f"{words(state, due)}")
@@ -236,6 +233,15 @@ def answered(state: State) -> tuple[Step, ...]:
     if head.kind == "overflow" and recorded_as_v1(state):
         return tuple(takewhile(lambda step: step.kind == "overflow", state.pending))
     return (head,)
+
+
+def still_owed(state: State) -> Limits:
+    """What the windows a ``done`` would close still owe, together."""
+    due: Limits = {}
+    for step in answered(state):
+        for key, n in owed(state, step).items():
+            due[key] = due.get(key, 0) + n
+    return due
 
 
 def joint_limits(state: State, steps: tuple[Step, ...]) -> Limits | None:
