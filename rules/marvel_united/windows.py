@@ -404,7 +404,10 @@ def effect_words(state: State, head: Step) -> str:
         threats = "; and the BaM! Threats' (on their cards)" if with_threats else ""
         return f"BaM! ({villain.title}'s dashboard: {villain.bam.text}{threats})"
     if head.kind == "overflow":
-        return (f"the overflow at {state.places[head.place].name} ({head.count} not placed; "
+        together = answered(state) if head is state.pending[0] else (head,)
+        places = ", ".join(state.places[step.place].name for step in together)
+        count = sum(step.count for step in together)
+        return (f"the overflow at {places} ({count} not placed; "
                 f"{villain.title}'s dashboard: {villain.overflow.text})")
     if head.kind == "location":
         place = state.places[head.place].name

@@ -131,7 +131,9 @@ def test_a_v1_overflow_still_owes_the_dashboards_effect(tmp_path) -> None:
     placed, so closing it without the Fear, or with Fear +3, is refused, and ``audit`` names
     the event."""
     unpaid = (SETUP, *DEALS, OVERFLOWING, "done by=table")
-    assert "still expected Fear +2" in refused_at(tmp_path, "1", unpaid).reason
+    reason = refused_at(tmp_path, "1", unpaid).reason
+    assert "the overflow at stark-labs, central-park (2 not placed" in reason
+    assert "still expected Fear +2" in reason
     too_much = (SETUP, *DEALS, OVERFLOWING, "plot amount=3 by=table")
     assert "not Fear +3" in refused_at(tmp_path / "more", "1", too_much).reason
     store, game = stored(tmp_path / "audit", "1", unpaid)
