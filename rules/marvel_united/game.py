@@ -14,9 +14,18 @@ from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnIn
 from . import data
 from .actions import legal_actions
 from .events import EVENTS, Dealt, Drew, SetUp, VillainTurn
-from .moves import mission_draws, phase_words, step, window_words
+from .moves import mission_draws, phase_words, step, v1_drawer, window_words
 from .options import Options, settings, validate
-from .state import NOBODY, RULES_VERSIONS, SYMBOL_NAMES, Hero, State, kinds, seat_of
+from .state import (
+    NOBODY,
+    RULES_VERSIONS,
+    SYMBOL_NAMES,
+    Hero,
+    State,
+    kinds,
+    recorded_as_v1,
+    seat_of,
+)
 
 
 class MarvelUnited(SteppedRules[State]):
@@ -189,6 +198,8 @@ def complete_draw(state: State, actor: str, event: Drew, rng: random.Random) -> 
     head = state.pending[0] if state.pending else None
     if head is not None and head.kind == "mission-draw":
         seat = seat_of(state, actor)
+        if recorded_as_v1(state):
+            seat = v1_drawer(state, NOBODY if seat is None else seat, event, mission_draws(state))
         if seat not in mission_draws(state):
             return event
         return replace(event, cards=random_cards(state, seat, 1, rng))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import pytest
 from msgspec.structs import replace
@@ -194,8 +195,8 @@ def test_v1_reads_a_name_in_seat_order() -> None:
 
 def test_v1_third_mission_draws_typed_by_the_table_go_in_order() -> None:
     """Completing Missions: 'all players ... draw 1 card'. Version 1 let the table type each
-    draw, which went to the first hero still owed one (Olga, then Patrick); version 2 asks each
-    hero to draw their own (``by=NAME``)."""
+    draw (or leave it to tabletape), which went to the first hero still owed one (Olga, then
+    Patrick); version 2 asks each hero to draw their own (``by=NAME``)."""
     state = v1(third_mission_pending())
     olga, patrick = (hero.hand_size for hero in state.heroes)
     state = play(state, ["draw cards=hh by=table"])
@@ -203,6 +204,11 @@ def test_v1_third_mission_draws_typed_by_the_table_go_in_order() -> None:
     state = play(state, ["draw cards=w by=table"])
     assert state.heroes[1].hand_size == patrick + 1 and not state.pending
     assert "their own" in refused(third_mission_pending(), "draw cards=hh by=table")
+    pending = v1(third_mission_pending())
+    table_draw = RULES.complete(pending, "table", RULES.event_types()["draw"](),
+                                random.Random(1))
+    RULES.check(pending, "table", table_draw)
+    assert RULES.apply(pending, "table", table_draw).heroes[0].hand_size == olga + 1
 
 
 def test_v1_times_square_rescue_typed_without_mission_goes_to_the_mission() -> None:
