@@ -257,7 +257,7 @@ def joint_limits(state: State, steps: tuple[Step, ...]) -> Limits | None:
 
 def spread(state: State, steps: tuple[Step, ...], tally: Tally) -> tuple[Tally, ...]:
     """A result's tally shared out over the windows it answers, each taking what it still
-    allows, in order (the first takes what none allows: a judged extra)."""
+    allows, in order (the last takes what none allows)."""
     shares: list[list[tuple[str, int]]] = [[] for _ in steps]
     rooms = [limits(state, step) or {} for step in steps]
     for key, amount in tally:
