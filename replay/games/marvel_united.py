@@ -14,7 +14,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay.games import player_called
 from replay.visitor import Visit
 from rules.kernel import Rules
 from rules.marvel_united import data
@@ -22,6 +21,7 @@ from rules.marvel_united.events import (
     Attacked,
     Damaged,
     Dealt,
+    Discarded,
     Done,
     Drew,
     Ended,
@@ -37,12 +37,13 @@ from rules.marvel_united.events import (
     Rescued,
     SetUp,
     Special,
+    Spent,
     Swapped,
     Tokens,
     VillainTurn,
 )
 from rules.marvel_united.moves import window_words
-from rules.marvel_united.state import State, invariant_errors
+from rules.marvel_united.state import State, invariant_errors, seat_of
 
 
 def label(name: str) -> str:
@@ -75,25 +76,28 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return (f"The table sets up {listing([label(n) for n in event.locations])} "
                     f"clockwise; {villain} starts at {label(event.start)}.")
         case Dealt():
-            player = player_called(event.player, (hero.player for hero in before.heroes))
+            player = hero_called(before, event.player)
             return f"{player} draws an opening hand: {', '.join(event.cards)}."
         case VillainTurn():
-            return (f"{villain} plays {label(event.card)}: move {event.move}"
+            return (f"{villain} plays {label(event.card)}: move {movement(event.move)}"
                     f"{', BaM!' if event.bam else ''}, Thugs {event.thugs}, Civilians "
                     f"{event.civilians}{', a special effect' if event.special else ''}.")
         case Drew():
-            who = event.hero or actor
+            who = hero_called(before, event.hero) if event.hero else actor
             return f"{who} draws {', '.join(event.cards) or 'nothing'}."
         case Played():
             return f"{actor} plays {event.card} to the Storyline."
         case Moved():
             return f"{actor} moves to {label(event.to)}."
         case Attacked():
-            return f"{actor} attacks the {event.target}."
+            stays = " (it survives, as the Threat there says)" if event.survives else ""
+            return f"{actor} attacks the {event.target}{stays}."
         case Rescued():
             return f"{actor} rescues a Civilian."
         case Heroic():
             return f"{actor} places a Heroic token on the {event.target}."
+        case Spent():
+            return f"{actor} spends {event.symbol} on the Threat."
         case Special():
             return f"{actor} uses the card's special effect."
         case LocationEffect():
@@ -101,7 +105,12 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case Ended():
             return f"{actor} ends the turn."
         case Damaged():
-            return f"{event.hero} takes {len(event.cards)} damage ({', '.join(event.cards)})."
+            return (f"{hero_called(before, event.hero)} takes {len(event.cards)} damage "
+                    f"({', '.join(event.cards)}).")
+        case Discarded():
+            who = hero_called(before, event.hero) if event.hero else actor
+            return (f"{who} discards {', '.join(event.cards)} to the bottom of "
+                    "the deck (a cost, not damage).")
         case Tokens():
             return f"Tokens at {label(event.location)}: {token_changes(event)}."
         case Hit():
@@ -110,17 +119,32 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case Plot():
             return f"Fear {'+' if event.amount > 0 else ''}{event.amount}."
         case Gained():
-            return f"{event.hero} gains Action tokens: {', '.join(event.tokens)}."
+            return (f"{hero_called(before, event.hero)} gains Action tokens: "
+                    f"{', '.join(event.tokens)}.")
         case Invulnerable():
-            return f"{event.hero} is Invulnerable until their next turn."
+            return f"{hero_called(before, event.hero)} is Invulnerable until their next turn."
         case Relocated():
-            return f"{event.hero} goes to {label(event.to)}."
+            return f"{hero_called(before, event.hero)} goes to {label(event.to)}."
         case Swapped():
             return f"{actor} swaps {event.card} from hand for {event.storyline} in the Storyline."
         case Done():
             head = before.pending[0] if before.pending else None
             return f"Done: {window_words(head, before)}." if head else "Done."
     return f"{actor}: {type(event).__name__}"
+
+
+def movement(move: int | None) -> str:
+    """``2``, or ``1 counterclockwise`` for a negative move."""
+    if move is not None and move < 0:
+        return f"{-move} counterclockwise"
+    return str(move)
+
+
+def hero_called(before: State, typed: str) -> str:
+    """The player a typed name means, as the rules read it (a player's name, else the hero a
+    seat plays): ``hero=captain-america`` -> ``Olga``."""
+    seat = seat_of(before, typed)
+    return before.name(seat) if seat is not None else typed
 
 
 def token_changes(event: Tokens) -> str:
@@ -200,9 +224,7 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
     if extra["ring"]:
         parts.append(ring_table(extra))
     parts += [heroes_table(figures), missions_line(extra), storyline_line(extra),
-              Text("marks: Masterplan faces [I], Threat symbols [I], hero decks [C] "
-                   "(shared/research/game-data.md); the log records what each card shows",
-                   style="dim")]
+              marks_line(extra)]
     return Panel(Group(*parts), title=f"Marvel United: {heading}", title_align="left")
 
 
@@ -231,8 +253,7 @@ def dashboard_line(extra: dict[str, Any]) -> Text:
 
 def threat_words(threat: dict[str, Any]) -> str:
     """``Crossbones (6 health, BaM!)``: the Threat, how it is cleared, its symbols."""
-    state = (f"{threat['health']} health" if threat["henchman"]
-             else f"{threat['heroic']}/3 Heroic")
+    state = f"{threat['health']} health" if threat["henchman"] else slots_words(threat)
     symbols = [word for word, on in (("BaM!", threat["bam"]), ("on move", threat["on_move"]))
                if on]
     return f"{label(threat['name'])} ({', '.join([state, *symbols])})"
@@ -256,6 +277,14 @@ def ring_table(extra: dict[str, Any]) -> Table:
     return table
 
 
+def slots_words(threat: dict[str, Any]) -> str:
+    """``1/3 Heroic``, or ``1 placed, open: M A`` when the slots ask for other actions."""
+    open_slots = threat["slots"]
+    if set(open_slots) <= {"H"}:
+        return f"{threat['heroic']}/{threat['heroic'] + len(open_slots)} Heroic"
+    return f"{threat['heroic']} placed, open: {' '.join(open_slots)}"
+
+
 def heroes_table(figures: list[dict[str, Any]]) -> Table:
     table = Table(title="Heroes", title_justify="left", expand=True)
     for column in ("player", "hero", "hand", "deck", "tokens", "state"):
@@ -274,6 +303,18 @@ def missions_line(extra: dict[str, Any]) -> Text:
     parts = [f"{data.MISSION_TITLES[m]} {v['filled']}/{v['slots']}"
              + (" done" if v["complete"] else "") for m, v in extra["missions"].items()]
     return Text("Missions: " + "; ".join(parts))
+
+
+def marks_line(extra: dict[str, Any]) -> Text:
+    """Which data is the table's and which is shipped placeholder data, marked."""
+    marks = extra["data_marks"]
+    faces = ("as the table recorded them" if marks["masterplan"] == "table"
+             else f"the shipped placeholders [{marks['masterplan']}]")
+    symbols = ("as named at setup" if marks["threat_flags"] == "table"
+               else f"shipped defaults [{marks['threat_flags']}]")
+    return Text(f"marks: Masterplan faces {faces}, Threat symbols {symbols}, hero decks "
+                f"[{marks['hero_decks']}], locations [{marks['locations']}] "
+                "(shared/research/game-data.md)", style="dim")
 
 
 def storyline_line(extra: dict[str, Any]) -> Text:

@@ -4,12 +4,13 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
 
     setup locations=stark-labs,... threats=crossbones,... start=stark-labs   (the table)
     deal player=olga cards=aa,m,hh                  (the table; empty: tabletape draws)
-    villain-turn card=plan-3 move=2 bam=true thugs=1,1,0 civilians=1,0,0
+    villain-turn card=plan-3 move=2 bam=true thugs=1,1,0 civilians=1,0,0 special=false
     draw cards=ma                                   (empty: tabletape draws)
     play card=ma
-    move to=times-square | attack target=thug | rescue | heroic | special | location-effect
-    end
-    damage hero=olga cards=aa | tokens location=x thugs=1 | hit target=villain amount=1
+    move to=times-square | attack target=thug | rescue | heroic | spend symbol=attack
+    special | location-effect | end
+    damage hero=olga cards=aa | discard cards=aa | tokens location=x thugs=1
+    hit target=villain amount=1
     plot amount=2 | gain hero=olga tokens=move | invulnerable hero=olga | relocate hero=olga to=x
     swap card=hh storyline=aa                       (Stark Labs; at=N: that Storyline place)
     done                                            (the effect being resolved is over)
@@ -33,10 +34,11 @@ Readings where the rulebook leaves a question open (each has a test):
   Mansion draws up to 3 in hand; Times Square rescues 1 Civilian here (to the Mission); Central
   Park moves up to 2 tokens elsewhere, put down before ``done``; Police HQ discards 1 Thug
   anywhere (to the pool; to the Mission only here, the D reading); the Helicarrier moves its own
-  hero once; S.H.I.E.L.D. HQ's discard and its Crisis token go together; Stark Labs swaps
-  one hand card with one of the hero's own Storyline cards (the latest of that kind unless
-  ``at=`` names its place); Avengers Tower shuffles the hero's deck (the cards under it lose
-  their order; the card put on top shows at the next draw).
+  hero once; S.H.I.E.L.D. HQ's cost (``discard``) comes first, then 1 Crisis token anywhere
+  (the two go together); Stark Labs swaps one hand card with one of the hero's own Storyline
+  cards (the latest of that kind unless ``at=`` names its place); Avengers Tower shuffles the
+  hero's deck (the cards under it lose their order; the card put on top shows at the next
+  draw).
 - **A hero's special** (its text is on the card) damages no hero, advances no track and heals
   no enemy.
 - **A villain's effect** (any villain window) gives no Action tokens, cards or Invulnerable
@@ -53,9 +55,40 @@ Readings where the rulebook leaves a question open (each has a test):
 - **First hero**: after the first villain turn, whoever draws starts; seats go clockwise after.
 - **Storyline cadence**: a Masterplan card is due when the Hero cards since the last one reach 3
   (2 once Under Pressure), checked when a hero turn ends.
-- **Third Mission**: every hero not KO'd with cards in their deck draws 1 (``draw``) at once.
+- **Third Mission**: every hero not KO'd with cards in their deck draws 1 (``draw``) at once,
+  in any order, each their own card (``by=NAME`` when several still draw).
+- **Names**: a typed name is a player's name first, then the hero a seat plays (a player
+  called Hulk is that player, even when another seat plays Hulk).
+- **Masterplan faces**: the shipped faces are placeholders (I), so a ``villain-turn`` records
+  what the card shows (``move``, ``bam``, ``thugs``, ``civilians``, ``special``); the option
+  ``masterplan-deck=shipped`` plays with the shipped faces (default ``table``). A negative
+  ``move`` is counterclockwise ('clockwise (unless otherwise indicated)').
+- **Costs are not damage**: a card an effect asks the hero to discard (S.H.I.E.L.D. HQ) is
+  recorded with ``discard``, Invulnerable or not, and before the effect's results; discarding
+  the last card KOs, as the KO rule says for any discard.
+- **Threat slots**: 3 Heroic unless the setup names others (``slots=threat:mma``, as the card
+  shows: 'some Threats may display other types of actions'); ``spend symbol=...`` fills one.
+- **Tough Thugs**: ``attack target=thug survives=true`` records a Thug a Threat card at its
+  location keeps in play; refused where no Threat card is.
 - **Taskmaster**: the villain cannot be damaged while any Crisis token is out; ``attack
   target=crisis`` or ``heroic target=crisis`` discards one where no Thugs or Civilians are.
+
+Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` decides):
+
+- **Version 2** (new games): a ``villain-turn`` records the card's face unless the game-started
+  options say ``masterplan-deck=shipped``; each overflowing location has its own window and
+  ``done``; a Location effect's cost is ``discard``, before the effect's results; each hero
+  types their own third-Mission draw; Times Square's rescue says ``mission=true``; a typed name
+  is a player's name first.
+- **Version 1** (games recorded before issue 11): the game-started options have no
+  ``masterplan-deck`` key, which means the shipped faces (a ``villain-turn`` may name only the
+  card); one ``done`` closes the overflow of every location that overflowed, the results of all
+  counted together; S.H.I.E.L.D. HQ's cost is typed as ``damage``, before or after its Crisis
+  token (the two still go together); a typed name means the first seat whose player or hero it
+  names; the table may type a third-Mission draw (the hero named, else the first still owed,
+  draws); Times Square's rescue without ``mission=true`` still goes to the Mission. Every
+  rules fix applies to version 1 too: a log with an impossible result is refused
+  there (``audit`` names the event).
 
 Card faces are data (:mod:`.data`), marked; the log records what each card shows.
 """

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from ledger.events import TABLE
 from rules.kernel import ActionSpec, FieldSpec
 
 from . import data
-from .moves import HERO_WINDOWS, attack_targets, crisis_open
+from .moves import HERO_WINDOWS, attack_targets, crisis_open, mission_draws
 from .state import (
     ATTACK,
     HEROIC,
@@ -90,8 +92,16 @@ def hero_actions(state: State) -> tuple[ActionSpec, ...]:
             FieldSpec(name="to", kind="str", choices=near), token)))
     targets = attack_targets(state, here)
     if can_spend(state, ATTACK) and targets:
+        survives = FieldSpec(name="survives", kind="bool", required=False,
+                             doc="the Thug stays, as a Threat here says")
         specs.append(ActionSpec(type="attack", actors=who, fields=(
-            FieldSpec(name="target", kind="str", choices=targets), token)))
+            FieldSpec(name="target", kind="str", choices=targets), token,
+            *((survives,) if "thug" in targets and threat_here(state, here) else ()))))
+    slots = spendable_slots(state, here)
+    if slots:
+        specs.append(ActionSpec(type="spend", actors=who, doc="an action on the Threat here",
+                                fields=(FieldSpec(name="symbol", kind="str", choices=slots),
+                                        token)))
     if can_spend(state, HEROIC):
         if state.places[here].civilians:
             specs.append(ActionSpec(type="rescue", actors=who, fields=(token,)))
@@ -109,8 +119,18 @@ def hero_actions(state: State) -> tuple[ActionSpec, ...]:
 
 def heroic_targets(state: State, here: int) -> tuple[str, ...]:
     threat = threat_here(state, here)
-    found = ["threat"] if threat is not None and not threat.henchman else []
+    found = ["threat"] if threat is not None and "H" in threat.slots else []
     return tuple(found + (["crisis"] if crisis_open(state, here) else []))
+
+
+def spendable_slots(state: State, here: int) -> tuple[str, ...]:
+    """The Move and Attack actions the Threat here still asks for that the hero can spend now
+    (a Heroic one is ``heroic``)."""
+    threat = threat_here(state, here)
+    if threat is None:
+        return ()
+    return tuple(SYMBOL_NAMES[s] for s in (MOVE, ATTACK)
+                 if data.SYMBOLS[s] in threat.slots and can_spend(state, s))
 
 
 def can_spend(state: State, symbol: int) -> bool:
@@ -125,15 +145,19 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     heroes = tuple(h.player for h in state.heroes if not h.ko)
     places = tuple(p.name for p in state.places)
     if head.kind == "mission-draw":
-        who = (state.name(head.hero),)
-        return (ActionSpec(type="draw", actors=who, fields=(
-            cards_field(state, False, head.hero),), doc="the third Mission's card"),)
+        owed = mission_draws(state)
+        who = tuple(state.name(seat) for seat in owed)
+        cards = cards_field(state, False, owed[0] if len(owed) == 1 else NOBODY)
+        return (ActionSpec(type="draw", actors=who, fields=(cards,),
+                           doc="the third Mission's card, each hero their own"),)
     who = (state.name(head.hero),) if head.kind in HERO_WINDOWS else (TABLE,)
     hero = FieldSpec(name="hero", kind="str", choices=heroes)
     place = FieldSpec(name="location", kind="str", choices=places)
     number = FieldSpec(name="amount", kind="int")
     specs = [
         ActionSpec(type="damage", actors=who, fields=(hero, cards_field(state))),
+        ActionSpec(type="discard", actors=who, doc="a cost, not damage", fields=(
+            cards_field(state), replace(hero, required=False))),
         ActionSpec(type="tokens", actors=who, fields=(
             place, *(FieldSpec(name=n, kind="int", required=False)
                      for n in ("thugs", "civilians", "crisis")),

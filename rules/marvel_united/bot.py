@@ -1,5 +1,6 @@
 """A random legal player: deterministic for a seed. It plays random hero turns, and carries out
-villain turns from the shuffled deck with the dashboard's effects as the research page reads
+villain turns from the shuffled shipped Masterplan deck (its placeholder faces recorded as its
+cards) with the dashboard's effects as the research page reads
 them (damage to the heroes at the villain's location, Fear, Thugs, Crisis tokens).
 """
 
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 from ledger.events import TABLE, Event
 from rules.bots import Candidate, first_legal
 
-from .actions import can_spend, heroic_targets
+from .actions import can_spend, heroic_targets, spendable_slots
 from .events import (
     Attacked,
     Damaged,
@@ -29,6 +30,7 @@ from .events import (
     Rescued,
     SetUp,
     Special,
+    Spent,
     Tokens,
     VillainTurn,
 )
@@ -66,9 +68,13 @@ def actor_of(state: State, seat: int) -> str:
 
 
 def completed(state: State, actor: str, event: Event, rng: random.Random) -> Event:
-    """The bot shuffles and draws with its own generator, as a table would."""
+    """The bot shuffles and draws with its own generator, as a table would; its Masterplan
+    deck is the shipped one (placeholder faces, I), which it records card by card."""
     from . import RULES
+    from .game import complete_villain
 
+    if isinstance(event, VillainTurn):
+        return complete_villain(state, event, rng)
     return RULES.complete(state, actor, event, rng)
 
 
@@ -109,6 +115,8 @@ def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
             yield 4.0, seat, Rescued()
         for target in heroic_targets(state, here):
             yield 4.0, seat, Heroic(target=target)
+    for symbol in spendable_slots(state, here):
+        yield 4.0, seat, Spent(symbol=symbol)
     if can_spend(state, MOVE):
         yield 2.0, seat, Moved(to=state.places[destination(state, rng, here)].name)
     if turn.special:

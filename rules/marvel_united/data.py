@@ -111,7 +111,8 @@ class Allows(NamedTuple):
     move_tokens: int = 0
     """Thugs/Civilians moved from here to other locations."""
     discard: int = 0
-    """Cards from the hero's hand to the bottom of their deck (a cost, paid with ``damage``)."""
+    """Cards from the hero's hand to the bottom of their deck: a cost (``discard``), paid before
+    the effect works."""
     crisis: int = 0
     """Crisis tokens removed, anywhere (one per card discarded when there is a cost)."""
     relocate: bool = False
@@ -186,6 +187,10 @@ THREATS: dict[str, dict[str, Threat]] = {
 THREAT_FLAGS = Fact("BaM! on henchmen, no movement symbols", "I",
                     f"{RESEARCH}: NF; the table names them at setup (bam=, on-move=)")
 HEROIC_TO_CLEAR = Fact(3, "R", f"{RULEBOOK}, Clear Threats: 'placing 3 Heroic Action tokens'")
+THREAT_SLOTS = Fact("H" * HEROIC_TO_CLEAR.value, "I", (
+    f"{RULEBOOK}, Clear Threats: 3 Heroic, but 'some Threats may display other types of actions "
+    "that must be spent'; which do is NF: the table names them at setup (slots=)"))
+"""The symbols a Threat's slots ask for (M, A, H), unless the setup names others."""
 
 MISSIONS: tuple[str, ...] = ("rescue", "thugs", "threats")
 MISSION_TITLES = {"rescue": "Rescue Civilians", "thugs": "Defeat Thugs",

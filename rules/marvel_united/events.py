@@ -3,8 +3,8 @@
 Lists are typed comma-separated. Cards drawn or left empty are drawn by tabletape (``complete``).
 Effects that need a person's judgement (the villain's BaM!, a Threat's text, a special effect,
 a Location's End of Turn effect) open a *window*; the table (or the hero) records the results
-with ``damage``, ``tokens``, ``hit``, ``plot``, ``gain``, ``invulnerable``, ``relocate``,
-``swap`` and ``draw``, then closes it with ``done``.
+with ``damage``, ``discard`` (a cost), ``tokens``, ``hit``, ``plot``, ``gain``,
+``invulnerable``, ``relocate``, ``swap`` and ``draw``, then closes it with ``done``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ class SetUp(Event, tag="setup"):
     """Threats showing BaM! (None: the data's default)."""
     on_move: tuple[str, ...] | None = msgspec.field(default=None, name="on-move")
     """Threats showing the movement symbol (None: the data's default)."""
+    slots: tuple[str, ...] = ()
+    """``threat:symbols`` for Threats whose slots ask for other actions than 3 Heroic, as the
+    card shows them: ``hydra-elite-troops:mma`` (M Move, A Attack, H Heroic)."""
 
 
 class Dealt(Event, tag="deal"):
@@ -37,10 +40,12 @@ class Dealt(Event, tag="deal"):
 
 
 class VillainTurn(Event, tag="villain-turn"):
-    """``villain-turn card=plan-3 move=2 bam=true thugs=1,0,1 civilians=0,1,0``.
+    """``villain-turn card=plan-3 move=2 bam=true thugs=1,0,1 civilians=0,1,0 special=false``.
 
-    The Masterplan card drawn and what it shows (empty: tabletape draws one, and the data fills
-    what the card shows). Placements are for the location before the villain (counterclockwise),
+    The Masterplan card drawn and what it shows, all of it (with the option
+    ``masterplan-deck=shipped`` it may be left empty: tabletape draws one and the shipped,
+    placeholder faces fill what it shows). ``move`` is clockwise; negative when the card moves
+    him counterclockwise. Placements are for the location before the villain (counterclockwise),
     his own and the one after."""
 
     card: str = ""
@@ -72,10 +77,12 @@ class Moved(Event, tag="move"):
 
 
 class Attacked(Event, tag="attack"):
-    """``attack target=thug``: thug, henchman, villain, or crisis (Taskmaster)."""
+    """``attack target=thug``: thug, henchman, villain, or crisis (Taskmaster).
+    ``survives=true``: the Thug takes the damage but stays, as a Threat there says."""
 
     target: str
     token: bool = False
+    survives: bool = False
 
 
 class Rescued(Event, tag="rescue"):
@@ -88,6 +95,14 @@ class Heroic(Event, tag="heroic"):
     """``heroic``: a Heroic token on the Threat here (``target=crisis``: Taskmaster's Crisis)."""
 
     target: str = "threat"
+    token: bool = False
+
+
+class Spent(Event, tag="spend"):
+    """``spend symbol=attack``: a Move or Attack action on an empty slot of the Threat here
+    that asks for it (a Heroic slot: ``heroic``)."""
+
+    symbol: str
     token: bool = False
 
 
@@ -108,6 +123,15 @@ class Damaged(Event, tag="damage"):
 
     hero: str
     cards: tuple[str, ...]
+
+
+class Discarded(Event, tag="discard"):
+    """``discard cards=aa``: cards from hand to the bottom of the deck that an effect asks for,
+    a cost rather than damage (S.H.I.E.L.D. HQ's): Invulnerable heroes discard too. ``hero=``
+    names the hero when it is not the one whose effect this is."""
+
+    cards: tuple[str, ...]
+    hero: str = ""
 
 
 class Tokens(Event, tag="tokens"):
@@ -173,11 +197,11 @@ class Done(Event, tag="done"):
 
 
 WINDOW_EVENTS: tuple[type[Event], ...] = (
-    Damaged, Tokens, Hit, Plot, Gained, Invulnerable, Relocated, Swapped, Done,
+    Damaged, Discarded, Tokens, Hit, Plot, Gained, Invulnerable, Relocated, Swapped, Done,
 )
 """Results recorded while an effect is resolved."""
 
 EVENTS: tuple[type[Event], ...] = (
-    SetUp, Dealt, VillainTurn, Drew, Played, Moved, Attacked, Rescued, Heroic, Special,
+    SetUp, Dealt, VillainTurn, Drew, Played, Moved, Attacked, Rescued, Heroic, Spent, Special,
     LocationEffect, Ended, *WINDOW_EVENTS,
 )

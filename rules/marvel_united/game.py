@@ -9,14 +9,23 @@ from typing import Any
 from msgspec.structs import replace
 
 from ledger.events import TABLE, Event, GameStarted
-from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo
+from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo, UnknownGame
 
 from . import data
 from .actions import legal_actions
 from .events import EVENTS, Dealt, Drew, SetUp, VillainTurn
-from .moves import phase_words, step, window_words
+from .moves import mission_draws, phase_words, step, v1_drawer, window_words
 from .options import Options, settings, validate
-from .state import NOBODY, SYMBOL_NAMES, Hero, State, kinds, seat_of
+from .state import (
+    NOBODY,
+    RULES_VERSIONS,
+    SYMBOL_NAMES,
+    Hero,
+    State,
+    kinds,
+    recorded_as_v1,
+    seat_of,
+)
 
 
 class MarvelUnited(SteppedRules[State]):
@@ -26,7 +35,10 @@ class MarvelUnited(SteppedRules[State]):
     title = "Marvel United"
     aliases = ("marvel", "mu")
     short = "mu"
-    rules_version = "1"
+    rules_version = RULES_VERSIONS[-1]
+    """Version 2 records a Masterplan card's face, each overflowing location's ``done`` and a
+    Location effect's cost as ``discard``; version 1 logs keep their protocol
+    (:func:`.state.recorded_as_v1`)."""
     min_players = 2
     max_players = 4
     events = EVENTS
@@ -42,7 +54,9 @@ class MarvelUnited(SteppedRules[State]):
                        for player, hero in zip(started.players, found.heroes, strict=True))
         return State(villain=found.villain, heroes=heroes, health=found.health,
                      start_health=found.health, plot=found.plot, plot_limit=found.plot_limit,
-                     mission_slots=found.mission_slots, locations_option=found.locations)
+                     mission_slots=found.mission_slots, locations_option=found.locations,
+                     masterplan_deck=found.masterplan_deck,
+                     protocol=protocol(started.rules_version))
 
     def step(self, state: State, actor: str, event: Event) -> State:
         return step(state, actor_seat(state, actor), event)
@@ -57,7 +71,7 @@ class MarvelUnited(SteppedRules[State]):
                 seat = seat_of(state, event.player)
                 if seat is not None:
                     return replace(event, cards=random_cards(state, seat, 3, rng))
-            case VillainTurn():
+            case VillainTurn() if state.masterplan_deck == "shipped":
                 return complete_villain(state, event, rng)
             case Drew() if not event.cards:
                 return complete_draw(state, actor, event, rng)
@@ -97,6 +111,16 @@ class MarvelUnited(SteppedRules[State]):
         return bot.choose(state, rng)
 
 
+def protocol(version: str) -> int:
+    """The rules version a game-started event names, as a number; a version this tabletape does
+    not know (recorded by a newer one) is refused, since its log may mean something else."""
+    if version not in RULES_VERSIONS:
+        raise UnknownGame(f"Marvel United rules version '{version}' is not known to this "
+                          f"tabletape (it knows {', '.join(RULES_VERSIONS)}): upgrade tabletape "
+                          "to read this game")
+    return int(version)
+
+
 def new_hero(player: str, hero: str, removed: Sequence[str]) -> Hero:
     """A hero's deck, less the cards a Challenge removes (one of each named kind)."""
     deck = [card.count for card in data.HEROES[hero].values()]
@@ -122,8 +146,9 @@ def active_now(state: State) -> tuple[str, ...]:
         return ()
     if state.pending:
         head = state.pending[0]
-        return (state.name(head.hero),) if head.kind in ("hero-special", "location",
-                                                          "mission-draw") else (TABLE,)
+        if head.kind == "mission-draw":
+            return tuple(state.name(seat) for seat in mission_draws(state))
+        return (state.name(head.hero),) if head.kind in ("hero-special", "location") else (TABLE,)
     if state.phase in ("setup", "deal", "villain"):
         return (TABLE,)
     if state.turn is None:
@@ -154,6 +179,8 @@ def random_cards(state: State, seat: int, count: int, rng: random.Random) -> tup
 
 
 def complete_villain(state: State, event: VillainTurn, rng: random.Random) -> VillainTurn:
+    """A Masterplan card from the shipped deck (placeholders, I): drawn when none is named, and
+    what it shows filled in where the event leaves it out."""
     card = event.card or (rng.choice(sorted(state.deck)) if state.deck else "")
     face = data.MASTERPLANS[state.villain].get(card.strip().casefold())
     if face is None:
@@ -170,7 +197,12 @@ def complete_villain(state: State, event: VillainTurn, rng: random.Random) -> Vi
 def complete_draw(state: State, actor: str, event: Drew, rng: random.Random) -> Drew:
     head = state.pending[0] if state.pending else None
     if head is not None and head.kind == "mission-draw":
-        return replace(event, cards=random_cards(state, head.hero, 1, rng))
+        seat = seat_of(state, actor)
+        if recorded_as_v1(state):
+            seat = v1_drawer(state, NOBODY if seat is None else seat, event, mission_draws(state))
+        if seat not in mission_draws(state):
+            return event
+        return replace(event, cards=random_cards(state, seat, 1, rng))
     if head is not None or state.phase != "draw":
         return event
     seat = state.turn.seat if state.turn is not None else seat_of(state, actor)
@@ -233,12 +265,17 @@ def extra_figures(state: State) -> dict[str, Any]:
         "symbols": dict(zip(SYMBOL_NAMES, turn.symbols, strict=True)) if turn else None,
         "resolving": [window_words(s, state) for s in state.pending],
         "lost_by": state.detail or None,
-        "data_marks": {"masterplan": data.MASTERPLAN_FACES.mark,
-                       "threat_flags": data.THREAT_FLAGS.mark,
+        "data_marks": {"masterplan": masterplan_mark(state),
+                       "threat_flags": state.threat_flags,
                        "hero_decks": data.HERO_DECKS.mark,
                        "locations": data.LOCATION_MARK.mark,
                        "missions": data.MISSION_SLOTS.mark},
     }
+
+
+def masterplan_mark(state: State) -> str:
+    """``table`` when each card's face is recorded, the data's mark (I) for the shipped deck."""
+    return data.MASTERPLAN_FACES.mark if state.masterplan_deck == "shipped" else "table"
 
 
 def health_mark(state: State) -> str:
@@ -262,7 +299,8 @@ def place_figures(state: State, index: int) -> dict[str, Any]:
         "crisis": place.crisis,
         "threat": None if threat is None else {
             "name": threat.name, "henchman": threat.henchman, "health": threat.health,
-            "heroic": threat.heroic, "bam": threat.bam, "on_move": threat.on_move},
+            "heroic": threat.heroic, "slots": threat.slots, "bam": threat.bam,
+            "on_move": threat.on_move},
         "effect": data.LOCATIONS[place.name].effect,
         "villain": state.villain_at == index,
         "heroes": [h.player for h in state.heroes if h.location == index],

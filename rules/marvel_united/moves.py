@@ -22,6 +22,7 @@ from .events import (
     Attacked,
     Damaged,
     Dealt,
+    Discarded,
     Done,
     Drew,
     Ended,
@@ -37,6 +38,7 @@ from .events import (
     Rescued,
     SetUp,
     Special,
+    Spent,
     Swapped,
     Tokens,
     VillainTurn,
@@ -62,6 +64,7 @@ from .state import (
     last_hero_card,
     place_of,
     put,
+    recorded_as_v1,
     seat_of,
     symbols_of,
     threat_here,
@@ -157,8 +160,16 @@ def require_hero(state: State, actor: int, what: str) -> Turn:
         refuse(f"it is {state.name(turn.seat)}'s turn: only they may {what}",
                [state.name(turn.seat)])
     if state.pending:
-        refuse(f"resolve {window_words(state.pending[0], state)} first (then 'done')", ["done"])
+        refuse_pending(state)
     return turn
+
+
+def refuse_pending(state: State) -> NoReturn:
+    """What must happen first: the third Mission's draws, or the effect being resolved."""
+    if state.pending[0].kind == "mission-draw":
+        owed = ", ".join(state.name(seat) for seat in mission_draws(state))
+        refuse(f"the third Mission's cards are drawn first ({owed}: draw)", ["draw"])
+    refuse(f"resolve {window_words(state.pending[0], state)} first (then 'done')", ["done"])
 
 
 def require_phase(state: State, phase: str, what: str) -> None:
@@ -176,21 +187,26 @@ def on_setup(state: State, actor: int, event: SetUp) -> State:
     require_phase(state, "setup", "setup")
     names = check_locations(state, event.locations)
     threats = check_threats(state, event.threats)
-    if event.start not in names:
+    start = event.start.strip().casefold()
+    if start not in names:
         refuse(f"the villain starts at a location in play, not '{event.start}'", names)
     bam = flags(state, event.bam, threats, "bam", lambda t: t.bam)
     on_move = flags(state, event.on_move, threats, "on-move", lambda t: t.on_move)
+    asks = threat_slots(state, event.slots, threats)
     places, cards = [], []
     for index, (name, threat) in enumerate(zip(names, threats, strict=True)):
         tile, card = data.LOCATIONS[name], data.THREATS[state.villain][threat]
         places.append(Place(name, tile.slots, tile.thugs, tile.civilians, threat=index))
-        cards.append(Threat(threat, index, card.health > 0, card.health,
+        slots = "" if card.health else asks.get(threat, data.THREAT_SLOTS.value)
+        cards.append(Threat(threat, index, card.health > 0, card.health, slots=slots,
                             bam=threat in bam, on_move=threat in on_move))
-    start = names.index(event.start)
-    opposite = (start + len(names) // 2) % len(names)
+    named = "table" if event.bam is not None and event.on_move is not None else "I"
+    at = names.index(start)
+    opposite = (at + len(names) // 2) % len(names)
     heroes = tuple(replace(h, location=opposite) for h in state.heroes)
-    return replace(state, places=tuple(places), threats=tuple(cards), villain_at=start,
-                   heroes=heroes, deck=tuple(data.MASTERPLANS[state.villain]), phase="deal")
+    return replace(state, places=tuple(places), threats=tuple(cards), villain_at=at,
+                   heroes=heroes, deck=tuple(data.MASTERPLANS[state.villain]), phase="deal",
+                   threat_flags=named)
 
 
 def check_locations(state: State, names: Sequence[str]) -> list[str]:
@@ -223,10 +239,29 @@ def flags(state: State, given: Sequence[str] | None, threats: Sequence[str], wha
     deck = data.THREATS[state.villain]
     if given is None:
         return {t for t in threats if default(deck[t])}
-    for name in given:
+    found = {name.strip().casefold() for name in given}
+    for name in found:
         if name not in deck:
             refuse(f"{what}: '{name}' is not a Threat in play", threats)
-    return set(given)
+    return found
+
+
+def threat_slots(state: State, given: Sequence[str], threats: Sequence[str]) -> dict[str, str]:
+    """``threat:symbols`` as typed (``hydra-elite-troops:mma``): the symbols a Threat's slots
+    ask for, when the card shows others than 3 Heroic."""
+    deck = data.THREATS[state.villain]
+    found: dict[str, str] = {}
+    for entry in given:
+        name, _, symbols = entry.strip().casefold().partition(":")
+        letters = symbols.upper()
+        if name not in threats or deck[name].health:
+            refuse(f"slots: '{name}' is not a Threat in play cleared with action tokens",
+                   [t for t in threats if not deck[t].health])
+        if not letters or set(letters) - set(data.SYMBOLS[:WILD]):
+            refuse(f"slots: '{entry}': the threat, ':' and one letter per slot: M Move, "
+                   "A Attack, H Heroic (e.g. hydra-elite-troops:mma)")
+        found[name] = letters
+    return found
 
 
 def on_deal(state: State, actor: int, event: Dealt) -> State:
@@ -275,38 +310,63 @@ def draw_cards(state: State, seat: int, cards: Sequence[int]) -> State:
 
 
 def on_villain_turn(state: State, actor: int, event: VillainTurn) -> State:
-    """Villain Turn: draw a Masterplan card, move clockwise, then BaM!, Thugs/Civilians and
-    the special effect, in that order."""
+    """Villain Turn: draw a Masterplan card, move 'clockwise (unless otherwise indicated)':
+    a negative move is counterclockwise; then BaM!, Thugs/Civilians and the special effect."""
     require_table(state, actor, "the villain's turn")
     require_phase(state, "villain", "a villain turn")
     card = event.card.strip().casefold()
     if card not in state.deck:
+        if not card:
+            refuse("name the Masterplan card drawn (card=) and record what the card shows",
+                   state.deck)
         refuse(f"'{card}' is not in the Masterplan deck", state.deck)
-    face = data.MASTERPLANS[state.villain][card]
-    move = face.move if event.move is None else event.move
-    thugs = tuple(event.thugs) or face.thugs
-    civilians = tuple(event.civilians) or face.civilians
+    face = masterplan_face(state, card, event)
+    move, thugs, civilians = face.move, face.thugs, face.civilians
     for what, values in (("thugs", thugs), ("civilians", civilians)):
         if len(values) != 3 or min(values) < 0:
             refuse(f"{what}: three numbers, for the location before the villain, his own and "
                    "the one after (e.g. 1,0,1)")
-    if not 0 <= move <= len(state.places):
-        refuse(f"move: 0 to {len(state.places)} locations, not {move}")
+    ring = len(state.places)
+    if not -ring <= move <= ring:
+        refuse(f"move: -{ring} to {ring} locations (clockwise; negative: counterclockwise, as "
+               f"a card may indicate), not {move}")
     at = (state.villain_at + move) % len(state.places)
     steps: list[Step] = []
     threat = threat_here(state, at)
     if move and threat is not None and threat.on_move:
         steps.append(Step("threat-move"))
-    if face.bam if event.bam is None else event.bam:
+    if face.bam:
         steps.append(Step("bam"))
     steps.append(Step("place", thugs=thugs, civilians=civilians))
-    if bool(face.special) if event.special is None else event.special:
+    if face.special:
         steps.append(Step("special"))
     return replace(
         state, deck=tuple(c for c in state.deck if c != card),
         storyline=(*state.storyline, f"villain:{card}"), villain_at=at, pending=tuple(steps),
         phase="villain-resolving", since=0, rounds=state.rounds + 1, turns=state.turns + 1,
         turn=None,
+    )
+
+
+def masterplan_face(state: State, card: str, event: VillainTurn) -> data.MasterplanCard:
+    """What the card shows, as recorded; what is left out comes from the shipped deck only
+    when the table plays with it (its faces are placeholders)."""
+    given = {"move": event.move, "bam": event.bam, "thugs": event.thugs or None,
+             "civilians": event.civilians or None, "special": event.special}
+    missing = [f"{name}=" for name, value in given.items() if value is None]
+    if missing and state.masterplan_deck != "shipped":
+        refuse(f"record what the card shows: {' '.join(missing)} (the shipped faces are "
+               "placeholders; --option masterplan-deck=shipped plays with them)", missing)
+    face = data.MASTERPLANS[state.villain][card]
+    special = face.special
+    if event.special is not None:
+        special = (face.special or card) if event.special else ""
+    return data.MasterplanCard(
+        face.move if event.move is None else event.move,
+        face.bam if event.bam is None else event.bam,
+        tuple(event.thugs) or face.thugs,  # type: ignore[arg-type]
+        tuple(event.civilians) or face.civilians,  # type: ignore[arg-type]
+        special,
     )
 
 
@@ -402,22 +462,58 @@ def on_draw(state: State, actor: int, event: Drew) -> State:
 
 
 def effect_draw(state: State, actor: int, event: Drew, window: Step) -> State:
+    if window.kind == "mission-draw":
+        return mission_draw(state, actor, event)
+    check_window_actor(state, actor, window)
     seat = hero_arg(state, event.hero) if event.hero else window.hero
     if seat == NOBODY:
         refuse("name the hero who draws (hero=NAME)", [h.player for h in state.heroes])
     cards = [card_arg(state, seat, c) for c in event.cards]
-    if window.kind == "mission-draw":
-        if seat != window.hero:
-            refuse(f"{state.name(window.hero)} draws for the third Mission now",
-                   [state.name(window.hero)])
-        if len(cards) != 1:
-            refuse("the third Mission gives 1 card")
-        return replace(draw_cards(state, seat, cards), pending=state.pending[1:])
-    check_window_actor(state, actor, window)
     target_hero(state, seat)
     if not cards:
         refuse("name the cards drawn")
     return counted(state, draw_cards(state, seat, cards), event)
+
+
+def mission_draws(state: State) -> tuple[int, ...]:
+    """The heroes still owed the third Mission's card: the draws at the head of the pending
+    steps, taken in any order."""
+    owed: list[int] = []
+    for pending in state.pending:
+        if pending.kind != "mission-draw":
+            break
+        owed.append(pending.hero)
+    return tuple(owed)
+
+
+def mission_draw(state: State, actor: int, event: Drew) -> State:
+    """Completing Missions: the third lets 'all players ... immediately draw 1 card from their
+    deck into their hand': each hero draws their own, in any order."""
+    owed = mission_draws(state)
+    names = [state.name(seat) for seat in owed]
+    if recorded_as_v1(state):
+        actor = v1_drawer(state, actor, event, owed)
+    if actor == NOBODY:
+        refuse("each hero draws their own third-Mission card (by=NAME)", names)
+    if event.hero and hero_arg(state, event.hero) != actor:
+        refuse(f"{state.name(actor)} draws their own third-Mission card, not "
+               f"{state.name(hero_arg(state, event.hero))}'s", names)
+    if actor not in owed:
+        refuse(f"{state.name(actor)} is not owed a third-Mission card now (1 each, once)", names)
+    cards = [card_arg(state, actor, c) for c in event.cards]
+    if len(cards) != 1:
+        refuse("the third Mission gives 1 card")
+    index = state.pending.index(Step("mission-draw", hero=actor))
+    return replace(draw_cards(state, actor, cards),
+                   pending=(*state.pending[:index], *state.pending[index + 1:]))
+
+
+def v1_drawer(state: State, actor: int, event: Drew, owed: tuple[int, ...]) -> int:
+    """Who drew a third-Mission card in a version 1 log, where anyone could type it: the hero
+    named (``hero=``), else the one who typed it, or the first owed when the table did."""
+    if event.hero:
+        return hero_arg(state, event.hero)
+    return owed[0] if actor == NOBODY else actor
 
 
 def on_play(state: State, actor: int, event: Played) -> State:
@@ -497,11 +593,15 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
     here = state.heroes[seat].location
     target = event.target.strip().casefold()
     allowed = attack_targets(state, here)
+    if target == "villain" and target not in allowed:
+        refuse(villain_guarded(state, here), allowed)
     if target not in allowed:
         refuse(f"no {target} to attack at {state.places[here].name}", allowed)
+    if event.survives:
+        thug_survives(state, here, target)
     state = spend(state, ATTACK, event.token)
     if target == "thug":
-        state = remove_tokens(state, here, thugs=1, mission=True)
+        state = state if event.survives else remove_tokens(state, here, thugs=1, mission=True)
     elif target == "henchman":
         state = hurt_henchman(state, state.places[here].threat, 1)
     elif target == "villain":
@@ -525,6 +625,33 @@ def attack_targets(state: State, here: int) -> tuple[str, ...]:
     if crisis_open(state, here):
         found.append("crisis")
     return tuple(found)
+
+
+def thug_survives(state: State, here: int, target: str) -> None:
+    """Attack: a Thug 'is eliminated upon receiving 1 damage (unless a Threat card in its
+    Location says otherwise)': ``survives=true`` only for a Thug, where a Threat card is."""
+    if target != "thug":
+        refuse("survives=true is for a Thug that a Threat card keeps in play", ["thug"])
+    if threat_here(state, here) is None:
+        refuse(f"a Thug is eliminated upon receiving 1 damage: no Threat at "
+               f"{state.places[here].name} says otherwise")
+
+
+def villain_guarded(state: State, here: int) -> str:
+    """Why the villain cannot be attacked here, in the rulebook's words."""
+    if not state.damageable:
+        return undamageable(state)
+    return (f"{data.VILLAINS[state.villain].title} is not at {state.places[here].name} but at "
+            f"{state.places[state.villain_at].name}: an Attack hits an enemy here")
+
+
+def undamageable(state: State) -> str:
+    """Why the villain cannot be damaged yet: the Missions, or Taskmaster's Crisis tokens."""
+    if len(state.completed) < 2:
+        return (f"Only after resolving 2 Missions, Heroes can attack the Villain directly "
+                f"({len(state.completed)} complete)")
+    return (f"{data.VILLAINS[state.villain].title} cannot be damaged while a Crisis token is "
+            "out (the dashboard, C)")
 
 
 def crisis_open(state: State, here: int) -> bool:
@@ -555,14 +682,37 @@ def on_heroic(state: State, actor: int, event: Heroic) -> State:
         state = spend(state, HEROIC, event.token)
         return with_place(state, here, replace(state.places[here],
                                                crisis=state.places[here].crisis - 1))
+    return fill_slot(state, here, HEROIC, event.token)
+
+
+def on_spend(state: State, actor: int, event: Spent) -> State:
+    """Clear Threats: 'some Threats may display other types of actions that must be spent':
+    a Move or Attack action on an empty slot asking for it (Heroic: ``heroic``)."""
+    seat = acting(state, actor, "spend an action on a Threat").seat
+    name = event.symbol.strip().casefold()
+    if name == SYMBOL_NAMES[HEROIC]:
+        refuse("a Heroic action on the Threat here is recorded with 'heroic'", ["heroic"])
+    if name not in SYMBOL_NAMES[:HEROIC]:
+        refuse(f"'{name}' is not an action a Threat's slot asks for", SYMBOL_NAMES[:HEROIC])
+    return fill_slot(state, state.heroes[seat].location, SYMBOL_NAMES.index(name), event.token)
+
+
+def fill_slot(state: State, here: int, symbol: int, token: bool) -> State:
+    """An action token on an empty slot of the Threat here that asks for ``symbol``; the
+    Threat is cleared when no slot is empty."""
     threat = threat_here(state, here)
     if threat is None or threat.henchman:
-        refuse(f"no Threat taking Heroic tokens at {state.places[here].name}")
-    state = spend(state, HEROIC, event.token)
+        refuse(f"no Threat taking action tokens at {state.places[here].name}")
+    letter = data.SYMBOLS[symbol]
+    if letter not in threat.slots:
+        asks = ", ".join(SYMBOL_NAMES[data.SYMBOLS.index(s)].title() for s in threat.slots)
+        refuse(f"no {SYMBOL_NAMES[symbol].title()} slot open on {threat.name}: it asks for "
+               f"{asks}", [SYMBOL_NAMES[data.SYMBOLS.index(s)] for s in threat.slots])
+    state = spend(state, symbol, token)
     index = state.places[here].threat
-    threat = replace(threat, heroic=threat.heroic + 1)
+    threat = replace(threat, heroic=threat.heroic + 1, slots=threat.slots.replace(letter, "", 1))
     state = with_threat(state, index, threat)
-    return clear_threat(state, index) if threat.heroic >= data.HEROIC_TO_CLEAR.value else state
+    return clear_threat(state, index) if not threat.slots else state
 
 
 def on_special(state: State, actor: int, event: Special) -> State:
@@ -632,7 +782,8 @@ def clear_threat(state: State, index: int) -> State:
     """Clear Threats: the card leaves, uncovering the End of Turn effect; its Threat token goes
     to the Clear Threats Mission (or the pool)."""
     threat = state.threats[index]
-    state = with_threat(state, index, replace(threat, cleared=True, heroic=0, health=0))
+    state = with_threat(state, index, replace(threat, cleared=True, heroic=0, health=0,
+                                              slots=""))
     state = with_place(state, threat.place, replace(state.places[threat.place], threat=NOBODY))
     return credit(state, "threats", 1)
 
@@ -670,9 +821,20 @@ def window(state: State, actor: int, what: str) -> Step:
         refuse(f"{what} is an effect's result: no effect is being resolved")
     head = state.pending[0]
     if head.kind == "mission-draw":
-        refuse(f"{state.name(head.hero)} draws for the third Mission first", ["draw"])
+        refuse_pending(state)
     check_window_actor(state, actor, head)
+    if what not in ("discard", "done"):
+        require_cost(state, head)
     return head
+
+
+def require_cost(state: State, head: Step) -> None:
+    """An effect with a cost works only once the cost is paid (a cost is not damage)."""
+    cost = windows.cost_first(state, head)
+    if cost:
+        place = data.LOCATIONS[state.places[head.place].name].title
+        refuse(f"{place}'s effect costs {cost} card: discard a card first (discard cards=X), "
+               "or 'done' to skip it", ["discard", "done"])
 
 
 def check_window_actor(state: State, actor: int, head: Step) -> None:
@@ -695,12 +857,34 @@ def on_damage(state: State, actor: int, event: Damaged) -> State:
     window(state, actor, "damage")
     seat = hero_arg(state, event.hero)
     target_hero(state, seat)
-    hero = state.heroes[seat]
-    if hero.invulnerable:
-        refuse(f"{hero.player} is Invulnerable until their next turn")
-    cards = [card_arg(state, seat, c) for c in event.cards]
-    if not cards:
+    if state.heroes[seat].invulnerable:
+        refuse(f"{state.name(seat)} is Invulnerable until their next turn")
+    if not event.cards:
         refuse("name one card from hand per damage")
+    return to_bottom(state, seat, event.cards)
+
+
+def on_discard(state: State, actor: int, event: Discarded) -> State:
+    """A cost an effect asks for (S.H.I.E.L.D. HQ: 'discard a card to the bottom of your
+    deck'): not damage, so an Invulnerable hero pays it; the last card KOs (KO: 'If a Hero
+    discards the last card in their hand, they are immediately KO'd')."""
+    head = window(state, actor, "discard")
+    seat = hero_arg(state, event.hero) if event.hero else head.hero
+    if seat == NOBODY:
+        refuse("name the hero who discards (hero=NAME)", [h.player for h in state.heroes])
+    target_hero(state, seat)
+    if seat != head.hero and windows.cost_first(state, head):
+        refuse(f"the effect's cost is paid from {state.name(head.hero)}'s own hand",
+               [state.name(head.hero)])
+    if not event.cards:
+        refuse("name the cards discarded from hand")
+    return to_bottom(state, seat, event.cards)
+
+
+def to_bottom(state: State, seat: int, names: Sequence[str]) -> State:
+    """Cards from a hero's hand to the bottom of their deck, in order; the last one KOs."""
+    hero = state.heroes[seat]
+    cards = [card_arg(state, seat, c) for c in names]
     hand, bottom = list(hero.hand), list(hero.bottom)
     for kind in cards:
         if not hand[kind]:
@@ -715,7 +899,8 @@ def on_damage(state: State, actor: int, event: Damaged) -> State:
 def on_tokens(state: State, actor: int, event: Tokens) -> State:
     """Tokens an effect adds or removes; removed ones go to the pool unless defeated or
     rescued (``mission=true``). The supply is unlimited; slots are not."""
-    window(state, actor, "tokens")
+    head = window(state, actor, "tokens")
+    mission = windows.to_mission(state, head, event)
     index = place_arg(state, event.location)
     place = state.places[index]
     thugs, civilians = place.thugs + event.thugs, place.civilians + event.civilians
@@ -725,12 +910,12 @@ def on_tokens(state: State, actor: int, event: Tokens) -> State:
                f"{place.crisis} Crisis tokens")
     if thugs + civilians > place.slots:
         refuse(f"{place.name} has {place.free} empty slots")
-    if event.mission and max(event.thugs, event.civilians) > 0:
+    if mission and max(event.thugs, event.civilians) > 0:
         refuse("only removed tokens (negative numbers) go to a Mission")
     state = with_place(state, index, replace(place, crisis=crisis))
     state = with_place(state, index, replace(state.places[index], thugs=thugs,
                                              civilians=civilians))
-    if event.mission:
+    if mission:
         state = credit(state, "thugs", -event.thugs)
         state = credit(state, "rescue", -event.civilians)
     return state
@@ -742,7 +927,7 @@ def on_hit(state: State, actor: int, event: Hit) -> State:
     target = event.target.strip().casefold()
     if target == "villain":
         if event.amount > 0 and not state.damageable:
-            refuse("the villain cannot be damaged before 2 Missions are complete")
+            refuse(undamageable(state))
         health = state.health - event.amount
         if not 0 <= health <= state.start_health:
             refuse(f"the villain has {state.health} of {state.start_health} health")
@@ -775,9 +960,10 @@ def on_gain(state: State, actor: int, event: Gained) -> State:
     seat = hero_arg(state, event.hero)
     target_hero(state, seat)
     tokens = state.heroes[seat].tokens
-    for name in event.tokens:
+    for typed in event.tokens:
+        name = typed.strip().casefold()
         if name not in SYMBOL_NAMES:
-            refuse(f"'{name}' is not an Action token", SYMBOL_NAMES)
+            refuse(f"'{typed}' is not an Action token", SYMBOL_NAMES)
         tokens = bump(tokens, SYMBOL_NAMES.index(name))
     return with_hero(state, seat, replace(state.heroes[seat], tokens=tokens))
 
@@ -832,7 +1018,7 @@ def put_entry(storyline: tuple[str, ...], index: int, entry: str) -> tuple[str, 
 def on_done(state: State, actor: int, event: Done) -> State:
     """The effect being resolved is over; the next one (or the turn) goes on."""
     windows.check_done(state, window(state, actor, "done"))
-    return replace(state, pending=state.pending[1:])
+    return replace(state, pending=state.pending[len(windows.answered(state)):])
 
 
 # -- words ---------------------------------------------------------------------------------------
@@ -861,8 +1047,13 @@ def phase_words(state: State) -> str:
         return state.reason
     if state.pending:
         head = state.pending[0]
+        if head.kind == "mission-draw":
+            owed = [state.name(seat) for seat in mission_draws(state)]
+            if len(owed) == 1:
+                return f"the third Mission: {owed[0]} draws 1 card"
+            return f"the third Mission: {', '.join(owed)} draw 1 card each"
         who = f"{state.name(head.hero)}: " if head.hero != NOBODY else ""
-        due = windows.owed(state, head)
+        due = windows.still_owed(state)
         expected = f"; still expected: {windows.words(state, due)}" if due else ""
         effect = windows.effect_words(state, head) or window_words(head, state)
         return f"resolving {who}{effect}{expected}"
@@ -894,12 +1085,16 @@ def counted(before: State, after: State, event: Event) -> State:
     in its window (which effects it set off, such as a KO's BaM!, may now precede)."""
     head = before.pending[0]
     tally = windows.check_result(before, head, event)
-    if after.pending and after.pending[-len(before.pending):][0] is head:
-        index = len(after.pending) - len(before.pending)
-        bumped = replace(head, results=head.results + 1, tally=head.tally + tally)
-        after = replace(after, pending=(*after.pending[:index], bumped,
-                                        *after.pending[index + 1:]))
-    return after
+    if not after.pending or after.pending[-len(before.pending):][0] is not head:
+        return after
+    index = len(after.pending) - len(before.pending)
+    steps = windows.answered(before)
+    shares = windows.spread(before, steps, tally)
+    bumped = tuple(replace(step, results=step.results + (1 if step is head else 0),
+                           tally=step.tally + share)
+                   for step, share in zip(steps, shares, strict=True))
+    return replace(after, pending=(*after.pending[:index], *bumped,
+                                   *after.pending[index + len(steps):]))
 
 
 HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
@@ -912,10 +1107,12 @@ HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
     Attacked: on_attack,
     Rescued: on_rescue,
     Heroic: on_heroic,
+    Spent: on_spend,
     Special: on_special,
     LocationEffect: on_location_effect,
     Ended: on_end,
     Damaged: result_step(on_damage),
+    Discarded: result_step(on_discard),
     Tokens: result_step(on_tokens),
     Hit: result_step(on_hit),
     Plot: result_step(on_plot),

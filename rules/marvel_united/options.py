@@ -2,7 +2,8 @@
 
 ``--option villain=ultron --option heroes=hulk,iron-man --option challenge=moderate``;
 ``--option health=9`` (the villain's health), ``--option fear-limit=18``,
-``--option rescue-slots=8``, ``--option locations=stark-labs,...`` (the ring, clockwise).
+``--option rescue-slots=8``, ``--option locations=stark-labs,...`` (the ring, clockwise),
+``--option masterplan-deck=shipped`` (play with the shipped placeholder Masterplan faces).
 Zero means "the data's value" (:mod:`.data`, marked there); the values in force are recorded in
 the game-started event.
 """
@@ -33,6 +34,16 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     threat_slots: int = msgspec.field(default=0, name="threat-slots")
     locations: tuple[str, ...] = ()
     """The 6 locations clockwise, when the table wants them fixed before setup."""
+    masterplan_deck: str = msgspec.field(default="table", name="masterplan-deck")
+    """``table``: each villain turn records what its card shows (the default: the shipped faces
+    are placeholders); ``shipped``: the table plays with the shipped faces (marked I), and a
+    villain turn may leave them out (tabletape draws the card and fills its face)."""
+
+
+MASTERPLAN_DECKS = ("table", "shipped")
+MASTERPLAN_DECK = "masterplan-deck"
+"""The option's key. Games recorded before it existed (rules version 1) have no such key in
+their game-started options: they played the shipped faces, and tabletape filled them in."""
 
 
 class Settings(msgspec.Struct, frozen=True):
@@ -46,10 +57,12 @@ class Settings(msgspec.Struct, frozen=True):
     plot_limit: int
     mission_slots: tuple[int, ...]
     locations: tuple[str, ...]
+    masterplan_deck: str
 
 
 def settings(options: Mapping[str, Any], players: int) -> Settings:
-    """Settings from the options of a game-started event."""
+    """Settings from the options of a game-started event (every option key is stored since
+    version 2; a version 1 log lacks ``masterplan-deck``, which then means ``shipped``)."""
     found = msgspec.convert(dict(options), Options, strict=False)
     villain = data.VILLAINS[found.villain]
     heroes = found.heroes or tuple(data.HEROES)[:players]
@@ -65,13 +78,18 @@ def settings(options: Mapping[str, Any], players: int) -> Settings:
         plot_limit=found.fear_limit or villain.plot_limit.value,
         mission_slots=slots,
         locations=found.locations,
+        masterplan_deck=found.masterplan_deck if MASTERPLAN_DECK in options else "shipped",
     )
 
 
 def validate(options: Any, players: Sequence[str]) -> None:
     """Raise :class:`BadOptions` naming the bad option and what is allowed."""
     choose("villain", options.villain, tuple(data.VILLAINS))
+    if any(player.casefold() == "villain" for player in players):
+        raise BadOptions("'villain' names the villain's cards in the Storyline; choose another "
+                         "player name")
     choose("challenge", options.challenge, tuple(data.CHALLENGES))
+    choose(MASTERPLAN_DECK, options.masterplan_deck, MASTERPLAN_DECKS)
     for hero in options.heroes:
         choose("heroes", hero, tuple(data.HEROES))
     if options.heroes and len(options.heroes) != len(players):

@@ -74,6 +74,9 @@ class Threat(msgspec.Struct, frozen=True, gc=False):
     henchman: bool
     health: int
     heroic: int = 0
+    """Action tokens on its slots."""
+    slots: str = ""
+    """The symbols its empty slots still ask for (``HHH`` for most; none for a Henchman)."""
     bam: bool = False
     on_move: bool = False
     cleared: bool = False
@@ -116,6 +119,9 @@ class Turn(msgspec.Struct, frozen=True, gc=False):
 
 
 VILLAIN_PHASES = ("setup", "deal", "villain", "villain-resolving")
+RULES_VERSIONS = ("1", "2")
+"""The rules versions a game may be recorded under (game-started's ``rules_version``), the
+current one last. Version 2 changed what a table types (see :func:`recorded_as_v1`)."""
 
 
 class State(msgspec.Struct, frozen=True, gc=False):
@@ -129,6 +135,14 @@ class State(msgspec.Struct, frozen=True, gc=False):
     plot_limit: int
     mission_slots: Counts
     locations_option: tuple[str, ...] = ()
+    masterplan_deck: str = "table"
+    """``table``: villain turns record their card's face; ``shipped``: the data's faces (I)."""
+    protocol: int = 2
+    """The rules version the game is recorded under (game-started's ``rules_version``): it
+    decides how the table's entries are read where the recording protocol changed
+    (:func:`recorded_as_v1`)."""
+    threat_flags: str = "I"
+    """``table`` when the setup named the Threats' BaM! and movement symbols, else ``I``."""
     places: tuple[Place, ...] = ()
     threats: tuple[Threat, ...] = ()
     villain_at: int = NOBODY
@@ -189,12 +203,39 @@ def has_special(hero: str, kind: int) -> bool:
     return bool(data.HEROES[hero][kinds(hero)[kind]].special)
 
 
+def recorded_as_v1(state: State) -> bool:
+    """Whether the game is recorded under rules version 1, whose logs are read as that version
+    typed them, where the recording protocol changed (rules fixes apply to every version):
+
+    - one ``done`` closed the overflow of every location that overflowed in a villain turn
+      (version 2: one window per location, each closed by its own ``done``);
+    - a Location effect's cost (S.H.I.E.L.D. HQ) was typed as ``damage`` and could follow its
+      Crisis token (version 2: ``discard``, before the effect's results);
+    - a typed name meant the first seat whose player or hero it names (version 2: a player's
+      own name first);
+    - the table could type a third-Mission draw: the hero named (``hero=``) drew, else the
+      first hero owed one (version 2: each hero types their own);
+    - Times Square's rescue was typed without ``mission=true`` (version 2 asks for it; the
+      Civilian goes to the Mission either way).
+
+    (A version 1 game-started has no ``masterplan-deck`` option: it played the shipped faces,
+    :func:`.options.settings`.)"""
+    return state.protocol < 2
+
+
 def seat_of(state: State, text: str) -> int | None:
+    """The seat a typed name means: a player's own name first, then the hero they play (a
+    player called Hulk is that player, even when another seat plays Hulk; version 1: the first
+    seat whose player or hero it names)."""
     key = text.strip().casefold()
-    for seat, hero in enumerate(state.heroes):
-        if key in (hero.player.casefold(), hero.hero):
-            return seat
-    return None
+    if recorded_as_v1(state):
+        return next((seat for seat, hero in enumerate(state.heroes)
+                     if key in (hero.player.casefold(), hero.hero)), None)
+    players = [hero.player.casefold() for hero in state.heroes]
+    if key in players:
+        return players.index(key)
+    heroes = [hero.hero for hero in state.heroes]
+    return heroes.index(key) if key in heroes else None
 
 
 def place_of(state: State, text: str) -> int | None:

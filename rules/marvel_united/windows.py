@@ -10,14 +10,26 @@ bookkeeping is checked: who gains, where, how many.
 
 from __future__ import annotations
 
+from itertools import takewhile
 from typing import NoReturn
 
 from ledger.events import Event
 from rules.kernel import IllegalAction
 
 from . import data
-from .events import Damaged, Drew, Gained, Hit, Invulnerable, Plot, Relocated, Swapped, Tokens
-from .state import NOBODY, State, Step, Threat, present, seat_of
+from .events import (
+    Damaged,
+    Discarded,
+    Drew,
+    Gained,
+    Hit,
+    Invulnerable,
+    Plot,
+    Relocated,
+    Swapped,
+    Tokens,
+)
+from .state import NOBODY, State, Step, Threat, present, recorded_as_v1, seat_of
 
 Tally = tuple[tuple[str, int], ...]
 Limits = dict[str, int]
@@ -39,8 +51,13 @@ def entries(state: State, head: Step, event: Event) -> Tally:
     match event:
         case Drew(hero=""):
             return ((f"draw:{head.hero}", len(event.cards)),)
+        case Damaged() if head.kind == "location" and recorded_as_v1(state):
+            return ((f"discard:{seat_named(state, event.hero)}", len(event.cards)),)
         case Damaged():
             return ((f"damage:{seat_named(state, event.hero)}", len(event.cards)),)
+        case Discarded():
+            seat = seat_named(state, event.hero) if event.hero else head.hero
+            return ((f"discard:{seat}", len(event.cards)),)
         case Plot():
             return (("fear", event.amount),)
         case Tokens():
@@ -91,7 +108,7 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
         location_bookkeeping(state, head, event)
     else:
         hero_bookkeeping(event)
-    allowed = limits(state, head)
+    allowed = joint_limits(state, answered(state))
     if allowed is None:
         return tally
     for key, amount in tally:
@@ -108,7 +125,7 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
 
 def check_done(state: State, head: Step) -> None:
     """Refuse ``done`` while the data says the effect still owes a result."""
-    due = owed(state, head)
+    due = still_owed(state)
     if due:
         refuse(f"{effect_words(state, head) or head.kind} is not finished: still expected "
                f"{words(state, due)}")
@@ -149,12 +166,23 @@ def location_bookkeeping(state: State, head: Step, event: Event) -> None:
     allows = location_allows(state, head)
     if isinstance(event, Tokens):
         here = place_named(state, event.location) == head.place
-        rescue = allows.rescue and here and event.civilians < 0
         defeat = allows.thugs and here and event.thugs < 0
-        if event.mission and not (rescue or defeat):
+        if event.mission and not (rescued(state, head, event) or defeat):
             refuse(f"{effect_words(state, head)} discards tokens to the pool (mission=false)")
-        if rescue and not event.mission:
+        if rescued(state, head, event) and not to_mission(state, head, event):
             refuse("a rescued Civilian goes to the Rescue Civilians Mission (mission=true)")
+
+
+def rescued(state: State, head: Step, event: Tokens) -> bool:
+    """Civilians a Location effect rescues here (Times Square)."""
+    return (head.kind == "location" and bool(location_allows(state, head).rescue)
+            and place_named(state, event.location) == head.place and event.civilians < 0)
+
+
+def to_mission(state: State, head: Step, event: Tokens) -> bool:
+    """Whether removed tokens go to a Mission: ``mission=true``; version 1 typed a Location
+    effect's rescue without it, and the Civilian goes to the Mission all the same."""
+    return event.mission or (recorded_as_v1(state) and rescued(state, head, event))
 
 
 def extra_bam_result(state: State, key: str) -> bool:
@@ -173,15 +201,17 @@ def bam_threats(state: State) -> list[Threat]:
     return [t for t in state.threats if t.bam and not t.cleared]
 
 
-RESULT_TYPES = {"damage": "damage", "fear": "plot", "thugs": "tokens", "civilians": "tokens",
-                "crisis": "tokens", "relocate": "relocate", "draw": "draw", "gain": "gain",
-                "hit": "hit", "invulnerable": "invulnerable", "swap": "swap"}
+RESULT_TYPES = {"damage": "damage", "discard": "discard", "fear": "plot", "thugs": "tokens",
+                "civilians": "tokens", "crisis": "tokens", "relocate": "relocate", "draw": "draw",
+                "gain": "gain", "hit": "hit", "invulnerable": "invulnerable", "swap": "swap"}
 """The action that records each kind of tally key."""
 GIFTS = frozenset({"gain", "draw", "invulnerable"})
 
 
 def result_types(state: State, head: Step) -> frozenset[str] | None:
     """The result actions the window may accept now (None: any; ``done`` is always listed)."""
+    if cost_first(state, head):
+        return frozenset({"discard"})
     allowed = limits(state, head)
     judged = allowed is None or (head.kind == "bam" and bool(bam_threats(state)))
     if judged:
@@ -191,6 +221,52 @@ def result_types(state: State, head: Step) -> frozenset[str] | None:
     assert allowed is not None
     return frozenset(RESULT_TYPES[k.partition(":")[0].rstrip("+-")]
                      for k, n in allowed.items() if n > 0)
+
+
+# -- the windows one entry answers ---------------------------------------------------------------
+
+
+def answered(state: State) -> tuple[Step, ...]:
+    """The windows a result or ``done`` answers: the one being resolved; under rules version 1,
+    every overflow window opened together (that version typed one ``done`` for them all)."""
+    head = state.pending[0]
+    if head.kind == "overflow" and recorded_as_v1(state):
+        return tuple(takewhile(lambda step: step.kind == "overflow", state.pending))
+    return (head,)
+
+
+def still_owed(state: State) -> Limits:
+    """What the windows a ``done`` would close still owe, together."""
+    due: Limits = {}
+    for step in answered(state):
+        for key, n in owed(state, step).items():
+            due[key] = due.get(key, 0) + n
+    return due
+
+
+def joint_limits(state: State, steps: tuple[Step, ...]) -> Limits | None:
+    """What the windows together still allow, key by key (None: the table judges)."""
+    if len(steps) == 1:
+        return limits(state, steps[0])
+    found: Limits = {}
+    for step in steps:
+        for key, n in (limits(state, step) or {}).items():
+            found[key] = found.get(key, 0) + n
+    return found
+
+
+def spread(state: State, steps: tuple[Step, ...], tally: Tally) -> tuple[Tally, ...]:
+    """A result's tally shared out over the windows it answers, each taking what it still
+    allows, in order (the last takes what none allows)."""
+    shares: list[list[tuple[str, int]]] = [[] for _ in steps]
+    rooms = [limits(state, step) or {} for step in steps]
+    for key, amount in tally:
+        for index, room in enumerate(rooms):
+            take = amount if index == len(steps) - 1 else min(amount, room.get(key, 0))
+            if take:
+                shares[index].append((key, take))
+                amount -= take
+    return tuple(tuple(share) for share in shares)
 
 
 # -- what the data says ------------------------------------------------------------------------
@@ -250,6 +326,16 @@ def location_allows(state: State, head: Step) -> data.Allows:
     return data.LOCATION_RESULTS[state.places[head.place].name]
 
 
+def cost_first(state: State, head: Step) -> int:
+    """Cards still owed for the cost of the Location effect being resolved (S.H.I.E.L.D. HQ's
+    ``discard``): until it is paid the effect records nothing else. Version 1 typed the cost
+    as ``damage``, before or after the effect's result, so it comes first only since
+    version 2."""
+    if head.kind != "location" or recorded_as_v1(state):
+        return 0
+    return max(0, location_allows(state, head).discard - head.tallied(f"discard:{head.hero}"))
+
+
 def location_limits(state: State, head: Step) -> Limits:
     """What the End of Turn effect of the location where it was used still lets its hero do."""
     allows, seat, here = location_allows(state, head), head.hero, head.place
@@ -262,7 +348,7 @@ def location_limits(state: State, head: Step) -> Limits:
     if allows.swap:
         found[f"swap:{seat}"] = 1 - head.tallied(f"swap:{seat}")
     if allows.discard:
-        found[f"damage:{seat}"] = allows.discard - head.tallied(f"damage:{seat}")
+        found[f"discard:{seat}"] = allows.discard - head.tallied(f"discard:{seat}")
     if allows.rescue:
         found[f"civilians-:{here}"] = allows.rescue - head.tallied(f"civilians-:{here}")
     for what, count in (("crisis", allows.crisis), ("thugs", allows.thugs)):
@@ -299,11 +385,11 @@ def location_owed(state: State, head: Step) -> Limits:
                                    if i != head.place):
                 due[f"{what}+:elsewhere"] = carried
     if allows.discard:
-        paid, removed = head.tallied(f"damage:{seat}"), total(head, "crisis-:")
+        paid, removed = head.tallied(f"discard:{seat}"), total(head, "crisis-:")
         if paid > removed and any(p.crisis for p in state.places):
             due["crisis-:anywhere"] = paid - removed
-        elif removed > paid:
-            due[f"damage:{seat}"] = removed - paid
+        elif removed > paid:  # version 1: the Crisis token may come first
+            due[f"discard:{seat}"] = removed - paid
     return due
 
 
@@ -318,7 +404,10 @@ def effect_words(state: State, head: Step) -> str:
         threats = "; and the BaM! Threats' (on their cards)" if with_threats else ""
         return f"BaM! ({villain.title}'s dashboard: {villain.bam.text}{threats})"
     if head.kind == "overflow":
-        return (f"the overflow at {state.places[head.place].name} ({head.count} not placed; "
+        together = answered(state) if head is state.pending[0] else (head,)
+        places = ", ".join(state.places[step.place].name for step in together)
+        count = sum(step.count for step in together)
+        return (f"the overflow at {places} ({count} not placed; "
                 f"{villain.title}'s dashboard: {villain.overflow.text})")
     if head.kind == "location":
         place = state.places[head.place].name
@@ -333,9 +422,11 @@ def words(state: State, amounts: Limits) -> str:
 def key_words(state: State, key: str, n: int) -> str:
     """``damage:0`` 1 -> ``1 damage to Olga``; ``thugs+:2`` 3 -> ``3 thugs added at …``."""
     what, _, where = key.partition(":")
-    if what in ("damage", "relocate", "draw", "gain", "invulnerable", "swap"):
+    if what in ("damage", "discard", "relocate", "draw", "gain", "invulnerable", "swap"):
         who = state.name(int(where))
-        return {"damage": f"{n} damage to {who}", "relocate": f"{who} goes to any location",
+        return {"damage": f"{n} damage to {who}",
+                "discard": f"{who} discards {n} card{'s' if n != 1 else ''} (the cost)",
+                "relocate": f"{who} goes to any location",
                 "swap": f"{who} swaps a card with their Storyline",
                 "draw": f"{who} draws {n} card{'s' if n != 1 else ''}",
                 "gain": f"{n} Action tokens to {who}",

@@ -94,7 +94,7 @@ def test_attack_thugs_henchmen_and_the_villain_only_after_2_missions() -> None:
     assert state.threats[state.places[here].threat].health == 3
     state = replace(state, villain_at=here)
     state = with_hero(state, 0, replace(state.heroes[0], tokens=(0, 1, 0, 0)))
-    assert "no villain to attack" in refused(state, "attack target=villain")
+    assert "Only after resolving 2 Missions" in refused(state, "attack target=villain")
     state = replace(state, completed=("rescue", "thugs"), missions=(9, 9, 0))
     state = play(state, ["attack target=villain"])
     assert state.health == 3 and state.heroes[0].tokens == (0, 0, 0, 0)
@@ -107,7 +107,8 @@ def test_heroic_rescues_civilians_and_clears_threats_with_3_tokens() -> None:
     state = cap_and_widow()
     here = state.heroes[0].location
     index = state.places[here].threat
-    state = with_threat(state, index, replace(state.threats[index], henchman=False, health=0))
+    state = with_threat(state, index, replace(state.threats[index], henchman=False, health=0,
+                                              slots="HHH"))
     state = with_hero(state, 0, replace(state.heroes[0], tokens=(0, 0, 2, 0)))
     state = play(state, ["draw cards=hh by=olga", "play card=m", "rescue token=true",
                          "heroic token=true"])

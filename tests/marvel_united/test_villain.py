@@ -150,14 +150,16 @@ def test_ko_by_damage_triggers_bam_which_can_chain() -> None:
 
 
 def test_tabletape_draws_the_masterplan_card_and_fills_what_it_shows() -> None:
-    """Villain Turn: 'Draw the top card from the Masterplan deck': left empty, tabletape draws
-    one from the seeded generator and records the card's face from the data (marked I)."""
+    """Villain Turn: 'Draw the top card from the Masterplan deck': when the table plays with
+    the shipped deck (``masterplan-deck=shipped``) and leaves it empty, tabletape draws one from
+    the seeded generator and records the card's face from the data (marked I)."""
     import random
 
     from rules.marvel_united import RULES
     from rules.marvel_united.events import VillainTurn
 
-    state = dealt()
+    state = play(start(PLAYERS, **{"masterplan-deck": "shipped"}), [
+        SETUP, "deal player=olga cards=m,mh,aa", "deal player=patrick cards=m,ma,hh"])
     event = RULES.complete(state, "table", VillainTurn(), random.Random(4))
     assert isinstance(event, VillainTurn) and event.card in state.deck
     assert event.move is not None and len(event.thugs) == 3 and event.special is not None
@@ -180,6 +182,6 @@ def test_taskmaster_cannot_be_damaged_while_a_crisis_token_is_out() -> None:
     state = with_place(state, here, replace(state.places[here], thugs=0, civilians=0))
     state = replace(state, villain_at=here, completed=("rescue", "thugs"), missions=(9, 9, 0))
     assert not state.damageable
-    assert "no villain to attack" in refused(state, "attack target=villain")
+    assert "while a Crisis token is out" in refused(state, "attack target=villain")
     state = play(state, ["attack target=crisis", "attack target=villain"])
     assert state.health == 1

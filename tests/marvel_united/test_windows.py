@@ -215,15 +215,18 @@ def test_police_hq_discards_one_thug_and_the_helicarrier_moves_its_hero_only() -
 
 def test_shield_hq_removes_a_crisis_token_for_its_discard() -> None:
     """S.H.I.E.L.D. Headquarters (C): discard a card to the bottom of your deck to remove a
-    Crisis token anywhere: the cost and the effect go together, once."""
+    Crisis token anywhere: the cost (``discard``, not damage) comes first, then the Crisis
+    token; the two go together, once."""
     state = location_effect_at("police-hq")
     # The same game with S.H.I.E.L.D. HQ (4 slots, as the Police HQ) in that place.
     state = with_place(state, 4, replace(state.places[4], name="shield-hq"))
     state = with_place(state, 0, replace(state.places[0], crisis=1))
-    assert "still expected 1 damage to Olga" in refused(
-        play(state, ["tokens location=stark-labs crisis=-1 by=olga"]), "done by=olga")
-    state = play(state, ["damage hero=olga cards=hh by=olga"])
+    assert "discard a card first" in refused(state, "tokens location=stark-labs crisis=-1 by=olga")
+    assert "discard a card first" in refused(state, "damage hero=olga cards=hh by=olga")
+    state = play(state, ["discard cards=hh by=olga"])
+    assert "not 1 damage to Olga" in refused(state, "damage hero=olga cards=m by=olga")
     assert "still expected 1 Crisis token removed anywhere" in refused(state, "done by=olga")
+    assert "Olga discards 1 card" in refused(state, "discard cards=m by=olga")
     state = play(state, ["tokens location=stark-labs crisis=-1 by=olga", "done by=olga"])
     assert state.places[0].crisis == 0 and state.phase == "act"
 
