@@ -247,6 +247,24 @@ class Rules(Generic[S]):
         return None
 
 
+def protocol_version(title: str, version: str, known: Sequence[str]) -> int:
+    """The rules version a game-started event names, as a number, for a game that knows the
+    versions ``known``. One recorded by a newer tabletape is refused: its log may mean something
+    else.
+
+    >>> protocol_version("Risk Strike", "1", ("1", "2"))
+    1
+    >>> protocol_version("Risk Strike", "3", ("1", "2"))
+    Traceback (most recent call last):
+    ...
+    rules.kernel.UnknownGame: Risk Strike rules version '3' is not known to this tabletape ...
+    """
+    if version not in known:
+        raise UnknownGame(f"{title} rules version '{version}' is not known to this tabletape "
+                          f"(it knows {', '.join(known)}): upgrade tabletape to read this game")
+    return int(version)
+
+
 FORBIDDEN_IN_NAMES = frozenset("=,[]\"'`\\")
 """Characters a player name may not hold: they mean something in the action syntax or on screen."""
 

@@ -9,7 +9,14 @@ from typing import Any
 from msgspec.structs import replace
 
 from ledger.events import TABLE, Event, GameStarted
-from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo, UnknownGame
+from rules.kernel import (
+    ActionSpec,
+    IllegalAction,
+    Result,
+    SteppedRules,
+    TurnInfo,
+    protocol_version,
+)
 
 from . import data
 from .actions import legal_actions
@@ -56,7 +63,7 @@ class MarvelUnited(SteppedRules[State]):
                      start_health=found.health, plot=found.plot, plot_limit=found.plot_limit,
                      mission_slots=found.mission_slots, locations_option=found.locations,
                      masterplan_deck=found.masterplan_deck,
-                     protocol=protocol(started.rules_version))
+                     protocol=protocol_version(self.title, started.rules_version, RULES_VERSIONS))
 
     def step(self, state: State, actor: str, event: Event) -> State:
         return step(state, actor_seat(state, actor), event)
@@ -109,16 +116,6 @@ class MarvelUnited(SteppedRules[State]):
         from . import bot  # the bot is not needed to record or replay a game
 
         return bot.choose(state, rng)
-
-
-def protocol(version: str) -> int:
-    """The rules version a game-started event names, as a number; a version this tabletape does
-    not know (recorded by a newer one) is refused, since its log may mean something else."""
-    if version not in RULES_VERSIONS:
-        raise UnknownGame(f"Marvel United rules version '{version}' is not known to this "
-                          f"tabletape (it knows {', '.join(RULES_VERSIONS)}): upgrade tabletape "
-                          "to read this game")
-    return int(version)
 
 
 def new_hero(player: str, hero: str, removed: Sequence[str]) -> Hero:

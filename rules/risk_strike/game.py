@@ -10,7 +10,14 @@ from msgspec.structs import replace
 
 from ledger.events import TABLE, Event, GameStarted
 from rules import dice
-from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo, UnknownGame
+from rules.kernel import (
+    ActionSpec,
+    IllegalAction,
+    Result,
+    SteppedRules,
+    TurnInfo,
+    protocol_version,
+)
 
 from . import data
 from .actions import legal_actions
@@ -95,7 +102,7 @@ class RiskStrike(SteppedRules[State]):
             reshuffle_when_empty=found.readings["reshuffle"] == "when-empty",
             expand_cards_active=found.readings["expand-cards"] == "active",
             stop_after_win=found.readings["after-win"] == "stop",
-            protocol=protocol(started.rules_version),
+            protocol=protocol_version(self.title, started.rules_version, RULES_VERSIONS),
         )
 
     # -- the fold ------------------------------------------------------------------------------
@@ -176,16 +183,6 @@ class RiskStrike(SteppedRules[State]):
         from . import bot  # the bot is not needed to record or replay a game
 
         return bot.choose(state, rng)
-
-
-def protocol(version: str) -> int:
-    """The rules version a game-started event names, as a number; a version this tabletape does
-    not know (recorded by a newer one) is refused, since its log may mean something else."""
-    if version not in RULES_VERSIONS:
-        raise UnknownGame(f"Risk Strike rules version '{version}' is not known to this tabletape "
-                          f"(it knows {', '.join(RULES_VERSIONS)}): upgrade tabletape to read "
-                          "this game")
-    return int(version)
 
 
 # -- actors and names ------------------------------------------------------------------------------
