@@ -48,6 +48,9 @@ Draft = tuple[str, Event]
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 """Letters of game ids: no 0/o, 1/l/i, so an id read aloud at the table is typed right."""
 
+MAX_ID_BYTES = 160
+"""The longest game id (UTF-8 bytes): its file, scratch and backup names all fit the 255 bytes
+file systems allow a name."""
 
 _records_decoder = msgspec.json.Decoder(Record)
 
@@ -175,8 +178,11 @@ class Ledger:
 
     def path(self, game: str) -> Path:
         """The log file of ``game`` (which may not exist yet)."""
-        if not game or "/" in game or "\\" in game or game.startswith("."):
+        if not game or "/" in game or "\\" in game or game.startswith(".") or "\0" in game:
             raise UnknownGameId(f"'{game}' is not a game id")
+        if len(game.encode()) > MAX_ID_BYTES:
+            raise UnknownGameId(f"a game id is at most {MAX_ID_BYTES} bytes long; "
+                                f"'{game[:20]}…' has {len(game.encode())}: choose a shorter one")
         return self.games_dir / f"{game}.jsonl"
 
     def existing_path(self, game: str) -> Path:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -401,28 +402,46 @@ def import_command(
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Import game logs from other ledgers, verifying each hash chain first."""
+    """Import game logs from other ledgers: all of them or, if any is refused, none.
+
+    Each file's hash chain, first event, events and id are checked before anything is linked
+    into the ledger; each file's outcome is reported."""
     import msgspec
 
-    from ledger.transfer import ImportBatch, TransferError
+    from queries.transfer import ImportBatch, TransferError, game_log_problem
 
     if game_id and len(files) > 1:
         fail("--as names one game: import one file at a time with it", USAGE_EXIT)
-    store = Ledger(ledger)
-    imported, refused = [], {}
-    with people_errors(), ImportBatch(store) as batch:  # durable before anything is reported
+    checked, refused = [], {}
+    with people_errors(), ImportBatch(Ledger(ledger), game_log_problem) as batch:
         for path in files:
             try:
-                imported.append(batch.import_log(path, game_id))
+                checked.append(batch.add(path, game_id))
             except TransferError as error:
                 refused[str(path)] = str(error)
+        imported = [] if refused else batch.commit()  # durable before anything is reported
+    held_back = [] if imported else checked
     if as_json:
-        print_json({"imported": msgspec.to_builtins(imported), "refused": refused})
+        print_json({"imported": msgspec.to_builtins(imported), "refused": refused,
+                    "not_imported": msgspec.to_builtins(held_back)})
     else:
-        for done in imported:
-            out.print(f"Imported {done.kind} game [bold cyan]{done.game}[/] "
-                      f"({done.events} events) from {done.source}.", highlight=False)
-        for problem in refused.values():
-            err.print(f"[bold red]error:[/] {problem}", highlight=False)
+        print_import_outcomes(imported, refused, held_back)
     if refused:
         raise typer.Exit(ILLEGAL_EXIT)
+
+
+def print_import_outcomes(imported: Sequence[Any], refused: dict[str, str],
+                          held_back: Sequence[Any]) -> None:
+    """One line per file: imported, refused (why), or checked but held back."""
+    for done in imported:
+        out.print(f"Imported {done.kind} game [bold cyan]{done.game}[/] "
+                  f"({done.events} events) from {done.source}.", highlight=False)
+    for problem in refused.values():
+        err.print(f"[bold red]error:[/] {escape(problem)}", highlight=False)
+    for ready in held_back:
+        err.print(f"{escape(ready.source)} is fine ({ready.kind}, {ready.events} events) but was "
+                  "not imported, as the whole import is refused.", highlight=False)
+    if refused:
+        err.print(f"Nothing was imported: {len(refused)} of {len(refused) + len(held_back)} "
+                  "files were refused. Leave them out or fix them, then import again.",
+                  highlight=False)

@@ -11,8 +11,11 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import msgspec
 
+from ledger.codec import Record
 from ledger.transfer import (
+    ImportBatch,
     Imported,
     TransferError,
     export_log,
@@ -23,14 +26,39 @@ from ledger.transfer import (
 from queries.projections import quote
 
 __all__ = [
+    "ImportBatch",
     "Imported",
     "TransferError",
     "export_log",
     "export_parquet",
     "find_same_game",
+    "game_log_problem",
     "import_log",
     "verify_log_bytes",
 ]
+
+
+def game_log_problem(game: str, records: list[Record]) -> str:
+    """Why a verified log is not a game this install replays (kind, events, rules), or ``""``.
+
+    The log is folded with every event checked, as ``status`` folds it; a log from elsewhere is
+    untrusted input, so whatever its first event makes the rules raise is a refusal too.
+    """
+    from ledger.events import GameStarted
+    from replay.fold import RefusedEvent, fold_records
+    from rules.kernel import RulesError, find_game
+
+    try:
+        started = msgspec.json.decode(records[0].payload, type=GameStarted)
+        find_game(started.kind).options(started.options, started.players)
+        fold_records(game, records, check=True)
+    except RefusedEvent as error:
+        return f"event {error.seq} is refused by the rules: {error.reason}"
+    except RulesError as error:
+        return str(error)
+    except Exception as error:  # untrusted options or events the rules cannot start from
+        return f"its events do not replay ({type(error).__name__}: {error})"
+    return ""
 
 
 def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path) -> dict[str, int]:
