@@ -12,12 +12,14 @@ from ledger.store import (
     Head,
     Ledger,
     LedgerError,
+    NotALog,
     TornTail,
     UnfinishedAppend,
     UnknownGameId,
     Verification,
     VersionConflict,
     default_root,
+    os_failure,
 )
 
 __version__ = "0.1.0"
@@ -33,6 +35,7 @@ __all__ = [
     "Head",
     "Ledger",
     "LedgerError",
+    "NotALog",
     "Noted",
     "Record",
     "Retracted",
@@ -45,5 +48,6 @@ __all__ = [
     "decode_line",
     "default_root",
     "event_type",
+    "os_failure",
     "utc_stamp",
 ]

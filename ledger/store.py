@@ -17,6 +17,7 @@ import errno
 import os
 import secrets
 import shutil
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -61,6 +62,41 @@ class LedgerError(Exception):
 
 class UnknownGameId(LedgerError):
     """No log for that game id in this ledger."""
+
+
+class NotALog(LedgerError):
+    """An entry of ``games/`` named like a log that is no log file (a folder, a dangling link)."""
+
+
+OS_FAILURES: dict[int, tuple[str, str]] = {
+    errno.EROFS: ("the file system is read-only", "use a writable --ledger"),
+    errno.EACCES: ("permission denied", "check the owner and permissions of the ledger folder, "
+                   "or use another --ledger"),
+    errno.ENOSPC: ("the disk is full", "free some space and run the command again"),
+    errno.EDQUOT: ("the disk quota is used up", "free some space and run the command again"),
+    errno.EFBIG: ("the file size limit was reached", "raise the limit (ulimit -f) and run "
+                  "the command again"),
+    errno.ENOTDIR: ("a part of that path is not a folder", "--ledger must name a folder"),
+    errno.EEXIST: ("a file is in the way", "--ledger must name a folder"),
+    errno.EISDIR: ("it is a folder where a file belongs", "move the folder away"),
+    errno.ENAMETOOLONG: ("the name is too long for the file system",
+                         "choose a shorter game id or ledger path"),
+    errno.ELOOP: ("too many symbolic links", "fix the links in the ledger's path"),
+    errno.EMFILE: ("too many open files", "close other programs or raise ulimit -n"),
+    errno.EIO: ("an input/output error (a failing disk?)", "check the disk"),
+}
+OS_FAILURES[errno.EPERM] = OS_FAILURES[errno.EACCES]
+
+
+def os_failure(error: OSError) -> str:
+    """One line for people: what the operating system refused, where, and what to do.
+
+    >>> print(os_failure(OSError(errno.EROFS, "Read-only file system", "/l/games/x.jsonl")))
+    /l/games/x.jsonl: the file system is read-only; nothing was changed: use a writable --ledger
+    """
+    what, advice = OS_FAILURES.get(error.errno or 0, (error.strerror or str(error), ""))
+    where = f"{error.filename}: " if error.filename else ""
+    return f"{where}{what}; nothing was changed" + (f": {advice}" if advice else "")
 
 
 class VersionConflict(LedgerError):
@@ -186,9 +222,19 @@ class Ledger:
         return self.games_dir / f"{game}.jsonl"
 
     def existing_path(self, game: str) -> Path:
+        """The log file of ``game``; :class:`UnknownGameId` or :class:`NotALog` when there is none.
+        """
         path = self.path(game)
-        if not path.exists():
-            raise UnknownGameId(self.unknown_game_message(game))
+        try:
+            mode = path.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            if path.is_symlink():
+                raise NotALog(f"{path} is a dangling link (to {os.readlink(path)}, which does "
+                              "not exist): restore its file or remove the link") from None
+            raise UnknownGameId(self.unknown_game_message(game)) from None
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+            raise NotALog(f"{path} is {kind}, not a game log: move it out of {self.games_dir}")
         return path
 
     def unknown_game_message(self, game: str) -> str:
@@ -204,8 +250,8 @@ class Ledger:
         """Every game id in the ledger, oldest file first."""
         if not self.games_dir.is_dir():
             return []
-        files = sorted(self.games_dir.glob("*.jsonl"), key=lambda p: (p.stat().st_mtime_ns, p.name))
-        return [p.stem for p in files]
+        files = sorted(self.games_dir.glob("*.jsonl"), key=lambda p: (modified(p), p.name))
+        return [p.stem for p in files if not p.name.startswith(".")]
 
     def new_game_id(self, prefix: str) -> str:
         """A short id not yet used here, e.g. ``rs-k7pq``."""
@@ -252,10 +298,10 @@ class Ledger:
         try:
             write_all(fd, line + b"\n")
             os.fsync(fd)
-        except OSError:
+        except OSError as error:
             os.close(fd)
             path.unlink(missing_ok=True)  # no half-made game left behind (disk full)
-            raise
+            raise named(error, path) from None
         os.close(fd)
         fsync_dir(self.games_dir)
         return game
@@ -285,9 +331,9 @@ class Ledger:
                 try:
                     write_all(log.fd, data)
                     os.fsync(log.fd)
-                except OSError:
+                except OSError as error:
                     os.ftruncate(log.fd, size)
-                    raise
+                    raise named(error, log.path) from None
             last = records[-1]
             head = Head(last.seq, last.hash, last.at)
             self._keep_open_log(game, OpenLog(log.fd, log.path, size + len(data), head))
@@ -452,6 +498,12 @@ class Ledger:
         except Corrupt as corrupt:  # an empty file
             return Verification(game=game, ok=False, events=seq, first_bad_seq=corrupt.seq,
                                 problem=corrupt.problem, head=prev)
+        except NotALog as stray:
+            return Verification(game=game, ok=False, events=0, first_bad_seq=1,
+                                problem=str(stray), head=prev)
+        except OSError as error:
+            return Verification(game=game, ok=False, events=seq, first_bad_seq=seq + 1,
+                                problem=f"cannot read it: {os_failure(error)}", head=prev)
         if complete < seq:
             return Verification(game=game, ok=False, events=complete, first_bad_seq=complete + 1,
                                 problem=f"an append of several events was cut short by a crash "
@@ -467,6 +519,9 @@ class Ledger:
         or None (and changes nothing) when the log ends with a complete append.
         """
         path = self.existing_path(game)
+        data = path.read_bytes()
+        if complete_length(data) == len(data):  # nothing to cut: nothing opened for writing
+            return None
         with locked(path) as fd:
             data = path.read_bytes()
             keep = complete_length(data)
@@ -615,10 +670,31 @@ def locked(path: Path) -> Iterator[int]:
 
 
 def write_all(fd: int, data: bytes) -> None:
-    """One ``write`` of ``data``; a short write (disk full) is an error, not a silent tear."""
+    """One ``write`` of ``data``; a short write is an error, not a silent tear.
+
+    The OS says why only when a write fails outright, so after a short one the rest is tried
+    once: its OSError (disk full, file size limit) is raised as the reason; if it went through,
+    a "short write" error is. Either way the caller cuts the file back to where it was.
+    """
     written = os.write(fd, data)
     if written != len(data):
+        os.write(fd, data[written:])
         raise OSError(errno.ENOSPC, f"short write: {written} of {len(data)} bytes")
+
+
+def named(error: OSError, path: str | Path) -> OSError:
+    """``error`` naming the file it happened to (a write on a descriptor names none)."""
+    if error.filename is None:
+        return OSError(error.errno, error.strerror, str(path))
+    return error
+
+
+def modified(path: Path) -> int:
+    """When ``path`` (a link itself, not what it names) last changed; 0 if it is gone."""
+    try:
+        return path.lstat().st_mtime_ns
+    except FileNotFoundError:
+        return 0
 
 
 def fsync_dir(path: Path) -> None:

@@ -66,6 +66,8 @@ def people_errors() -> Iterator[None]:
         fail(str(error), USAGE_EXIT)
     except (VersionConflict, TornTail, RefusedEvent, LedgerError) as error:
         fail(str(error), ILLEGAL_EXIT)
+    except OSError as error:  # read-only, permissions, disk full, size limit, a file in the way
+        fail(ledger_pkg.os_failure(error), ILLEGAL_EXIT)
 
 
 def open_ledger(path: Path | None) -> Ledger:
@@ -217,7 +219,8 @@ def actions(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption
 def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
     """The games in the ledger."""
     store = open_ledger(ledger)
-    rows = [game_row(store, game) for game in store.game_ids()]
+    with people_errors():
+        rows = [game_row(store, game) for game in store.game_ids()]
     if as_json:
         print_json(rows)
         return
@@ -239,19 +242,24 @@ def game_row(store: Ledger, game: str) -> dict[str, Any]:
     """One ``list --json`` row: the game's header and head, without folding it."""
     try:
         started = store.started(game)
-    except LedgerError as error:
+    except (LedgerError, OSError) as error:
         return {"game": game, "kind": "?", "players": [], "events": 0, "started": "",
-                "updated": None, "parent": None, "fork_seq": None, "damaged": str(error)}
-    with store.path(game).open("rb") as handle:
-        first = ledger_pkg.decode_line(handle.readline())
+                "updated": None, "parent": None, "fork_seq": None, "damaged": problem_of(error)}
     try:
+        with store.path(game).open("rb") as handle:
+            first = ledger_pkg.decode_line(handle.readline())
         head = store.head(game)
         events, updated, damaged = head.seq, head.at, ""
-    except LedgerError as error:
-        events, updated, damaged = 0, None, str(error)
+    except (LedgerError, OSError) as error:
+        events, updated, damaged = 0, None, problem_of(error)
     return {"game": game, "kind": started.kind, "players": list(started.players),
             "events": events, "started": first.at, "updated": updated,
             "parent": started.parent, "fork_seq": started.fork_seq, "damaged": damaged}
+
+
+def problem_of(error: Exception) -> str:
+    """A ledger or operating-system error as one line for people."""
+    return ledger_pkg.os_failure(error) if isinstance(error, OSError) else str(error)
 
 
 @app.command()

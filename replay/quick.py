@@ -65,6 +65,11 @@ def record_main(args: Sequence[str]) -> int | None:
 
         err.print(f"[bold red]error:[/] {escape(str(error))}")
         return 2 if isinstance(error, UnknownGameId) else 1
+    except OSError as error:
+        from ledger import os_failure
+
+        err.print(f"[bold red]error:[/] {escape(os_failure(error))}")
+        return 1
     if options.get("--json"):
         from replay.render import status_json
 
