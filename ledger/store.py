@@ -32,9 +32,7 @@ from ledger.codec import (
     Record,
     body_hash_matches,
     decode_line,
-    encode_body,
     encode_payload,
-    seal,
     sealed_record,
     utc_stamp,
 )
@@ -270,39 +268,32 @@ class Ledger:
         game_id: str | None = None,
         prefix: str | None = None,
         at: str | None = None,
+        then: Sequence[Draft] = (),
+        then_at: str | Sequence[str] | None = None,
     ) -> str:
-        """Start a log whose first event is ``started``; return its game id.
+        """Start a log whose first event is ``started`` (and whose next are ``then``); its id.
 
-        Without ``game_id`` a fresh id is drawn (``prefix``-xxxx; another is drawn if a process
-        takes it first). Raises :class:`LedgerError` when ``game_id`` is taken.
+        The log is written whole under a scratch name, fsynced, then linked into place: a
+        failure (a full disk) or a crash leaves no game at all, never a half-made one. Without
+        ``game_id`` a fresh id is drawn (``prefix``-xxxx; another is drawn if a process takes it
+        first). Raises :class:`LedgerError` when ``game_id`` is taken.
         """
+        first_at = at or utc_stamp()
+        line, first = sealed_record(1, first_at, TABLE, event_type(started),
+                                    encode_payload(started), GENESIS_HASH)
+        data = line + b"\n"
+        if then:
+            data += build_lines(then, Head(1, first.hash, first_at), then_at)[0]
         self.games_dir.mkdir(parents=True, exist_ok=True)
-        line = seal(
-            encode_body(1, at or utc_stamp(), TABLE, event_type(started), encode_payload(started),
-                        GENESIS_HASH)
-        )
         for _attempt in range(8):
             game = game_id or self.new_game_id(prefix or started.kind.split("-")[0][:2])
-            path = self.path(game)
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+            if link_new_file(self.path(game), data):
                 break
-            except FileExistsError:
-                if game_id is not None:
-                    raise LedgerError(
-                        f"game id '{game}' is already used in ledger {self.root}"
-                    ) from None
-                # a generated id taken by another process since new_game_id looked: draw again
+            if game_id is not None:
+                raise LedgerError(f"game id '{game}' is already used in ledger {self.root}")
+            # a generated id taken by another process since new_game_id looked: draw again
         else:  # pragma: no cover - eight collisions in a row
             raise LedgerError("could not find a free game id")
-        try:
-            write_all(fd, line + b"\n")
-            os.fsync(fd)
-        except OSError as error:
-            os.close(fd)
-            path.unlink(missing_ok=True)  # no half-made game left behind (disk full)
-            raise named(error, path) from None
-        os.close(fd)
         fsync_dir(self.games_dir)
         return game
 
@@ -680,6 +671,31 @@ def write_all(fd: int, data: bytes) -> None:
     if written != len(data):
         os.write(fd, data[written:])
         raise OSError(errno.ENOSPC, f"short write: {written} of {len(data)} bytes")
+
+
+def link_new_file(path: Path, data: bytes) -> bool:
+    """Write ``data`` as the new file ``path``, whole or not at all; False if ``path`` exists.
+
+    The bytes go to a scratch file of this process first, are fsynced, then hard-linked as
+    ``path`` (which fails, changing nothing, when ``path`` exists); the scratch name is removed
+    whatever happens.
+    """
+    scratch = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.creating")
+    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        except OSError as error:
+            raise named(error, path) from None
+        finally:
+            os.close(fd)
+        os.link(scratch, path)
+    except FileExistsError:
+        return False
+    finally:
+        scratch.unlink(missing_ok=True)
+    return True
 
 
 def named(error: OSError, path: str | Path) -> OSError:

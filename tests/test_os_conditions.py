@@ -8,6 +8,7 @@ mount namespace holding a small tmpfs (disk full) or a read-only bind mount (rea
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -224,3 +225,52 @@ def test_a_read_only_ledger_changes_nothing(tmp_path: Path) -> None:
         one_message(completed, 1, "read-only")
     assert snapshot(ledger) == before
     assert stat.S_ISDIR((ledger / "games").stat().st_mode)
+
+
+# -- nothing half-made: a command that fails after starting a game leaves no game -----------------
+
+
+@pytest.fixture
+def full_disk_for_big_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writes of more than one short line fail as on a full disk (a game-started line fits)."""
+    real_write = os.write
+
+    def write(fd: int, data: bytes) -> int:
+        if len(data) > 1500:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+
+
+def cli_run(root: Path, *args: str) -> tuple[int, str]:
+    from typer.testing import CliRunner
+
+    import tabletape as tabletape_module
+
+    result = CliRunner().invoke(tabletape_module.build_app(), [*args, "--ledger", str(root)],
+                                env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, flat(result.output)
+
+
+def test_a_simulation_that_fails_leaves_no_game(tmp_path: Path,
+                                                full_disk_for_big_writes: None) -> None:
+    code, output = cli_run(tmp_path, "simulate", "tiny", "-n", "1", "-o", "target=60")
+    assert code == 1 and "disk is full" in output
+    assert Ledger(tmp_path).game_ids() == []
+    assert not (tmp_path / "games").exists() or not list((tmp_path / "games").iterdir())
+
+
+def test_a_fork_that_fails_leaves_no_game(tmp_path: Path, full_disk_for_big_writes: None
+                                          ) -> None:
+    store = Ledger(tmp_path)
+    game = started_game(tmp_path, "--option", "target=60")
+    for _ in range(8):
+        store.append(game, [("ann", Cheered(words="hip hip " * 20))],
+                     expected_seq=store.head(game).seq)
+    store.close()
+    code, output = cli_run(tmp_path, "fork", game, "--at", "seq=9", "--id", "ty-what-if")
+    assert code == 1 and "disk is full" in output
+    assert Ledger(tmp_path).game_ids() == [game]
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [f"{game}.jsonl"]
