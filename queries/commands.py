@@ -180,7 +180,10 @@ def sql_command(
         "--format", "-f", help="table, csv, json (a list of row objects) or parquet.",
     )] = SqlFormat.table,
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write to this file (required for parquet).")] = None,
+        "--output", "-o", help="Write to this file (required for parquet); never inside the "
+        "ledger.")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the --output file if it exists.")] = False,
     ledger: LedgerOption = None,
 ) -> None:
     """Run a read-only SQL query on the catalog (synced with the logs first)."""
@@ -190,12 +193,24 @@ def sql_command(
         check_read_only(query)
         if output_format is SqlFormat.parquet and output is None:
             raise QueryRefused("--format parquet needs --output FILE")
+        if output is not None:
+            check_output(output, Ledger(ledger).root, force=force)
         store, _ = synced(ledger)
         with opened(catalog_path(store), read_only=True) as con:
             relation = con.sql(query)
             if relation is None:
                 return
             write_result(relation, output_format, output)
+
+
+def check_output(path: Path, ledger_root: Path, *, force: bool = False) -> None:
+    """Refuse an output file inside the ledger, or one that exists (unless ``force``)."""
+    from queries.transfer import inside_ledger
+
+    if inside_ledger(path, ledger_root):
+        raise QueryRefused(f"{path} is inside the ledger {ledger_root}: write results outside it")
+    if path.exists() and not force:
+        raise QueryRefused(f"{path} exists: pass --force to overwrite it, or choose another file")
 
 
 def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
@@ -377,14 +392,16 @@ def export_command(
         if jsonl is not None:
             if game is None:
                 raise QueryRefused("--jsonl needs the GAME to export")
+            check_output(jsonl, Ledger(ledger).root, force=True)
             events = export_log(Ledger(ledger), game, jsonl)
             result: dict[str, Any] = {"game": game, "events": events, "file": str(jsonl)}
             message = f"Exported game {game} ({events} events) to {jsonl}."
         else:
             assert parquet is not None
+            check_output(parquet, Ledger(ledger).root, force=True)
             store, _ = synced(ledger)
             with opened(catalog_path(store), read_only=True) as con:
-                counts = export_parquet(con, parquet)
+                counts = export_parquet(con, parquet, store.root)
             result = {"directory": str(parquet), "tables": counts}
             message = (f"Exported {len(counts)} tables ({sum(counts.values())} rows) to "
                        f"{parquet}, partitioned by kind.")

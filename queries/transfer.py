@@ -34,6 +34,7 @@ __all__ = [
     "find_same_game",
     "game_log_problem",
     "import_log",
+    "inside_ledger",
     "verify_log_bytes",
 ]
 
@@ -61,8 +62,26 @@ def game_log_problem(game: str, records: list[Record]) -> str:
     return ""
 
 
-def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path) -> dict[str, int]:
-    """Every catalog table as Parquet under ``directory/<table>/kind=<kind>/``; rows per table."""
+def inside_ledger(path: Path, root: Path) -> bool:
+    """True when writing or replacing ``path`` could touch the ledger ``root``: ``path`` is the
+    ledger, lies inside it, or holds it (links followed).
+
+    >>> inside_ledger(Path("/l/games/x.jsonl"), Path("/l")), inside_ledger(Path("/x"), Path("/l"))
+    (True, False)
+    """
+    target, ledger = path.resolve(), root.resolve()
+    return target == ledger or ledger in target.parents or target in ledger.parents
+
+
+def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path,
+                   ledger_root: Path | None = None) -> dict[str, int]:
+    """Every catalog table as Parquet under ``directory/<table>/kind=<kind>/``; rows per table.
+
+    Each table's folder is replaced; never one that is, lies in, or holds ``ledger_root``.
+    """
+    if ledger_root is not None and inside_ledger(directory, ledger_root):
+        raise TransferError(f"{directory} is inside the ledger {ledger_root}: export to a "
+                            "folder outside it")
     directory.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
     for table in public_tables(con):
@@ -73,6 +92,9 @@ def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path) -> dict[str,
                   f"SELECT t.*, g.kind FROM {quote(table)} t JOIN games g USING (game)")
         counts[table] = con.execute(f"SELECT count(*) FROM ({select})").fetchone()[0]  # type: ignore[index]
         target = directory / table
+        if ledger_root is not None and inside_ledger(target, ledger_root):
+            raise TransferError(f"{target} would replace the ledger {ledger_root}: export to "
+                                "another folder")
         if target.exists():
             shutil.rmtree(target)
         con.execute(f"COPY ({select}) TO '{sql_path(target)}' "
