@@ -149,10 +149,13 @@ def record(
     action: Annotated[list[str], typer.Argument(help="ACTION key=value … (by=NAME to name who).")],
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
+    expect_seq: Annotated[int | None, typer.Option(
+        "--expect-seq", metavar="N", help="Record only if event N is still the latest (the one "
+        "you saw); else refuse, so an action recorded twice at once is stored once.")] = None,
 ) -> None:
     """Check one action against the rules and append it to the game's log."""
     with people_errors():
-        folded, stored = record_action(open_ledger(ledger), game, action)
+        folded, stored = record_action(open_ledger(ledger), game, action, expect_seq=expect_seq)
     if as_json:
         print_json({"seq": stored.seq, "actor": stored.actor, "type": stored.type,
                     "payload": msgspec.json.decode(stored.payload),

@@ -1,9 +1,10 @@
 """The fast path of ``tabletape record``: no typer, no duckdb, one small rich console.
 
 Recording happens many times a game, at the table, so its start-up matters: this module parses
-``record GAME ACTION [KEY=VALUE ...] [--ledger PATH] [--json]`` by hand and shares every other
-step (parse, complete, check, append, fold, print) with the full command in :mod:`replay.cli`.
-Anything it does not understand (``--help``, an unknown option) goes to the full command.
+``record GAME ACTION [KEY=VALUE ...] [--ledger PATH] [--expect-seq N] [--json]`` by hand and
+shares every other step (parse, complete, check, append, fold, print) with the full command in
+:mod:`replay.cli`. Anything it does not understand (``--help``, an unknown option) goes to the
+full command.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-OPTIONS_WITH_VALUE = ("--ledger",)
+OPTIONS_WITH_VALUE = ("--ledger", "--expect-seq")
 FLAGS = ("--json",)
 
 
@@ -41,6 +42,9 @@ def record_main(args: Sequence[str]) -> int | None:
     if split is None:
         return None
     options, (game, *action) = split
+    expect = str(options.get("--expect-seq", ""))
+    if "--expect-seq" in options and not expect.isdigit():
+        return None  # typer says what is wrong with the value
     from rich.console import Console
     from rich.markup import escape
 
@@ -53,7 +57,7 @@ def record_main(args: Sequence[str]) -> int | None:
     ledger_path = options.get("--ledger") or os.environ.get("TABLETAPE_LEDGER") or None
     try:
         folded, stored = record_action(Ledger(str(ledger_path) if ledger_path else None),
-                                       game, action)
+                                       game, action, expect_seq=int(expect) if expect else None)
     except IllegalAction as error:
         err.print(f"[bold red]error:[/] illegal: {escape(error.message())}")
         return 1
