@@ -315,7 +315,11 @@ class Ledger:
         try:
             with exclusive(log.fd):
                 size = os.fstat(log.fd).st_size
-                head = log.head if log.head and log.size == size else read_head(log.fd, game)
+                if log.head and log.size == size:
+                    head = log.head
+                else:
+                    refuse_changed_line_endings(log.fd, game, size)
+                    head = read_head(log.fd, game)
                 if head.seq != expected_seq:
                     raise VersionConflict(game, expected_seq, head.seq)
                 data, records = build_lines(drafts, head, at)
@@ -476,6 +480,8 @@ class Ledger:
             for line in self.lines(game):
                 seq += 1
                 problem = line_problem(line, seq, prev)
+                if problem and line.endswith(b"\r") and not line_problem(line[:-1], seq, prev):
+                    problem = line_endings_problem(game)
                 if problem:
                     return Verification(game=game, ok=False, events=seq - 1,
                                         first_bad_seq=seq, problem=problem, head=prev)
@@ -502,6 +508,45 @@ class Ledger:
                                 head=complete_head)
         return Verification(game=game, ok=True, events=seq, head=prev)
 
+    def repair_line_endings(self, game: str) -> Path | None:
+        """Turn CRLF line endings back into LF when the whole chain then verifies.
+
+        Keeps the original as a backup and returns it; None (nothing changed) when the file has
+        no CRLF. Raises :class:`Corrupt` (nothing changed) when the chain still fails after the
+        conversion: then more than the line endings was changed.
+        """
+        path = self.existing_path(game)
+        with locked(path):
+            data = path.read_bytes()
+            if b"\r\n" not in data:
+                return None
+            restored = data.replace(b"\r\n", b"\n")
+            prev = GENESIS_HASH
+            for seq, line in enumerate(restored.split(b"\n")[:-1], 1):
+                problem = line_problem(line, seq, prev)
+                if problem:
+                    raise Corrupt(game, seq, f"{problem}, even with its line endings restored: "
+                                  "more than the line endings was changed; nothing was changed")
+                prev = line[-66:-2].decode()
+            backup = self.backup(path, "crlf")
+            scratch = path.with_name(f".{path.name}.{os.getpid()}.restoring")
+            try:
+                with open(scratch, "wb") as handle:
+                    handle.write(restored)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(scratch, path)
+            finally:
+                scratch.unlink(missing_ok=True)
+        fsync_dir(self.games_dir)
+        return backup
+
+    def backup(self, path: Path, why: str) -> Path:
+        """A copy of the log ``path`` beside it, named for ``why`` and when; returns its path."""
+        backup = path.with_name(f"{path.name}.{why}-{utc_stamp().replace(':', '')}.bak")
+        shutil.copy2(path, backup)
+        return backup
+
     def repair(self, game: str) -> Path | None:
         """Cut off what a crash left half-written, keeping the original file as a backup.
 
@@ -518,8 +563,7 @@ class Ledger:
             keep = complete_length(data)
             if keep == len(data):
                 return None
-            backup = path.with_name(f"{path.name}.torn-{utc_stamp().replace(':', '')}.bak")
-            shutil.copy2(path, backup)
+            backup = self.backup(path, "torn")
             os.ftruncate(fd, keep)
             os.fsync(fd)
         fsync_dir(self.games_dir)
@@ -561,6 +605,31 @@ def line_problem(line: bytes, seq: int, prev: str) -> str:
     if record.prev != prev:
         return "its prev hash is not the hash of the line before (the chain is broken)"
     return ""
+
+
+def line_endings_problem(game: str) -> str:
+    """What ``verify`` says of a line whose LF was turned into CRLF, its bytes otherwise intact."""
+    return ("its line endings were changed to CRLF (as an editor or a copy through Windows does; "
+            f"the event itself is intact): run `tabletape repair --line-endings {game}`")
+
+
+def refuse_changed_line_endings(fd: int, game: str, size: int) -> None:
+    """Raise :class:`Corrupt` if the open log holds a CR anywhere: never append to such a file.
+
+    tabletape never writes a CR (JSON escapes one inside a string), so one found is a line
+    ending changed to CRLF, on any line, not only the last.
+    """
+    chunk, offset, newlines = 1 << 20, 0, 0
+    while offset < size:
+        block = os.pread(fd, min(chunk, size - offset), offset)
+        if not block:
+            return
+        at = block.find(b"\r")
+        if at >= 0:
+            seq = newlines + block.count(b"\n", 0, at) + 1
+            raise Corrupt(game, seq, line_endings_problem(game) + "; nothing was written")
+        newlines += block.count(b"\n")
+        offset += len(block)
 
 
 def read_head(fd: int, game: str) -> Head:

@@ -294,9 +294,18 @@ def verify(
 
 
 @app.command()
-def repair(game: GameArgument, ledger: LedgerOption = None) -> None:
+def repair(
+    game: GameArgument,
+    ledger: LedgerOption = None,
+    line_endings: Annotated[bool, typer.Option(
+        "--line-endings", help="Turn CRLF line endings back into LF, if the hashes then "
+        "match (a backup is kept).")] = False,
+) -> None:
     """Cut off what a crash left half-written (a torn last line, an append cut short), keeping a
     backup of the file. Nothing cut was ever acknowledged."""
+    if line_endings:
+        repair_line_endings(game, ledger)
+        return
     with people_errors():
         store = open_ledger(ledger)
         before = store.verify(game)
@@ -310,6 +319,17 @@ def repair(game: GameArgument, ledger: LedgerOption = None) -> None:
     if not verification.ok:
         fail(f"game {game} still fails verification at event {verification.first_bad_seq}: "
              f"{verification.problem}", ILLEGAL_EXIT)
+
+
+def repair_line_endings(game: str, ledger: Path | None) -> None:
+    """``repair --line-endings``: restore LF endings when the chain then verifies."""
+    with people_errors():
+        backup = open_ledger(ledger).repair_line_endings(game)
+    if backup is None:
+        out.print(f"Game {game} has no CRLF line endings; nothing changed.")
+    else:
+        out.print(f"Restored the line endings of game {game}; every hash matches again. The "
+                  f"original is kept as {backup}.")
 
 
 @app.command()
