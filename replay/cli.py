@@ -22,6 +22,7 @@ import ledger as ledger_pkg
 from ledger import GameStarted, Ledger, LedgerError, TornTail, UnknownGameId, VersionConflict
 from replay import render
 from replay.fold import RefusedEvent, decode_event, open_game, record_action, undo
+from replay.quick import printable
 from rules.actions import ActionSyntaxError
 from rules.kernel import BadOptions, IllegalAction, UnknownGame, find_game, registered
 
@@ -49,7 +50,8 @@ ILLEGAL_EXIT = 1
 
 
 def fail(message: str, code: int, hint: str = "") -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    """Print one error line (control characters escaped) and exit with ``code``."""
+    err.print(f"[bold red]error:[/] {escape(printable(message))}", highlight=False)
     if hint:
         err.print(hint, highlight=False)
     raise typer.Exit(code)

@@ -18,6 +18,18 @@ OPTIONS_WITH_VALUE = ("--ledger", "--expect-seq")
 FLAGS = ("--json",)
 
 
+def printable(text: str) -> str:
+    r"""``text`` with terminal control characters (but newlines) escaped, safe to print.
+
+    >>> print(printable("no game '\x1b[2Jx'"))
+    no game '\x1b[2Jx'
+
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
+
+
 def split_record_args(args: Sequence[str]) -> tuple[dict[str, str | bool], list[str]] | None:
     """Options and positional words of ``record``'s arguments, or None to defer to typer."""
     options: dict[str, str | bool] = {}
@@ -59,20 +71,20 @@ def record_main(args: Sequence[str]) -> int | None:
         folded, stored = record_action(Ledger(str(ledger_path) if ledger_path else None),
                                        game, action, expect_seq=int(expect) if expect else None)
     except IllegalAction as error:
-        err.print(f"[bold red]error:[/] illegal: {escape(error.message())}")
+        err.print(f"[bold red]error:[/] illegal: {escape(printable(error.message()))}")
         return 1
     except (ActionSyntaxError, RulesError) as error:
-        err.print(f"[bold red]error:[/] {escape(str(error))}")
+        err.print(f"[bold red]error:[/] {escape(printable(str(error)))}")
         return 2
     except (LedgerError, RefusedEvent) as error:
         from ledger import UnknownGameId
 
-        err.print(f"[bold red]error:[/] {escape(str(error))}")
+        err.print(f"[bold red]error:[/] {escape(printable(str(error)))}")
         return 2 if isinstance(error, UnknownGameId) else 1
     except OSError as error:
         from ledger import os_failure
 
-        err.print(f"[bold red]error:[/] {escape(os_failure(error))}")
+        err.print(f"[bold red]error:[/] {escape(printable(os_failure(error)))}")
         return 1
     if options.get("--json"):
         from replay.render import status_json

@@ -574,3 +574,18 @@ def test_record_expect_seq_turns_a_second_copy_into_a_conflict(cli: Cli, game: s
         completed = run_main("record", game, *args, ledger=cli.root)
         assert completed.returncode == code, completed.stderr
     assert cli.log_bytes(game).count(b'"type":"add"') == 2
+
+
+def test_a_player_name_with_a_terminal_control_character_is_refused(cli: Cli) -> None:
+    """Names reach every terminal that shows the game (and imported logs carry them)."""
+    output = fails(cli, 2, "new", "tiny", "--player", "ann", "--player", "\x1b[31mbob")
+    assert "control character" in output and "\x1b" not in output
+
+
+def test_error_messages_never_pass_control_characters_to_the_terminal(cli: Cli, game: str
+                                                                       ) -> None:
+    for args in (["status", "ty-\x1b[2J"], ["record", game, "\x1b]0;owned\x07", "n=1"]):
+        output = fails(cli, 2, *args)
+        assert "\x1b" not in output and "\x07" not in output and "\\x1b" in output
+        completed = run_main(*args, ledger=cli.root)
+        assert completed.returncode == 2 and "\x1b" not in completed.stderr
