@@ -274,3 +274,20 @@ def test_a_fork_that_fails_leaves_no_game(tmp_path: Path, full_disk_for_big_writ
     assert code == 1 and "disk is full" in output
     assert Ledger(tmp_path).game_ids() == [game]
     assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [f"{game}.jsonl"]
+
+
+def test_a_demo_that_fails_half_way_leaves_no_game(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills up after the demo's tenth write: no half-recorded demo game is left."""
+    real_write, writes = os.write, []
+
+    def write(fd: int, data: bytes) -> int:
+        writes.append(len(data))
+        if len(writes) >= 10:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+    code, output = cli_run(tmp_path, "demo")
+    assert code == 1 and "disk is full" in output
+    assert Ledger(tmp_path).game_ids() == []
