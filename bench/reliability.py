@@ -92,6 +92,7 @@ class Case:
     seconds: float = 0.0
 
     def check(self, ok: bool, why: str) -> None:
+        """Count one run; keep ``why`` when it broke a promise."""
         self.runs += 1
         if not ok:
             self.failures.append(why)
@@ -138,9 +139,11 @@ def kill_append(case: Case, work: Path, rng: random.Random, runs: int) -> None:
         store.repair(game)
         check = store.verify(game)
         last = acked[-1] if acked else 0
-        case.check(check.ok, f"after repair: {check.problem}")
-        case.check(check.events >= last, f"acknowledged event {last} lost ({check.events} kept)")
-        case.check((check.events - 1) % BATCH == 0, f"half an append kept ({check.events})")
+        problems = [why for bad, why in (
+            (not check.ok, f"after repair: {check.problem}"),
+            (check.events < last, f"acknowledged event {last} lost ({check.events} kept)"),
+            ((check.events - 1) % BATCH != 0, f"half an append kept ({check.events})")) if bad]
+        case.check(not problems, "; ".join(problems))
         for backup in ledger.glob("games/*.bak"):
             backup.unlink()
 
@@ -223,10 +226,10 @@ def fuzz_record(case: Case, work: Path, rng: random.Random, runs: int) -> None:
                  for _ in range(rng.randint(1, 5))]
         result = runner.invoke(app, ["record", game, *words, "--ledger", str(ledger)])
         crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
-        case.check(not crashed and result.exit_code in (0, 1, 2) and
-                   "Traceback" not in result.output,
-                   f"record {words!r}: exit {result.exit_code} {result.exception!r}")
-        case.check(store.verify(game).ok, f"record {words!r} left the log unverifiable")
+        if crashed or result.exit_code not in (0, 1, 2) or "Traceback" in result.output:
+            case.check(False, f"record {words!r}: exit {result.exit_code} {result.exception!r}")
+        else:
+            case.check(store.verify(game).ok, f"record {words!r} left the log unverifiable")
 
 
 def rechained(lines: list[bytes], rng: random.Random) -> bytes:
@@ -278,13 +281,14 @@ def fuzz_import(case: Case, work: Path, rng: random.Random, runs: int) -> None:
         path.write_bytes(fuzzed_file(original, rng))
         result = runner.invoke(app, ["import", str(path), "--ledger", str(target)])
         crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
-        why = f"import of fuzzed file {attempt}: exit {result.exit_code} {result.exception!r}"
-        case.check(not crashed and result.exit_code in (0, 1) and
-                   "Traceback" not in result.output, why)
+        problems = []
+        if crashed or result.exit_code not in (0, 1) or "Traceback" in result.output:
+            problems.append(f"import: exit {result.exit_code} {result.exception!r}")
         for game in Ledger(target).game_ids():  # what was accepted must open
             shown = runner.invoke(app, ["status", game, "--ledger", str(target)])
-            case.check(shown.exit_code == 0, f"imported fuzzed file {attempt} then status: "
-                       f"exit {shown.exit_code} {shown.exception!r}")
+            if shown.exit_code != 0:
+                problems.append(f"then status: exit {shown.exit_code} {shown.exception!r}")
+        case.check(not problems, f"fuzzed file {attempt}: " + "; ".join(problems))
         path.unlink()
         shutil.rmtree(target, ignore_errors=True)
 
