@@ -82,6 +82,7 @@ OS_FAILURES: dict[int, tuple[str, str]] = {
     errno.ELOOP: ("too many symbolic links", "fix the links in the ledger's path"),
     errno.EMFILE: ("too many open files", "close other programs or raise ulimit -n"),
     errno.EIO: ("an input/output error (a failing disk?)", "check the disk"),
+    errno.ENOENT: ("no such file or folder", "check the path"),
 }
 OS_FAILURES[errno.EPERM] = OS_FAILURES[errno.EACCES]
 
