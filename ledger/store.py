@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import secrets
 import shutil
@@ -28,6 +29,7 @@ import msgspec
 
 from ledger.codec import (
     GENESIS_HASH,
+    HASH_FIELD,
     SEALED_TAIL,
     Record,
     body_hash_matches,
@@ -149,6 +151,36 @@ class Corrupt(LedgerError):
         super().__init__(f"game {game} is corrupt at event {seq}: {problem}")
         self.seq = seq
         self.problem = problem
+
+
+class Damaged(Corrupt):
+    """A stored line fails verification (changed after it was recorded, or the chain is broken).
+
+    The message is what ``verify`` says of the first bad line; nothing is read past it.
+    """
+
+    def __init__(self, verification: Verification) -> None:
+        game, seq = verification.game, verification.first_bad_seq or 1
+        LedgerError.__init__(
+            self,
+            f"game {game} fails verification at event {seq}: {verification.problem}; run "
+            f"`tabletape verify {game}` (`tabletape repair {game}` says what can be done)",
+        )
+        self.seq = seq
+        self.problem = verification.problem
+        self.verification = verification
+
+
+class Rewritten(LedgerError):
+    """A log no longer begins with the events read from it before: rewritten or cut short."""
+
+    def __init__(self, game: str, seq: int) -> None:
+        super().__init__(
+            f"game {game} no longer begins with the {seq} events read from it before (event "
+            f"{seq} is missing or has another hash): the log was rewritten or cut short; run "
+            f"`tabletape verify {game}`"
+        )
+        self.seq = seq
 
 
 class Head(msgspec.Struct, frozen=True):
@@ -304,12 +336,16 @@ class Ledger:
         drafts: Sequence[Draft],
         *,
         expected_seq: int,
+        expected_hash: str | None = None,
         at: str | Sequence[str] | None = None,
     ) -> list[Record]:
         """Append events after ``expected_seq`` in one write and one fsync; return their records.
 
         Raises :class:`VersionConflict` (nothing written) when the log's head is not
-        ``expected_seq``, and :class:`TornTail` when the log needs repair first.
+        ``expected_seq``, and :class:`TornTail` when the log needs repair first. Nothing is
+        appended after a bad line: the chain is checked from the last verified point, the head
+        this ledger wrote, or ``expected_hash`` (the head the caller read through
+        :meth:`records`), else the whole log (:class:`Damaged`, :class:`Rewritten`).
         """
         log = self._take_open_log(game)
         kept = False
@@ -323,6 +359,8 @@ class Ledger:
                     head = read_head(log.fd, game)
                 if head.seq != expected_seq:
                     raise VersionConflict(game, expected_seq, head.seq)
+                if head is not log.head and head.hash != expected_hash:
+                    check_log(log.fd, game, size, expected_hash)
                 data, records = build_lines(drafts, head, at)
                 try:
                     write_all(log.fd, data)
@@ -426,28 +464,51 @@ class Ledger:
         if pending:
             raise UnfinishedAppend(game, pending[0].seq - 1, len(pending))
 
-    def records(self, game: str) -> list[Record]:
-        """Every record of ``game`` at once: what :meth:`read` yields, decoded in one call.
+    def records(self, game: str, *, after: Head | None = None) -> list[Record]:
+        """Every record of ``game``, its hash chain verified; decoded in one call.
 
         The whole file (as it stood under the shared lock) is decoded by msgspec in one go and
-        its seqs compared in one step; on any damage the streaming :meth:`read` runs instead, to
-        name the first bad line exactly as it always does.
+        its hashes, links and seqs compared a whole file at a time. With ``after`` (a head
+        verified before), only the lines after it are checked, and the log must still hold that
+        head (else :class:`Rewritten`). On damage the error names the first bad line as
+        ``verify`` does: :class:`Damaged`, or :class:`TornTail` / :class:`UnfinishedAppend`
+        when only a crash's leftovers at the end are wrong.
         """
+        data = self.snapshot(game)
+        records = intact_records(data, after)
+        if records is not None:
+            return records
+        raise damage_of(game, data, after)
+
+    def salvage(self, game: str) -> tuple[list[Record], Verification]:
+        """What can still be read of a log, damaged or not, and what ``verify`` says of it.
+
+        The records are every line that decodes with the right seq, in order, up to the first
+        that does not; only the first ``trusted(records, verification)`` of them verified.
+        """
+        data = self.snapshot(game)
+        records = intact_records(data)
+        if records is not None:
+            return records, Verification(game=game, ok=True, events=len(records),
+                                         head=records[-1].hash)
+        records = []
+        for line in data.split(b"\n")[:data.count(b"\n")]:
+            try:
+                record = decode_line(line)
+            except msgspec.DecodeError:
+                break
+            if record.seq != len(records) + 1:
+                break
+            records.append(record)
+        return records, checked(game, data)[0]
+
+    def snapshot(self, game: str) -> bytes:
+        """The bytes of ``game``'s log as they stood while no append was writing."""
         path = self.existing_path(game)
         with open(path, "rb") as handle:
             with shared_lock(handle.fileno()):
                 size = os.fstat(handle.fileno()).st_size
-            data = handle.read(size)
-        if data.endswith(b"\n"):
-            try:
-                records = _records_decoder.decode_lines(data)
-            except msgspec.DecodeError:
-                records = []
-            if records and records[-1].seq == len(records) and not records[-1].more and all(
-                record.seq == seq for seq, record in enumerate(records, 1)
-            ):
-                return records
-        return list(self.read(game))
+            return handle.read(size)
 
     def started(self, game: str) -> GameStarted:
         """The game-started event of ``game``."""
@@ -474,40 +535,15 @@ class Ledger:
 
     def verify(self, game: str) -> Verification:
         """Check every line: it decodes, its seq follows, its ``prev`` and ``hash`` chain."""
-        prev = GENESIS_HASH
-        seq = complete = 0
-        complete_head = prev
         try:
-            for line in self.lines(game):
-                seq += 1
-                problem = line_problem(line, seq, prev)
-                if problem and line.endswith(b"\r") and not line_problem(line[:-1], seq, prev):
-                    problem = line_endings_problem(game)
-                if problem:
-                    return Verification(game=game, ok=False, events=seq - 1,
-                                        first_bad_seq=seq, problem=problem, head=prev)
-                prev = line[-66:-2].decode()
-                if not opens_more(line):
-                    complete, complete_head = seq, prev
-        except TornTail as torn:
-            return Verification(game=game, ok=False, events=seq, first_bad_seq=seq + 1,
-                                problem=f"torn last line ({torn.size} bytes): run repair",
-                                head=prev)
-        except Corrupt as corrupt:  # an empty file
-            return Verification(game=game, ok=False, events=seq, first_bad_seq=corrupt.seq,
-                                problem=corrupt.problem, head=prev)
+            data = self.snapshot(game)
         except NotALog as stray:
             return Verification(game=game, ok=False, events=0, first_bad_seq=1,
-                                problem=str(stray), head=prev)
+                                problem=str(stray), head=GENESIS_HASH)
         except OSError as error:
-            return Verification(game=game, ok=False, events=seq, first_bad_seq=seq + 1,
-                                problem=f"cannot read it: {os_failure(error)}", head=prev)
-        if complete < seq:
-            return Verification(game=game, ok=False, events=complete, first_bad_seq=complete + 1,
-                                problem=f"an append of several events was cut short by a crash "
-                                f"after {seq - complete} of them (never acknowledged): run repair",
-                                head=complete_head)
-        return Verification(game=game, ok=True, events=seq, head=prev)
+            return Verification(game=game, ok=False, events=0, first_bad_seq=1,
+                                problem=f"cannot read it: {os_failure(error)}", head=GENESIS_HASH)
+        return checked(game, data)[0]
 
     def repair_line_endings(self, game: str) -> Path | None:
         """Turn CRLF line endings back into LF when the whole chain then verifies.
@@ -631,6 +667,121 @@ def refuse_changed_line_endings(fd: int, game: str, size: int) -> None:
             raise Corrupt(game, seq, line_endings_problem(game) + "; nothing was written")
         newlines += block.count(b"\n")
         offset += len(block)
+
+
+def chain_intact(lines: Sequence[bytes], records: Sequence[Record], *, seq: int = 1,
+                 prev: str = GENESIS_HASH) -> bool:
+    """True when ``lines`` (decoded as ``records``) pass ``line_problem``'s checks from ``seq``
+    on, after the hash ``prev``.
+
+    The same checks, made fast: each line is hashed once, and the hashes, links and seqs are
+    compared a whole file at a time (every hash, stated or computed, is 64 characters, and so is
+    every ``prev`` checked to be, so joined hashes are equal exactly when they are equal one by
+    one); callers word a refusal with ``line_problem`` when any check fails.
+    """
+    count = len(lines)
+    if len(records) != count:
+        return False
+    if not count:
+        return True
+    if min(map(len, lines)) <= SEALED_TAIL:
+        return False
+    sha256, start = hashlib.sha256, -SEALED_TAIL
+    if b"".join([line[start:start + len(HASH_FIELD)] for line in lines]) != HASH_FIELD * count:
+        return False
+    hashes = b"".join([sha256(line[:start] + b"}").digest() for line in lines]).hex()
+    prevs = [record.prev for record in records]
+    return (hashes.encode() == b"".join([line[-66:-2] for line in lines])
+            and [record.seq for record in records] == list(range(seq, seq + count))
+            and set(map(len, prevs)) == {len(GENESIS_HASH)}
+            and "".join(prevs) == prev + hashes[:-len(GENESIS_HASH)])
+
+
+def intact_records(data: bytes, after: Head | None = None) -> list[Record] | None:
+    """The records of a whole intact log (its chain checked after ``after``), else None."""
+    if not data.endswith(b"\n"):
+        return None
+    try:
+        records = _records_decoder.decode_lines(data)
+    except msgspec.DecodeError:
+        return None
+    if not records or records[-1].more:
+        return None
+    start = after.seq - 1 if after is not None and after.seq > 0 else 0
+    if start and (len(records) <= start or records[start].hash != after.hash  # type: ignore[union-attr]
+                  or [r.seq for r in records[:start]] != list(range(1, start + 1))):
+        return None
+    lines = data[:-1].split(b"\n")
+    prev = records[start].prev if start else GENESIS_HASH
+    return records if chain_intact(lines[start:], records[start:], seq=start + 1,
+                                   prev=prev) else None
+
+
+def trusted(records: Sequence[Record], verification: Verification) -> list[Record]:
+    """The records that verified, ending with a whole append (what may be folded or forked)."""
+    good = list(records[:verification.events])
+    while good and good[-1].more:
+        good.pop()
+    return good
+
+
+def checked(game: str, data: bytes) -> tuple[Verification, LedgerError | None]:
+    """What ``verify`` says of a log holding ``data``, and the error that names its damage."""
+    intact = intact_records(data)
+    if intact is not None:
+        return Verification(game=game, ok=True, events=len(intact), head=intact[-1].hash), None
+    end = data.rfind(b"\n") + 1
+    lines = data[:end - 1].split(b"\n") if end else []
+    torn = len(data) - end
+    prev, seq = GENESIS_HASH, 0
+    if not data:
+        problem = "the file is empty (no game-started event)"
+        verification = Verification(game=game, ok=False, events=0, first_bad_seq=1,
+                                    problem=problem, head=prev)
+        return verification, Corrupt(game, 1, problem)
+    for line in lines:
+        seq += 1
+        problem = line_problem(line, seq, prev)
+        if problem and line.endswith(b"\r") and not line_problem(line[:-1], seq, prev):
+            problem = line_endings_problem(game)
+        if problem:
+            verification = Verification(game=game, ok=False, events=seq - 1, first_bad_seq=seq,
+                                        problem=problem, head=prev)
+            return verification, Damaged(verification)
+        prev = line[-66:-2].decode()
+    if torn:
+        return (Verification(game=game, ok=False, events=seq, first_bad_seq=seq + 1,
+                             problem=f"torn last line ({torn} bytes): run repair", head=prev),
+                TornTail(game, seq, torn))
+    complete = data[:complete_length(data)].count(b"\n")
+    if complete < seq:
+        complete_head = lines[complete - 1][-66:-2].decode() if complete else GENESIS_HASH
+        return (Verification(game=game, ok=False, events=complete, first_bad_seq=complete + 1,
+                             problem=f"an append of several events was cut short by a crash "
+                             f"after {seq - complete} of them (never acknowledged): run repair",
+                             head=complete_head),
+                UnfinishedAppend(game, complete, seq - complete))
+    return Verification(game=game, ok=True, events=seq, head=prev), None
+
+
+def damage_of(game: str, data: bytes, after: Head | None = None) -> LedgerError:
+    """Why ``data`` is not an intact log (holding ``after``): the first bad line, or a rewrite."""
+    error = checked(game, data)[1]
+    if error is not None:
+        return error
+    if after is not None:
+        return Rewritten(game, after.seq)
+    return Corrupt(game, 0, "the log could not be read whole; run verify")  # pragma: no cover
+
+
+def check_log(fd: int, game: str, size: int, expected_hash: str | None) -> None:
+    """Raise unless the open log ``fd`` is intact, ending at ``expected_hash`` if given."""
+    data = os.pread(fd, size, 0)
+    records = intact_records(data)
+    if records is None:
+        raise damage_of(game, data)
+    if expected_hash is not None and records[-1].hash != expected_hash:
+        raise Rewritten(game, records[-1].seq)
 
 
 def read_head(fd: int, game: str) -> Head:

@@ -8,7 +8,6 @@ refuses a game already in the ledger, under its id or any other.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import shutil
 import stat
@@ -19,9 +18,9 @@ from typing import NamedTuple
 
 import msgspec
 
-from ledger.codec import GENESIS_HASH, HASH_FIELD, SEALED_TAIL, Record, decode_line
+from ledger.codec import GENESIS_HASH, Record, decode_line
 from ledger.events import GameStarted
-from ledger.store import Ledger, LedgerError, fsync_dir, line_problem
+from ledger.store import Ledger, LedgerError, chain_intact, fsync_dir, line_problem
 
 
 class TransferError(LedgerError):
@@ -72,30 +71,14 @@ def verified_records(data: bytes, name: str) -> list[Record]:
 def intact_records(data: bytes, lines: list[bytes]) -> list[Record] | None:
     """The records when every line passes ``line_problem``'s checks, else None.
 
-    The same checks, made fast: the file decodes in one call, each line is hashed once, and the
-    hashes, links and seqs are compared a whole file at a time (every hash, stated or computed,
-    is 64 characters, and so is every ``prev`` checked to be, so joined hashes are equal exactly
-    when they are equal one by one); the caller words the refusal with ``line_problem`` when
-    any check fails.
+    The file decodes in one call and ``chain_intact`` compares its hashes, links and seqs a
+    whole file at a time; the caller words the refusal with ``line_problem`` when any fails.
     """
     try:
         records = _record_decoder.decode_lines(data)
     except msgspec.DecodeError:
         return None
-    count = len(lines)
-    if len(records) != count or min(map(len, lines)) <= SEALED_TAIL:
-        return None
-    sha256, start = hashlib.sha256, -SEALED_TAIL
-    if b"".join([line[start:start + len(HASH_FIELD)] for line in lines]) != HASH_FIELD * count:
-        return None
-    hashes = b"".join([sha256(line[:start] + b"}").digest() for line in lines]).hex()
-    prevs = [record.prev for record in records]
-    if (hashes.encode() != b"".join([line[-66:-2] for line in lines])
-            or [record.seq for record in records] != list(range(1, count + 1))
-            or set(map(len, prevs)) != {len(GENESIS_HASH)}
-            or "".join(prevs) != GENESIS_HASH + hashes[:-len(GENESIS_HASH)]):
-        return None
-    return records
+    return records if chain_intact(lines, records) else None
 
 
 def started_problem(records: list[Record]) -> str:

@@ -2,8 +2,13 @@
 
 Delete it and the next sync rebuilds it. :func:`sync` brings it up to date incrementally: a game
 whose log file did not change (size, modification time, and the projections that read it) is left
-alone; a game whose log grew, was rewritten or whose projections changed is folded again and its
-rows replaced. Rows go in bulk: the ``events`` table straight from the log files with DuckDB's
+alone; a game whose log grew or whose projections changed is folded again and its rows replaced.
+Only verified logs are loaded: a log that grew is checked from the head the catalog loaded (its
+new lines), any other changed log whole. A log that fails verification or does not fold, or no
+longer holds the head the catalog loaded (rewritten or cut short), is kept out of the tables and
+named in ``problems`` until it verifies again (a rewritten one until ``sync --rebuild``). The
+catalog is opened for writing only when there is something to sync. Rows go in bulk: the
+``events`` table straight from the log files with DuckDB's
 ``read_json``, fold-derived rows through a temporary JSON file read the same way.
 
 >>> import tempfile
@@ -20,6 +25,7 @@ import multiprocessing
 import os
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -29,8 +35,7 @@ from typing import Any
 import duckdb
 import msgspec
 
-from ledger import Ledger, LedgerError, Record
-from ledger.store import shared_lock
+from ledger import Head, Ledger, LedgerError, Record, Rewritten
 from queries.projections import (
     SHARED_SCHEMAS,
     Column,
@@ -46,8 +51,11 @@ from replay.visitor import GameInfo, Visit, Visitor, walk
 from rules.kernel import Rules, RulesError, find_game, registered
 
 CATALOG_FILE = "catalog.duckdb"
-CATALOG_VERSION = "1"
-"""Bump when the core tables change: catalogs of another version are rebuilt from scratch."""
+CATALOG_VERSION = "2"
+"""Bump when the core tables change: catalogs of another version are rebuilt from scratch.
+
+2: only verified logs are loaded (catalogs of version 1 may hold rows of changed logs).
+"""
 
 CHUNK_BYTES = 32_000_000
 """Logs are folded and loaded in chunks of about this many bytes (one transaction each)."""
@@ -156,6 +164,9 @@ class SyncReport(msgspec.Struct, kw_only=True):
     new: int = 0
     grew: int = 0
     rewritten: int = 0
+    """Logs that no longer hold the head the catalog loaded (left out; named in ``problems``)."""
+    recovered: int = 0
+    """Logs left out before that verify and fold now (repaired or restored), loaded again."""
     reprojected: int = 0
     removed: int = 0
     unchanged: int = 0
@@ -164,7 +175,8 @@ class SyncReport(msgspec.Struct, kw_only=True):
     rebuilt: bool = False
     seconds: float = 0.0
     problems: dict[str, str] = {}
-    """Game id -> why it could not be loaded (damaged log, unknown kind, rules refused it)."""
+    """Every game left out of the catalog -> why (its log fails verification at a named event,
+    was rewritten, is of an unknown kind, or does not fold); named by every sync."""
 
 
 # -- folding one game ----------------------------------------------------------------------------
@@ -303,6 +315,10 @@ def open_catalog(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         if "lock" in message.lower():
             raise CatalogError(f"the catalog {path} is in use by another program ({message}); "
                                "close it and try again") from None
+        if "different configuration" in message:
+            raise CatalogError(f"the catalog {path} is open in this program (a "
+                               "queries.connect() connection, say) and needs syncing: close "
+                               "that connection and try again") from None
         raise CatalogError(f"cannot open the catalog {path}: {message}; delete it and it "
                            "will be rebuilt from the logs") from None
 
@@ -399,9 +415,14 @@ class Loaded(msgspec.Struct):
     size: int
     mtime_ns: int
     head_seq: int
+    """The head the catalog verified and loaded (kept while the log is left out as a problem)."""
     head_hash: str
     fingerprint: str
     problem: str | None
+
+    def head(self) -> Head | None:
+        """The verified head, if the catalog ever loaded one."""
+        return Head(self.head_seq, self.head_hash, "") if self.head_seq > 0 else None
 
 
 Progress = Callable[[int, int], None]
@@ -438,72 +459,124 @@ def kind_fingerprint(kind: str, cache: dict[str, str]) -> str:
 
 def classify(ledger: Ledger, log: LogFile, before: Loaded | None,
              prints: dict[str, str]) -> str:
-    """``new``, ``grew``, ``changed`` (rewritten or touched), ``reprojected`` or ``unchanged``."""
+    """``new``, ``grew``, ``changed``, ``reprojected``, ``touched`` or ``unchanged``.
+
+    ``touched``: same size and head, another modification time, and the whole log still
+    verifies (a log changed in place is ``changed``, and checked whole when loaded).
+    """
     if before is None:
         return "new"
     if before.size == log.size and before.mtime_ns == log.mtime_ns:
         if before.fingerprint == kind_fingerprint(before.kind, prints):
             return "unchanged"
         return "reprojected"
-    if before.problem is None and log.size == before.size:
-        try:
-            head = ledger.head(log.game)
-        except LedgerError:
-            return "changed"
-        if (head.seq, head.hash) == (before.head_seq, before.head_hash):
-            return "touched"
+    if before.problem is None and log.size == before.size and holds_head(ledger, log, before):
+        return "touched"
     return "grew" if log.size > before.size else "changed"
+
+
+def holds_head(ledger: Ledger, log: LogFile, before: Loaded) -> bool:
+    """True when the log verifies whole and still ends with the head the catalog loaded."""
+    try:
+        records = ledger.records(log.game)
+    except LedgerError:
+        return False
+    return (records[-1].seq, records[-1].hash) == (before.head_seq, before.head_hash)
+
+
+class Plan(msgspec.Struct):
+    """What a sync has to do: logs to (re)load, logs only touched, games whose logs are gone."""
+
+    todo: list[tuple[LogFile, Loaded | None]]
+    touched: list[LogFile]
+    removed: list[str]
+
+    def empty(self) -> bool:
+        return not (self.todo or self.touched or self.removed)
 
 
 def sync(ledger: Ledger, *, rebuild: bool = False, progress: Progress | None = None,
          workers: int | None = None) -> SyncReport:
     """Bring ``catalog.duckdb`` up to date with the logs of ``ledger``; return what it did.
 
-    Big loads fold in ``workers`` processes (default: one per CPU, up to four, when there is
-    more than PARALLEL_BYTES of logs to load and the platform can fork).
+    A current catalog is only read (so a sync shares it with read-only readers, and works on a
+    read-only ledger). Big loads fold in ``workers`` processes (default: one per CPU, up to
+    four, when there is more than PARALLEL_BYTES of logs to load and the platform can fork).
     """
     began = time.perf_counter()
-    ledger.root.mkdir(parents=True, exist_ok=True)
     path = catalog_path(ledger)
+    schemas = known_schemas()
     report = SyncReport(catalog=str(path))
+    if not rebuild and path.exists():
+        with opened(path, read_only=True) as con:
+            if is_current(con, schemas):
+                work = plan(con, ledger, report)
+                if work.empty():
+                    finish(con, report, began)
+                    return report
+    report = SyncReport(catalog=str(path))
+    ledger.root.mkdir(parents=True, exist_ok=True)
     with opened(path, read_only=False) as con:
-        report.rebuilt = prepare_tables(con, known_schemas(), rebuild)
-        todo = plan(con, ledger, report)
-        if not todo:
-            report.games = count_games(con)
-    if todo:
-        load_logs(path, ledger, todo, report, progress, workers)
-    report.seconds = round(time.perf_counter() - began, 3)
+        report.rebuilt = prepare_tables(con, schemas, rebuild)
+        work = plan(con, ledger, report)
+        settle(con, work)
+        if work.todo:
+            load_logs(con, ledger, work.todo, report, progress, workers)
+        finish(con, report, began)
     return report
+
+
+def is_current(con: duckdb.DuckDBPyConnection, schemas: dict[str, Schema]) -> bool:
+    """True when the catalog has this version's tables and every projection's columns."""
+    if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+                       "'main' AND table_name = '_meta'").fetchone()[0]:  # type: ignore[index]
+        return False
+    stored = meta(con)
+    return stored.get("catalog_version") == CATALOG_VERSION and all(
+        stored.get(f"table:{s.table}") == s.fingerprint() for s in schemas.values())
+
+
+def finish(con: duckdb.DuckDBPyConnection, report: SyncReport, began: float) -> None:
+    """Fill in what the catalog holds now: its games, and every game it leaves out."""
+    report.games = count_games(con)
+    report.problems = stored_problems(con)
+    report.seconds = round(time.perf_counter() - began, 3)
+
+
+def stored_problems(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Every game the catalog leaves out, and why (from ``_sync``)."""
+    return dict(con.execute("SELECT game, problem FROM _sync WHERE problem IS NOT NULL "
+                            "ORDER BY game").fetchall())
 
 
 def count_games(con: duckdb.DuckDBPyConnection) -> int:
     return int(con.execute("SELECT count(*) FROM games").fetchone()[0])  # type: ignore[index]
 
 
-def plan(con: duckdb.DuckDBPyConnection, ledger: Ledger,
-         report: SyncReport) -> list[tuple[LogFile, Loaded | None]]:
-    """Drop removed games, note touched ones; return the logs to (re)load."""
+def plan(con: duckdb.DuckDBPyConnection, ledger: Ledger, report: SyncReport) -> Plan:
+    """What to do: logs to (re)load, touched ones, removed ones (nothing is written here)."""
     before = loaded_state(con)
     files = log_files(ledger)
     prints: dict[str, str] = {}
-    todo: list[tuple[LogFile, Loaded | None]] = []
-    touched: list[LogFile] = []
+    work = Plan([], [], sorted(set(before) - set(files)))
     for game, log in sorted(files.items()):
         status = classify(ledger, log, before.get(game), prints)
         if status in ("unchanged", "touched"):
             report.unchanged += 1
             if status == "touched":
-                touched.append(log)
+                work.touched.append(log)
         else:
-            todo.append((log, before.get(game)))
-    removed = sorted(set(before) - set(files))
-    report.removed = len(removed)
+            work.todo.append((log, before.get(game)))
+    report.removed = len(work.removed)
+    return work
+
+
+def settle(con: duckdb.DuckDBPyConnection, work: Plan) -> None:
+    """Drop the games whose logs are gone; note the new times of touched logs."""
     with transaction(con):
-        delete_games(con, removed, with_sync=True)
-        for log in touched:
+        delete_games(con, work.removed, with_sync=True)
+        for log in work.touched:
             con.execute("UPDATE _sync SET mtime_ns = ? WHERE game = ?", [log.mtime_ns, log.game])
-    return todo
 
 
 @contextmanager
@@ -591,8 +664,9 @@ def folded_chunks(tasks: list[ChunkTask], workers: int) -> Iterator[ChunkResult]
         yield from pool.map(fold_chunk, tasks)
 
 
-def load_logs(path: Path, ledger: Ledger, todo: Sequence[tuple[LogFile, Loaded | None]],
-              report: SyncReport, progress: Progress | None, workers: int | None) -> None:
+def load_logs(con: duckdb.DuckDBPyConnection, ledger: Ledger,
+              todo: Sequence[tuple[LogFile, Loaded | None]], report: SyncReport,
+              progress: Progress | None, workers: int | None) -> None:
     """Fold the logs in ``todo`` and replace their rows, one transaction per chunk."""
     total = sum(log.size for log, _ in todo)
     count = worker_count(total, workers)
@@ -600,24 +674,20 @@ def load_logs(path: Path, ledger: Ledger, todo: Sequence[tuple[LogFile, Loaded |
     done = 0
     with tempfile.TemporaryDirectory(prefix="tabletape-sync-") as scratch:
         tasks = chunks(todo, ledger.root, scratch, size)
-        results = folded_chunks(tasks, count)
-        with opened(path, read_only=False) as con:
-            # One checkpoint when the connection closes, not one per chunk: each commit stays
-            # durable in the write-ahead log meanwhile, and an automatic checkpoint after every
-            # chunk rewrote the tables' open row groups again and again.
-            con.execute(f"SET checkpoint_threshold = '{LOAD_CHECKPOINT}'")
-            for result in results:
-                load_chunk(con, result)
-                add_up(report, result)
-                done += result.size
-                if progress:
-                    progress(done, total)
-            report.games = count_games(con)
+        # One checkpoint when the connection closes, not one per chunk: each commit stays
+        # durable in the write-ahead log meanwhile, and an automatic checkpoint after every
+        # chunk rewrote the tables' open row groups again and again.
+        con.execute(f"SET checkpoint_threshold = '{LOAD_CHECKPOINT}'")
+        for result in folded_chunks(tasks, count):
+            load_chunk(con, result)
+            add_up(report, result)
+            done += result.size
+            if progress:
+                progress(done, total)
 
 
 def add_up(report: SyncReport, result: ChunkResult) -> None:
     report.events += result.events
-    report.problems.update(result.problems)
     report.loaded += len(result.paths)
     for change, n in result.changes.items():
         setattr(report, change, getattr(report, change) + n)
@@ -637,8 +707,10 @@ def fold_chunk(task: ChunkTask) -> ChunkResult:
             result.size += log.size
             folded, row = fold_log(ledger, log, before, prints)
             sync_rows.append(row)
-            if isinstance(folded, str):
-                result.problems[log.game] = folded
+            if isinstance(folded, LeftOut):
+                result.problems[log.game] = folded.why
+                if folded.change:
+                    result.changes[folded.change] = result.changes.get(folded.change, 0) + 1
                 continue
             result.paths.append(str(log.path))
             result.events += folded.events
@@ -675,66 +747,68 @@ def add_columns(columns: dict[str, tuple[Schema, list[list[Any]]]], schema: Sche
         data[index].extend(column)
 
 
+class LeftOut(msgspec.Struct):
+    """Why a log is kept out of the catalog, and the change it counts as (if any)."""
+
+    why: str
+    change: str = ""
+
+
 def fold_log(ledger: Ledger, log: LogFile, before: Loaded | None,
-             prints: dict[str, str]) -> tuple[Folded | str, tuple[Any, ...]]:
-    """One log folded (or why it cannot be), and its ``_sync`` row."""
-    kind, head_seq, head_hash = "?", 0, ""
-    outcome: Folded | str
+             prints: dict[str, str]) -> tuple[Folded | LeftOut, tuple[Any, ...]]:
+    """One log verified and folded (or why it is left out), and its ``_sync`` row.
+
+    The row of a log left out keeps the head the catalog verified before, so that a rewrite
+    stays a problem whatever the log becomes later.
+    """
+    kind, trusted = "?", before.head() if before is not None else None
+    head_seq, head_hash = (trusted.seq, trusted.hash) if trusted else (0, "")
+    outcome: Folded | LeftOut
     try:
-        records = read_records(ledger, log.game)
+        records = verified_records(ledger, log, before)
         started = msgspec.json.decode(records[0].payload)
         kind = str(started.get("kind", "?"))
-        head_seq, head_hash = records[-1].seq, records[-1].hash
         rules: Rules[Any] = find_game(kind)
         outcome = project(log.game, records, projections_for(rules))
-        outcome.change = change_of(log, before, records)
+        outcome.change = change_of(log, before)
+        head_seq, head_hash = records[-1].seq, records[-1].hash
+    except Rewritten as error:
+        outcome = LeftOut(f"{error}; `tabletape sync --rebuild` loads the logs as they are now, "
+                          "if that is what they should be", "rewritten")
     except (LedgerError, RulesError, msgspec.DecodeError) as error:
-        outcome = str(error)
+        outcome = LeftOut(str(error))
     except Exception as error:  # a rules or projection bug must not stop the whole sync
-        outcome = f"the fold failed: {type(error).__name__}: {error}"
-    problem = outcome if isinstance(outcome, str) else None
+        outcome = LeftOut(f"the fold failed: {type(error).__name__}: {error}")
+    problem = outcome.why if isinstance(outcome, LeftOut) else None
     fingerprint_ = kind_fingerprint(kind, prints) if kind != "?" else "?"
     return outcome, (log.game, kind, log.size, log.mtime_ns, head_seq, head_hash, fingerprint_,
                      problem)
 
 
-_record_lines = msgspec.json.Decoder(Record)
+def verified_records(ledger: Ledger, log: LogFile, before: Loaded | None) -> list[Record]:
+    """The records of a log whose chain verifies and that holds the head the catalog loaded.
 
-
-def read_records(ledger: Ledger, game: str) -> list[Record]:
-    """``ledger.records(game)``, read in one go for an intact log.
-
-    What ``Ledger.lines`` reads (the size seen under the shared lock, so no append is half
-    written) is decoded in one ``decode_lines`` call and its seqs checked; a log that is not
-    intact (torn tail, an append cut short, a line that does not decode, seqs out of order) is
-    read again by ``ledger.records``, which raises the error that says what is wrong.
+    A log that grew since a sound load is checked from that head on (its new lines); any other
+    log is checked whole. Raises :class:`ledger.Rewritten` when the loaded head is gone.
     """
-    path = ledger.existing_path(game)
-    with open(path, "rb") as handle:
-        with shared_lock(handle.fileno()):
-            size = os.fstat(handle.fileno()).st_size
-        data = handle.read(size)
-    if len(data) == size and data.endswith(b"\n"):
-        try:
-            records = _record_lines.decode_lines(data)
-        except msgspec.DecodeError:
-            records = []
-        if (records and len(records) == data.count(b"\n") and not records[-1].more
-                and [record.seq for record in records] == list(range(1, len(records) + 1))):
-            return records
-    return ledger.records(game)
+    trusted = before.head() if before is not None else None
+    grew = trusted is not None and before.problem is None and log.size > before.size  # type: ignore[union-attr]
+    records = ledger.records(log.game, after=trusted if grew else None)
+    if trusted is not None and not (len(records) >= trusted.seq
+                                    and records[trusted.seq - 1].hash == trusted.hash):
+        raise Rewritten(log.game, trusted.seq)
+    return records
 
 
-def change_of(log: LogFile, before: Loaded | None, records: Sequence[Record]) -> str:
-    """``new``, ``grew``, ``rewritten`` or ``reprojected``: why a log is loaded again."""
+def change_of(log: LogFile, before: Loaded | None) -> str:
+    """``new``, ``recovered``, ``grew`` or ``reprojected``: why a verified log is loaded."""
     if before is None:
         return "new"
+    if before.problem is not None:
+        return "recovered"
     if before.size == log.size and before.mtime_ns == log.mtime_ns:
         return "reprojected"
-    if (before.problem is None and 0 < before.head_seq < len(records)
-            and records[before.head_seq - 1].hash == before.head_hash):
-        return "grew"
-    return "rewritten"
+    return "grew"
 
 
 def load_chunk(con: duckdb.DuckDBPyConnection, result: ChunkResult) -> None:
@@ -805,11 +879,23 @@ def sql_string(text: str) -> str:
 
 def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
             sync_first: bool = True) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to the ledger's catalog, synced first: every table and view."""
+    """A read-only connection to the ledger's catalog, synced first: every table and view.
+
+    Games the catalog leaves out (their logs do not verify or do not fold) are named in a
+    :class:`LeftOutWarning`.
+    """
     store = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
     if sync_first:
-        sync(store)
+        problems = sync(store).problems
+        if problems:
+            listed = "; ".join(f"{game}: {why}" for game, why in sorted(problems.items())[:10])
+            warnings.warn(f"{len(problems)} game(s) left out of the catalog: {listed}",
+                          LeftOutWarning, stacklevel=2)
     return open_catalog(catalog_path(store), read_only=True)
+
+
+class LeftOutWarning(UserWarning):
+    """Some games are left out of the catalog; the message names them and why."""
 
 
 def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Record]:
@@ -832,6 +918,7 @@ def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Reco
 __all__ = [
     "CATALOG_FILE",
     "CatalogError",
+    "LeftOutWarning",
     "SyncReport",
     "catalog_path",
     "connect",

@@ -41,8 +41,6 @@ from replay.cli import (
 if TYPE_CHECKING:
     import duckdb
 
-    from queries.catalog import SyncReport
-
 app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 err = Console(stderr=True)
 
@@ -98,17 +96,53 @@ def duckdb_message(error: Exception) -> str:
     return str(error).strip()
 
 
-def synced(ledger: Path | None, *, quiet: bool = True) -> tuple[Ledger, SyncReport]:
-    """Sync the catalog of ``ledger`` (a progress bar when there is much to do)."""
-    from queries.catalog import sync
+StrictOption = Annotated[bool, typer.Option(
+    "--strict", help="Fail (exit 1) when a game is left out of the catalog because its log does "
+                     "not verify or does not fold.")]
+NoSyncOption = Annotated[bool, typer.Option(
+    "--no-sync", help="Query the catalog as it is, without syncing it with the logs first.")]
+
+LISTED_PROBLEMS = 10
+"""Games left out that a query names one by one (``tabletape sync`` names them all)."""
+
+
+def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False) -> Ledger:
+    """The ledger, its catalog synced first (a progress bar when there is much to do).
+
+    Games the catalog leaves out are named on standard error; with ``strict`` that is an error.
+    """
+    from queries.catalog import CatalogError, catalog_path, opened, stored_problems, sync
 
     store = Ledger(ledger)
-    with progress_bar() as progress:
-        report = sync(store, progress=progress)
-    if report.problems and not quiet:
-        for game, problem in sorted(report.problems.items()):
-            err.print(f"[yellow]skipped {game}:[/] {problem}", highlight=False)
-    return store, report
+    if sync_first:
+        with progress_bar() as progress:
+            problems = sync(store, progress=progress).problems
+    else:
+        if not catalog_path(store).exists():
+            raise CatalogError(f"ledger {store.root} has no catalog yet: run `tabletape sync` "
+                               "(or query without --no-sync)")
+        with opened(catalog_path(store), read_only=True) as con:
+            problems = stored_problems(con)
+    name_left_out(problems, strict)
+    return store
+
+
+def name_left_out(problems: dict[str, str], strict: bool) -> None:
+    """Say on standard error which games the catalog leaves out, and why; fail if ``strict``."""
+    if not problems:
+        return
+    count = len(problems)
+    games = "1 game is" if count == 1 else f"{count} games are"
+    err.print(f"[yellow]warning:[/] {games} left out of the catalog (their logs do not verify "
+              "or do not fold; results leave them out):", highlight=False)
+    for game, problem in sorted(problems.items())[:LISTED_PROBLEMS]:
+        err.print(f"  {escape(game)}: {escape(problem)}", highlight=False)
+    if count > LISTED_PROBLEMS:
+        err.print(f"  … and {count - LISTED_PROBLEMS} more: `tabletape sync` names them all",
+                  highlight=False)
+    if strict:
+        fail(f"--strict: nothing was queried, since {games} left out; `tabletape verify --all` "
+             "says what is wrong with each log", ILLEGAL_EXIT)
 
 
 @contextmanager
@@ -185,6 +219,8 @@ def sql_command(
     force: Annotated[bool, typer.Option(
         "--force", help="Overwrite the --output file if it exists.")] = False,
     ledger: LedgerOption = None,
+    strict: StrictOption = False,
+    no_sync: NoSyncOption = False,
 ) -> None:
     """Run a read-only SQL query on the catalog (synced with the logs first)."""
     from queries.catalog import catalog_path, opened
@@ -195,7 +231,7 @@ def sql_command(
             raise QueryRefused("--format parquet needs --output FILE")
         if output is not None:
             check_output(output, Ledger(ledger).root, force=force)
-        store, _ = synced(ledger)
+        store = synced(ledger, sync_first=not no_sync, strict=strict)
         with opened(catalog_path(store), read_only=True) as con:
             relation = con.sql(query)
             if relation is None:
@@ -217,8 +253,11 @@ def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
                  output: Path | None) -> None:
     """Print or write the query's rows in ``output_format``."""
     if output_format is SqlFormat.parquet:
+        from queries.transfer import portable
+
         assert output is not None
-        relation.write_parquet(str(output))
+        columns = list(zip(relation.columns, map(str, relation.types), strict=True))
+        relation.project(portable(columns)).write_parquet(str(output))
         return
     columns, types, rows = relation.columns, [str(t) for t in relation.types], relation.fetchall()
     if output_format is SqlFormat.table:
@@ -309,13 +348,14 @@ def sync_command(
         print_json(msgspec.to_builtins(report))
         return
     changes = ", ".join(f"{n} {what}" for what, n in (
-        ("new", report.new), ("grew", report.grew), ("rewritten", report.rewritten),
-        ("reprojected", report.reprojected), ("removed", report.removed)) if n)
+        ("new", report.new), ("grew", report.grew), ("recovered", report.recovered),
+        ("reprojected", report.reprojected), ("removed", report.removed),
+        ("rewritten (left out)", report.rewritten)) if n)
     out.print(f"Catalog {report.catalog}: {report.games} games; loaded {report.loaded} "
               f"({changes or 'nothing changed'}), {report.events} events "
               f"in {report.seconds:.2f} s.", highlight=False)
     for game, problem in sorted(report.problems.items()):
-        err.print(f"[yellow]skipped {game}:[/] {problem}", highlight=False)
+        err.print(f"[yellow]left out {escape(game)}:[/] {escape(problem)}", highlight=False)
 
 
 # -- stats ---------------------------------------------------------------------------------------
@@ -329,6 +369,8 @@ def stats_command(
     output_format: Annotated[ReportFormat, typer.Option(
         "--format", "-f", help="table or json.")] = ReportFormat.table,
     ledger: LedgerOption = None,
+    strict: StrictOption = False,
+    no_sync: NoSyncOption = False,
 ) -> None:
     """Win rates, first-player advantage, game lengths, dice luck and battle odds."""
     from queries.catalog import catalog_path, opened
@@ -339,7 +381,7 @@ def stats_command(
         reports = all_reports()
         if report_name is not None and report_name not in reports:
             raise QueryRefused(unknown_name_message("report", report_name, list(reports)))
-        store, _ = synced(ledger)
+        store = synced(ledger, sync_first=not no_sync, strict=strict)
         with opened(catalog_path(store), read_only=True) as con:
             tables = run_reports(con, [report_name] if report_name else None)
     if output_format is ReportFormat.json:
@@ -381,6 +423,7 @@ def export_command(
                           "partitioned by game kind.")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
+    strict: StrictOption = False,
 ) -> None:
     """Export one game's log (--jsonl) or the whole catalog as Parquet (--parquet)."""
     from queries.catalog import catalog_path, opened
@@ -399,7 +442,7 @@ def export_command(
         else:
             assert parquet is not None
             check_output(parquet, Ledger(ledger).root, force=True)
-            store, _ = synced(ledger)
+            store = synced(ledger, strict=strict)
             with opened(catalog_path(store), read_only=True) as con:
                 counts = export_parquet(con, parquet, store.root)
             result = {"directory": str(parquet), "tables": counts}

@@ -19,9 +19,28 @@ from rich.markup import escape
 from rich.table import Table
 
 import ledger as ledger_pkg
-from ledger import GameStarted, Ledger, LedgerError, TornTail, UnknownGameId, VersionConflict
+from ledger import (
+    Damaged,
+    GameStarted,
+    Ledger,
+    LedgerError,
+    Record,
+    TornTail,
+    UnknownGameId,
+    VersionConflict,
+)
+from ledger.store import trusted
 from replay import render
-from replay.fold import RefusedEvent, decode_event, open_game, record_action, undo
+from replay.fold import (
+    Folded,
+    RefusedEvent,
+    decode_event,
+    fold_records,
+    open_game,
+    record_action,
+    undo,
+)
+from replay.games import plugin_function
 from replay.quick import printable
 from rules.actions import ActionSyntaxError
 from rules.kernel import BadOptions, IllegalAction, UnknownGame, find_game, registered
@@ -47,6 +66,9 @@ USAGE_EXIT = 2
 """Exit status for input that is not understood (unknown game, action, field, bad value)."""
 ILLEGAL_EXIT = 1
 """Exit status for an action the rules refuse, and for a damaged or changed log."""
+MAX_SEED = 2**63 - 1
+"""Largest seed of tabletape's dice: seeds are drawn below 2**63, so a 64-bit integer (the
+Parquet export's BIGINT) holds every one exactly."""
 
 
 def fail(message: str, code: int, hint: str = "") -> NoReturn:
@@ -108,7 +130,8 @@ def new(
                                               help="A player, in seat order; repeat it.")],
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="KEY=VALUE setup option.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of tabletape's dice.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        min=0, max=MAX_SEED, help="Seed of tabletape's dice (0 to 2**63-1).")] = None,
     game_id: Annotated[str | None, typer.Option("--id", help="Choose the game id.")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
@@ -122,7 +145,7 @@ def new(
         started = GameStarted(
             kind=rules.name, rules_version=rules.rules_version,
             tabletape_version=ledger_pkg.__version__, players=players, options=options,
-            seed=seed if seed is not None else random.SystemRandom().randrange(2**63),
+            seed=seed if seed is not None else random.SystemRandom().randrange(MAX_SEED + 1),
         )
         store = open_ledger(ledger)
         game = store.create(started, game_id=game_id, prefix=rules.short)
@@ -131,6 +154,9 @@ def new(
         return
     out.print(f"Started [bold]{rules.title}[/] game [bold cyan]{escape(game)}[/] "
               f"for {escape(', '.join(players))}.")
+    notes = plugin_function(rules.name, "setup_notes")  # a game's word on its setup, if any
+    if notes is not None:
+        out.print(notes(rules, rules.start(started)))
     out.print(f"Record actions with [bold]tabletape record {escape(game)} ACTION key=value …[/] "
               f"or play at the prompt: [bold]tabletape play {escape(game)}[/]")
 
@@ -199,13 +225,31 @@ def log(
     as_json: JsonOption = False,
     last: Annotated[int | None, typer.Option(help="Only the last N events.")] = None,
 ) -> None:
-    """Show the game's log, undone actions struck through."""
+    """Show the game's log, undone actions struck through; a damaged log is shown all the same,
+    its first bad line marked (and exit 1)."""
+    store = open_ledger(ledger)
     with people_errors():
-        folded = open_game(open_ledger(ledger), game)
+        try:
+            folded: Folded | None = open_game(store, game)
+            damage, rest, problem = None, [], ""
+        except Damaged as error:
+            damage = error
+            folded, rest = salvaged(store, game)
+            problem = error.problem
     if as_json:
-        print_json(render.log_rows(folded))
-        return
-    out.print(render.log_table(folded, last=last))
+        print_json([*(render.log_rows(folded) if folded else []), *render.unverified_rows(rest)])
+    else:
+        out.print(render.log_table(folded, last=last, game=game, unverified=rest,
+                                   problem=problem))
+    if damage is not None:
+        fail(str(damage), ILLEGAL_EXIT)
+
+
+def salvaged(store: Ledger, game: str) -> tuple[Folded | None, list[Record]]:
+    """A damaged game: its verified events folded (None if there are none), and the rest."""
+    records, verification = store.salvage(game)
+    good = trusted(records, verification)
+    return (fold_records(game, good) if good else None), records[len(good):]
 
 
 @app.command()
@@ -234,7 +278,7 @@ def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None
         table.add_column(column)
     for row in rows:
         table.add_row(escape(row["game"]), row["kind"], escape(", ".join(row["players"])),
-                      str(row["events"]),
+                      events_cell(row),
                       row["started"][:16].replace("T", " "),
                       (row["updated"] or "")[:16].replace("T", " "),
                       f"{row['parent']} @ {row['fork_seq']}" if row["parent"] else "")
@@ -243,23 +287,35 @@ def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None
     out.print(table)
 
 
+def events_cell(row: dict[str, Any]) -> str:
+    """The event count, and where the log is damaged if it is."""
+    if not row["damaged"]:
+        return str(row["events"])
+    return f"{row['events']} [bold red](damaged at event {row['first_bad_seq']})[/]"
+
+
 def game_row(store: Ledger, game: str) -> dict[str, Any]:
-    """One ``list --json`` row: the game's header and head, without folding it."""
+    """One ``list --json`` row: the game's header and head, and whether its log verifies.
+
+    ``damaged`` is "" for a log that verifies, else what ``verify`` says is wrong, with
+    ``first_bad_seq`` the first bad event.
+    """
     try:
         started = store.started(game)
     except (LedgerError, OSError) as error:
         return {"game": game, "kind": "?", "players": [], "events": 0, "started": "",
-                "updated": None, "parent": None, "fork_seq": None, "damaged": problem_of(error)}
-    try:
-        with store.path(game).open("rb") as handle:
-            first = ledger_pkg.decode_line(handle.readline())
-        head = store.head(game)
-        events, updated, damaged = head.seq, head.at, ""
-    except (LedgerError, OSError) as error:
-        events, updated, damaged = 0, None, problem_of(error)
+                "updated": None, "parent": None, "fork_seq": None, "damaged": problem_of(error),
+                "first_bad_seq": 1}
+    with store.path(game).open("rb") as handle:
+        first = ledger_pkg.decode_line(handle.readline())
+    records, verification = store.salvage(game)
+    updated = records[-1].at if records else None
+    damaged = "" if verification.ok else (
+        f"event {verification.first_bad_seq}: {verification.problem}")
     return {"game": game, "kind": started.kind, "players": list(started.players),
-            "events": events, "started": first.at, "updated": updated,
-            "parent": started.parent, "fork_seq": started.fork_seq, "damaged": damaged}
+            "events": len(records), "started": first.at, "updated": updated,
+            "parent": started.parent, "fork_seq": started.fork_seq, "damaged": damaged,
+            "first_bad_seq": verification.first_bad_seq}
 
 
 def problem_of(error: Exception) -> str:
@@ -311,6 +367,7 @@ def repair(
     with people_errors():
         store = open_ledger(ledger)
         before = store.verify(game)
+        refuse_unrepairable(store, game)
         backup = store.repair(game)
         verification = store.verify(game)
     if backup is None:
@@ -332,6 +389,22 @@ def repair_line_endings(game: str, ledger: Path | None) -> None:
     else:
         out.print(f"Restored the line endings of game {game}; every hash matches again. The "
                   f"original is kept as {backup}.")
+
+
+def refuse_unrepairable(store: Ledger, game: str) -> None:
+    """Fail, changing nothing, when the log has a bad line that is not a crash's torn tail."""
+    try:
+        store.records(game)
+    except TornTail:
+        return
+    except Damaged as damage:
+        seq = damage.seq
+        good = (f"or go on from the last good event with `tabletape fork {game} --at "
+                f"seq={seq - 1}`" if seq > 1 else "no event before it verified")
+        fail(f"repair only cuts what a crash left half-written at the end of a log (a torn "
+             f"line, an append cut short); game {game} fails verification at event {seq}: "
+             f"{damage.problem}, which no crash leaves, so nothing was changed. Restore the log "
+             f"from a backup or an exported copy, {good}", ILLEGAL_EXIT)
 
 
 @app.command()

@@ -28,6 +28,7 @@ from replay.cli import (
     GameArgument,
     JsonOption,
     LedgerOption,
+    err,
     fail,
     open_ledger,
     out,
@@ -145,6 +146,9 @@ def fork(
         store = open_ledger(ledger)
         made = fork_game(store, game, parse_point(at), new_id)
         folded = open_game(store, made.game)
+    if made.damaged:
+        err.print(f"[yellow]warning:[/] {escape(made.damaged)}; the fork repeats only events "
+                  "that verified", highlight=False)
     if as_json:
         print_json({"game": made.game, "parent": made.parent, "fork_seq": made.fork_seq,
                     "carried_undos": made.carried_undos, "status": render.status_json(folded)})

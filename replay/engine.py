@@ -23,7 +23,8 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from ledger import Draft, Event, GameStarted, Ledger, Record, Retracted
+from ledger import Damaged, Draft, Event, GameStarted, Ledger, Record, Retracted
+from ledger.store import trusted
 from replay.fold import Folded, Step
 from replay.visitor import GameInfo, Visit, Visitor, apply_refused, walk
 from rules.kernel import Rules, RulesError, TurnInfo
@@ -344,6 +345,8 @@ class Fork(NamedTuple):
     fork_seq: int
     carried_undos: int
     """Retractions recorded after ``fork_seq`` in the parent, of events up to it, carried over."""
+    damaged: str = ""
+    """Why the parent fails verification, when it does (the fork repeats only good events)."""
 
 
 def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None = None) -> Fork:
@@ -353,7 +356,8 @@ def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None 
     their actors and recorded-at times. Events up to the point that the parent retracted later are
     retracted in the fork too, so the fork begins in the state a replay shows at that point.
     """
-    replay = open_replay(ledger, game)
+    records, damaged = forkable(ledger, game)
+    replay = Replay(game, records)
     last = replay.position(point)
     fork_seq = replay.seq(last)
     started = msgspec.structs.replace(replay.started, parent=game, fork_seq=fork_seq)
@@ -367,4 +371,20 @@ def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None 
         stamps.append(undo.at)
     new_game = ledger.create(started, game_id=new_id or ledger.new_game_id(replay.rules.short),
                              at=replay.records[0].at, then=drafts, then_at=stamps)
-    return Fork(game=new_game, parent=game, fork_seq=fork_seq, carried_undos=len(later))
+    return Fork(game=new_game, parent=game, fork_seq=fork_seq, carried_undos=len(later),
+                damaged=damaged)
+
+
+def forkable(ledger: Ledger, game: str) -> tuple[list[Record], str]:
+    """The records a fork may repeat, and why the log is damaged ("" when it is not).
+
+    A log changed after it was recorded can still be continued from its last good event: the
+    events before the first bad line verified, and only those are offered.
+    """
+    try:
+        return ledger.records(game), ""
+    except Damaged as damage:
+        good = trusted(*ledger.salvage(game))
+        if not good:
+            raise
+        return good, str(damage)

@@ -148,7 +148,11 @@ def refusal(rules: Rules[Any], state: Any, record: Record, event: Event,
 
 
 def open_game(ledger: Ledger, game: str) -> Folded:
-    """Read and fold ``game`` from ``ledger``."""
+    """Read ``game`` from ``ledger``, its hash chain verified first, and fold it.
+
+    A changed or broken line is named (``ledger.Damaged``) before any rule sees the events, so a
+    tampered log never shows as a rule refusing some later event.
+    """
     return fold_records(game, ledger.records(game))
 
 
@@ -251,7 +255,7 @@ def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
                    *, at: str | None = None) -> tuple[Folded, Record]:
     """Append an already checked event and fold it in (without re-reading the log)."""
     (record,) = ledger.append(folded.game, [(actor, event)], expected_seq=folded.head_seq,
-                              at=at or utc_stamp())
+                              expected_hash=folded.records[-1].hash, at=at or utc_stamp())
     state = folded.rules.apply(folded.state, actor, event)
     after = Folded(folded.game, folded.rules, folded.started, [*folded.records, record], state,
                    [*folded.steps, Step(record, event)], folded.retracted)
@@ -267,7 +271,7 @@ def undo(
         raise IllegalAction("there is nothing to undo: no action has been recorded yet")
     undone = folded.steps[-1]
     ledger.append(game, [(by, Retracted(seq=undone.record.seq))],
-                  expected_seq=folded.head_seq, at=at)
+                  expected_seq=folded.head_seq, expected_hash=folded.records[-1].hash, at=at)
     return open_game(ledger, game), undone
 
 

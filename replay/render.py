@@ -158,22 +158,49 @@ def log_rows(folded: Folded) -> list[dict[str, Any]]:
             "retracted": record.seq in folded.retracted,
             "prev": record.prev,
             "hash": record.hash,
+            "verified": True,
         })
     return rows
 
 
-def log_table(folded: Folded, *, last: int | None = None) -> Table:
-    """The log as people read it: seq, time, who, what; retracted lines struck through."""
-    table = Table(box=box.SIMPLE_HEAD, title=Text(f"Log of {folded.game}"), title_justify="left")
+def unverified_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
+    """``log --json`` rows of records after a bad line: as stored, ``verified`` false."""
+    return [{"seq": r.seq, "at": r.at, "actor": r.actor, "type": r.type,
+             "payload": msgspec.json.decode(r.payload), "retracted": None, "prev": r.prev,
+             "hash": r.hash, "verified": False} for r in records]
+
+
+def log_table(folded: Folded | None, *, last: int | None = None, game: str = "",
+              unverified: Sequence[Record] = (), problem: str = "") -> Table:
+    """The log as people read it: seq, time, who, what; retracted lines struck through.
+
+    For a damaged log, ``folded`` holds the events that verified (None when the first line is
+    bad) and ``unverified`` the lines from the first bad one on, shown as stored: the first
+    marked BAD with ``problem``, the others as not verified.
+    """
+    name = folded.game if folded is not None else game
+    table = Table(box=box.SIMPLE_HEAD, title=Text(f"Log of {name}"), title_justify="left")
     table.add_column("seq", justify="right", style="dim")
     table.add_column("time (UTC)", style="dim")
     table.add_column("who")
     table.add_column("action")
-    records = folded.records if last is None else folded.records[-last:]
-    for record in records:
-        table.add_row(str(record.seq), record.at[11:19], Text(record.actor),
-                      *log_cell(folded, record))
+    rows = [(record, log_cell(folded, record)[0]) for record in
+            (folded.records if folded is not None else ())]
+    rows += [(record, unverified_cell(record, problem if index == 0 else ""))
+             for index, record in enumerate(unverified)]
+    for record, cell in rows if last is None else rows[-last:]:
+        table.add_row(str(record.seq), record.at[11:19], Text(record.actor), cell)
     return table
+
+
+def unverified_cell(record: Record, problem: str) -> Text:
+    """A stored line that did not verify, as stored; the first bad one says why."""
+    text = Text(f"{record.type} {bytes(record.payload).decode()}", style="dim")
+    if problem:
+        text.append(f"  BAD: {problem}", style="bold red")
+    else:
+        text.append("  (not verified: after a bad line)", style="italic")
+    return text
 
 
 def log_cell(folded: Folded, record: Record) -> tuple[Text]:

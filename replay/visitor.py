@@ -115,7 +115,7 @@ def walk_unchecked(rules: Rules[Any], info: GameInfo, records: Sequence[Record],
             try:
                 event = table[kind].decode(record.payload)
             except (KeyError, msgspec.ValidationError, msgspec.DecodeError):
-                event = decode_event(rules, record)  # raises RefusedEvent, saying why
+                event = decode_event(rules, record, info.game)  # raises RefusedEvent, saying why
         if state is not turn_state:
             turn, turn_state = turn_of(state), state
         if kind in skip or seq in retracted:

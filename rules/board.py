@@ -393,3 +393,27 @@ def require_tags(board: Board, counts: Mapping[str, int]) -> None:
                 f"board '{board.name}' needs {wanted} {spaces} tagged {tag}, "
                 f"and has {len(found)}{listing}"
             )
+
+
+
+def require_separate(board: Board, roles: Mapping[str, str]) -> None:
+    """Raise :class:`BadOptions` when one space plays two ``roles``, or one role twice.
+
+    ``roles`` maps a tag, or a tag prefix ending in ``:`` (``home:`` for ``home:red``), to the
+    words people read for it.
+
+    >>> board = board_from_data({"name": "t", "spaces": [{"id": "a", "tags": ["corner", "x"]}]})
+    >>> require_separate(board, {"corner": "a corner", "x": "a station"})
+    Traceback (most recent call last):
+    ...
+    rules.kernel.BadOptions: board 't': space 'a' is both a corner and a station (corner, x)
+    """
+    for space in board.spaces:
+        played = {tag: words for tag in space.tags for role, words in roles.items()
+                  if tag == role or (role.endswith(":") and tag.startswith(role))}
+        if len(played) < 2:
+            continue
+        words = list(dict.fromkeys(played.values()))
+        what = f"both {' and '.join(words)}" if len(words) > 1 else f"{words[0]} twice"
+        raise BadOptions(f"board '{board.name}': space '{space.id}' is {what} "
+                         f"({', '.join(played)})")

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from rules.board import Board, board_from_data, holder, load_board, require_tags
+from rules.board import (
+    Board,
+    board_from_data,
+    holder,
+    load_board,
+    require_separate,
+    require_tags,
+)
 from rules.kernel import BadOptions
 
 LINE = {
@@ -144,3 +151,16 @@ def test_board_text_holds_no_control_characters_and_its_size_is_limited(
         change: dict, message: str) -> None:
     with pytest.raises(BadOptions, match=message):
         board_from_data({**LINE, **change})
+
+
+def test_a_space_playing_two_roles_is_named() -> None:
+    """A game names the parts its spaces play; one space may play only one of them."""
+    roles = {"home:": "a Home Station", "centre": "the centre"}
+    require_separate(board_from_data(LINE), roles)
+    both = {**LINE, "spaces": [{"id": "a", "tags": ["home:red", "centre"]}, *LINE["spaces"][1:]]}
+    with pytest.raises(BadOptions, match=r"'a' is both a Home Station and the centre"):
+        require_separate(board_from_data(both), roles)
+    twice = {**LINE, "spaces": [{"id": "a", "tags": ["home:red", "home:blue"]},
+                                *LINE["spaces"][1:]]}
+    with pytest.raises(BadOptions, match=r"'a' is a Home Station twice \(home:red, home:blue\)"):
+        require_separate(board_from_data(twice), roles)

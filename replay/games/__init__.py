@@ -4,10 +4,13 @@ A game kind ``risk-strike`` may ship ``replay/games/risk_strike.py`` defining ei
 
     def view(rules: Rules, state: S) -> rich.console.RenderableType: ...
     def narrate(visit: replay.visitor.Visit) -> list[str]: ...
+    def setup_notes(rules: Rules, state: S) -> rich.console.RenderableType: ...
 
 ``view`` draws a state (status, replay); ``narrate`` tells one stored event in table words,
-including what the fold derived from it (compare ``visit.before`` and ``visit.after``). Games
-without a plug-in get a table of their figures and a generic narrator.
+including what the fold derived from it (compare ``visit.before`` and ``visit.after``);
+``setup_notes`` is what ``new`` prints after starting a game, from its start state (what is a
+reconstruction or a default). Games without a plug-in get a table of their figures and a
+generic narrator.
 """
 
 from __future__ import annotations

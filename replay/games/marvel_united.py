@@ -37,6 +37,7 @@ from rules.marvel_united.events import (
     Rescued,
     SetUp,
     Special,
+    Swapped,
     Tokens,
     VillainTurn,
 )
@@ -114,9 +115,11 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return f"{event.hero} is Invulnerable until their next turn."
         case Relocated():
             return f"{event.hero} goes to {label(event.to)}."
+        case Swapped():
+            return f"{actor} swaps {event.card} from hand for {event.storyline} in the Storyline."
         case Done():
             head = before.pending[0] if before.pending else None
-            return f"Done: {window_words(head)}." if head else "Done."
+            return f"Done: {window_words(head, before)}." if head else "Done."
     return f"{actor}: {type(event).__name__}"
 
 
@@ -143,7 +146,7 @@ def derived(before: State, after: State, event: Any) -> list[str]:
         if now.ko and not was.ko:
             told.append(f"{now.player} is KO'd.")
     opened = [s for s in after.pending if s not in before.pending and s.kind != "place"]
-    told += [f"Now resolving {window_words(s)}." for s in opened[:1]]
+    told += [f"Now resolving {window_words(s, after)}." for s in opened[:1]]
     if after.outcome and not before.outcome:
         told.append(f"The game ends: {after.reason}" + (f" ({after.detail})."
                                                          if after.detail else "."))
@@ -193,7 +196,7 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
     result = rules.result(state)
     turn = rules.turn(state)
     heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.detail}"
-    parts: list[RenderableType] = [villain_line(extra)]
+    parts: list[RenderableType] = [villain_line(extra), dashboard_line(extra)]
     if extra["ring"]:
         parts.append(ring_table(extra))
     parts += [heroes_table(figures), missions_line(extra), storyline_line(extra),
@@ -219,6 +222,22 @@ def villain_line(extra: dict[str, Any]) -> Text:
     return text
 
 
+def dashboard_line(extra: dict[str, Any]) -> Text:
+    """The dashboard's effects, as the rules check them (paraphrased, marked)."""
+    board = extra["dashboard"]
+    return Text(f"Dashboard [{board['mark']}]: BaM! {board['bam']}; overflow: "
+                f"{board['overflow']}. Threat texts are on the cards (not in our data).")
+
+
+def threat_words(threat: dict[str, Any]) -> str:
+    """``Crossbones (6 health, BaM!)``: the Threat, how it is cleared, its symbols."""
+    state = (f"{threat['health']} health" if threat["henchman"]
+             else f"{threat['heroic']}/3 Heroic")
+    symbols = [word for word, on in (("BaM!", threat["bam"]), ("on move", threat["on_move"]))
+               if on]
+    return f"{label(threat['name'])} ({', '.join([state, *symbols])})"
+
+
 def ring_table(extra: dict[str, Any]) -> Table:
     table = Table(title="The ring, clockwise", title_justify="left", expand=True)
     for column in ("location", "thugs/civilians", "threat", "here"):
@@ -226,11 +245,9 @@ def ring_table(extra: dict[str, Any]) -> Table:
     for place in extra["ring"]:
         threat = place["threat"]
         if threat is None:
-            covered = "- (End of Turn effect open)"
-        elif threat["henchman"]:
-            covered = f"{label(threat['name'])} ({threat['health']} health)"
+            covered = f"- (End of Turn open: {place['effect']})"
         else:
-            covered = f"{label(threat['name'])} ({threat['heroic']}/3 Heroic)"
+            covered = threat_words(threat)
         tokens = f"{place['thugs']}T {place['civilians']}C of {place['slots']}"
         if place["crisis"]:
             tokens += f", {place['crisis']} Crisis"

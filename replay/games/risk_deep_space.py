@@ -15,10 +15,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay.games import player_called
 from replay.visitor import Visit
 from rules.board import NOBODY
-from rules.kernel import Rules
+from rules.kernel import IllegalAction, Rules
 from rules.risk_deep_space import data
 from rules.risk_deep_space.events import (
     Battled,
@@ -29,13 +28,15 @@ from rules.risk_deep_space.events import (
     Ended,
     Mined,
     Moved,
+    Passed,
     Played,
     Recruited,
     RolledOff,
+    SentDog,
     Shielded,
     TradedCards,
 )
-from rules.risk_deep_space.moves import SIDES, battle_bonus, card_called
+from rules.risk_deep_space.moves import SIDES, battle_bonus, card_called, seat_called
 from rules.risk_deep_space.state import State, invariant_errors, on_board
 
 # -- narration -----------------------------------------------------------------------------------
@@ -56,6 +57,14 @@ def card_name(text: str) -> str:
         return text
 
 
+def seat_name(state: State, text: str) -> str:
+    """The player a typed name or colour means, as the rules read it (else the text)."""
+    try:
+        return state.name(seat_called(state, text))
+    except IllegalAction:  # a refused event may name nobody
+        return text
+
+
 def planet_name(state: State, text: str) -> str:
     space = state.board.find(text)
     return state.board.space(space).title if space else text
@@ -66,7 +75,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
     match event:
         case Dealt():
             cards = " and ".join(card_name(c) for c in event.cards)
-            player = player_called(event.player, (seat.name for seat in before.seats))
+            player = seat_name(before, event.player)
             return f"The table deals {player} {cards}, face up."
         case Covered():
             planets = " and ".join(planet_name(before, p) for p in event.planets)
@@ -80,7 +89,8 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case TradedCards():
             return f"{actor} discards both Action cards for a new Recruit."
         case Mined():
-            resource = "a Gem" if event.resource == "gem" else "an Ore"
+            resource = {"gem": "a Gem", "ore": "an Ore"}.get(event.resource.strip().casefold(),
+                                                              event.resource or "nothing said")
             return f"{actor} mines {resource} on {planet_name(before, event.planet)}."
         case Recruited():
             return f"{actor} pays {event.count} Gem{'s' if event.count != 1 else ''} for " \
@@ -99,6 +109,11 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return (f"{actor} pays a Gem and puts a Force Field on "
                     f"{planet_name(before, event.planet)}: no opponent moves onto it until "
                     f"{actor}'s next turn.")
+        case Passed():
+            return f"{actor} plays no card against the invasion: the dice may roll."
+        case SentDog():
+            return (f"{actor} sends the Space Dog whose Crew was wiped out to the Crew on "
+                    f"{planet_name(before, event.to)}.")
         case Ended():
             return f"{actor} ends the turn."
     return f"{actor}: {type(event).__name__}"
@@ -135,6 +150,7 @@ def derived(before: State, after: State, event: Any) -> list[str]:
     told += gems_paid(before, after, event)  # paid on the way, before any battle at the end
     told += battle_news(before, after)
     told += shields_lifted(before, after)
+    told += dogs_rehomed(before, after)
     if after.winner != NOBODY and before.winner == NOBODY:
         told.append(f"{after.name(after.winner)} has built "
                     f"{data.WIN_BASES.value[len(after.seats)]} Bases and wins!")
@@ -166,6 +182,20 @@ def battle_news(before: State, after: State) -> list[str]:
         lost = on_board(before, seat) - on_board(after, seat)
         if lost > 0:
             told.append(f"{after.name(seat)} loses {lost} Recruit{'s' if lost != 1 else ''}.")
+    return told
+
+
+def dogs_rehomed(before: State, after: State) -> list[str]:
+    """Space Dogs whose Crew an Action card wiped out: where they went."""
+    told = []
+    for dog in after.dogs:
+        owner = after.name(dog.owner)
+        if dog.stray and dog not in before.dogs:
+            told.append(f"{owner}'s Space Dog, its Crew wiped out, joins the Crew on "
+                        f"{after.title(dog.space)} ({owner} may send it to another: "
+                        "send-dog to=PLANET).")
+        elif dog.waiting and dog not in before.dogs:
+            told.append(f"{owner}'s Space Dog, its Crew wiped out, waits at the Home Station.")
     return told
 
 
@@ -219,7 +249,7 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
                                    supply_text(extra)]
     if extra["battle"]:
         parts.append(battle_panel(extra["battle"]))
-    parts.append(board_note(extra))
+    parts.extend(setup_parts(extra))
     return Panel(Group(*parts), title=f"Risk: Deep Space: {heading}", title_align="left")
 
 
@@ -293,6 +323,31 @@ def battle_panel(battle: dict[str, Any]) -> Panel:
                  title_align="left")
 
 
+def setup_notes(rules: Rules[Any], state: Any) -> RenderableType:
+    """What ``new`` says of a game just started: the board in force (a reconstruction unless the
+    table gave its own) and the defaults the rulebook does not print, marked."""
+    return Group(*setup_parts(rules.extra(state)))
+
+
+def setup_parts(extra: dict[str, Any]) -> list[Text]:
+    return [board_note(extra), readings_text(extra)]
+
+
+def readings_text(extra: dict[str, Any]) -> Text:
+    """The values the rulebook does not print, each marked: ``[I default; option X]`` for our
+    reading, ``[set by the table]`` for the table's choice."""
+    text = Text("not printed in the rulebook (I: our reading, a default; change it with "
+                "--option at new):", style="dim")
+    for row in extra["readings"]:
+        if not row["default"]:
+            mark = "set by the table"
+        else:
+            mark = f"I default; option {row['option']}" if row["option"] else "I default"
+        text.append(f"\n  {row['rule']}: {row['value']} [{mark}]",
+                    style="dim" if row["default"] else "bold")
+    return text
+
+
 def board_note(extra: dict[str, Any]) -> Text:
     board = extra["board"]
     mark = f" [{board['mark']}]" if board["mark"] not in ("", "R", "V") else ""
@@ -300,4 +355,4 @@ def board_note(extra: dict[str, Any]) -> Text:
     return Text(f"board: {board['name']}{mark}{note}", style="dim")
 
 
-__all__ = ["conservation", "dice", "narrate", "view"]
+__all__ = ["conservation", "dice", "narrate", "setup_notes", "view"]

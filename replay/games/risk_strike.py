@@ -65,6 +65,10 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
             return rolled(before, actor, event)
         case Played():
             return played(actor, event)
+        case Resolved() if event.lost:
+            return f"{actor} resolves what is waiting; the troops lost are {troops_of(event.lost)}."
+        case Resolved() if helpers_closed(before, after):
+            return f"{actor} says no more troops are deployed."
         case Resolved():
             return f"{actor} resolves what is waiting."
         case Retreated():
@@ -73,6 +77,13 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
             card = f" ({label(event.drew)})" if event.drew else ""
             return f"{actor} does not attack and draws a tactics card{card}."
     return f"{actor}: {type(event).__name__}"
+
+
+def helpers_closed(before: State, after: State) -> bool:
+    """Whether a ``resolve`` ended the helpers' step of Attack Phase 2 (and nothing else)."""
+    battle, now = before.battle, after.battle
+    return (before.pending is None and battle is not None and now is not None
+            and battle.step == "deploy" and now.step != "deploy")
 
 
 def label(token: str) -> str:
@@ -130,6 +141,8 @@ def attacked(after: State, actor: str, event: Attacked) -> str:
 
 
 def deployed(before: State, actor: str, event: Deployed) -> str:
+    if not event.troops:
+        return f"{actor} deploys no troops."
     troops = plural(event.troops, "troop")
     battle = before.battle
     if battle is None or not event.side:
@@ -149,10 +162,17 @@ def rolled(before: State, actor: str, event: Rolled) -> str:
     return f"{actor} rolls {attack} against {defender}'s {defend}."
 
 
+def troops_of(owners: tuple[str, ...]) -> str:
+    """``Carol's and Patrick's``: whose troop each lost pair costs, in order."""
+    return listing([f"{owner}'s" for owner in owners])
+
+
 def played(actor: str, event: Played) -> str:
     card = label(event.card)
     if event.side and event.die:
         return f"{actor} plays Bombard on the {event.side}'s {event.die}."
+    if event.target and event.troops:
+        return f"{actor} plays {card} on {event.target} ({plural(event.troops, 'troop')})."
     if event.target:
         return f"{actor} plays {card} on {event.target}."
     return f"{actor} plays {card}."
@@ -391,9 +411,9 @@ def battle_panel(battle: dict[str, Any], pending: dict[str, Any] | None) -> Pane
 
 
 def dice_text(roll: dict[str, Any]) -> str:
-    def side(faces: list[int], bonus: int) -> str:
-        shown = ",".join(map(str, sorted(faces, reverse=True)))
-        return shown + (f" (+{bonus} each)" if bonus else "")
+    def side(faces: list[int], bonus: int) -> str:  # the dice as they show, Rally included
+        shown = ",".join(map(str, sorted((face + bonus for face in faces), reverse=True)))
+        return shown + (f" (Rally +{bonus} each)" if bonus else "")
 
     text = f"attacker {side(roll['attacker'], roll['attacker_bonus'])} vs defender "
     text += side(roll["defender"], roll["defender_bonus"])

@@ -11,6 +11,7 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
     end
     damage hero=olga cards=aa | tokens location=x thugs=1 | hit target=villain amount=1
     plot amount=2 | gain hero=olga tokens=move | invulnerable hero=olga | relocate hero=olga to=x
+    swap card=hh storyline=aa                       (Stark Labs; at=N: that Storyline place)
     done                                            (the effect being resolved is over)
 
 Readings where the rulebook leaves a question open (each has a test):
@@ -18,12 +19,35 @@ Readings where the rulebook leaves a question open (each has a test):
 - **Windows.** The villain's movement Threat, BaM! (dashboard and Threats together), the overflow
   and the Masterplan special each open a window in that order; the table records their results
   and closes each with ``done``. Thugs and Civilians are placed by the rules in between.
-- **Overflow** opens one window per villain turn, naming how many locations overflowed and how
-  many tokens were not placed (the FAQ: once per location; the table records the results).
+- **Overflow** opens one window per location that overflowed (the FAQ: once per location),
+  naming it and how many tokens it could not take.
+- **Results are checked** against the dashboard (:mod:`.windows`): BaM! and a KO's BaM! owe
+  its damage to each hero at the villain's location (not KO'd, not Invulnerable), its Fear,
+  Thugs (as many as the empty slots take) and Crisis tokens; the overflow owes its effect per
+  token or per location; ``done`` waits for what is owed, and nothing else is accepted.
+  Ultron's overflow: each token goes to the next location clockwise *with an empty slot*.
+- **BaM! Threats** (their text is on the cards, not in our data): while one is in play, BaM!
+  also accepts damage to heroes at the villain's location or at a BaM! Threat's, and token
+  changes anywhere; the table judges the text.
+- **Location effects** accept what the data says (:data:`.data.LOCATION_RESULTS`, C): Avengers
+  Mansion draws up to 3 in hand; Times Square rescues 1 Civilian here (to the Mission); Central
+  Park moves up to 2 tokens elsewhere, put down before ``done``; Police HQ discards 1 Thug
+  anywhere (to the pool; to the Mission only here, the D reading); the Helicarrier moves its own
+  hero once; S.H.I.E.L.D. HQ's discard and its Crisis token go together; Stark Labs swaps
+  one hand card with one of the hero's own Storyline cards (the latest of that kind unless
+  ``at=`` names its place); Avengers Tower shuffles the hero's deck (the cards under it lose
+  their order; the card put on top shows at the next draw).
+- **A hero's special** (its text is on the card) damages no hero, advances no track and heals
+  no enemy.
+- **A villain's effect** (any villain window) gives no Action tokens, cards or Invulnerable
+  tokens, credits no Mission (its tokens go to the pool), never damages the villain or his
+  Henchmen and never lowers Fear.
 - **Threat symbols** (BaM!, movement) are named at setup as the cards show them; a movement
   Threat triggers only when the villain moves (move 0 does not).
 - **KO**: a KO pushes the villain's BaM! ahead of whatever was being resolved (chains work the
   same way). A hero who plays their last card is KO'd when they type ``end``.
+- **The Location effect is the last step** of a hero turn (Hero Turn: 'follow these steps in
+  order'): after it only ``end`` is accepted, no action, Action token or special.
 - **Actions** use the card symbols first (the exact one, then a Wild), then Action tokens (the
   exact one, then Wild); ``token=true`` spends a token while symbols remain.
 - **First hero**: after the first villain turn, whoever draws starts; seats go clockwise after.

@@ -19,6 +19,7 @@ from .state import (
     kinds,
     threat_here,
 )
+from .windows import result_types
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:
@@ -78,6 +79,8 @@ def hero_actions(state: State) -> tuple[ActionSpec, ...]:
         held = tuple(kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n)
         return (ActionSpec(type="play", actors=who,
                            fields=(FieldSpec(name="card", kind="str", choices=held),)),)
+    if turn.location_used:
+        return (ActionSpec(type="end", actors=who, doc="the Location effect was the last step"),)
     token = FieldSpec(name="token", kind="bool", required=False, doc="spend an Action token")
     specs: list[ActionSpec] = []
     here = hero.location
@@ -150,4 +153,19 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     ]
     if state.plot == "fear":
         specs.insert(3, ActionSpec(type="plot", actors=who, fields=(number,)))
-    return tuple(specs)
+    if head.kind == "location":
+        specs.insert(-1, swap_action(state, head.hero))
+    accepted = result_types(state, head)
+    return tuple(s for s in specs if accepted is None or s.type in accepted or s.type == "done")
+
+
+def swap_action(state: State, seat: int) -> ActionSpec:
+    """Stark Labs: a card in hand for one of the hero's Storyline cards."""
+    hero = state.heroes[seat]
+    names = kinds(hero.hero)
+    held = tuple(names[k] for k, n in enumerate(hero.hand) if n)
+    played = tuple(names[k] for k, n in enumerate(hero.played) if n)
+    return ActionSpec(type="swap", actors=(hero.player,), fields=(
+        FieldSpec(name="card", kind="str", choices=held),
+        FieldSpec(name="storyline", kind="str", choices=played),
+        FieldSpec(name="at", kind="int", required=False, doc="its place in the Storyline")))

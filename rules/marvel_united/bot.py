@@ -43,9 +43,9 @@ from .state import (
     Step,
     around,
     kinds,
-    present,
     threat_here,
 )
+from .windows import owed
 
 
 def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:
@@ -95,6 +95,11 @@ def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
 
 
 def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
+    turn = state.turn
+    assert turn is not None
+    if turn.location_used:
+        yield 1.0, seat, Ended()
+        return
     here = state.heroes[seat].location
     if can_spend(state, ATTACK):
         for target in attack_targets(state, here):
@@ -106,8 +111,6 @@ def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
             yield 4.0, seat, Heroic(target=target)
     if can_spend(state, MOVE):
         yield 2.0, seat, Moved(to=state.places[destination(state, rng, here)].name)
-    turn = state.turn
-    assert turn is not None
     if turn.special:
         yield 1.0, seat, Special()
     if not turn.location_used and threat_here(state, here) is None:
@@ -134,49 +137,30 @@ def window(state: State, rng: random.Random, head: Step) -> Iterator[Candidate]:
     if head.kind in ("hero-special", "location"):
         yield from hero_window(state, rng, head)
         return
-    script = villain_script(state, head)
-    if head.results < len(script):
-        yield 10.0, NOBODY, script[head.results]
-    yield 1.0, NOBODY, Done()
+    due = owed_result(state, head)
+    yield (10.0, NOBODY, due) if due is not None else (1.0, NOBODY, Done())
 
 
-def villain_script(state: State, head: Step) -> list[Event]:
-    """The results the bot records in a villain window, in order."""
-    at = state.villain_at
-    effects: list[Event] = []
-    if head.kind in ("bam", "ko-bam"):
-        effects.append(dashboard(state, at))
-        effects += [damage(state, seat) for seat in present(state, at)
-                    if not state.heroes[seat].invulnerable]
-    elif head.kind == "overflow":
-        effects.append(overflow(state, head))
-    return effects
+def owed_result(state: State, head: Step) -> Event | None:
+    """The first result the effect still owes, as the data says it (None: nothing)."""
+    for key, amount in owed(state, head).items():
+        what, _, where = key.partition(":")
+        if what == "damage":
+            return damage(state, int(where), amount)
+        if what == "fear":
+            return Plot(amount=amount)
+        place = state.places[int(where)]
+        kind = what[:-1]
+        if kind != "crisis":
+            amount = min(amount, place.free)
+        return Tokens(location=place.name, **{kind: amount})
+    return None
 
 
-def dashboard(state: State, at: int) -> Event:
-    if state.villain == "red-skull":
-        return Plot(amount=2)
-    if state.villain == "ultron":
-        free = state.places[at].free
-        return Tokens(location=state.places[at].name, thugs=min(3, free)) if free else Done()
-    return Tokens(location=state.places[at].name, crisis=1)
-
-
-def overflow(state: State, head: Step) -> Event:
-    if state.villain == "red-skull":
-        return Plot(amount=sum(head.thugs))
-    if state.villain == "ultron":
-        after = around(state, state.villain_at)[2]
-        nxt = (after + 1) % len(state.places)
-        free = state.places[nxt].free
-        return Tokens(location=state.places[nxt].name, thugs=min(free, sum(head.thugs)))
-    return Tokens(location=state.places[state.villain_at].name, crisis=1)
-
-
-def damage(state: State, seat: int) -> Event:
+def damage(state: State, seat: int, amount: int) -> Event:
     hero = state.heroes[seat]
-    held = [kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n]
-    return Damaged(hero=hero.player, cards=(held[0],)) if held else Done()
+    held = [kinds(hero.hero)[k] for k, n in enumerate(hero.hand) for _ in range(n)]
+    return Damaged(hero=hero.player, cards=tuple(held[:amount]))
 
 
 def hero_window(state: State, rng: random.Random, head: Step) -> Iterator[Candidate]:

@@ -24,6 +24,24 @@ RESEARCH = "shared/research/game-data.md, Marvel United"
 RULEBOOK = "Marvel United rulebook"
 
 
+class Effect(NamedTuple):
+    """A dashboard effect as the table records it, at a place (the villain's location for
+    BaM!, the location that overflowed for the overflow effect)."""
+
+    text: str
+    damage: int = 0
+    """Damage to each hero at the place."""
+    fear: int = 0
+    thugs: int = 0
+    """Thugs added at the place (as many as its empty slots take)."""
+    crisis: int = 0
+    """Crisis tokens added at the place."""
+    per_token: bool = False
+    """Overflow: once per token not placed (else once per location)."""
+    onward: bool = False
+    """Overflow: each token not placed goes to the next location clockwise with an empty slot."""
+
+
 class Villain(NamedTuple):
     title: str
     health: Fact
@@ -32,8 +50,8 @@ class Villain(NamedTuple):
     """What ends the game for the villain: ``fear`` (a track), ``full-city`` or ``none``."""
     plot_limit: Fact
     """Where the track ends (Red Skull's Fear), 0 when the villain has none."""
-    bam: str
-    overflow: str
+    bam: Effect
+    overflow: Effect
 
 
 VILLAINS: dict[str, Villain] = {
@@ -41,20 +59,21 @@ VILLAINS: dict[str, Villain] = {
         "Red Skull",
         Fact((4, 8, 11), "C", f"{RESEARCH} (11 for 4 heroes is R: Setup example)"),
         Fact("fear", "C", RESEARCH), Fact(20, "C", f"{RESEARCH}: Fear track 0-20"),
-        "1 damage to each hero at his location; Fear +2",
-        "Fear +1 per token not placed",
+        Effect("1 damage to each hero at his location; Fear +2", damage=1, fear=2),
+        Effect("Fear +1 per token not placed", fear=1, per_token=True),
     ),
     "ultron": Villain(
         "Ultron",
         Fact((4, 8, 11), "C", RESEARCH), Fact("full-city", "C", RESEARCH), Fact(0, "C", RESEARCH),
-        "add 3 Thugs at his location; 1 damage to each hero there",
-        "the token goes to the next location clockwise",
+        Effect("add 3 Thugs at his location; 1 damage to each hero there", damage=1, thugs=3),
+        Effect("the token goes to the next location clockwise", per_token=True, onward=True),
     ),
     "taskmaster": Villain(
         "Taskmaster",
         Fact((2, 4, 6), "C", RESEARCH), Fact("none", "C", RESEARCH), Fact(0, "C", RESEARCH),
-        "1 damage to each hero at his location; 1 Crisis token there",
-        "one Crisis token at that location",
+        Effect("1 damage to each hero at his location; 1 Crisis token there", damage=1,
+               crisis=1),
+        Effect("one Crisis token at that location", crisis=1),
     ),
 }
 
@@ -82,6 +101,43 @@ LOCATIONS: dict[str, Location] = {
     "police-hq": Location("New York Police HQ", 4, 2, 1,
                           "discard a Thug from any location (D: or defeat a Thug here)"),
 }
+
+
+class Allows(NamedTuple):
+    """What a Location's End of Turn effect lets its hero record (each optional: 'may')."""
+
+    draw_to: int = 0
+    """Draw until this many cards are in hand."""
+    move_tokens: int = 0
+    """Thugs/Civilians moved from here to other locations."""
+    discard: int = 0
+    """Cards from the hero's hand to the bottom of their deck (a cost, paid with ``damage``)."""
+    crisis: int = 0
+    """Crisis tokens removed, anywhere (one per card discarded when there is a cost)."""
+    relocate: bool = False
+    """The hero goes to any location."""
+    swap: bool = False
+    """A card in hand changes places with one of the hero's Storyline cards."""
+    shuffle: bool = False
+    """The hero's deck is shuffled (cards put under it lose their order); the card they put
+    on top shows at their next draw."""
+    rescue: int = 0
+    """Civilians rescued here (to the Rescue Mission)."""
+    thugs: int = 0
+    """Thugs discarded from any location (to the pool; D: defeated here, to the Mission)."""
+
+
+LOCATION_RESULTS: dict[str, Allows] = {
+    "avengers-mansion": Allows(draw_to=3),
+    "avengers-tower": Allows(shuffle=True),
+    "stark-labs": Allows(swap=True),
+    "central-park": Allows(move_tokens=2),
+    "shield-hq": Allows(discard=1, crisis=1),
+    "shield-helicarrier": Allows(relocate=True),
+    "times-square": Allows(rescue=1),
+    "police-hq": Allows(thugs=1),
+}
+"""The Location effects as results (C, from the paraphrases above)."""
 LOCATION_MARK = Fact("slots, starting tokens and effects", "C", RESEARCH)
 LOCATIONS_IN_PLAY = Fact(6, "R", f"{RULEBOOK}, Setup: 'Randomly pick 6 Locations'")
 

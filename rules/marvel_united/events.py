@@ -3,8 +3,8 @@
 Lists are typed comma-separated. Cards drawn or left empty are drawn by tabletape (``complete``).
 Effects that need a person's judgement (the villain's BaM!, a Threat's text, a special effect,
 a Location's End of Turn effect) open a *window*; the table (or the hero) records the results
-with ``damage``, ``tokens``, ``hit``, ``plot``, ``gain``, ``invulnerable``, ``relocate`` and
-``draw``, then closes it with ``done``.
+with ``damage``, ``tokens``, ``hit``, ``plot``, ``gain``, ``invulnerable``, ``relocate``,
+``swap`` and ``draw``, then closes it with ``done``.
 """
 
 from __future__ import annotations
@@ -158,12 +158,22 @@ class Relocated(Event, tag="relocate"):
     to: str
 
 
+class Swapped(Event, tag="swap"):
+    """``swap card=hh storyline=aa``: Stark Labs' effect: a card from the hero's hand takes the
+    place of one of their Storyline cards, which goes to their hand."""
+
+    card: str
+    storyline: str
+    at: int = 0
+    """The Storyline card's place, from 1 (0: the hero's latest card of that kind)."""
+
+
 class Done(Event, tag="done"):
     """``done``: the effect being resolved is finished."""
 
 
 WINDOW_EVENTS: tuple[type[Event], ...] = (
-    Damaged, Tokens, Hit, Plot, Gained, Invulnerable, Relocated, Done,
+    Damaged, Tokens, Hit, Plot, Gained, Invulnerable, Relocated, Swapped, Done,
 )
 """Results recorded while an effect is resolved."""
 

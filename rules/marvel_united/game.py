@@ -216,6 +216,8 @@ def extra_figures(state: State) -> dict[str, Any]:
         "fear": state.fear if state.plot == "fear" else None,
         "plot_limit": state.plot_limit or None,
         "villain_at": state.places[state.villain_at].name if state.places else None,
+        "dashboard": {"bam": villain.bam.text, "overflow": villain.overflow.text,
+                      "mark": data.VILLAINS[state.villain].health.mark},
         "ring": [place_figures(state, i) for i in range(len(state.places))],
         "storyline": list(state.storyline),
         "masterplan_deck": len(state.deck),
@@ -229,7 +231,7 @@ def extra_figures(state: State) -> dict[str, Any]:
         "damageable": state.damageable,
         "hero_cards_since_villain": state.since,
         "symbols": dict(zip(SYMBOL_NAMES, turn.symbols, strict=True)) if turn else None,
-        "resolving": [window_words(s) for s in state.pending],
+        "resolving": [window_words(s, state) for s in state.pending],
         "lost_by": state.detail or None,
         "data_marks": {"masterplan": data.MASTERPLAN_FACES.mark,
                        "threat_flags": data.THREAT_FLAGS.mark,
@@ -261,6 +263,7 @@ def place_figures(state: State, index: int) -> dict[str, Any]:
         "threat": None if threat is None else {
             "name": threat.name, "henchman": threat.henchman, "health": threat.health,
             "heroic": threat.heroic, "bam": threat.bam, "on_move": threat.on_move},
+        "effect": data.LOCATIONS[place.name].effect,
         "villain": state.villain_at == index,
         "heroes": [h.player for h in state.heroes if h.location == index],
     }

@@ -17,7 +17,7 @@ from msgspec.structs import replace
 from ledger.events import Event, event_type
 from rules.kernel import IllegalAction
 
-from . import data
+from . import data, windows
 from .events import (
     Attacked,
     Damaged,
@@ -37,6 +37,7 @@ from .events import (
     Rescued,
     SetUp,
     Special,
+    Swapped,
     Tokens,
     VillainTurn,
 )
@@ -69,6 +70,8 @@ from .state import (
     with_threat,
 )
 
+END = "end the turn"
+LOCATION = "use a location effect"
 VILLAIN_WINDOWS = ("threat-move", "bam", "overflow", "special", "ko-bam")
 HERO_WINDOWS = ("hero-special", "location")
 LOSSES = {
@@ -154,7 +157,7 @@ def require_hero(state: State, actor: int, what: str) -> Turn:
         refuse(f"it is {state.name(turn.seat)}'s turn: only they may {what}",
                [state.name(turn.seat)])
     if state.pending:
-        refuse(f"resolve {window_words(state.pending[0])} first (then 'done')", ["done"])
+        refuse(f"resolve {window_words(state.pending[0], state)} first (then 'done')", ["done"])
     return turn
 
 
@@ -310,21 +313,20 @@ def on_villain_turn(state: State, actor: int, event: VillainTurn) -> State:
 def place_tokens(state: State, placing: Step) -> State:
     """Place Thugs/Civilians: clockwise over the three locations, Thugs first at each; the
     tokens with no empty slot trigger the villain's overflow effect (once per location)."""
-    overflowed, lost = 0, 0
+    overflows: list[Step] = []
     for index, thugs, civilians in zip(around(state, state.villain_at), placing.thugs,
                                        placing.civilians, strict=True):
         place = state.places[index]
         put_thugs = min(thugs, place.free)
         put_civilians = min(civilians, place.free - put_thugs)
         missing = thugs + civilians - put_thugs - put_civilians
-        overflowed += missing > 0
-        lost += missing
+        if missing:
+            overflows.append(Step("overflow", count=missing, place=index,
+                                  thugs=(thugs - put_thugs,),
+                                  civilians=(civilians - put_civilians,)))
         state = with_place(state, index, replace(place, thugs=place.thugs + put_thugs,
                                                  civilians=place.civilians + put_civilians))
-    if overflowed:
-        return replace(state, pending=(Step("overflow", count=overflowed, thugs=(lost,)),
-                                       *state.pending))
-    return state
+    return replace(state, pending=(*overflows, *state.pending))
 
 
 def advance(state: State) -> State:
@@ -415,7 +417,7 @@ def effect_draw(state: State, actor: int, event: Drew, window: Step) -> State:
     target_hero(state, seat)
     if not cards:
         refuse("name the cards drawn")
-    return draw_cards(state, seat, cards)
+    return counted(state, draw_cards(state, seat, cards), event)
 
 
 def on_play(state: State, actor: int, event: Played) -> State:
@@ -467,8 +469,13 @@ def available_words(state: State) -> tuple[str, ...]:
 
 
 def acting(state: State, actor: int, what: str) -> Turn:
+    """The turn in progress, in its Resolve Actions step (or its Location Effect step, for
+    ``end``)."""
     turn = require_hero(state, actor, what)
     require_phase(state, "act", what)
+    if turn.location_used and what not in (END, LOCATION):
+        refuse(f"the Location effect is the last step of a turn: {state.name(turn.seat)} may "
+               f"not {what} after it, only end the turn", ["end"])
     return turn
 
 
@@ -569,19 +576,30 @@ def on_special(state: State, actor: int, event: Special) -> State:
 
 def on_location_effect(state: State, actor: int, event: LocationEffect) -> State:
     """Location Effect: once a turn, only where no Threat covers it."""
-    turn = acting(state, actor, "use a location effect")
+    turn = acting(state, actor, LOCATION)
     here = state.heroes[turn.seat].location
     if turn.location_used:
         refuse("a hero uses a single Location effect each turn")
     if threat_here(state, here) is not None:
         refuse(f"a Threat covers {state.places[here].name}'s End of Turn effect")
+    if data.LOCATION_RESULTS[state.places[here].name].shuffle:
+        state = shuffle_deck(state, turn.seat)
     return replace(state, turn=replace(turn, location_used=True),
-                   pending=(Step("location", hero=turn.seat),))
+                   pending=(Step("location", hero=turn.seat, place=here),))
+
+
+def shuffle_deck(state: State, seat: int) -> State:
+    """The whole deck shuffled: the cards put under it join the shuffled part."""
+    hero = state.heroes[seat]
+    deck = list(hero.deck)
+    for kind in hero.bottom:
+        deck[kind] += 1
+    return with_hero(state, seat, replace(hero, deck=tuple(deck), bottom=()))
 
 
 def on_end(state: State, actor: int, event: Ended) -> State:
     """The turn ends; a hero who played their last card is KO'd now."""
-    turn = acting(state, actor, "end the turn")
+    turn = acting(state, actor, END)
     hero = state.heroes[turn.seat]
     state = replace(state, phase="ending")
     if not hero.hand_size and not hero.ko:
@@ -663,7 +681,7 @@ def check_window_actor(state: State, actor: int, head: Step) -> None:
             refuse(f"{state.name(head.hero)} records the results of their effect",
                    [state.name(head.hero)])
     elif actor != NOBODY:
-        refuse(f"the table records the results of {window_words(head)}", ["table"])
+        refuse(f"the table records the results of {window_words(head, state)}", ["table"])
 
 
 def target_hero(state: State, seat: int) -> None:
@@ -780,20 +798,56 @@ def on_relocate(state: State, actor: int, event: Relocated) -> State:
     return with_hero(state, seat, replace(state.heroes[seat], location=place_arg(state, event.to)))
 
 
+def on_swap(state: State, actor: int, event: Swapped) -> State:
+    """Stark Labs: swap a card in hand with one of the hero's own face-up Storyline cards."""
+    head = window(state, actor, "swap")
+    if head.kind != "location":
+        refuse("only a Location's End of Turn effect (Stark Labs) swaps cards")
+    seat = head.hero
+    hero = state.heroes[seat]
+    names = kinds(hero.hero)
+    given, taken = card_arg(state, seat, event.card), card_arg(state, seat, event.storyline)
+    if not hero.hand[given]:
+        refuse(f"{hero.player} holds no '{names[given]}' card",
+               [names[k] for k, n in enumerate(hero.hand) if n])
+    entry = f"{hero.player}:{names[taken]}"
+    mine = [i for i, e in enumerate(state.storyline) if e == entry]
+    if not mine or (event.at and event.at - 1 not in mine):
+        refuse(f"no '{names[taken]}' card of {hero.player}'s "
+               f"{'at that place ' if mine else ''}in the Storyline",
+               [str(i + 1) for i in mine] or [e for e in state.storyline
+                                              if e.startswith(f"{hero.player}:")])
+    place = event.at - 1 if event.at else mine[-1]
+    hand = bump(bump(hero.hand, given, -1), taken)
+    played = bump(bump(hero.played, given), taken, -1)
+    storyline = put_entry(state.storyline, place, f"{hero.player}:{names[given]}")
+    state = with_hero(state, seat, replace(hero, hand=hand, played=played))
+    return replace(state, storyline=storyline)
+
+
+def put_entry(storyline: tuple[str, ...], index: int, entry: str) -> tuple[str, ...]:
+    return (*storyline[:index], entry, *storyline[index + 1:])
+
+
 def on_done(state: State, actor: int, event: Done) -> State:
     """The effect being resolved is over; the next one (or the turn) goes on."""
-    window(state, actor, "done")
+    windows.check_done(state, window(state, actor, "done"))
     return replace(state, pending=state.pending[1:])
 
 
 # -- words ---------------------------------------------------------------------------------------
 
 
-def window_words(head: Step) -> str:
+def window_words(head: Step, state: State | None = None) -> str:
+    """The effect being resolved, in table words (``state`` names where it happens)."""
+    where = ""
+    if state is not None and head.place != NOBODY:
+        where = f" at {state.places[head.place].name}"
     return {
         "threat-move": "the Threat's movement effect",
         "bam": "BaM! (the dashboard's and the Threats')",
-        "overflow": f"the overflow effect ({head.count} locations, {sum(head.thugs)} tokens)",
+        "overflow": f"the overflow effect{where} ({head.count} "
+                    f"token{'s' if head.count != 1 else ''} not placed)",
         "special": "the Masterplan card's special effect",
         "ko-bam": "the villain's BaM! for the KO",
         "hero-special": "the card's special effect",
@@ -808,7 +862,10 @@ def phase_words(state: State) -> str:
     if state.pending:
         head = state.pending[0]
         who = f"{state.name(head.hero)}: " if head.hero != NOBODY else ""
-        return f"resolving {who}{window_words(head)}"
+        due = windows.owed(state, head)
+        expected = f"; still expected: {windows.words(state, due)}" if due else ""
+        effect = windows.effect_words(state, head) or window_words(head, state)
+        return f"resolving {who}{effect}{expected}"
     if state.phase == "draw" and state.turn is None:
         return "the heroes choose who starts: that player draws"
     turn = state.turn
@@ -827,16 +884,22 @@ def result_step(handler: Callable[[State, int, Any], State]) -> Callable[[State,
     """A result handler that also counts the result in its window."""
 
     def run(state: State, actor: int, event: Any) -> State:
-        head = state.pending[0] if state.pending else None
-        after = handler(state, actor, event)
-        if head is not None and after.pending and after.pending[-len(state.pending):][0] is head:
-            index = len(after.pending) - len(state.pending)
-            bumped = replace(head, results=head.results + 1)
-            after = replace(after, pending=(*after.pending[:index], bumped,
-                                            *after.pending[index + 1:]))
-        return after
+        return counted(state, handler(state, actor, event), event)
 
     return run
+
+
+def counted(before: State, after: State, event: Event) -> State:
+    """``after`` a result, once checked against the effect being resolved: counted and tallied
+    in its window (which effects it set off, such as a KO's BaM!, may now precede)."""
+    head = before.pending[0]
+    tally = windows.check_result(before, head, event)
+    if after.pending and after.pending[-len(before.pending):][0] is head:
+        index = len(after.pending) - len(before.pending)
+        bumped = replace(head, results=head.results + 1, tally=head.tally + tally)
+        after = replace(after, pending=(*after.pending[:index], bumped,
+                                        *after.pending[index + 1:]))
+    return after
 
 
 HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
@@ -859,5 +922,6 @@ HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
     Gained: result_step(on_gain),
     Invulnerable: result_step(on_invulnerable),
     Relocated: result_step(on_relocate),
+    Swapped: result_step(on_swap),
     Done: on_done,
 }

@@ -92,6 +92,14 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     civilians: Counts = ()
     results: int = 0
     """Results recorded in this window so far."""
+    place: int = NOBODY
+    """Where the effect happens: the location that overflowed, or where the hero used a
+    Location effect."""
+    tally: tuple[tuple[str, int], ...] = ()
+    """What the results recorded so far amount to (``damage:0``, ``fear``, ``thugs:3``…)."""
+
+    def tallied(self, key: str) -> int:
+        return sum(n for k, n in self.tally if k == key)
 
 
 class Turn(msgspec.Struct, frozen=True, gc=False):

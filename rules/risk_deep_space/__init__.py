@@ -10,11 +10,13 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
     mine planet=n1 resource=ore
     recruit count=2
     move from=red-station to=n1 count=3 [dog=true]
+    pass by=patrick                                 (the invaded player: no card before the dice)
     battle attacker=4 defender=2                    (one exchange; empty: tabletape rolls)
     build planet=n1
     play card=bribe-a-rival planet=e1 | card=mail-from-mom take=air-leak
          | card=space-dog-paw planet=n1 | card=tractor-beam by=patrick
     shield planet=n1                                (force-fields=shield only)
+    send-dog to=w1                                  (a wiped-out Crew's Space Dog, its owner)
     end
 
 Readings where the rulebook leaves a question open (each has a test and, where a table might
@@ -22,9 +24,10 @@ differ, an option):
 
 - **The board** is not printed anywhere: ``--option board=FILE`` (format in :mod:`rules.board`);
   the default board is a reconstruction (mark I), and the board in force is stored in the log.
-- **Turn order of steps**: draw, then trade cards (beginning of the turn), then mine, then recruit,
-  then movements, Bases and own-turn cards in any order; an action of a later step closes the
-  earlier ones. Playing a card counts as "doing something", so it ends mining.
+- **Turn order of steps**: draw, then trade cards and mine (both "the beginning of your turn",
+  in either order), then recruit, then movements, Bases and own-turn cards in any order; an
+  action of a later step closes the earlier ones. Playing a card counts as "doing something",
+  so it ends mining.
 - **Recruits bought** go on the Home Station. No mining on Home Stations (the NOTE of Mine).
 - **Centre**: a movement may pass through the centre space for one Gem, taken when the move
   needs it; nobody stops on the centre. Covered corners (Deep Space) are crossed free.
@@ -32,17 +35,28 @@ differ, an option):
   (``open-stations=true`` opens them). No Base on a Home Station (``home-bases=true``).
 - **A Base when its planet is lost** stays and keeps counting (``lost-base=destroyed``: it goes
   back to its owner). One Base per player per planet.
-- **Energy Boost**: the next movement may pass over occupied planets.
+- **Energy Boost**: the next movement may also pass over occupied planets; it keeps every
+  destination it had without the card (an occupied planet next door, or beyond the centre, may
+  still be attacked).
 - **Bribe a Rival** removes up to two Recruits (fewer if fewer stand there) and adds up to two
   from the supply; the Gem goes to the bribed opponent.
 - **Air Leak** is played by either side during a battle; the player's own lost Recruit is its
   cost. A side left without Recruits loses the battle.
-- **Tractor Beam** and **Good Space Dog** come before the first exchange of the battle.
+- **Tractor Beam** and **Good Space Dog** come before the first exchange of the battle. The
+  dice wait for the invaded player who holds one they can play (and pay for): they play it or
+  ``pass``; a quick roll does not take their card away. The attacker, who records the dice,
+  plays theirs before rolling. ``defender-answers=roll`` lets the attacker roll at once (how
+  logs recorded before this rule fold: they store no such option).
 - **Space Dog**: +1 to its side's die (not more with two dogs); each defeat removes a Space Dog of
   the losing side before any Recruit. A dog goes along with a Crew on ``dog=true`` and always
-  when no Recruit stays behind; a dog whose Crew an Action card wiped out joins its owner's
-  largest Crew, or waits at the Home Station. Space Dog, Paw! may be activated only as the next
-  action after it is drawn (dealt, drawn or taken with Mail from Mom); else it stays in hand.
+  when no Recruit stays behind; a dog whose Crew an Action card wiped out joins another of its
+  owner's Crews, the owner's choice (``send-dog to=PLANET`` right after the card, before the
+  next action; by default the largest Crew), or waits at the Home Station when none is left.
+  Each Space Dog, Paw! drawn (dealt at setup, drawn, or taken with Mail from Mom; two at once
+  are two) may be activated until that player's own next action (the table's setup entries and
+  other players' actions leave it open), never in the middle of a battle the player is in; else
+  it stays in hand.
+- **Players** are named by name first, then by the colour they play (``player=red``).
 - **Deck mix** (36 cards) is not known: an even split marked I (``deck.<card>=N``). Costs not
   printed (Tractor Beam, Mail from Mom, Good Space Dog) default to free (``cost.<card>=gem``).
 - **Force Field tokens** have no printed rule: by default they stay by the board

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ledger.events import TABLE
-from rules.board import NOBODY
 from rules.kernel import ActionSpec, FieldSpec
 
 from . import data
@@ -12,14 +11,19 @@ from .moves import (
     DRAW,
     MINE,
     RECRUIT,
+    RESOURCES,
     START,
+    awaited_answers,
     bribe_targets,
+    card_cost,
     cards_left,
     corner_pairs,
     held,
     homes_in_use,
+    may_activate,
     mineable,
     move_targets,
+    pre_dice_cards,
     shieldable,
 )
 from .state import CARDS, State
@@ -29,12 +33,11 @@ def legal_actions(state: State) -> tuple[ActionSpec, ...]:
     """Every action type that may be recorded now, with its actors and fields."""
     if state.phase == "over":
         return ()
+    specs = activations(state) + dog_sendings(state)
     if state.phase != "turn":
-        return setup_actions(state)
-    specs: list[ActionSpec] = []
-    if state.dog_window != NOBODY:
-        specs.append(activation(state))
-    specs.extend(battle_actions(state) if state.battle else turn_actions(state))
+        specs.extend(setup_actions(state))
+    else:
+        specs.extend(battle_actions(state) if state.battle else turn_actions(state))
     return tuple(merge(specs))
 
 
@@ -60,21 +63,22 @@ def deck_choices(state: State) -> tuple[str, ...]:
     return tuple(card for card, n in zip(CARDS, pile, strict=True) if n)
 
 
-def setup_actions(state: State) -> tuple[ActionSpec, ...]:
+def setup_actions(state: State) -> list[ActionSpec]:
+    """The table's actions during Get Ready!"""
     if state.phase == "deal":
         waiting = tuple(s.name for s in state.seats if not s.hand)
         fields = (FieldSpec(name="player", kind="str", choices=waiting),
                   FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state),
                             doc="two cards, face up"))
-        return (ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards"),)
+        return [ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards")]
     if state.phase == "cover":
         pairs = tuple(",".join(pair) for pair in corner_pairs(state))
         field = FieldSpec(name="planets", kind="list[str]", choices=pairs,
                           doc="a pair of opposing corners")
-        return (ActionSpec(type="cover", actors=(TABLE,), fields=(field,), doc="Deep Space"),)
+        return [ActionSpec(type="cover", actors=(TABLE,), fields=(field,), doc="Deep Space")]
     who = ", ".join(state.name(s) for s in state.contenders)
     dice = FieldSpec(name="dice", kind="list[int]", required=False, doc=f"one die each: {who}")
-    return (ActionSpec(type="roll-off", actors=(TABLE,), fields=(dice,), doc="first player"),)
+    return [ActionSpec(type="roll-off", actors=(TABLE,), fields=(dice,), doc="first player")]
 
 
 def planet_field(name: str, choices: list[int] | tuple[int, ...], state: State,
@@ -94,11 +98,25 @@ def play_fields(state: State, cards: tuple[str, ...], planets: list[int],
     )
 
 
-def activation(state: State) -> ActionSpec:
-    seat = state.dog_window
-    fields = play_fields(state, (data.DOG_PAW,), held(state, seat))
-    return ActionSpec(type="play", actors=(state.name(seat),), fields=fields,
-                      doc="activate a Space Dog for a Gem")
+def activations(state: State) -> list[ActionSpec]:
+    """Space Dog, Paw!: each player who drew one may activate it, for a Gem, until their next
+    action (not in the middle of a battle they are in)."""
+    return [ActionSpec(type="play", actors=(state.name(seat),),
+                       fields=play_fields(state, (data.DOG_PAW,), held(state, seat)),
+                       doc="activate a Space Dog for a Gem")
+            for seat in dict.fromkeys(state.paws) if may_activate(state, seat)]
+
+
+def dog_sendings(state: State) -> list[ActionSpec]:
+    """Space Dog, Paw!: the owner of a Space Dog whose Crew an Action card just wiped out may
+    send it to another of their Crews (it joined the largest)."""
+    owners = dict.fromkeys(dog.owner for dog in state.dogs if dog.stray)
+    return [ActionSpec(type="send-dog", actors=(state.name(seat),),
+                       fields=(planet_field("to", held(state, seat), state,
+                                            doc="one of your Crews"),),
+                       doc="the Space Dog whose Crew was wiped out joins this Crew")
+            for seat in owners]
+
 
 
 def turn_actions(state: State) -> list[ActionSpec]:
@@ -111,11 +129,12 @@ def turn_actions(state: State) -> list[ActionSpec]:
         return [ActionSpec(type="draw", actors=me, fields=(field,), doc="top up to two cards")]
     specs: list[ActionSpec] = []
     player = state.seats[seat]
-    if state.stage == START and len(player.hand) == data.HAND.value and player.supply:
+    if state.stage in (START, MINE) and len(player.hand) == data.HAND.value and player.supply:
         specs.append(ActionSpec(type="trade-cards", actors=me, doc="both cards for a Recruit"))
-    if state.stage <= MINE and mineable(state, seat):
+    tokens = tuple(r for r, left in zip(RESOURCES, (state.gems, state.ore), strict=True) if left)
+    if state.stage <= MINE and mineable(state, seat) and tokens:
         fields = (FieldSpec(name="planet", kind="str", choices=tuple(mineable(state, seat))),
-                  FieldSpec(name="resource", kind="str", required=False, choices=("gem", "ore")))
+                  FieldSpec(name="resource", kind="str", choices=tokens))
         specs.append(ActionSpec(type="mine", actors=me, fields=fields))
     if state.stage <= RECRUIT and player.gems and player.supply:
         most = min(player.gems, player.supply)
@@ -134,7 +153,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
     if builds:
         specs.append(ActionSpec(type="build", actors=me,
                                 fields=(planet_field("planet", builds, state),)))
-    cards = tuple(c for c in dict.fromkeys(player.hand) if c in OWN_TURN_CARDS)
+    cards = tuple(c for c in dict.fromkeys(player.hand) if playable_on_turn(state, seat, c))
     if cards:
         takes = deck_choices(state) if data.MAIL in cards else ()
         specs.append(ActionSpec(type="play", actors=me,
@@ -145,16 +164,25 @@ def turn_actions(state: State) -> list[ActionSpec]:
 
 
 OWN_TURN_CARDS = (data.ENERGY_BOOST, data.BRIBE, data.MAIL)
+
+
+def playable_on_turn(state: State, seat: int, card: str) -> bool:
+    """An own-turn card ``seat`` can pay for now (Bribe a Rival: a Gem and a target)."""
+    if card not in OWN_TURN_CARDS or card_cost(state, card) > state.seats[seat].gems:
+        return False
+    return card != data.BRIBE or bool(bribe_targets(state, seat))
 BATTLE_CARDS = {data.TRACTOR_BEAM: "defender", data.AIR_LEAK: "both", data.GOOD_DOG: "both"}
 
 
 def move_action(state: State, seat: int) -> list[ActionSpec]:
     sources = held(state, seat)
-    targets = sorted({t for s in sources for t in move_targets(state, seat, s)})
+    gems = state.seats[seat].gems
+    targets = sorted({t for s in sources for t, toll in move_targets(state, seat, s).items()
+                      if toll <= gems})
     if not sources or not targets:
         return []
     fields = (planet_field("from", sources, state), planet_field("to", targets, state),
-              FieldSpec(name="count", kind="int", required=False, doc="Recruits in the Crew"),
+              FieldSpec(name="count", kind="int", doc="Recruits in the Crew"),
               FieldSpec(name="dog", kind="bool", required=False, doc="take the Space Dog along"))
     return [ActionSpec(type="move", actors=(state.name(seat),), fields=fields,
                        doc=f"{state.moves_left} movements left")]
@@ -185,7 +213,13 @@ def battle_actions(state: State) -> list[ActionSpec]:
     attacker = state.name(fight.attacker)
     fields = (FieldSpec(name="attacker", kind="int", required=False, doc="the attacker's die"),
               FieldSpec(name="defender", kind="int", required=False, doc="the defender's die"))
-    specs = [ActionSpec(type="battle", actors=(attacker,), fields=fields, doc="one exchange")]
+    defender = state.name(fight.defender)
+    if awaited_answers(state):
+        specs = [ActionSpec(type="pass", actors=(defender,),
+                            doc="no (more) card before the dice")]
+    else:
+        specs = [ActionSpec(type="battle", actors=(attacker,), fields=fields,
+                            doc="one exchange")]
     for seat in (fight.attacker, fight.defender):
         cards = tuple(c for c in dict.fromkeys(state.seats[seat].hand)
                       if playable_in_battle(state, seat, c))
@@ -199,8 +233,6 @@ def playable_in_battle(state: State, seat: int, card: str) -> bool:
     fight = state.battle
     if fight is None or card not in BATTLE_CARDS:
         return False
-    if card == data.TRACTOR_BEAM:
-        return seat == fight.defender and not fight.exchanges
-    if card == data.GOOD_DOG:
-        return not fight.exchanges and state.dogs_left > 0
-    return True
+    if card in (data.TRACTOR_BEAM, data.GOOD_DOG):
+        return card in pre_dice_cards(state, seat)
+    return card_cost(state, card) <= state.seats[seat].gems

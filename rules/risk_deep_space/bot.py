@@ -27,9 +27,11 @@ from .events import (
     Ended,
     Mined,
     Moved,
+    Passed,
     Played,
     Recruited,
     RolledOff,
+    SentDog,
     Shielded,
     TradedCards,
 )
@@ -43,6 +45,7 @@ from .moves import (
     corner_pairs,
     held,
     homes_in_use,
+    may_activate,
     mineable,
     move_targets,
     reshuffle_if_empty,
@@ -97,8 +100,8 @@ def setup_event(state: State, rng: random.Random) -> Event:
 
 
 def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
-    if state.dog_window != NOBODY:
-        yield from activation(state)
+    yield from activations(state)
+    yield from dog_sendings(state, rng)
     if state.battle is not None:
         yield from battle_moves(state, rng)
         return
@@ -125,18 +128,27 @@ def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
     yield 1.0, seat, Ended()
 
 
-def activation(state: State) -> Iterator[Candidate]:
-    seat = state.dog_window
-    crews = held(state, seat)
-    if crews and state.seats[seat].gems:
-        best = max(crews, key=lambda p: state.recruits[p])
-        yield 1000.0, seat, Played(card=data.DOG_PAW, planet=state.space(best))
+def activations(state: State) -> Iterator[Candidate]:
+    """Every Space Dog, Paw! that may be activated, onto its player's largest Crew."""
+    for seat in dict.fromkeys(state.paws):
+        if may_activate(state, seat):
+            best = max(held(state, seat), key=lambda p: state.recruits[p])
+            yield 1000.0, seat, Played(card=data.DOG_PAW, planet=state.space(best))
+
+
+def dog_sendings(state: State, rng: random.Random) -> Iterator[Candidate]:
+    """Now and then a Space Dog whose Crew was wiped out goes to a Crew of its owner's choice."""
+    for dog in state.dogs:
+        if dog.stray:
+            crew = rng.choice(held(state, dog.owner))
+            yield 2.0, dog.owner, SentDog(to=state.space(crew))
 
 
 def battle_moves(state: State, rng: random.Random) -> Iterator[Candidate]:
     fight = state.battle
     assert fight is not None
     yield 10.0, fight.attacker, Battled()
+    yield 6.0, fight.defender, Passed()
     for seat in (fight.attacker, fight.defender):
         for card in dict.fromkeys(state.seats[seat].hand):
             if playable_in_battle(state, seat, card):

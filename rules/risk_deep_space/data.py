@@ -107,6 +107,14 @@ FORCE_FIELD_RULES: dict[str, Fact] = {
 """What a table may do with the Force Field tokens (``force-fields=...``): the rulebook prints no
 rule (NF), so both are our readings; ``unused`` is the default."""
 FORCE_FIELD_COST = Fact(1, "I", "force-fields=shield: a Gem to the supply per Force Field")
+DEFENDER_ANSWERS = Fact(
+    "wait", "R",
+    "Action Cards: 'You can use this card when a player tries to battle you!': the dice of a "
+    "battle wait for the invaded player holding Tractor Beam or Good Space Dog to play it or pass",
+)
+RECORDED_ANSWERS = "roll"
+"""How logs recorded before ``defender-answers`` existed fold: the attacker could roll at once
+(which closed the invaded player's cards)."""
 HOME_BASES = Fact(False, "I", "no Base on a Home Station (it could never be attacked)")
 OPEN_STATIONS = Fact(False, "I", "Home Stations of colours not in use cannot be entered")
 RECRUIT_AT = Fact("home", "I", "recruits bought with Gems go on the Home Station")

@@ -35,6 +35,7 @@ _BATTLE = [
     "mine planet=north-inner resource=gem",
     "move from=north-inner to=south-inner count=4",
     "play card=air-leak by=patrick",
+    "pass by=patrick",
     "battle attacker=5 defender=5",
     "battle attacker=2 defender=4",
     "battle attacker=3 defender=3",

@@ -44,10 +44,12 @@ class TradedCards(Event, tag="trade-cards"):
 
 
 class Mined(Event, tag="mine"):
-    """``mine planet=n1 resource=ore``: one Gem or Ore from a planet holding 2+ of your Recruits."""
+    """``mine planet=n1 resource=ore``: one Gem or Ore from a planet holding 2+ of your Recruits.
+
+    ``resource`` must be given (empty is refused); stored logs always hold it."""
 
     planet: str
-    resource: str = "gem"
+    resource: str = ""
 
 
 class Recruited(Event, tag="recruit"):
@@ -65,14 +67,15 @@ class Moved(Event, tag="move"):
 
     from_: str = msgspec.field(name="from")
     to: str
-    count: int = 1
+    count: int = 0
+    """Recruits in the Crew: must be given (empty is refused); stored logs always hold it."""
     dog: bool = False
 
 
 class Battled(Event, tag="battle"):
     """``battle attacker=4 defender=2``: one exchange of a battle, one die each, attacker first.
 
-    Empty: tabletape rolls.
+    Both empty: tabletape rolls both (one die given alone is refused).
     """
 
     attacker: int = 0
@@ -104,11 +107,23 @@ class Played(Event, tag="play"):
     take: str = ""
 
 
+class SentDog(Event, tag="send-dog"):
+    """``send-dog to=w1 by=olga``: the owner of a Space Dog whose Crew an Action card just wiped
+    out sends it to another of their Crews (by default it joins the largest)."""
+
+    to: str
+
+
+class Passed(Event, tag="pass"):
+    """``pass by=patrick``: the invaded player plays no (more) card before the first dice of the
+    battle (Tractor Beam, Good Space Dog)."""
+
+
 class Ended(Event, tag="end"):
     """``end``: the player whose turn it is ends it."""
 
 
 EVENTS: tuple[type[Event], ...] = (
     Dealt, Covered, RolledOff, Drew, TradedCards, Mined, Recruited, Moved, Battled, Built,
-    Played, Shielded, Ended,
+    Played, Passed, Shielded, SentDog, Ended,
 )

@@ -16,8 +16,8 @@ from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnIn
 from . import data
 from .actions import legal_actions
 from .events import EVENTS, Battled, RolledOff
-from .moves import SIDES, STAGE_WORDS, closed_spaces, phase_words, step
-from .options import Options, resolve_board, settings, validate
+from .moves import SIDES, STAGE_WORDS, acting_now, closed_spaces, phase_words, step
+from .options import Options, readings, resolve_board, settings, validate
 from .state import CARDS, Seat, State, bases_built, dogs_at, mine_at, on_board
 
 
@@ -37,9 +37,11 @@ class RiskDeepSpace(SteppedRules[State]):
 
     def options(self, raw: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """Options with ``board=FILE`` turned into the board's content, so the log holds the
-        board in force and replays without the file."""
+        board in force and replays without the file; a new game waits for the invaded player's
+        answer (``defender-answers=wait``) unless the table says otherwise."""
         given = dict(raw)
         given["board"] = resolve_board(given.get("board"))
+        given.setdefault("defender-answers", data.DEFENDER_ANSWERS.value)
         return super().options(given, players)
 
     def validate_options(self, options: Any, players: Sequence[str]) -> None:
@@ -74,12 +76,13 @@ class RiskDeepSpace(SteppedRules[State]):
         return step(state, actor_seat(state, actor), event)
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
-        """Dice left empty are rolled from ``rng``."""
+        """Dice left empty (all of them) are rolled from ``rng``; one die given and one left
+        out is left for the rules to refuse."""
         if isinstance(event, RolledOff) and not event.dice and state.phase == "roll-off":
             return replace(event, dice=dice.roll(rng, len(state.contenders)))
-        if isinstance(event, Battled) and state.battle is not None:
-            return replace(event, attacker=event.attacker or rng.randint(1, SIDES),
-                           defender=event.defender or rng.randint(1, SIDES))
+        if (isinstance(event, Battled) and state.battle is not None
+                and not event.attacker and not event.defender):
+            return replace(event, attacker=rng.randint(1, SIDES), defender=rng.randint(1, SIDES))
         return event
 
     # -- what the table sees -------------------------------------------------------------------
@@ -93,7 +96,7 @@ class RiskDeepSpace(SteppedRules[State]):
                             detail=phase_words(state))
         phase = "battle" if state.battle else STAGE_WORDS[state.stage]
         return TurnInfo(turn=state.turn, round=state.round, phase=phase,
-                        active=(state.name(state.current),), detail=phase_words(state))
+                        active=(state.name(acting_now(state)),), detail=phase_words(state))
 
     def result(self, state: State) -> Result | None:
         if state.winner == NOBODY:
@@ -112,6 +115,7 @@ class RiskDeepSpace(SteppedRules[State]):
         board = state.board
         return {
             "board": {"name": board.name, "mark": board.mark, "note": board.note},
+            "readings": readings(state.settings),
             "order": [state.name(s) for s in state.order],
             "turn_player": state.name(state.current) if state.current != NOBODY else None,
             "planets": planet_figures(state),

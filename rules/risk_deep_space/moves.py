@@ -25,9 +25,11 @@ from .events import (
     Ended,
     Mined,
     Moved,
+    Passed,
     Played,
     Recruited,
     RolledOff,
+    SentDog,
     Shielded,
     TradedCards,
 )
@@ -39,8 +41,8 @@ from .state import (
     bases_built,
     card_index,
     dogs_at,
-    hand_without,
     mine_at,
+    one_less,
     put,
     set_recruits,
     shield_on,
@@ -49,7 +51,7 @@ from .state import (
 
 DRAW, START, MINE, RECRUIT, ACT = range(5)
 """Stages of a turn: each action may come at its stage or earlier, and moves the turn on."""
-STAGE_WORDS = ("draw", "trade cards or mine", "mine", "recruit", "move and build")
+STAGE_WORDS = ("draw", "trade cards or mine", "mine or trade cards", "recruit", "move and build")
 RESOURCES = ("gem", "ore")
 SIDES = 6
 
@@ -152,7 +154,7 @@ def draw_cards(state: State, seat: int, cards: Sequence[str]) -> State:
         state = replace(state, deck=put(state.deck, k, state.deck[k] - 1))
         state = with_seat(state, seat, hand=(*state.seats[seat].hand, card))
         if card == data.DOG_PAW:
-            state = replace(state, dog_window=seat)
+            state = replace(state, paws=(*state.paws, seat))
     return state
 
 
@@ -168,10 +170,12 @@ def cards_left(state: State) -> int:
 
 def trade_cards(state: State, seat: int, event: TradedCards) -> State:
     """"At the beginning of your turn, you can choose to discard both of your Action cards in
-    exchange for a new Recruit. Place that new Recruit on your Home Station." """
+    exchange for a new Recruit. Place that new Recruit on your Home Station." Mining is also
+    the beginning of the turn: trading comes before or after it, before anything else."""
     require_turn(state, seat, "trade cards")
-    if state.stage != START:
-        raise IllegalAction("cards are traded only at the beginning of the turn, before mining")
+    if state.stage not in (START, MINE):
+        raise IllegalAction("cards are traded only at the beginning of the turn (after the draw, "
+                            "before or after mining, before anything else)")
     me = state.seats[seat]
     if len(me.hand) != data.HAND.value:
         raise IllegalAction(f"trading discards both Action cards; {me.name} holds {len(me.hand)}")
@@ -197,7 +201,9 @@ def mine(state: State, seat: int, event: Mined) -> State:
                             allowed=mineable(state, seat))
     resource = event.resource.strip().casefold()
     if resource not in RESOURCES:
-        raise IllegalAction(f"mine a gem or ore, not '{event.resource}'", allowed=RESOURCES)
+        said = f", not '{event.resource}'" if event.resource else ""
+        raise IllegalAction(f"mine a Gem or an Ore: resource=gem or resource=ore{said}",
+                            allowed=RESOURCES)
     if not getattr(state, "gems" if resource == "gem" else "ore"):
         raise IllegalAction(f"no {resource} token is left by the board")
     me = state.seats[seat]
@@ -352,7 +358,8 @@ def move(state: State, seat: int, event: Moved) -> State:
         raise IllegalAction(f"{state.name(seat)} has no Recruits on {state.title(source)}",
                             allowed=[state.space(p) for p in held(state, seat)])
     if not 1 <= event.count <= here:
-        raise IllegalAction(f"move from 1 to {here} Recruits from {state.title(source)}")
+        raise IllegalAction(f"say how many Recruits move from {state.title(source)}: "
+                            f"count=1 to {here}")
     targets = move_targets(state, seat, source)
     if target not in targets:
         raise IllegalAction(refusal(state, seat, target),
@@ -401,16 +408,20 @@ def move_targets(state: State, seat: int, source: int) -> dict[int, int]:
 
 
 def reachable_from(state: State, seat: int, source: int) -> dict[int, int]:
-    if state.boost:
-        return reach(state, source, tuple(p for p, who in enumerate(state.holders)
-                                          if who not in (NOBODY, seat)))
+    """Where one movement goes; Energy Boost adds the planets beyond occupied ones, and keeps
+    every destination the movement had without it (the occupied planets included)."""
     cache: dict[tuple[object, ...], dict[int, int]] = state.settings.__dict__.setdefault(
         "reach", {})  # the same board, covers and closed spaces always reach the same planets
     key = (source, state.covered, state.closed)
     found = cache.get(key)
     if found is None:
         found = cache[key] = reach(state, source, ())
-    return found
+    if not state.boost:
+        return found
+    boosted = reach(state, source, tuple(p for p, who in enumerate(state.holders)
+                                         if who not in (NOBODY, seat)))
+    return {p: min(toll for toll in (found.get(p), boosted.get(p)) if toll is not None)
+            for p in dict.fromkeys([*found, *boosted])}
 
 
 def reach(state: State, source: int, occupied: tuple[int, ...]) -> dict[int, int]:
@@ -442,6 +453,13 @@ def battle(state: State, seat: int, event: Battled) -> State:
     roller wins ... If there's a tie, victory goes to the defending Crew." A loss removes one
     Recruit, or the side's Space Dog first; the battle goes on until one side has no Recruits."""
     fight = require_battle(state)
+    answers = awaited_answers(state)
+    if answers:
+        defender = state.name(fight.defender)
+        raise IllegalAction(
+            f"{defender} may first answer the invasion, before the dice: "
+            f"{' or '.join(data.title(c) for c in answers)} (play card=CARD by={defender}), "
+            f"or pass (pass by={defender})")
     if seat != fight.attacker:
         raise IllegalAction(f"{state.name(fight.attacker)} records the dice of the battle",
                             allowed=(state.name(fight.attacker),))
@@ -454,6 +472,39 @@ def battle(state: State, seat: int, event: Battled) -> State:
     state = replace(state, battle=fight)
     loser = fight.defender if winner == dice.ATTACKER else fight.attacker
     return finish_battle(defeat(state, fight, loser))
+
+
+def awaited_answers(state: State) -> list[str]:
+    """Cards the invaded player may still play before the first dice ("You can use this card
+    when a player tries to battle you!"), until they pass: the dice wait for them."""
+    fight = state.battle
+    if (fight is None or fight.exchanges or fight.answered
+            or state.settings.defender_answers != "wait"):
+        return []
+    return pre_dice_cards(state, fight.defender)
+
+
+def pre_dice_cards(state: State, seat: int) -> list[str]:
+    """The cards ``seat`` may play in this battle before its first dice: Tractor Beam (the
+    invaded player) and Good Space Dog (either side, a token left), if they can pay."""
+    fight = state.battle
+    if fight is None or fight.exchanges:
+        return []
+    me = state.seats[seat]
+    usable = [data.GOOD_DOG] if state.dogs_left else []
+    if seat == fight.defender:
+        usable.append(data.TRACTOR_BEAM)
+    return [card for card in dict.fromkeys(me.hand)
+            if card in usable and card_cost(state, card) <= me.gems]
+
+
+def pass_answer(state: State, seat: int, event: Passed) -> State:
+    """The invaded player plays no (more) card before the dice: the attacker may roll."""
+    fight = require_battle(state)
+    if seat != fight.defender or not awaited_answers(state):
+        raise IllegalAction("only the invaded player passes, before the first dice, when they "
+                            "hold a card they could play then")
+    return replace(state, battle=replace(fight, answered=True))
 
 
 def battle_bonus(state: State, fight: Battle) -> tuple[int, int]:
@@ -512,7 +563,8 @@ def take_planet(state: State, seat: int, space: int) -> State:
 
 def settle_dogs(state: State) -> State:
     """A Space Dog whose Crew was wiped out by an Action card goes to another of its owner's
-    Crews (the largest, first on the board when tied), or waits at the Home Station."""
+    Crews: the largest (first on the board when tied) unless its owner sends it elsewhere
+    (:func:`send_dog`), or it waits at the Home Station."""
     fight = state.battle
     dogs = list(state.dogs)
     for i, dog in enumerate(dogs):
@@ -522,10 +574,44 @@ def settle_dogs(state: State) -> State:
         crews = held(state, dog.owner)
         if crews:
             best = max(crews, key=lambda p: (state.recruits[p], -p))
-            dogs[i] = Dog(owner=dog.owner, space=best)
+            dogs[i] = Dog(owner=dog.owner, space=best, stray=len(crews) > 1)
         else:
             dogs[i] = Dog(owner=dog.owner, space=state.seats[dog.owner].home, waiting=True)
     return replace(state, dogs=tuple(dogs)) if dogs != list(state.dogs) else state
+
+
+def send_dog(state: State, seat: int, event: SentDog) -> State:
+    """Space Dog, Paw!: "If another player uses an Action card to wipe out the Crew that Space
+    Dog is traveling with, move the Space Dog token to another one of your Crews on the board."
+    The owner chooses which, right after the card (before the next action)."""
+    strays = stray_dogs(state, seat)
+    if not strays:
+        raise IllegalAction("a Space Dog is sent to another Crew only right after an Action card "
+                            f"wiped out its Crew, by its owner{owners_of_strays(state)}")
+    space = planet_called(state, event.to)
+    if not mine_at(state, seat, space):
+        raise IllegalAction(f"the Space Dog joins one of {state.name(seat)}'s Crews",
+                            allowed=[state.space(p) for p in held(state, seat)])
+    dog = Dog(owner=seat, space=space)
+    return replace(state, dogs=put(state.dogs, strays[0], dog))
+
+
+def stray_dogs(state: State, seat: int) -> list[int]:
+    """Indexes of ``seat``'s Space Dogs that its owner may still send to another Crew."""
+    return [i for i, dog in enumerate(state.dogs) if dog.stray and dog.owner == seat]
+
+
+def owners_of_strays(state: State) -> str:
+    owners = dict.fromkeys(state.name(dog.owner) for dog in state.dogs if dog.stray)
+    return f" ({', '.join(owners)} may now)" if owners else ""
+
+
+def settle_strays(state: State) -> State:
+    """Space Dogs not sent on stay with the Crew they joined (the next action closes the
+    choice)."""
+    if not any(dog.stray for dog in state.dogs):
+        return state
+    return replace(state, dogs=tuple(replace(dog, stray=False) for dog in state.dogs))
 
 
 # -- Action cards ----------------------------------------------------------------------------------
@@ -545,9 +631,14 @@ def play(state: State, seat: int, event: Played) -> State:
     return pay(state, seat, card)
 
 
+def card_cost(state: State, card: str) -> int:
+    """Gems a card costs to play (Bribe a Rival's goes to the opponent)."""
+    return int(state.settings.costs[card_index(card)] == data.GEM)
+
+
 def pay(state: State, seat: int, card: str) -> State:
     """A card's Gem cost goes by the board (Bribe a Rival pays its opponent in its effect)."""
-    if card == data.BRIBE or state.settings.costs[card_index(card)] != data.GEM:
+    if card == data.BRIBE or not card_cost(state, card):
         return state
     me = state.seats[seat]
     if not me.gems:
@@ -557,7 +648,7 @@ def pay(state: State, seat: int, card: str) -> State:
 
 def discard_card(state: State, seat: int, card: str) -> State:
     k = card_index(card)
-    state = with_seat(state, seat, hand=hand_without(state.seats[seat].hand, card))
+    state = with_seat(state, seat, hand=one_less(state.seats[seat].hand, card))
     return replace(state, discard=put(state.discard, k, state.discard[k] + 1))
 
 
@@ -642,11 +733,31 @@ def mail(state: State, seat: int, event: Played) -> State:
 
 def dog_paw(state: State, seat: int, event: Played) -> State:
     """Space Dog, Paw!: "When you draw this card, you can pay one Gem to activate a Space Dog
-    ... place a Space Dog token on any planet where you have Recruits." """
-    if state.dog_window != seat:
-        raise IllegalAction("Space Dog, Paw! is activated only right after it is drawn")
+    ... place a Space Dog token on any planet where you have Recruits." Each Paw! drawn may be
+    activated until its player's next action, "before a battle begins", not in the middle of
+    one."""
+    if seat not in state.paws:
+        raise IllegalAction("Space Dog, Paw! is activated only right after it is drawn, before "
+                            f"{state.name(seat)}'s next action")
+    if in_battle(state, seat):
+        raise IllegalAction("Space Dog, Paw! is activated before a battle begins, not in the "
+                            "middle of one")
     state = place_dog(state, seat, planet_called(state, event.planet))
-    return replace(state, dog_window=NOBODY)
+    return replace(state, paws=one_less(state.paws, seat))
+
+
+def may_activate(state: State, seat: int) -> bool:
+    """``seat`` may activate a Space Dog, Paw! now: a window open, the card, a Gem, a token by
+    the board, Recruits to join, and no battle of theirs under way."""
+    me = state.seats[seat]
+    return (seat in state.paws and not in_battle(state, seat) and state.dogs_left > 0
+            and data.DOG_PAW in me.hand and me.gems >= card_cost(state, data.DOG_PAW)
+            and bool(held(state, seat)))
+
+
+def in_battle(state: State, seat: int) -> bool:
+    fight = state.battle
+    return fight is not None and seat in (fight.attacker, fight.defender)
 
 
 def good_dog(state: State, seat: int, event: Played) -> State:
@@ -687,7 +798,7 @@ CARD_EFFECTS: dict[str, Callable[[State, int, Played], State]] = {
 STEPS: dict[type[Event], Callable[[State, int, Event], State]] = {
     Dealt: deal, Covered: cover, RolledOff: roll_off, Drew: draw, TradedCards: trade_cards,
     Mined: mine, Recruited: recruit, Moved: move, Battled: battle, Built: build, Played: play,
-    Shielded: shield, Ended: end,
+    Shielded: shield, SentDog: send_dog, Passed: pass_answer, Ended: end,
 }  # type: ignore[dict-item]
 
 
@@ -699,9 +810,10 @@ def step(state: State, seat: int, event: Event) -> State:
     action = STEPS.get(type(event))
     if action is None:
         raise IllegalAction(f"{type(event).__name__} is not an action of Risk: Deep Space")
-    opening = is_activation(event)
-    if not opening and state.dog_window != NOBODY:
-        state = replace(state, dog_window=NOBODY)
+    if seat in state.paws and not is_activation(event):
+        state = replace(state, paws=tuple(s for s in state.paws if s != seat))
+    if not isinstance(event, SentDog):
+        state = settle_strays(state)
     state = action(state, seat, event)
     return settle_dogs(state)
 
@@ -760,10 +872,12 @@ def require_battle(state: State) -> Battle:
 
 
 def seat_called(state: State, text: str) -> int:
+    """The seat a typed player means: a player's name first, else the colour a player plays."""
     wanted = text.strip().casefold()
-    for seat, me in enumerate(state.seats):
-        if me.name.casefold() == wanted or me.colour == wanted:
-            return seat
+    for matches in (lambda me: me.name.casefold() == wanted, lambda me: me.colour == wanted):
+        found = next((seat for seat, me in enumerate(state.seats) if matches(me)), None)
+        if found is not None:
+            return found
     raise IllegalAction(f"nobody called '{text}' plays", allowed=[s.name for s in state.seats])
 
 
@@ -806,21 +920,43 @@ def phase_words(state: State) -> str:
     """What happens now, for people."""
     if state.phase == "over":
         return f"{state.name(state.winner)} has won"
+    return (setup_words(state) if state.phase != "turn" else turn_words(state)) + paw_words(state)
+
+
+def setup_words(state: State) -> str:
     if state.phase == "deal":
         waiting = [s.name for s in state.seats if not s.hand]
         return "the table deals two Action cards face up to " + ", ".join(waiting)
     if state.phase == "cover":
         return "the table covers a pair of opposing corner planets"
-    if state.phase == "roll-off":
-        return "roll for first player: " + ", ".join(state.name(s) for s in state.contenders)
+    return "roll for first player: " + ", ".join(state.name(s) for s in state.contenders)
+
+
+def acting_now(state: State) -> int:
+    """The seat expected to act: the invaded player while the dice wait for their answer, else
+    the player whose turn it is."""
+    if awaited_answers(state):
+        assert state.battle is not None
+        return state.battle.defender
+    return state.current
+
+
+def turn_words(state: State) -> str:
     who = state.name(state.current)
     if state.battle is not None:
         fight = state.battle
+        answers = awaited_answers(state)
+        waiting = (f"; {state.name(fight.defender)} may play "
+                   f"{' or '.join(data.title(c) for c in answers)} or pass" if answers else "")
         return (f"battle on {state.title(fight.target)}: {state.name(fight.attacker)} "
                 f"({fight.crew}) against {state.name(fight.defender)} "
-                f"({state.recruits[fight.target]})")
-    if state.dog_window != NOBODY:
-        return f"{state.name(state.dog_window)} may activate Space Dog, Paw! for a Gem"
+                f"({state.recruits[fight.target]}){waiting}")
     if state.stage == DRAW:
         return f"{who} draws up to two Action cards"
     return f"{who}: {STAGE_WORDS[state.stage]} ({state.moves_left} movements left)"
+
+
+def paw_words(state: State) -> str:
+    """Who may still activate a Space Dog, Paw! they drew (outside a battle they are in)."""
+    names = dict.fromkeys(state.name(s) for s in state.paws if may_activate(state, s))
+    return f"; {', '.join(names)} may activate Space Dog, Paw! for a Gem" if names else ""

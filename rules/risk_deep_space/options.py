@@ -4,7 +4,8 @@
 ``--option lost-base=destroyed``, ``--option home-bases=true``, ``--option open-stations=true``,
 ``--option deck.air-leak=8 --option deck.bribe-a-rival=3`` (the deck keeps 36 cards),
 ``--option cost.mail-from-mom=gem``, ``--option force-fields=shield`` (see
-:data:`data.FORCE_FIELD_RULES`). The options in force, the whole board included, are stored
+:data:`data.FORCE_FIELD_RULES`), ``--option defender-answers=roll`` (see
+:data:`data.DEFENDER_ANSWERS`). The options in force, the whole board included, are stored
 in the game-started event, so a log replays without the board file.
 """
 
@@ -17,7 +18,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from rules.board import Board, board_from_data, load_board, require_tags
+from rules.board import Board, board_from_data, load_board, require_separate, require_tags
 from rules.kernel import BadOptions
 
 from . import data
@@ -44,6 +45,10 @@ def _fields() -> list[tuple[str, Any, Any]]:
         ("home_bases", bool, msgspec.field(default=data.HOME_BASES.value, name="home-bases")),
         ("open_stations", bool,
          msgspec.field(default=data.OPEN_STATIONS.value, name="open-stations")),
+        # new games store data.DEFENDER_ANSWERS (see RiskDeepSpace.options); a log recorded
+        # before this option existed has no value and folds as it was recorded
+        ("defender_answers", Literal["wait", "roll"],
+         msgspec.field(default=data.RECORDED_ANSWERS, name="defender-answers")),
         *deck,
         *costs,
     ]
@@ -64,6 +69,9 @@ class Settings(msgspec.Struct, frozen=True, dict=True):
     """``unused`` (the default) or ``shield`` (:data:`data.FORCE_FIELD_RULES`)."""
     home_bases: bool
     open_stations: bool
+    defender_answers: str
+    """``wait``: the dice wait for the invaded player's answer (``pass``); ``roll``: they do
+    not (the attacker's roll closes the invaded player's cards)."""
     mix: tuple[int, ...]
     """Cards of each kind in the deck, in :data:`data.CARDS` order."""
     costs: tuple[str, ...]
@@ -98,9 +106,15 @@ def colours_for(board: Board, players: int, chosen: Sequence[str] = ()) -> tuple
     return tuple(homes)[:players]
 
 
+ROLES = {"home:": "a Home Station", "corner": "a corner", "centre": "the centre"}
+"""The parts a Deep Space board gives its spaces: one part to a space."""
+
+
 def check_board(board: Board, colours: Sequence[str], players: int) -> None:
     """What Deep Space needs of a board: a Home Station per colour in use, four corners in two
-    opposing pairs, one centre reaching four planets."""
+    opposing pairs, one centre reaching four planets; no space plays two of these parts (a
+    covered corner holding a Home Station's Recruits would break the game later)."""
+    require_separate(board, ROLES)
     require_tags(board, {f"home:{colour}": 1 for colour in colours})
     require_tags(board, {"corner": 4, "centre": 1})
     centre = board.tagged("centre")[0]
@@ -110,6 +124,10 @@ def check_board(board: Board, colours: Sequence[str], players: int) -> None:
             f"board '{board.name}': the centre must link to four planets, not {len(reached)} "
             f"({', '.join(reached)})"
         )
+    stations = sorted(set(reached) & set(board.tag_values("home").values()))
+    if stations:
+        raise BadOptions(f"board '{board.name}': the centre links to a Home Station "
+                         f"({', '.join(stations)}); it reaches four planets")
     corners = set(board.tagged("corner"))
     pairs = [frozenset(p) for p in board.opposites if set(p) <= corners]
     if len(set(pairs)) != 2 or set().union(*pairs) != corners:
@@ -162,7 +180,49 @@ def _settings(key: bytes, players: int) -> Settings:
         force_fields=options.force_fields,  # type: ignore[attr-defined]
         home_bases=options.home_bases,  # type: ignore[attr-defined]
         open_stations=options.open_stations,  # type: ignore[attr-defined]
+        defender_answers=options.defender_answers,  # type: ignore[attr-defined]
         mix=tuple(values[f"deck_{card.replace('-', '_')}"] for card in data.CARDS),
         costs=tuple(values.get(f"cost_{card.replace('-', '_')}", data.CARD_COSTS[card].value)
                     for card in data.CARDS),
     )
+
+
+def readings(found: Settings) -> list[dict[str, Any]]:
+    """What the rulebook leaves unprinted, as in force at this table: each value in table
+    words, its mark, the option that changes it, and whether it is our default (else the table
+    chose it)."""
+    mix = ", ".join(f"{data.title(card)} {n}" for card, n in zip(data.CARDS, found.mix,
+                                                                  strict=True))
+    unprinted = [card for card in data.CARDS if data.CARD_COSTS[card].mark != "R"]
+    free = [data.title(card) for card in unprinted
+            if found.costs[data.CARDS.index(card)] == data.FREE]
+    paid = [data.title(card) for card in unprinted if data.title(card) not in free]
+    costs = "; ".join(part for part in (
+        f"free to play: {', '.join(free)}" if free else "",
+        f"a Gem to play: {', '.join(paid)}" if paid else "") if part)
+    default_mix = tuple(data.DECK_MIX[card].value for card in data.CARDS)
+    default_costs = tuple(data.CARD_COSTS[card].value for card in data.CARDS)
+    field = data.FORCE_FIELD_RULES[found.force_fields]
+    return [
+        reading("deck mix", mix, "deck.<card>=N", found.mix == default_mix),
+        reading("costs not printed", costs, "cost.<card>=gem", found.costs == default_costs),
+        reading("a Base on a lost planet",
+                "stays and counts" if found.lost_base == "stays" else "goes back to its owner",
+                "lost-base", found.lost_base == data.LOST_BASE.value),
+        reading("Bases on Home Stations", "allowed" if found.home_bases else "none",
+                "home-bases", found.home_bases == data.HOME_BASES.value),
+        reading("Home Stations not in use", "open" if found.open_stations else "closed",
+                "open-stations", found.open_stations == data.OPEN_STATIONS.value),
+        reading("Recruits bought", "on the Home Station", "", True),
+        reading("Force Field tokens",
+                "unused, by the board" if found.force_fields == "unused"
+                else f"shield: {field.note}",
+                "force-fields", found.force_fields == data.FORCE_FIELD_RULE.value),
+    ]
+
+
+def reading(rule: str, value: str, option: str, default: bool) -> dict[str, Any]:
+    """One row of :func:`readings` (every default there is our inference, mark I)."""
+    return {"rule": rule, "value": value, "option": option, "default": default,
+            "mark": "I" if default else "table"}
+

@@ -45,6 +45,9 @@ class Dog(msgspec.Struct, frozen=True, gc=False):
     space: int
     waiting: bool = False
     """At the Home Station with no Crew: travels with the next Crew that leaves it."""
+    stray: bool = False
+    """Its Crew was just wiped out by an Action card and it joined the largest other Crew: its
+    owner may send it to another Crew instead, before the next action."""
 
 
 class Battle(msgspec.Struct, frozen=True, gc=False):
@@ -57,6 +60,8 @@ class Battle(msgspec.Struct, frozen=True, gc=False):
     crew: int
     """Attacking Recruits still standing (the defenders are the planet's Recruits)."""
     exchanges: int = 0
+    answered: bool = False
+    """The defender has passed on the cards played before the dice (``pass``)."""
     last: tuple[int, int] = (0, 0)
     """The dice of the last exchange (0, 0 before the first)."""
 
@@ -106,8 +111,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     mined: tuple[int, ...] = ()
     boost: bool = False
     """Energy Boost played: the next movement may pass occupied planets."""
-    dog_window: int = NOBODY
-    """The seat that just drew Space Dog, Paw! and may activate it now."""
+    paws: tuple[int, ...] = ()
+    """One seat per Space Dog, Paw! drawn and not yet activated: each may be activated until that
+    player's next action."""
     battle: Battle | None = None
     winner: int = NOBODY
     battles: int = 0
@@ -182,10 +188,10 @@ def card_index(card: str) -> int:
     return CARDS.index(card)
 
 
-def hand_without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    """The hand after one ``card`` left it."""
-    result = list(hand)
-    result.remove(card)
+def one_less(values: tuple[T, ...], value: T) -> tuple[T, ...]:
+    """``values`` with one ``value`` taken out (a card from a hand, a seat from a list)."""
+    result = list(values)
+    result.remove(value)
     return tuple(result)
 
 

@@ -7,14 +7,26 @@ from rules.kernel import ActionSpec, FieldSpec
 
 from .moves import (
     SIDES,
-    deploy_rank,
+    deployers,
     dice_allowed,
     draw_need,
+    expand_choice,
     playable,
     resolve_roll,
     settle,
 )
-from .state import CANCEL, CONTINENTS, TACTICS, TROOP, State, could_hold, names, unseen_kinds
+from .state import (
+    ATTACKER_STEP,
+    CANCEL,
+    CONTINENTS,
+    HELPERS_STEP,
+    TACTICS,
+    TROOP,
+    State,
+    could_hold,
+    drawable_kinds,
+    names,
+)
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:
@@ -44,10 +56,19 @@ def merge(specs: list[ActionSpec]) -> list[ActionSpec]:
         if spec.type in merged:
             old = merged[spec.type]
             actors = tuple(dict.fromkeys(old.actors + spec.actors))
-            fields = tuple(join_field(a, b) for a, b in zip(old.fields, spec.fields, strict=True))
+            fields = join_fields(old.fields, spec.fields)
             spec = ActionSpec(type=spec.type, actors=actors, fields=fields, doc=old.doc)
         merged[spec.type] = spec
     return list(merged.values())
+
+
+def join_fields(a: tuple[FieldSpec, ...], b: tuple[FieldSpec, ...]) -> tuple[FieldSpec, ...]:
+    """The fields of both specs, by name, choices joined where both have a field."""
+    joined = {field.name: field for field in a}
+    for field in b:
+        known = joined.get(field.name)
+        joined[field.name] = field if known is None else join_field(known, field)
+    return tuple(joined.values())
 
 
 def join_field(a: FieldSpec, b: FieldSpec) -> FieldSpec:
@@ -97,7 +118,7 @@ def draw_action(state: State, *, expand: bool = False) -> ActionSpec:
         ),
         FieldSpec(name="tactics", kind="list[str]", required=False, doc=tactics_doc()),
     )
-    doc = "Expand: 2 continent cards or 1 tactics card" if expand else f"{draw_need(state)} cards"
+    doc = f"Expand: {expand_choice(state)}" if expand else f"{draw_need(state)} cards"
     return ActionSpec(type="draw", actors=(state.name(state.current),), fields=fields, doc=doc)
 
 
@@ -112,7 +133,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
             type="pass",
             actors=current,
             fields=(
-                FieldSpec(name="drew", kind="str", required=False, choices=unseen_kinds(state)),
+                FieldSpec(name="drew", kind="str", required=False, choices=drawable_kinds(state)),
             ),
             doc="draw 1 tactics card and end the turn",
         )
@@ -147,12 +168,19 @@ def battle_actions(state: State) -> list[ActionSpec]:
         return []
     attacker = (state.name(battle.attacker),)
     specs = []
-    if battle.step == "deploy":
-        specs.append(deploy_action(state))
+    deploy = deploy_action(state) if battle.step == "deploy" else None
+    if deploy is not None and deploy.actors:
+        specs.append(deploy)
+    if battle.deploy_step == HELPERS_STEP:
+        specs.append(ActionSpec(type="resolve", actors=attacker, doc="no more troops deployed"))
     if battle.step == "rolled":
-        specs.append(ActionSpec(type="resolve", actors=attacker, doc="resolve the roll"))
+        lost = FieldSpec(name="lost", kind="list[str]", required=False,
+                         choices=names(state, dict.fromkeys(t.owner for t in battle.troops)),
+                         doc="whose troop each lost pair costs (default: the side's own first)")
+        specs.append(ActionSpec(type="resolve", actors=attacker, fields=(lost,),
+                                doc="resolve the roll"))
     rolling = resolve_roll(state)
-    if rolling.battle is not None:
+    if rolling.battle is not None and battle.deploy_step >= HELPERS_STEP:
         attack, defend = dice_allowed(rolling, rolling.battle)
         fields = (
             FieldSpec(name="attacker", kind="list[int]", required=False, doc=f"{attack} dice"),
@@ -165,18 +193,23 @@ def battle_actions(state: State) -> list[ActionSpec]:
 
 
 def deploy_action(state: State) -> ActionSpec:
+    """The players whose deploying step it is: the attacker or the defender (who may decline
+    with ``troops=0``), or the helpers who may hold a Troop card."""
     battle = state.battle
     assert battle is not None
-    seats = [
-        s
-        for s in range(len(state.seats))
-        if deploy_rank(battle, s) >= battle.deploy_step and could_hold(state, s, TROOP)
-    ]
+    helpers = battle.deploy_step == HELPERS_STEP
+    seats = deployers(state, battle)
+    if helpers:
+        seats = tuple(s for s in seats if could_hold(state, s, TROOP))
     fields = (
-        FieldSpec(name="troops", kind="int", doc="Troop cards played"),
-        FieldSpec(name="side", kind="str", required=False, choices=SIDES, doc="helpers only"),
+        FieldSpec(name="troops", kind="int",
+                  doc="Troop cards played" + ("" if helpers else "; 0: none")),
+        FieldSpec(name="side", kind="str", required=helpers, choices=SIDES if helpers else (),
+                  doc="the side a helper fights for"),
     )
-    return ActionSpec(type="deploy", actors=names(state, seats), fields=fields)
+    step = "the attacker's" if battle.deploy_step == ATTACKER_STEP else "the defender's"
+    return ActionSpec(type="deploy", actors=names(state, seats), fields=fields,
+                      doc="helpers' troops" if helpers else f"{step} troops")
 
 
 def play_fields(card: FieldSpec) -> tuple[FieldSpec, ...]:
@@ -185,6 +218,8 @@ def play_fields(card: FieldSpec) -> tuple[FieldSpec, ...]:
         FieldSpec(name="target", kind="str", required=False, doc="Spy, Artillery: a player"),
         FieldSpec(name="side", kind="str", required=False, choices=SIDES, doc="Bombard"),
         FieldSpec(name="die", kind="int", required=False, doc="Bombard: the face to turn to 6"),
+        FieldSpec(name="troops", kind="int", required=False,
+                  doc="Artillery: 1 or 2 troops (default: up to 2)"),
     )
 
 

@@ -28,12 +28,14 @@ from .events import (
 )
 from .moves import (
     SIDES,
-    deploy_rank,
+    deployers,
     dice_allowed,
     draw_need,
+    expand_tactics,
     playable,
     resolve_roll,
     settle,
+    shown_faces,
     step,
 )
 from .state import (
@@ -41,14 +43,15 @@ from .state import (
     BOMBARD,
     CANCEL,
     CONTINENTS,
+    HELPERS_STEP,
     NOBODY,
     SPY,
     TACTICS,
     TROOP,
     State,
     could_hold,
+    drawable_kinds,
     tactics_left,
-    unseen_kinds,
 )
 
 
@@ -94,7 +97,7 @@ def setup_event(state: State, rng: random.Random) -> Event:
             player=state.name(second), continents=pick_continents(state, rng, state.deck, 1)
         )
     seat = state.dealt.index(False)
-    named = tuple(rng.choice(unseen_kinds(state)) for _ in range(rng.randint(0, 1)))
+    named = tuple(rng.choice(drawable_kinds(state)) for _ in range(rng.randint(0, 1)))
     tactics = named + ((str(3 - len(named)),) if len(named) < 3 else ())
     return Dealt(
         player=state.name(seat),
@@ -146,7 +149,7 @@ def turn_draw(state: State, rng: random.Random, seat: int) -> Drew:
 
 
 def expand_draw(state: State, rng: random.Random) -> Drew:
-    if sum(state.deck) and (not tactics_left(state) or rng.random() < 0.7):
+    if sum(state.deck) and (not expand_tactics(state) or rng.random() < 0.7):
         count = min(2, sum(state.deck))
         return Drew(continents=pick_continents(state, rng, state.deck, count, state.current))
     return Drew(tactics=("1",))
@@ -157,7 +160,7 @@ def act(state: State, rng: random.Random, seat: int) -> Iterator[Candidate]:
     if options:
         source, target, defender = rng.choice(options)
         yield 8.0, seat, Attacked(from_=source, target=target, defender=defender)
-    named = unseen_kinds(state)
+    named = drawable_kinds(state)
     drew = rng.choice(named) if named and rng.random() < 0.2 else ""
     yield 2.0, seat, Passed(drew=drew)
 
@@ -169,6 +172,11 @@ def battle(state: State, rng: random.Random) -> Iterator[Candidate]:
         yield from deploys(state, rng)
     if fight.step == "rolled":
         yield 5.0, fight.attacker, Resolved()
+        if fight.troops:  # the table may name whose troop a lost pair costs
+            owner = state.name(rng.choice(fight.troops).owner)
+            yield 1.0, fight.attacker, Resolved(lost=(owner,))
+    if fight.deploy_step == HELPERS_STEP:
+        yield 1.0, fight.attacker, Resolved()
     rolling = resolve_roll(state)
     if rolling.battle is not None:
         attack, defend = dice_allowed(rolling, rolling.battle)
@@ -183,14 +191,19 @@ def battle(state: State, rng: random.Random) -> Iterator[Candidate]:
 
 
 def deploys(state: State, rng: random.Random) -> Iterator[Candidate]:
+    """The deployers of this step: the attacker or defender deploy some troops or none, helpers
+    some troops for a side."""
     fight = state.battle
     assert fight is not None
-    for seat in range(len(state.seats)):
-        if deploy_rank(fight, seat) < fight.deploy_step or not could_hold(state, seat, TROOP):
+    for seat in deployers(state, fight):
+        own = seat in (fight.attacker, fight.defender)
+        if own:
+            yield 1.0, seat, Deployed(troops=0)
+        if not could_hold(state, seat, TROOP):
             continue
         troops = max(n for n in range(1, 4) if n == 1 or could_hold(state, seat, TROOP, n))
         count = rng.randint(1, troops)
-        if seat in (fight.attacker, fight.defender):
+        if own:
             yield 2.0, seat, Deployed(troops=count)
         else:
             yield 0.7, seat, Deployed(troops=count, side=rng.choice(SIDES))
@@ -208,9 +221,10 @@ def plays(state: State, rng: random.Random) -> Iterator[Candidate]:
                 event = Played(card=name, target=rng.choice(others))
             elif card == ARTILLERY and fight is not None:
                 owners = sorted({troop.owner for troop in fight.troops})
-                event = Played(card=name, target=state.name(rng.choice(owners)))
+                event = Played(card=name, target=state.name(rng.choice(owners)),
+                               troops=rng.choice((0, 0, 1)))
             elif card == BOMBARD and fight is not None and fight.roll is not None:
                 side = rng.choice(SIDES)
-                faces = fight.roll.attacker if side == SIDES[0] else fight.roll.defender
-                event = Played(card=name, side=side, die=rng.choice(faces))
+                event = Played(card=name, side=side,
+                               die=rng.choice(shown_faces(fight.roll, side)))
             yield 0.5, seat, event

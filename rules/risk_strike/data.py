@@ -116,3 +116,28 @@ TACTICS_ALIASES: dict[str, str] = {
     "canceled": "canceled-orders",
     "co": "canceled-orders",
 }
+
+READINGS: dict[str, tuple[Fact, tuple[str, ...]]] = {
+    "reshuffle": (
+        Fact("at-draw", "I", f"{RULEBOOK}, More to Know: 'If the tactics card deck ever runs out, "
+             "shuffle the discard pile to create a new deck' (when: our reading)"),
+        ("when-empty",),
+    ),
+    "expand-cards": (
+        Fact("inactive", "I", f"{RULEBOOK}, Attack Phase 3: 'A continent card claimed during "
+             "battle cannot be used as an active card in that battle' (Expand: our reading)"),
+        ("active",),
+    ),
+    "after-win": (
+        Fact("resolve", "I", f"{RULEBOOK}, Resolve Wins: 'If each of you rolled more than one die, "
+             "compare the next-highest pair of dice and repeat the process'"),
+        ("stop",),
+    ),
+}
+"""Readings of card rules the rulebook leaves open (mark I: our reading, the default), each with the
+other value a table may choose: when the discard pile is reshuffled (``at-draw``: when a draw
+finds the deck empty; ``when-empty``: as soon as the last card is drawn, so cards discarded later
+wait for the next reshuffle); whether attacking-continent cards drawn with Expand during a battle
+add to its attacking cards (``inactive``: they add no die; ``active``: they do); whether the
+pairs after the one that ends the battle (the last defending or attacking card gone) or wins the
+game are still resolved (``resolve``) or not (``stop``)."""

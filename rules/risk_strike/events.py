@@ -55,8 +55,9 @@ class Attacked(Event, tag="attack"):
 class Deployed(Event, tag="deploy"):
     """``deploy troops=2``: Troop cards played in Attack Phase 2.
 
-    Players other than the attacker and the defender name the side they help
-    (``side=attacker`` or ``side=defender``, or that player's name).
+    The attacker, then the defender, each make one entry (``troops=0``: none); then players other
+    than the attacker and the defender deploy and name the side they help (``side=attacker`` or
+    ``side=defender``, or that player's name).
     """
 
     troops: int = 1
@@ -81,10 +82,18 @@ class Played(Event, tag="play"):
     target: str = ""
     side: str = ""
     die: int = 0
+    troops: int = 0
+    """Artillery: how many of the target's active troops go, 1 or 2; 0: as many as they have,
+    up to 2."""
 
 
 class Resolved(Event, tag="resolve"):
     """``resolve``: nobody plays anything more now; played cards and the roll take effect."""
+
+    lost: tuple[str, ...] = ()
+    """Whose active troop each lost pair costs, pair by pair (highest first) among the pairs
+    that cost a troop (``lost=carol``); empty, or for later pairs: the side's own player's troops
+    first, then helpers' (the latest deployed first)."""
 
 
 class Retreated(Event, tag="retreat"):

@@ -14,11 +14,26 @@ from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnIn
 
 from . import data
 from .actions import legal_actions
-from .events import EVENTS, Attacked, Dealt, Deployed, Drew, Passed, Played, Rolled, RolledOff
-from .moves import dice_allowed, phase_words, prepare, resolve_roll, step
+from .events import (
+    EVENTS,
+    Attacked,
+    Dealt,
+    Deployed,
+    Drew,
+    Passed,
+    Played,
+    Resolved,
+    Rolled,
+    RolledOff,
+)
+from .hidden import first_world
+from .moves import deployers, dice_allowed, phase_words, prepare, resolve_roll, step
 from .options import Options, settings, validate
 from .state import (
+    ATTACKER_STEP,
     CONTINENTS,
+    DEFENDER_STEP,
+    HELPERS_STEP,
     NOBODY,
     TACTICS,
     Battle,
@@ -72,6 +87,10 @@ class RiskStrike(SteppedRules[State]):
             discard=(0,) * len(TACTICS),
             coins=(NOBODY,) * len(CONTINENTS),
             seat_names=exact_seat_names(started.players),
+            worlds=first_world(data.TACTICS_DECK.value, players),
+            reshuffle_when_empty=found.readings["reshuffle"] == "when-empty",
+            expand_cards_active=found.readings["expand-cards"] == "active",
+            stop_after_win=found.readings["after-win"] == "stop",
         )
 
     # -- the fold ------------------------------------------------------------------------------
@@ -206,6 +225,8 @@ def canonical(state: State, event: Event) -> Event:
                 target=player_name(state, event.target),
                 side=player_name(state, event.side),
             )
+        case Resolved() if event.lost:
+            return replace(event, lost=tuple(player_name(state, name) for name in event.lost))
         case Passed() if event.drew:
             return replace(event, drew=cards((event.drew,))[0])
     return event
@@ -313,6 +334,7 @@ def pending_figures(state: State) -> dict[str, Any] | None:
         "target": state.name(pending.target) if pending.target != NOBODY else None,
         "side": pending.side or None,
         "die": pending.die or None,
+        "troops": pending.troops or None,
         "canceled_orders": pending.cancels,
         "canceled": pending.canceled,
     }
@@ -338,12 +360,10 @@ def expected_now(state: State) -> tuple[str, tuple[int, ...]]:
     battle = state.battle
     if battle is None:
         return state.phase, me
-    if battle.step == "deploy":
-        deployers = {0: (battle.attacker,), 1: (battle.defender,)}.get(
-            battle.deploy_step,
-            tuple(seat for seat in state.order if seat not in (battle.attacker, battle.defender)),
-        )
-        return "battle: deploy", deployers
+    if battle.deploy_step in (ATTACKER_STEP, DEFENDER_STEP):
+        return "battle: deploy", deployers(state, battle)
+    if battle.deploy_step == HELPERS_STEP:  # helpers may deploy; the attacker rolls next
+        return "battle: deploy", (battle.attacker,)
     words = {"ready": "battle: roll", "rolled": "battle: dice rolled",
              "between": "battle: roll again or retreat"}
     return words[battle.step], (battle.attacker,)

@@ -33,10 +33,14 @@ from .events import (
 )
 from .state import (
     ARTILLERY,
+    ATTACKER_STEP,
     BOMBARD,
     CANCEL,
     CONTINENTS,
+    DEFENDER_STEP,
+    DEPLOYED,
     EXPAND,
+    HELPERS_STEP,
     NOBODY,
     RALLY,
     SABOTAGE,
@@ -46,7 +50,6 @@ from .state import (
     Battle,
     Dice,
     Pending,
-    Seat,
     State,
     Troop,
     bump,
@@ -57,11 +60,14 @@ from .state import (
     draw_tactics,
     draw_unknown,
     gain_all,
+    in_use,
     names,
     put,
     seat_of,
     tactics_left,
+    take_cards,
     title,
+    unseen,
 )
 
 ATTACKER, DEFENDER = dice.ATTACKER, dice.DEFENDER
@@ -338,16 +344,42 @@ def expand_draw(state: State, seat: int, event: Drew) -> State:
     only the turn's draw may take from the surrendered lineup)."""
     cards = tactics_arg(event.tactics, 0)
     continents = min(2, sum(state.deck))
-    rule = f"for Expand {state.name(seat)} draws {continents} continent cards or 1 tactics card"
+    rule = f"for Expand {state.name(seat)} draws {expand_choice(state)}"
     if event.lineup:
-        refuse(f"{rule} from the decks, not from the surrendered lineup")
+        refuse(f"{rule}, from the deck, not from the surrendered lineup")
     if event.continents and not cards and len(event.continents) == continents:
-        state = take_continents(state, seat, event.continents, "deck")
-    elif cards and not event.continents and len(cards) == 1:
-        state = draw_tactics(state, seat, cards)
+        state = joined_battle(take_continents(state, seat, event.continents, "deck"),
+                              event.continents)
+    elif cards and not event.continents and len(cards) == 1 and expand_tactics(state):
+        state = draw_tactics(state, seat, cards, keep=in_use(EXPAND, state.expand_owed))
     else:
         refuse(rule)
-    return replace(state, expand_owed=state.expand_owed - 1)
+    state = replace(state, expand_owed=state.expand_owed - 1)
+    return end_turn(state) if state.phase == "end" and not state.expand_owed else state
+
+
+def expand_choice(state: State) -> str:
+    """What Expand's owed draw may be, in table words: ``2 continent cards or 1 tactics card``."""
+    continents = min(2, sum(state.deck))
+    cards = f"{continents} continent card{'s' * (continents > 1)}" if continents else ""
+    if not expand_tactics(state):
+        return f"{cards} (no tactics card is left to draw)"
+    return f"{cards} or 1 tactics card" if cards else "1 tactics card (no continent card is left)"
+
+
+def expand_tactics(state: State) -> int:
+    """Tactics cards Expand's owed draw may take: the Expands owed are in use, not reshuffled."""
+    return tactics_left(state, in_use(EXPAND, state.expand_owed))
+
+
+def joined_battle(state: State, texts: Sequence[str]) -> State:
+    """Reading ``expand-cards=active``: attacking-continent cards drawn with Expand in a battle
+    add to its attacking cards (by default they are not active in it, like claimed cards)."""
+    battle = state.battle
+    if battle is None or not state.expand_cards_active:
+        return state
+    joining = sum(1 for text in texts if continent_of(text) == battle.source)
+    return replace(state, battle=replace(battle, attack_cards=battle.attack_cards + joining))
 
 
 def on_pass(state: State, actor: int, event: Passed) -> State:
@@ -408,47 +440,87 @@ def require_battle(state: State, what: str) -> Battle:
 
 
 def on_deploy(state: State, actor: int, event: Deployed) -> State:
-    """Attack Phase 2: the attacker deploys, then the defender, then other players for either
-    side. A later deployer closes the earlier ones' turn to deploy."""
+    """Attack Phase 2, step by step: the attacker deploys or declines (``troops=0``), then the
+    defender, then other players for either side until the attacker rolls or resolves."""
     seat = require_player(state, actor)
     battle = require_battle(state, "deploy troops in")
     if battle.step != "deploy":
-        refuse("troops are deployed only in Attack Phase 2, before the first roll")
-    side, rank = deploy_role(state, battle, seat, event.side)
-    if rank < battle.deploy_step:
-        later = "the defender has" if battle.deploy_step == 1 else "other players have"
-        refuse(f"{state.name(seat)} can no longer deploy: {later} deployed since")
-    if event.troops < 1:
-        refuse("deploy at least 1 troop (troops=1)")
+        refuse(f"troops are deployed only in Attack Phase 2, which is over: {phase_words(state)}")
+    rank = deploy_rank(battle, seat)
+    if rank != battle.deploy_step:
+        done = f"{state.name(seat)} has deployed: " if rank < battle.deploy_step else ""
+        refuse(done + deploy_turn(state, battle), names(state, deployers(state, battle)))
+    side = deploy_side(state, battle, seat, event.side)
+    if event.troops < 0 or (event.troops == 0 and rank == HELPERS_STEP):
+        refuse(f"{state.name(seat)} deploys 1 troop or more (troops=1); other players who do "
+               f"not deploy need not say so: {state.name(battle.attacker)}'s roll or resolve "
+               "ends deployment")
     if not could_hold(state, seat, TROOP, event.troops):
         refuse(f"{state.name(seat)} cannot have {event.troops} Troop cards in hand")
-    hand = state.seats[seat]  # take_card of each Troop: named ones first, then unknown cards
-    named = min(hand.known[TROOP], event.troops)
-    hand = Seat(hand.name, hand.continents, bump(hand.known, TROOP, -named) if named else
-                hand.known, hand.unknown - (event.troops - named))
     troops = battle.troops + (Troop(seat, side),) * event.troops
-    return replace(state, seats=put(state.seats, seat, hand),
-                   battle=replace(battle, troops=troops, deploy_step=rank))
+    state = take_cards(state, seat, TROOP, event.troops)
+    return replace(state, battle=replace(battle, troops=troops, deploy_step=next_step(state, rank)))
+
+
+def next_step(state: State, rank: int) -> int:
+    """The step after ``rank``'s entry: helpers deploy as often as they like, and with two
+    players there are no other players to deploy."""
+    if rank == HELPERS_STEP:
+        return HELPERS_STEP
+    following = rank + 1
+    return DEPLOYED if following == HELPERS_STEP and len(state.seats) == 2 else following
 
 
 def deploy_rank(battle: Battle, seat: int) -> int:
-    """Attack Phase 2 order: 0 the attacker, 1 the defender, 2 the other players."""
-    return {battle.attacker: 0, battle.defender: 1}.get(seat, 2)
+    """Attack Phase 2 order: the attacker's step, the defender's, then the other players'."""
+    return {battle.attacker: ATTACKER_STEP, battle.defender: DEFENDER_STEP}.get(seat,
+                                                                                HELPERS_STEP)
 
 
-def deploy_role(state: State, battle: Battle, seat: int, text: str) -> tuple[str, int]:
-    """The side a deployer fights for and their rank in the deploying order."""
+def deployers(state: State, battle: Battle) -> tuple[int, ...]:
+    """The players whose step of Attack Phase 2 it is, in play order."""
+    if battle.deploy_step == ATTACKER_STEP:
+        return (battle.attacker,)
+    if battle.deploy_step == DEFENDER_STEP:
+        return (battle.defender,)
+    if battle.deploy_step == HELPERS_STEP:
+        return tuple(s for s in state.order if s not in (battle.attacker, battle.defender))
+    return ()
+
+
+def deploy_turn(state: State, battle: Battle) -> str:
+    """Whose step of Attack Phase 2 it is, in table words."""
+    attacker, defender = state.name(battle.attacker), state.name(battle.defender)
+    return {
+        ATTACKER_STEP: f"{attacker} deploys first: deploy troops=N, or troops=0 for none",
+        DEFENDER_STEP: f"{defender}, the defender, deploys or declines first (deploy troops=0 "
+                       "for none)",
+        HELPERS_STEP: f"other players may still deploy for either side, until {attacker} rolls "
+                      "or types resolve",
+    }.get(battle.deploy_step, "troops are deployed")
+
+
+def deploy_side(state: State, battle: Battle, seat: int, text: str) -> str:
+    """The side a deployer fights for: their own, or the one a helper names (one per battle)."""
     chosen = side_arg(state, battle, text) if text else None
-    own = {battle.attacker: (ATTACKER, 0), battle.defender: (DEFENDER, 1)}.get(seat)
+    own = {battle.attacker: ATTACKER, battle.defender: DEFENDER}.get(seat)
     if own is not None:
-        if chosen not in (None, own[0]):
-            refuse(f"{state.name(seat)} deploys for their own side, the {own[0]}", [own[0]])
+        if chosen not in (None, own):
+            refuse(f"{state.name(seat)} deploys for their own side, the {own}", [own])
         return own
     if chosen is None:
         refuse(
             f"{state.name(seat)} helps a side: name it with side=attacker or side=defender", SIDES
         )
-    return chosen, 2
+    helping = helped_side(battle, seat)
+    if helping not in (None, chosen):
+        refuse(f"{state.name(seat)} helps the {helping} in this battle", [helping])
+    return chosen
+
+
+def helped_side(battle: Battle, seat: int) -> str | None:
+    """The side a player's active troops fight for, if they have any."""
+    return next((troop.side for troop in battle.troops if troop.owner == seat), None)
 
 
 def side_arg(state: State, battle: Battle, text: str) -> str:
@@ -494,6 +566,8 @@ def on_roll(state: State, actor: int, event: Rolled) -> State:
     attacker = battle.attacker
     if actor != attacker:
         refuse(f"the attacker, {state.name(attacker)}, rolls", [state.name(attacker)])
+    if battle.deploy_step < HELPERS_STEP:
+        refuse(deploy_turn(state, battle), ["deploy"])
     state = resolve_roll(state)
     if state.battle is None:
         refuse(f"the battle is over: {phase_words(state)}")
@@ -508,16 +582,25 @@ def on_roll(state: State, actor: int, event: Rolled) -> State:
         expect_dice(event.defender, defend,
                     f"{who}'s defence: {dice_words(state, battle, DEFENDER)}")
     rolled = Dice(attacker=tuple(event.attacker), defender=tuple(event.defender))
-    battle = replace(battle, deploy_step=3, rolls=battle.rolls + 1, roll=rolled)
+    battle = replace(battle, deploy_step=DEPLOYED, rolls=battle.rolls + 1, roll=rolled)
     return replace(state, battle=battle)
 
 
 def on_resolve(state: State, actor: int, event: Resolved) -> State:
     """Close the open windows: played cards take effect in order, then the roll is resolved."""
     require_turn(state, actor, "resolve")
-    if state.pending is None and (state.battle is None or state.battle.roll is None):
-        refuse("nothing to resolve: no tactics card and no roll is waiting")
-    return resolve_roll(settle(state))
+    battle = state.battle
+    helpers = battle is not None and battle.deploy_step == HELPERS_STEP
+    if state.pending is None and not helpers and (battle is None or battle.roll is None):
+        refuse("nothing to resolve: no tactics card, no helpers' deployment and no roll is "
+               "waiting")
+    state = settle(state)
+    if helpers and state.battle is not None:
+        state = replace(state, battle=replace(state.battle, deploy_step=DEPLOYED))
+    if event.lost and (state.battle is None or state.battle.roll is None):
+        refuse("lost= names whose troops a roll costs: no roll is waiting")
+    lost = tuple(player_arg(state, name) for name in event.lost)
+    return resolve_roll(state, lost)
 
 
 def on_retreat(state: State, actor: int, event: Retreated) -> State:
@@ -532,13 +615,14 @@ def on_retreat(state: State, actor: int, event: Retreated) -> State:
     return state if state.battle is None else end_battle(state)
 
 
-def resolve_roll(state: State) -> State:
+def resolve_roll(state: State, lost: tuple[int, ...] = ()) -> State:
     """Resolve Wins: each lost pair costs the loser an active troop, else a continent card.
 
     One lost pair (in the order of the pairs, highest first): an active troop is discarded (see
     :func:`troop_to_lose`), else the defender gives the attacker a defending card (not active in
     this battle; the attacker may take its coin, see :func:`~.state.gain`) or the attacker
-    surrenders an attacking card to the lineup. Worked out on counts, then one replace.
+    surrenders an attacking card to the lineup. ``lost`` names, pair by pair among the pairs that
+    cost a troop, whose troop goes. Worked out on counts, then one replace.
     """
     battle = state.battle
     if battle is None or battle.roll is None:
@@ -553,9 +637,13 @@ def resolve_roll(state: State) -> State:
     mine = theirs = None  # the attacker's and the defender's continent counts, once changed
     fallen = surrendered = 0
     for pair in winners:
+        if state.stop_after_win and (winner != NOBODY or not defend_cards or not attack_cards):
+            break  # reading after-win=stop: the battle (or the game) is decided
         side = DEFENDER if pair == ATTACKER else ATTACKER
         index = troop_index(troops, side, attacker if side == ATTACKER else defender)
         if index is not None:
+            if fallen < len(lost):
+                index = chosen_troop(state, troops, side, lost[fallen])
             troops = troops[:index] + troops[index + 1 :]
             fallen += 1
         elif side == DEFENDER and defend_cards:
@@ -576,6 +664,9 @@ def resolve_roll(state: State) -> State:
                 mine = list(seats[attacker].continents)
             mine[source] -= 1
             surrendered += 1
+    if len(lost) > fallen:
+        refuse(f"{fallen} lost pair{' costs' if fallen == 1 else 's cost'} a troop in this roll, "
+               f"not {len(lost)}")
     changes: dict[str, Any] = {}
     if mine is not None:
         seats = put(seats, attacker, replace(seats[attacker], continents=tuple(mine)))
@@ -615,6 +706,16 @@ def pair_winners(roll: Dice) -> tuple[str, ...]:
     if pairs == 1:
         return (first,)
     return (first, ATTACKER if attack[1] + bonus > defend[1] else DEFENDER)
+
+
+def chosen_troop(state: State, troops: tuple[Troop, ...], side: str, owner: int) -> int:
+    """The index of the active troop of ``owner`` on ``side`` that the table says goes (their
+    latest deployed; troop cards are alike)."""
+    for index in range(len(troops) - 1, -1, -1):
+        if troops[index] == Troop(owner, side):
+            return index
+    owners = names(state, dict.fromkeys(t.owner for t in troops if t.side == side))
+    refuse(f"{state.name(owner)} has no active troop on the {side}'s side", owners)
 
 
 def troop_to_lose(battle: Battle, side: str) -> int | None:
@@ -662,6 +763,9 @@ def closed_battle(state: State, troops: tuple[Troop, ...], changes: dict[str, An
     if changes.get("winner", state.winner) != NOBODY:
         changes["phase"] = "over"
         return replace(state, **changes)
+    if state.expand_owed:  # Expand's draw outlives the battle: the turn ends once it is taken
+        changes["phase"] = "end"
+        return replace(state, **changes)
     # begin_turn: the next turn draws two cards, fewer only if fewer are left anywhere
     left = (sum(changes.get("deck", state.deck)) + sum(changes.get("lineup", state.lineup))
             + changes.get("tactics_deck", state.tactics_deck)
@@ -685,28 +789,23 @@ def on_play(state: State, actor: int, event: Played) -> State:
     if not could_hold(state, seat, card):
         refuse(holding_refusal(state, seat, card), playable(state, seat))
     pending = TARGETS.get(card, no_target)(state, seat, card, event)
-    hand = state.seats[seat]  # take_card, then discard: one replace with the rest
-    if hand.known[card]:
-        hand = Seat(hand.name, hand.continents, bump(hand.known, card, -1), hand.unknown)
-    else:
-        hand = Seat(hand.name, hand.continents, hand.known, hand.unknown - 1)
-    seats, pile = put(state.seats, seat, hand), bump(state.discard, card)
+    state = take_cards(state, seat, card)  # then discard: one replace with the rest
+    seats, pile = state.seats, bump(state.discard, card)
     if card == CANCEL:
         assert state.pending is not None
         answered = replace(state.pending, cancels=state.pending.cancels + 1)
         return replace(state, seats=seats, discard=pile, pending=answered)
-    battle = state.battle
-    if card in (ARTILLERY, SABOTAGE) and battle is not None and battle.deploy_step < 3:
-        return replace(state, seats=seats, discard=pile, pending=pending,
-                       battle=replace(battle, deploy_step=3))
     return replace(state, seats=seats, discard=pile, pending=pending)
 
 
 def holding_refusal(state: State, seat: int, card: int) -> str:
     name, card_name = state.name(seat), title(TACTICS[card])
-    if state.seats[seat].unknown:
+    if not state.seats[seat].unknown:
+        return f"{name} has no {card_name} card in hand"
+    if not unseen(state, card):
         return f"{name} cannot hold a {card_name} card: all {state.tactics_total[card]} are seen"
-    return f"{name} has no {card_name} card in hand"
+    return (f"{name} cannot hold a {card_name} card: none could be left in the decks "
+            f"{name}'s face-down cards were drawn from")
 
 
 def timing_refusal(state: State, seat: int, card: int) -> str | None:
@@ -727,6 +826,9 @@ def timing_refusal(state: State, seat: int, card: int) -> str | None:
     if card in (RALLY, BOMBARD) and battle.roll is None:
         return (f"{title(TACTICS[card])} is played after the dice are rolled, before the roll "
                 "is resolved")
+    if card in (ARTILLERY, SABOTAGE) and battle.deploy_step < DEPLOYED:
+        return (f"{title(TACTICS[card])} is played after troops are deployed: "
+                f"{deploy_turn(state, battle)}")
     if card == SABOTAGE and battle.rolls:
         return "Sabotage is played right after troops are deployed, before the first roll"
     return None
@@ -775,20 +877,37 @@ def artillery_target(state: State, seat: int, card: int, event: Played) -> Pendi
     target = seat_of(state, event.target)
     if target is None or state.name(target) not in choices:
         refuse("Artillery targets a player with active troops (target=NAME)", choices)
-    return Pending(player=seat, card=card, target=target)
+    most = data.ARTILLERY_TROOPS.value
+    if not 0 <= event.troops <= most:
+        refuse(f"Artillery forces a player to discard up to {most} active troop cards, not "
+               f"{event.troops}", [str(n) for n in range(1, most + 1)])
+    assert state.battle is not None
+    active = sum(1 for troop in state.battle.troops if troop.owner == target)
+    if event.troops > active:
+        refuse(f"{state.name(target)} has {active} active troop, not {event.troops}",
+               [str(n) for n in range(1, min(active, most) + 1)])
+    return Pending(player=seat, card=card, target=target, troops=event.troops)
 
 
 def bombard_target(state: State, seat: int, card: int, event: Played) -> Pending:
-    """Bombard: 'change any one die to a 6', named by side and the face it shows."""
+    """Bombard: 'change any one die to a 6', named by side and the face it shows now (after any
+    Rally already resolved)."""
     battle = state.battle
     assert battle is not None and battle.roll is not None
     side = side_arg(state, battle, event.side) if event.side else ""
     if not side:
         refuse("Bombard names a die: side=attacker or side=defender, and die=FACE", SIDES)
-    faces = battle.roll.attacker if side == ATTACKER else battle.roll.defender
+    faces = shown_faces(battle.roll, side)
     if event.die not in faces:
         refuse(f"no {side} die shows {event.die}", [str(face) for face in sorted(set(faces))])
     return Pending(player=seat, card=card, side=side, die=event.die)
+
+
+def shown_faces(roll: Dice, side: str) -> tuple[int, ...]:
+    """What a side's dice show now: the faces plus Rally's bonus."""
+    if side == ATTACKER:
+        return tuple(face + roll.attacker_bonus for face in roll.attacker)
+    return tuple(face + roll.defender_bonus for face in roll.defender)
 
 
 TARGETS: dict[int, Callable[[State, int, int, Played], Pending]] = {
@@ -809,15 +928,15 @@ def settle(state: State) -> State:
 
 
 def spy_effect(state: State, pending: Pending) -> State:
-    """Spy: '... Then, draw 1 tactics card from the deck.' (face down)."""
-    return draw_unknown(state, pending.player)
+    """Spy: '... Then, draw 1 tactics card from the deck.' (face down; the Spy is in use, so a
+    reshuffle leaves it out)."""
+    return draw_unknown(state, pending.player, keep=in_use(SPY))
 
 
 def expand_effect(state: State, pending: Pending) -> State:
-    """Expand: the player owes a draw of 2 continent cards or 1 tactics card."""
-    if sum(state.deck) or tactics_left(state):
-        return replace(state, expand_owed=state.expand_owed + 1)
-    return state
+    """Expand: the player owes a draw of 2 continent cards or 1 tactics card (if any is left)."""
+    owing = replace(state, expand_owed=state.expand_owed + 1)
+    return owing if sum(state.deck) or expand_tactics(owing) else state
 
 
 def rally_effect(state: State, pending: Pending) -> State:
@@ -830,25 +949,32 @@ def rally_effect(state: State, pending: Pending) -> State:
 
 
 def bombard_effect(state: State, pending: Pending) -> State:
-    """Bombard: one die becomes a 6; the lineup is re-ordered when the roll is resolved."""
+    """Bombard: the die named by what it shows becomes a 6 as it shows (so a Rally already
+    resolved is not added again: its face is 6 minus the bonus); the lineup is re-ordered when
+    the roll is resolved."""
     battle = state.battle
     if battle is None or battle.roll is None:
         return state
     roll, face = battle.roll, data.BOMBARD_FACE.value
+    shown = shown_faces(roll, pending.side)
+    if pending.die not in shown:
+        return state
+    die = shown.index(pending.die)
     if pending.side == ATTACKER:
-        roll = replace(roll, attacker=dice.set_face(roll.attacker, pending.die, face))
+        roll = replace(roll, attacker=put(roll.attacker, die, face - roll.attacker_bonus))
     else:
-        roll = replace(roll, defender=dice.set_face(roll.defender, pending.die, face))
+        roll = replace(roll, defender=put(roll.defender, die, face - roll.defender_bonus))
     return replace(state, battle=replace(battle, roll=roll))
 
 
 def artillery_effect(state: State, pending: Pending) -> State:
-    """Artillery: the target discards up to 2 of their active troops (the latest first)."""
+    """Artillery: the target discards the troops named (1 or 2), or up to 2 of their active
+    troops (the latest first)."""
     battle = state.battle
     if battle is None:
         return state
     theirs = [i for i, troop in enumerate(battle.troops) if troop.owner == pending.target]
-    gone = set(theirs[-data.ARTILLERY_TROOPS.value :])
+    gone = set(theirs[-(pending.troops or data.ARTILLERY_TROOPS.value) :])
     troops = tuple(troop for i, troop in enumerate(battle.troops) if i not in gone)
     return discard(replace(state, battle=replace(battle, troops=troops)), TROOP, len(gone))
 
@@ -884,7 +1010,8 @@ def phase_words(state: State) -> str:
         played = f"{state.name(state.pending.player)} played {title(TACTICS[state.pending.card])}"
         return f"{played}: Canceled Orders may answer it, or {who} resolves"
     if state.expand_owed:
-        return f"{who} draws for Expand"
+        then = ", then the turn ends" if state.phase == "end" else ""
+        return f"{who} draws for Expand{then}"
     if state.phase == "draw":
         return f"{who} draws ({draw_need(state)} more)"
     if state.phase == "act":
@@ -892,7 +1019,7 @@ def phase_words(state: State) -> str:
     battle = state.battle
     assert battle is not None
     return {
-        "deploy": "battle: deploy troops",
+        "deploy": f"battle: {deploy_turn(state, battle)}",
         "ready": f"battle: {who} rolls",
         "rolled": "battle: dice rolled (Rally, Bombard, Artillery, then resolve)",
         "between": f"battle: {who} rolls again or retreats",

@@ -3,7 +3,9 @@
 ``--option domination.europe=6``, ``--option sizes.asia=11 --option sizes.europe=8``,
 ``--option links.australia=asia,south-america --option links.south-america=...``. Defaults come
 from :mod:`rules.risk_strike.data` (marked there R, V or I); the values in force are recorded in
-the game-started event.
+the game-started event. Where the rulebook leaves a card rule open, the reading is an option too
+(:data:`rules.risk_strike.data.READINGS`): ``--option reshuffle=when-empty``,
+``--option expand-cards=active``, ``--option after-win=stop``.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ def _fields() -> list[tuple[str, Any, Any]]:
         (_attribute(kind, c), kind_type, msgspec.field(default=table[c].value, name=_key(kind, c)))
         for kind, kind_type, table in tables
         for c in CONTINENTS
+    ] + [
+        (key.replace("-", "_"), str, msgspec.field(default=fact.value, name=key))
+        for key, (fact, others) in data.READINGS.items()
     ]
 
 
@@ -49,16 +54,18 @@ Options = msgspec.defstruct(
     module=__name__,
 )
 """Risk Strike's options: ``sizes.<continent>``, ``domination.<continent>``,
-``links.<continent>``."""
+``links.<continent>``, and the readings ``reshuffle``, ``expand-cards``, ``after-win``."""
 
 
 class Settings(msgspec.Struct, frozen=True, gc=False):
-    """Options as the state uses them: per continent index."""
+    """Options as the state uses them: per continent index, and the readings taken."""
 
     sizes: tuple[int, ...]
     domination: tuple[int, ...]
     links: tuple[tuple[int, ...], ...]
     """Continents each continent may attack, itself first."""
+    readings: dict[str, str] = {}
+    """``reshuffle``, ``expand-cards``, ``after-win``: the value in force of each."""
 
 
 _SETTINGS: dict[bytes, Settings] = {}
@@ -91,7 +98,9 @@ def _settings(options: Mapping[str, Any]) -> Settings:
         (c, *(i for i in map(continent_of, neighbours) if i is not None and i != c))
         for c, neighbours in enumerate(per_continent("links"))
     )
-    return Settings(per_continent("sizes"), per_continent("domination"), links)  # type: ignore[arg-type]
+    readings = {key: values[key.replace("-", "_")] for key in data.READINGS}
+    return Settings(per_continent("sizes"), per_continent("domination"), links,  # type: ignore[arg-type]
+                    readings)
 
 
 def validate(options: Any, players: Sequence[str]) -> None:
@@ -100,6 +109,8 @@ def validate(options: Any, players: Sequence[str]) -> None:
     sizes = [values[_attribute("sizes", c)] for c in CONTINENTS]
     if sum(sizes) != data.CONTINENT_CARDS.value:
         raise BadOptions(f"continent sizes must add up to the 42 continent cards, not {sum(sizes)}")
+    for key, (fact, others) in data.READINGS.items():
+        check_reading(key, values[key.replace("-", "_")], (fact.value, *others))
     links = {c: link_names(c, values[_attribute("links", c)]) for c in CONTINENTS}
     for c in CONTINENTS:
         check_domination(c, values[_attribute("domination", c)], values[_attribute("sizes", c)])
@@ -118,6 +129,12 @@ def check_domination(continent: str, number: int, size: int) -> None:
             f"domination.{continent} must be from 1 to {size - 1} "
             f"({title(continent)} has {size} cards), not {number}"
         )
+
+
+def check_reading(key: str, value: str, allowed: Sequence[str]) -> None:
+    """A reading's option names one of its values (the first is the default)."""
+    if value not in allowed:
+        raise BadOptions(f"{key} is {' or '.join(allowed)} (default {allowed[0]}), not '{value}'")
 
 
 def link_names(continent: str, texts: Sequence[str]) -> set[str]:

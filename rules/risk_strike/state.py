@@ -15,14 +15,28 @@ from msgspec.structs import replace
 from rules.kernel import IllegalAction
 
 from . import data
+from .hidden import (
+    World,
+    could_reveal,
+    deck_kinds,
+    drew_face_down,
+    drew_named,
+    reshuffled,
+    revealed,
+    world_errors,
+)
 
 NOBODY = -1
 CONTINENTS = data.CONTINENTS
 TACTICS = data.TACTICS
 TROOP, SPY, CANCEL, RALLY, ARTILLERY, SABOTAGE, EXPAND, BOMBARD = range(len(TACTICS))
+ATTACKER_STEP, DEFENDER_STEP, HELPERS_STEP, DEPLOYED = range(4)
+"""Attack Phase 2's steps: the attacker deploys or declines, then the defender, then other
+players (until the attacker rolls or resolves); then troops are deployed."""
 
 Counts = tuple[int, ...]
 T = TypeVar("T")
+NO_TACTICS: Counts = (0,) * len(TACTICS)
 
 
 class Seat(msgspec.Struct, frozen=True, gc=False):
@@ -53,10 +67,11 @@ class Dice(msgspec.Struct, frozen=True, gc=False):
     """One roll of a battle, with the tactics cards that changed it."""
 
     attacker: Counts
-    """Faces of the attack dice (after any Bombard)."""
+    """Faces of the attack dice before Rally's bonus: as they landed, or as Bombard left them
+    (a die Bombard turns to 6 after a Rally holds 6 minus the bonus, so that it shows 6)."""
     defender: Counts
     attacker_bonus: int = 0
-    """Rally: added to each attack die."""
+    """Rally: added to each attack die; a die shows its face plus the bonus."""
     defender_bonus: int = 0
     winners: tuple[str, ...] = ()
     """Winner of each pair, highest pair first, once resolved."""
@@ -76,8 +91,8 @@ class Battle(msgspec.Struct, frozen=True, gc=False):
     defend_cards: int
     troops: tuple[Troop, ...] = ()
     """Active troops in the order they were deployed."""
-    deploy_step: int = 0
-    """Who may still deploy: 0 the attacker onward, 1 the defender onward, 2 helpers, 3 nobody."""
+    deploy_step: int = ATTACKER_STEP
+    """Attack Phase 2's step: the attacker's, the defender's, the helpers', or ``DEPLOYED``."""
     rolls: int = 0
     roll: Dice | None = None
     """The roll whose window is open (Rally, Bombard, Artillery), not resolved yet."""
@@ -90,7 +105,7 @@ class Battle(msgspec.Struct, frozen=True, gc=False):
     @property
     def step(self) -> str:
         """``deploy``, ``ready`` (deployed, no roll yet), ``rolled`` or ``between`` rolls."""
-        if self.deploy_step < 3:
+        if self.deploy_step < DEPLOYED:
             return "deploy"
         if self.roll is not None:
             return "rolled"
@@ -105,6 +120,8 @@ class Pending(msgspec.Struct, frozen=True, gc=False):
     target: int = NOBODY
     side: str = ""
     die: int = 0
+    troops: int = 0
+    """Artillery: how many troops go (0: up to 2)."""
     cancels: int = 0
     """Canceled Orders played on top of it: each cancels the card before it."""
 
@@ -124,7 +141,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     """Continents each continent may attack, itself included."""
     tactics_total: Counts
     phase: str = "deal"
-    """``deal``, ``roll-off``, ``fourth-card``, ``draw``, ``act``, ``battle``, ``over``."""
+    """``deal``, ``roll-off``, ``fourth-card``, ``draw``, ``act``, ``battle``, ``end`` (the
+    battle is over; the turn ends once Expand's owed draw is taken), ``over``."""
     dealt: tuple[bool, ...] = ()
     contenders: tuple[int, ...] = ()
     """Players still in the first-player roll-off."""
@@ -148,6 +166,17 @@ class State(msgspec.Struct, frozen=True, gc=False):
     expand_owed: int = 0
     """Expand draws owed by the player whose turn it is."""
     winner: int = NOBODY
+    worlds: tuple[World, ...] = ()
+    """What face-down tactics cards can be: the possible pasts (:mod:`.hidden`)."""
+    reshuffle_when_empty: bool = False
+    """Reading (option ``reshuffle``): the discard pile becomes the deck as soon as the deck runs
+    out, rather than at the next draw."""
+    expand_cards_active: bool = False
+    """Reading (option ``expand-cards``): attacking-continent cards drawn with Expand during a
+    battle add to its attacking cards."""
+    stop_after_win: bool = False
+    """Reading (option ``after-win``): pairs after the one that ends the battle (no defending or
+    no attacking cards left) or wins the game are not resolved."""
     seat_names: tuple[str | None, ...] = ()
     """Seat names as stored, for an exact-spelling lookup (:func:`seat_of`): each seat's name, or
     None where an earlier seat has the same name case-insensitively or the name means the table
@@ -284,78 +313,98 @@ def unseen(state: State, card: int) -> int:
 
 
 def could_hold(state: State, seat: int, card: int, count: int = 1) -> bool:
-    """Whether ``seat`` can have ``count`` cards of this kind in hand (known or unnamed)."""
+    """Whether ``seat`` can have ``count`` cards of this kind in hand (named, or face-down cards
+    that can be this card in some world, see :mod:`.hidden`)."""
     hand = state.seats[seat]
-    spare = min(hand.unknown, unseen(state, card))
-    return hand.known[card] + spare >= count
+    need = count - hand.known[card]
+    return need <= 0 or (need <= hand.unknown and could_reveal(state.worlds, seat, card, need))
 
 
-def take_card(state: State, seat: int, card: int) -> State:
-    """One card leaves a hand: a named one if there is, else an unknown card is named as it."""
+def take_cards(state: State, seat: int, card: int, count: int = 1) -> State:
+    """Cards of one kind leave a hand: named ones first, then face-down cards, named by it.
+
+    (Named first loses nothing: a face-down card that was this card and a named one left in hand
+    is the same hand as the named one played and the face-down card kept.)
+    """
     hand = state.seats[seat]
-    if hand.known[card]:
-        hand = replace(hand, known=bump(hand.known, card, -1))
-    else:
-        hand = replace(hand, unknown=hand.unknown - 1)
-    return with_seat(state, seat, hand)
-
-
-def give_card(state: State, seat: int, card: int | None) -> State:
-    """One card joins a hand, named or (``None``) face down."""
-    hand = state.seats[seat]
-    if card is None:
-        hand = replace(hand, unknown=hand.unknown + 1)
-    else:
-        hand = replace(hand, known=bump(hand.known, card))
-    return with_seat(state, seat, hand)
+    named = min(hand.known[card], count)
+    hidden = count - named
+    known = bump(hand.known, card, -named) if named else hand.known
+    seats = put(state.seats, seat, Seat(hand.name, hand.continents, known, hand.unknown - hidden))
+    if not hidden:
+        return replace(state, seats=seats)
+    return replace(state, seats=seats, worlds=revealed(state.worlds, seat, card, hidden))
 
 
 def discard(state: State, card: int, count: int = 1) -> State:
     return replace(state, discard=bump(state.discard, card, count))
 
 
-def tactics_left(state: State) -> int:
-    """Tactics cards that can still be drawn (the deck, then the reshuffled discard pile)."""
-    return state.tactics_deck + sum(state.discard)
+def tactics_left(state: State, keep: Counts = ()) -> int:
+    """Tactics cards that can still be drawn (the deck, then the reshuffled discard pile, but for
+    the cards ``keep`` still in use there)."""
+    return state.tactics_deck + sum(state.discard) - sum(keep)
 
 
-def draw_tactics(state: State, seat: int, cards: Iterable[int | None],
-                 **changes: object) -> State:
-    """Draw tactics cards in order, reshuffling the discard pile when the deck runs out; with
-    ``changes`` to other fields of the state, in one replace.
+def in_use(card: int, count: int = 1) -> Counts:
+    """``count`` cards of one kind being used: in the discard pile, yet not reshuffled.
 
-    Raises :class:`IllegalAction` when no card is left or a named card cannot be there.
+    How to Use Tactics Cards: 'After you use a tactics card, place it in the discard pile': a
+    Spy or Expand drawing for itself is not part of a deck made while it is used.
+    """
+    return bump(NO_TACTICS, card, count)
+
+
+def shuffled(pile: Counts, keep: Counts) -> Counts:
+    """More to Know: 'If the tactics card deck ever runs out, shuffle the discard pile to create a
+    new deck': the new deck, the cards still in use (``keep``) left out of it."""
+    return tuple(n - k for n, k in zip(pile, keep, strict=True))
+
+
+def draw_tactics(state: State, seat: int, cards: Iterable[int | None], *,
+                 keep: Counts = (), **changes: object) -> State:
+    """Draw tactics cards in order, reshuffling the discard pile (but for the cards ``keep`` in
+    use) when the deck runs out (at the next draw, or at once with the ``reshuffle=when-empty``
+    reading); with ``changes`` to other fields of the state, in one replace.
+
+    Raises :class:`IllegalAction` when no card is left or a named card cannot be in the deck.
     """
     hand = state.seats[seat]
     known, unknown = hand.known, hand.unknown
     deck, pile, reshuffles = state.tactics_deck, state.discard, state.reshuffles
+    worlds = state.worlds
+    keep = keep or NO_TACTICS
     drawn = 0
     for card in cards:
         if deck == 0:
-            left = sum(pile)
-            if not left:
+            fresh = shuffled(pile, keep)
+            if not sum(fresh):
                 raise IllegalAction("no tactics cards are left to draw (deck and discard empty)")
-            deck, pile, reshuffles = left, NO_TACTICS, reshuffles + 1
+            deck, pile, reshuffles, worlds = sum(fresh), keep, reshuffles + 1, reshuffled(
+                worlds, fresh
+            )
         if card is None:
             unknown += 1
+            worlds = drew_face_down(worlds, seat)
         else:
-            seen_now = pile[card] + known[card] + sum(
-                s.known[card] for i, s in enumerate(state.seats) if i != seat
-            ) + (len(state.battle.troops) if card == TROOP and state.battle else 0)
-            if state.tactics_total[card] - seen_now < 1:
+            found = drew_named(worlds, card)
+            if not found:
                 now = replace(state, tactics_deck=deck, discard=pile, reshuffles=reshuffles,
-                              seats=put(state.seats, seat, Seat(hand.name, hand.continents,
-                                                                known, unknown)))
-                raise IllegalAction(
-                    f"no {title(TACTICS[card])} card can be in the deck: all "
-                    f"{now.tactics_total[card]} are accounted for",
-                    allowed=unseen_kinds(now),
-                )
+                              worlds=worlds, seats=put(state.seats, seat, Seat(
+                                  hand.name, hand.continents, known, unknown)))
+                raise IllegalAction(named_draw_refusal(now, card), allowed=drawable_kinds(now))
+            worlds = found
             known = bump(known, card)
         deck -= 1
         drawn += 1
+        if deck == 0 and state.reshuffle_when_empty and sum(pile) > sum(keep):
+            fresh = shuffled(pile, keep)
+            deck, pile, reshuffles, worlds = sum(fresh), keep, reshuffles + 1, reshuffled(
+                worlds, fresh
+            )
     if drawn:
         changes["tactics_deck"] = deck
+        changes["worlds"] = worlds
         changes["seats"] = put(state.seats, seat, Seat(hand.name, hand.continents, known, unknown))
         if reshuffles != state.reshuffles:
             changes["discard"] = pile
@@ -363,26 +412,29 @@ def draw_tactics(state: State, seat: int, cards: Iterable[int | None],
     return replace(state, **changes) if changes else state
 
 
-def draw_unknown(state: State, seat: int, count: int = 1) -> State:
-    """Draw up to ``count`` face-down tactics cards, as many as are left."""
-    return draw_tactics(state, seat, [None] * min(count, tactics_left(state)))
+def named_draw_refusal(state: State, card: int) -> str:
+    """Why the deck in play cannot hold a card of this kind."""
+    name, missing = title(TACTICS[card]), unseen(state, card)
+    if not missing:
+        total = state.tactics_total[card]
+        return f"no {name} card can be in the deck: all {total} are accounted for"
+    where = "is" if missing == 1 else "are"
+    return (f"no {name} card can be in the deck: the {missing} not accounted for {where} face "
+            "down in hands (drawn before the deck in play was shuffled)")
 
 
-NO_TACTICS: Counts = (0,) * len(TACTICS)
+def draw_unknown(state: State, seat: int, count: int = 1, keep: Counts = ()) -> State:
+    """Draw up to ``count`` face-down tactics cards, as many as are left (``keep``: cards in use,
+    not reshuffled)."""
+    return draw_tactics(state, seat, [None] * min(count, tactics_left(state, keep)), keep=keep)
 
 
-def reshuffle(state: State) -> State:
-    """More to Know: 'If the tactics card deck ever runs out, shuffle the discard pile'."""
-    return replace(
-        state,
-        tactics_deck=sum(state.discard),
-        discard=(0,) * len(TACTICS),
-        reshuffles=state.reshuffles + 1,
-    )
-
-
-def unseen_kinds(state: State) -> tuple[str, ...]:
-    return tuple(TACTICS[k] for k in range(len(TACTICS)) if unseen(state, k) > 0)
+def drawable_kinds(state: State) -> tuple[str, ...]:
+    """The tactics cards the next draw could give: what the deck in play can still hold, or the
+    discard pile when the deck is empty (it is reshuffled)."""
+    if state.tactics_deck:
+        return tuple(TACTICS[k] for k in deck_kinds(state.worlds))
+    return tuple(TACTICS[k] for k, n in enumerate(state.discard) if n)
 
 
 # -- continent cards and coins ---------------------------------------------------------------------
@@ -459,6 +511,8 @@ def invariant_errors(state: State) -> list[str]:
             errors.append(f"{seen(state, k)} {name} cards seen of {state.tactics_total[k]}")
     if min(state.tactics_deck, *(seat.unknown for seat in state.seats)) < 0:
         errors.append("a negative tactics count")
+    unknown = tuple(seat.unknown for seat in state.seats)
+    errors.extend(world_errors(state.worlds, unknown, state.tactics_deck))
     errors.extend(coin_errors(state))
     return errors
 

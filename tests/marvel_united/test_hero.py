@@ -155,13 +155,13 @@ def test_damage_discards_to_the_bottom_and_invulnerable_heroes_take_none() -> No
     turn."""
     state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=m", "end",
                                    "draw cards=hh", "play card=m", "end",
-                                   "draw cards=w", "play card=ma", "end",
-                                   "villain-turn card=plan-1 move=0 bam=true thugs=0,0,0 "
-                                   "civilians=0,0,0 special=false",
-                                   "damage hero=olga cards=aa", "invulnerable hero=patrick"])
+                                   "draw cards=w", "play card=ma", "end"])
+    state = with_hero(state, 1, replace(state.heroes[1], invulnerable=True))
+    state = play(state, ["villain-turn card=plan-1 move=0 bam=true thugs=0,0,0 "
+                         "civilians=0,0,0 special=false", "damage hero=olga cards=aa"])
     assert state.heroes[0].bottom == (2,)  # Captain America's aa
     assert "Invulnerable" in refused(state, "damage hero=patrick cards=mh")
-    state = play(state, ["done"])
+    state = play(state, ["plot amount=2", "done"])
     assert state.turn is not None and state.heroes[1].invulnerable is False
 
 
@@ -178,7 +178,7 @@ def test_playing_the_last_card_ko_s_only_at_the_end_of_the_turn() -> None:
     state = play(state, ["end"])
     assert state.heroes[0].ko and [s.kind for s in state.pending] == ["ko-bam"]
     assert "KO'd" in refused(state, "damage hero=olga cards=hh")
-    state = play(state, ["done", "draw cards=hh", "play card=m", "end"])
+    state = play(state, ["plot amount=2", "done", "draw cards=hh", "play card=m", "end"])
     assert state.turn is not None and state.turn.seat == 0 and not state.heroes[0].ko
     assert "draws 4 cards" in refused(state, "draw cards=w")
     state = play(state, ["draw cards=w,ww,hh,m"])

@@ -77,7 +77,7 @@ def test_the_demo_narrates_in_table_words(tmp_path) -> None:
     assert "Red Skull moves to Times Square." in story
     assert "Now resolving the Threat's movement effect." in story
     assert "Placed at Central Park: 1 Thug and no Civilians." in story
-    assert "Now resolving the overflow effect (1 locations, 1 tokens)." in story
+    assert "Now resolving the overflow effect at central-park (1 token not placed)." in story
     assert FAILED_MARK not in story
 
 

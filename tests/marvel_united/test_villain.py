@@ -63,7 +63,8 @@ def test_the_placement_example_overflows_once() -> None:
                                                                   labs.civilians + 1)
     assert state.places[1].thugs == park.thugs + 1
     assert (state.places[2].thugs, state.places[2].civilians) == (2, 3)
-    assert [(s.kind, s.count, s.thugs) for s in state.pending] == [("overflow", 1, (1,))]
+    assert [(s.kind, s.count, s.place, s.thugs, s.civilians)
+            for s in state.pending] == [("overflow", 1, 2, (0,), (1,))]
     state = play(state, ["plot amount=1", "done"])
     assert state.fear == 1
 
@@ -140,10 +141,10 @@ def test_ko_by_damage_triggers_bam_which_can_chain() -> None:
                            "special=false"])
     state = with_hero(state, 0, replace(state.heroes[0], location=0))
     state = with_hero(state, 1, replace(state.heroes[1], location=0))
-    state = play(state, ["damage hero=olga cards=m,mh,aa"])
+    state = play(state, ["damage hero=patrick cards=m,ma", "damage hero=olga cards=m,mh,aa"])
     assert state.heroes[0].ko and [s.kind for s in state.pending] == ["ko-bam", "bam", "place"]
     assert "KO'd: ignored" in refused(state, "damage hero=olga cards=m")
-    state = play(state, ["damage hero=patrick cards=m,ma,hh"])
+    state = play(state, ["damage hero=patrick cards=hh"])
     assert [s.kind for s in state.pending] == ["ko-bam", "ko-bam", "bam", "place"]
     assert state.heroes[0].bottom == (0, 1, 3)  # m, mh, aa in the order discarded
 
@@ -171,8 +172,9 @@ def test_taskmaster_cannot_be_damaged_while_a_crisis_token_is_out() -> None:
                       "elite-thugs-1,elite-thugs-2,explosive-trap-1,explosive-trap-2,"
                       "entangling-trap-1,entangling-trap-2").replace(" on-move=madame-hydra", ""),
         "deal player=olga cards=m,mh,aa", "deal player=patrick cards=m,ma,hh",
-        "villain-turn card=plan-1 move=0 bam=true thugs=0,0,0 civilians=0,0,0 special=false",
-        "tokens location=shield-helicarrier crisis=1", "done",
+        "villain-turn card=plan-1 move=3 bam=true thugs=0,0,0 civilians=0,0,0 special=false",
+        "tokens location=shield-helicarrier crisis=1", "damage hero=olga cards=m",
+        "damage hero=patrick cards=m", "done",
         "draw cards=aa by=olga", "play card=aa"])
     here = state.heroes[0].location
     state = with_place(state, here, replace(state.places[here], thugs=0, civilians=0))

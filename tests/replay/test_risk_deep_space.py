@@ -48,3 +48,32 @@ def test_bot_games_narrate_in_words(tmp_path_factory: pytest.TempPathFactory,
                 assert not line.sentences[0].startswith(f"{line.actor}: "), (game, line)
         wins = [line for line in lines if any("Bases and wins!" in s for s in line.sentences)]
         assert len(wins) == 1 and wins[0].seq == lines[-1].seq, game
+
+
+def test_a_deal_is_told_to_the_player_the_rules_dealt_to() -> None:
+    """``deal player=yellow`` deals to the player of that colour: the narration names them."""
+    from replay.games.risk_deep_space import recorded
+    from rules.risk_deep_space.events import Dealt
+    from tests.risk_deep_space.helpers import start
+
+    state = start(("Olga", "Red"))
+    told = recorded(state, "table", Dealt(player="yellow", cards=("air-leak", "air-leak")))
+    assert told == "The table deals Red Air Leak and Air Leak, face up."
+    told = recorded(state, "table", Dealt(player="red", cards=("air-leak", "air-leak")))
+    assert told.startswith("The table deals Red ")
+
+
+def test_recruiting_without_gems_through_the_cli_names_the_gems_rule(store: Ledger) -> None:
+    """Recruit: "You may pay one Gem to gain a single Recruit." ``record GAME recruit`` without
+    ``by=`` when the player whose turn it is has no Gem says so, not "nobody may recruit"."""
+    from tests.replay.conftest import run
+
+    code, _ = run(store, "new", "risk-deep-space", "-p", "Olga,Patrick", "--id", "ds-gems")
+    assert code == 0
+    for line in ("deal player=olga cards=air-leak,energy-boost",
+                 "deal player=patrick cards=air-leak,energy-boost",
+                 "cover planets=nw-corner,se-corner", "roll-off dice=6,1", "recruit count=2"):
+        code, output = run(store, "record", "ds-gems", *line.split())
+        assert code == 0, output
+    code, output = run(store, "record", "ds-gems", "recruit", "count=1")
+    assert code != 0 and "each Recruit costs a Gem; Olga has 0" in output

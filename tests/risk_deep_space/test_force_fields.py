@@ -60,7 +60,8 @@ def test_a_force_field_costs_a_gem_and_a_movement() -> None:
     with pytest.raises(IllegalAction, match="one a turn"):
         play(state, "shield planet=north-inner")
     assert "shield" not in actions(state)
-    state = play(shielded(), "move from=red-station to=n1", "move from=red-station to=n1")
+    state = play(shielded(), "move from=red-station to=n1 count=1",
+                 "move from=red-station to=n1 count=1")
     with pytest.raises(IllegalAction, match="takes a movement"):
         play(state, "shield planet=north-inner")
 
@@ -102,7 +103,8 @@ def test_a_shielded_planet_refuses_an_opponents_move() -> None:
     with pytest.raises(IllegalAction,
                        match="Olga's Force Field shields Inner North until Olga's next turn"):
         play(state, "move from=n2 to=north-inner count=3")
-    own = play(shielded(), "shield planet=north-inner", "move from=red-station to=north-inner")
+    own = play(shielded(), "shield planet=north-inner",
+               "move from=red-station to=north-inner count=1")
     assert planet(own, "north-inner") == ("Olga", 3)
 
 

@@ -51,7 +51,8 @@ def test_by_default_a_base_stays_and_counts_when_its_planet_is_lost() -> None:
     """Documented default ``lost-base=stays`` (the rulebook says nothing of a Base on a planet
     that is lost): the Base stays on its planet and keeps counting toward the Win; the new holder
     may build a Base of its own there ("One Base per player per planet")."""
-    state = play(invade(), "battle attacker=6 defender=1", "battle attacker=6 defender=1")
+    state = play(invade(), "pass by=patrick", "battle attacker=6 defender=1",
+                 "battle attacker=6 defender=1")
     assert planet(state, "n1") == ("Olga", 3)
     assert state.bases[state.board.index("n1")] == (1,)
     assert bases_built(state, 1) == 1 and state.seats[1].bases == 4
@@ -63,7 +64,7 @@ def test_by_default_a_base_stays_and_counts_when_its_planet_is_lost() -> None:
 def test_lost_base_destroyed_sends_the_base_back_to_its_owner() -> None:
     """Option ``lost-base=destroyed``: a Base on a planet its owner loses goes back to its owner
     (off the board, to be built again), and no longer counts."""
-    state = play(invade(**DESTROYED), "battle attacker=6 defender=1",
+    state = play(invade(**DESTROYED), "pass by=patrick", "battle attacker=6 defender=1",
                  "battle attacker=6 defender=1")
     assert planet(state, "n1") == ("Olga", 3)
     assert state.bases[state.board.index("n1")] == ()
@@ -93,7 +94,7 @@ def test_lost_base_destroyed_when_the_planet_was_left_empty() -> None:
 def test_lost_base_destroyed_leaves_a_defended_base_alone() -> None:
     """Option ``lost-base=destroyed`` touches only a planet that is lost: "If there's a tie,
     victory goes to the defending Crew", and the defender keeps planet and Base."""
-    state = play(invade(1, 2, **DESTROYED), "battle attacker=3 defender=3")
+    state = play(invade(1, 2, **DESTROYED), "pass by=patrick", "battle attacker=3 defender=3")
     assert state.battle is None and planet(state, "n1") == ("Patrick", 2)
     assert state.bases[state.board.index("n1")] == (1,) and state.seats[1].bases == 4
 
@@ -297,3 +298,22 @@ def test_the_dog_paw_is_activated_by_any_of_its_names(name: str) -> None:
     state = play(ready(TWO), "trade-cards", "end", "end", "draw cards=space-dog-paw,air-leak")
     state = play(state, f'play card="{name}" planet=red-station')
     assert dogs(state) == [("Olga", "red-station", False)] and state.seats[0].gems == 1
+
+
+def test_the_owner_chooses_which_crew_a_wiped_out_dog_joins() -> None:
+    """Space Dog, Paw!: "If another player uses an Action card to wipe out the Crew that Space
+    Dog is traveling with, move the Space Dog token to another one of your Crews on the board."
+    Its owner says which, right after the card (documented default: the largest Crew)."""
+    state = spread(spread(spread(ready(TWO), "s1", 0, 2), "w1", 0, 4), "w2", 0, 1)
+    state = play(patricks_turn(with_dog(state, "s1", 0)), "play card=bribe-a-rival planet=s1")
+    assert dogs(state) == [("Olga", "w1", False)]
+    sending = {spec.type: spec for spec in RULES.legal_actions(state)}["send-dog"]
+    assert sending.actors == ("Olga",)
+    assert sending.fields[0].choices == ("red-station", "w2", "w1")
+    with pytest.raises(IllegalAction, match="joins one of Olga's Crews"):
+        play(state, "send-dog to=s2")
+    sent = play(state, "send-dog to=w2")
+    assert dogs(sent) == [("Olga", "w2", False)] and "send-dog" not in {
+        spec.type for spec in RULES.legal_actions(sent)}
+    with pytest.raises(IllegalAction, match="only right after an Action card"):
+        play(state, "end", "send-dog to=w2 by=olga")

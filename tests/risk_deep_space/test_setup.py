@@ -130,3 +130,44 @@ def test_only_costs_the_rulebook_does_not_print_can_be_set() -> None:
         started(**{"cost.air-leak": "gem"})
     with pytest.raises(BadOptions, match="bad option"):
         started(**{"cost.good-space-dog": "recruit"})
+
+
+def retagged(tmp_path: Path, tags: dict[str, list[str]]) -> str:
+    """The default board with some spaces' tags replaced, written to a file."""
+    data = default_board_data()
+    data["spaces"] = [dict(s, tags=tags.get(s["id"], s["tags"])) for s in data["spaces"]]
+    file = tmp_path / "board.json"
+    file.write_text(json.dumps(data))
+    return str(file)
+
+
+@pytest.mark.parametrize(("tags", "message"), [
+    ({"nw-corner": ["corner", "home:red"], "red-station": []},
+     "'nw-corner' is both a corner and a Home Station"),
+    ({"red-station": ["home:red", "home:green"], "green-station": []},
+     r"'red-station' is a Home Station twice \(home:red, home:green\)"),
+    ({"centre": ["centre", "corner"], "nw-corner": []},
+     "'centre' is both the centre and a corner"),
+    ({"north-inner": ["home:red"], "red-station": []},
+     "the centre links to a Home Station"),
+])
+def test_a_board_whose_spaces_play_two_parts_is_refused(
+        tmp_path: Path, tags: dict[str, list[str]], message: str) -> None:
+    """Get Ready! 2 and 5: a Home Station holds a colour's three Recruits; corner planets are
+    covered as Deep Space in a 2-player game ("You cannot stop on them"); the centre is passed
+    through to "one of the four planets connected to the center". A space cannot be two of
+    these (a covered Home Station would hold Recruits in Deep Space), and the centre reaches
+    planets, not Home Stations: such a board is refused when the game starts, not found out by
+    the audit later."""
+    with pytest.raises(BadOptions, match=message):
+        started(board=retagged(tmp_path, tags))
+
+
+def test_a_player_is_found_by_name_before_colour() -> None:
+    """Get Ready! 4: "deal each player two cards". ``player=`` names a player, or a colour in
+    use: a player's own name wins over another seat's colour (Olga plays red; Red plays
+    yellow)."""
+    state = play(start(("Olga", "Red")), "deal player=red cards=air-leak,air-leak")
+    assert state.seats[1].hand == ("air-leak", "air-leak") and state.seats[0].hand == ()
+    by_colour = play(start(("Olga", "Red")), "deal player=yellow cards=tractor-beam,air-leak")
+    assert by_colour.seats[1].hand == ("tractor-beam", "air-leak")

@@ -7,8 +7,9 @@ from msgspec.structs import replace
 
 from rules.kernel import IllegalAction
 from rules.risk_deep_space import RULES
+from rules.risk_deep_space.events import Recruited
 
-from .helpers import TWO, grant, planet, play, ready, spread
+from .helpers import TWO, grant, holding, planet, play, ready, spread
 
 
 def test_a_turn_starts_by_topping_up_to_two_cards() -> None:
@@ -44,6 +45,18 @@ def test_trading_both_cards_gives_a_recruit_on_the_home_station() -> None:
         play(state, "trade-cards")
 
 
+def test_cards_may_be_traded_before_or_after_mining() -> None:
+    """Mine: "you may only mine at the beginning of your turn"; Good Space Dog: "At the
+    beginning of your turn, you can choose to discard both of your Action cards in exchange for
+    a new Recruit." Both belong to the beginning of the turn, in either order."""
+    state = spread(spread(ready(), "n1", 0, 2), "w1", 0, 2)
+    state = play(state, "mine planet=n1 resource=ore")
+    assert "trade-cards" in {spec.type for spec in RULES.legal_actions(state)}
+    state = play(state, "trade-cards", "mine planet=w1 resource=gem")
+    assert state.seats[0].hand == () and planet(state, "red-station") == ("Olga", 4)
+    assert (state.seats[0].ore, state.seats[0].gems) == (1, 3)
+
+
 def test_mining_needs_two_recruits_and_comes_first() -> None:
     """Mine: "at least two Recruits on one planet ... one Gem or one Ore ... You can mine from
     more than one planet on a turn ... only at the beginning of your turn"."""
@@ -57,6 +70,27 @@ def test_mining_needs_two_recruits_and_comes_first() -> None:
     state = play(spread(state, "w1", 0, 2), "mine planet=w1 resource=gem", "recruit count=1")
     with pytest.raises(IllegalAction, match="too late to mine"):
         play(spread(state, "n2", 0, 2), "mine planet=n2")
+
+
+def test_mining_says_which_token() -> None:
+    """Mine: "you can choose to mine one Gem or one Ore from that planet": the player's choice
+    is recorded, never assumed (``mine planet=n1`` alone does not mean a Gem)."""
+    state = spread(ready(), "n1", 0, 2)
+    with pytest.raises(IllegalAction, match="mine a Gem or an Ore: resource=gem or resource=ore"):
+        play(state, "mine planet=n1")
+    mining = {spec.type: spec for spec in RULES.legal_actions(state)}["mine"]
+    assert [(f.name, f.required) for f in mining.fields] == [("planet", True), ("resource", True)]
+    assert play(state, "mine planet=n1 resource=gem").seats[0].gems == 3
+
+
+def test_a_movement_says_how_many_recruits_move() -> None:
+    """Move: "You can move an individual Recruit or you can move a Crew": which one is the
+    player's to say (``count=``), never assumed."""
+    state = ready()
+    with pytest.raises(IllegalAction, match="say how many Recruits move from Red Home Station: "
+                                            "count=1 to 3"):
+        play(state, "move from=red-station to=n1")
+    assert planet(play(state, "move from=red-station to=n1 count=3"), "n1") == ("Olga", 3)
 
 
 def test_nothing_is_mined_on_a_home_station() -> None:
@@ -174,3 +208,33 @@ def test_the_turn_passes_to_the_left() -> None:
     assert state.name(state.current) == "Patrick" and state.turn == 2
     state = play(state, "end", "end")
     assert state.name(state.current) == "Olga" and state.round == 2
+
+
+def test_recruiting_without_gems_is_refused_with_the_gems_rule() -> None:
+    """Recruit: "You may pay one Gem to gain a single Recruit." With no Gem, nobody may recruit
+    now (``legal_actions`` offers no recruit), and the player whose turn it is is told why:
+    the Gem, not the turn."""
+    state = grant(ready(TWO), 0, gems=-2)
+    assert "recruit" not in {spec.type for spec in RULES.legal_actions(state)}
+    with pytest.raises(IllegalAction, match="each Recruit costs a Gem; Olga has 0") as refused:
+        RULES.check(state, "Olga", Recruited(count=1))
+    assert "move" in refused.value.allowed and "recruit" not in refused.value.allowed
+
+
+def test_only_what_the_rules_accept_is_offered() -> None:
+    """Bribe a Rival "(pay a Gem)": without a Gem or an opponent next door it is not offered;
+    Move: "You may pay one Gem to pass through the middle": without a Gem the planets beyond the
+    centre are not offered; Mine: only tokens left by the board are offered. What is offered
+    is what one player may record now, so ``by=`` may be left out exactly then."""
+    state = spread(holding(ready(TWO), 0, "bribe-a-rival", "energy-boost"), "n1", 1, 2)
+    offered = {spec.type: spec for spec in RULES.legal_actions(state)}
+    assert offered["play"].fields[0].choices == ("bribe-a-rival", "energy-boost")
+    poor = spread(grant(state, 0, gems=-2), "north-inner", 0, 2)
+    offered = {spec.type: spec for spec in RULES.legal_actions(poor)}
+    assert offered["play"].fields[0].choices == ("energy-boost",)
+    assert "south-inner" not in offered["move"].fields[1].choices
+    with pytest.raises(IllegalAction, match="Bribe a Rival costs a Gem"):
+        play(poor, "play card=bribe-a-rival planet=n1")
+    no_ore = replace(spread(ready(), "w1", 0, 2), ore=0)
+    mining = {spec.type: spec for spec in RULES.legal_actions(no_ore)}["mine"]
+    assert mining.fields[1].choices == ("gem",)

@@ -9,7 +9,7 @@ import msgspec
 from ledger.events import TABLE, Event, GameStarted
 from rules.kernel import split_list
 from rules.risk_strike import RULES
-from rules.risk_strike.state import State, invariant_errors, with_seat
+from rules.risk_strike.state import State, draw_tactics, invariant_errors
 
 
 def started(
@@ -86,6 +86,4 @@ __all__ = ["TABLE", "dealt", "deck_into_hand", "fold", "parse", "play", "start",
 
 def deck_into_hand(state: State, seat: int) -> State:
     """The tactics deck, all of it, drawn face down into one hand (to reach an empty deck)."""
-    hand = state.seats[seat]
-    hand = msgspec.structs.replace(hand, unknown=hand.unknown + state.tactics_deck)
-    return msgspec.structs.replace(with_seat(state, seat, hand), tactics_deck=0)
+    return draw_tactics(state, seat, [None] * state.tactics_deck)

@@ -27,6 +27,15 @@ def battle(*lines: str):
     return play(state, "draw tactics=2", "attack from=asia target=europe defender=patrick", *lines)
 
 
+NO_TROOPS = ("deploy troops=0 by=olga", "deploy troops=0 by=patrick")
+"""Attack Phase 2 with no troops deployed by the attacker and the defender."""
+
+
+def fought(*lines: str):
+    """:func:`battle` past the attacker's and the defender's deploying steps, with no troops."""
+    return battle(*NO_TROOPS, *lines)
+
+
 def test_attack_from_a_continent_you_hold() -> None:
     """Attack Phase 1: 'You can attack from any continent that you have continent cards of.'"""
     state = play(dealt(PLAYERS, *HANDS), "draw tactics=2")
@@ -61,12 +70,12 @@ def test_attack_one_other_players_cards() -> None:
 
 def test_deploy_attacker_then_defender_then_others() -> None:
     """Attack Phase 2: 1. the attacker deploys, 2. 'The defender deploys', 3. 'After the
-    attacker and defender have deployed ... other players may deploy'."""
+    attacker and defender have deployed troop cards, other players may deploy'."""
     state = battle("deploy troops=2 by=olga", "deploy troops=1 by=patrick")
-    with pytest.raises(IllegalAction, match="Olga can no longer deploy"):
+    with pytest.raises(IllegalAction, match="Olga has deployed"):
         play(state, "deploy troops=1 by=olga")
     state = play(state, "deploy troops=1 side=defender by=carol")
-    with pytest.raises(IllegalAction, match="Patrick can no longer deploy"):
+    with pytest.raises(IllegalAction, match="Patrick has deployed"):
         play(state, "deploy troops=1 by=patrick")
     assert [(state.name(t.owner), t.side) for t in state.battle.troops] == [
         ("Olga", "attacker"),
@@ -76,13 +85,90 @@ def test_deploy_attacker_then_defender_then_others() -> None:
     ]
 
 
+def test_deployment_follows_its_steps_not_the_order_of_recording() -> None:
+    """Attack Phase 2: '1. You may now deploy troops ... 2. The defender deploys ... 3. After
+    the attacker and defender have deployed troop cards, other players may deploy': an entry
+    out of its step is refused with the step's reason and closes nobody's step."""
+    state = battle()
+    for early in ("deploy troops=1 by=patrick", "deploy troops=1 side=defender by=carol"):
+        with pytest.raises(IllegalAction, match="Olga deploys first") as error:
+            play(state, early)
+        assert error.value.allowed == ("Olga",)
+    state = play(state, "deploy troops=0 by=olga")  # Olga declines
+    with pytest.raises(IllegalAction, match="Patrick, the defender, deploys or declines first"):
+        play(state, "deploy troops=1 side=defender by=carol")  # a helper early
+    state = play(state, "deploy troops=2 by=patrick")  # Patrick has not lost his step
+    assert state.battle.side_troops("defender") == 2
+
+
+def test_the_roll_waits_for_the_attacker_and_the_defender() -> None:
+    """Attack Phase 2 comes before Phase 3: the attacker's roll does not end the defender's
+    chance to deploy ('2. The defender deploys any number of troop cards')."""
+    state = battle()
+    with pytest.raises(IllegalAction, match="Olga deploys first"):
+        play(state, "roll attacker=6,6,6 defender=1,1")
+    state = play(state, "deploy troops=1 by=olga")
+    with pytest.raises(IllegalAction, match="Patrick, the defender, deploys or declines first"):
+        play(state, "roll attacker=6,6,6 defender=1,1")
+    state = play(state, "deploy troops=0 by=patrick")
+    assert play(state, "roll attacker=6,6,6 defender=1,1").battle.rolls == 1
+
+
+def test_the_roll_or_resolve_closes_the_helpers_step() -> None:
+    """Attack Phase 2, 3 (our reading): 'other players may deploy' while the attacker has not
+    rolled; ``resolve`` says no more helpers deploy (then Sabotage may follow); a helper helps
+    one side in a battle."""
+    state = battle("deploy troops=0 by=olga", "deploy troops=0 by=patrick")
+    assert state.battle.step == "deploy"
+    helped = play(state, "deploy troops=1 side=attacker by=carol")
+    with pytest.raises(IllegalAction, match="Carol helps the attacker in this battle"):
+        play(helped, "deploy troops=1 side=defender by=carol")
+    assert play(helped, "deploy troops=1 side=attacker by=carol").battle.side_troops(
+        "attacker") == 2
+    closed = play(state, "resolve")
+    assert closed.battle.step == "ready"
+    with pytest.raises(IllegalAction, match="only in Attack Phase 2"):
+        play(closed, "deploy troops=1 side=attacker by=carol")
+
+
+def test_two_players_deploy_in_two_steps() -> None:
+    """Attack Phase 2: with two players there are no other players to deploy: the defender's
+    entry ends deployment."""
+    state = dealt(("Olga", "Patrick"), HANDS[0], HANDS[1])
+    state = play(state, "draw tactics=2", "attack from=asia target=europe defender=patrick",
+                 "deploy troops=1", "deploy troops=0")
+    assert state.battle.step == "ready"
+
+
+def test_only_the_player_of_the_step_may_deploy() -> None:
+    """Attack Phase 2, in order: the attacker, the defender, then the other players; so the one
+    player of a step is the one allowed (by= may be left out)."""
+    state = battle()
+    assert deployers(state) == ("Olga",) and "roll" not in action_types(state)
+    state = play(state, "deploy troops=1")
+    assert state.battle.troops[-1].owner == 0
+    assert deployers(state) == ("Patrick",) and "roll" not in action_types(state)
+    state = play(state, "deploy troops=1")  # a second deploy with no by=: Patrick's step
+    assert state.battle.troops[-1].owner == 1
+    assert deployers(state) == ("Carol",) and "roll" in action_types(state)
+    assert RULES.turn(state).active == ("Olga",)  # Carol may deploy; Olga rolls next
+
+
+def deployers(state) -> tuple[str, ...]:
+    return next(spec.actors for spec in RULES.legal_actions(state) if spec.type == "deploy")
+
+
+def action_types(state) -> set[str]:
+    return {spec.type for spec in RULES.legal_actions(state)}
+
+
 def test_helpers_name_a_side() -> None:
     """Attack Phase 2, 3: other players deploy 'to help the attacker or the defender'."""
-    state = battle()
+    with pytest.raises(IllegalAction, match="deploys for their own side"):
+        play(battle(), "deploy troops=1 side=defender by=olga")
+    state = fought()
     with pytest.raises(IllegalAction, match="Carol helps a side"):
         play(state, "deploy troops=1 by=carol")
-    with pytest.raises(IllegalAction, match="deploys for their own side"):
-        play(state, "deploy troops=1 side=defender by=olga")
     state = play(state, "deploy troops=1 side=olga by=carol")
     assert state.battle.troops[0].side == "attacker"
 
@@ -94,7 +180,8 @@ def test_deploy_needs_troop_cards() -> None:
         play(state, "deploy troops=6 by=olga")  # 3 Troops seen, 2 cards face down
     with pytest.raises(IllegalAction, match="played with deploy"):
         play(state, "play card=troop by=olga")
-    state = play(state, "roll attacker=1,1,1 defender=6,6")
+    state = play(state, "deploy troops=0 by=olga", "deploy troops=0 by=patrick",
+                 "roll attacker=1,1,1 defender=6,6")
     with pytest.raises(IllegalAction, match="only in Attack Phase 2"):
         play(state, "deploy troops=1 by=olga")
 
@@ -102,7 +189,7 @@ def test_deploy_needs_troop_cards() -> None:
 def test_dice_count_cards_plus_troops_at_most_three_and_two() -> None:
     """Roll Dice: 'count your attacking continent cards and active troop cards and roll that
     many red dice. You can roll a maximum of three.' Defender: 'a maximum of two.'"""
-    state = battle()
+    state = fought()
     with pytest.raises(IllegalAction, match=r"roll 3 dice \(Olga's attack: 3 Asia cards \+ 0"):
         play(state, "roll attacker=6,5 defender=1,1")
     with pytest.raises(IllegalAction, match="roll 2 dice"):
@@ -117,7 +204,7 @@ def test_dice_count_cards_plus_troops_at_most_three_and_two() -> None:
 def test_pairs_highest_first_ties_to_the_defender() -> None:
     """Roll Dice: 'line up the dice you rolled from highest to lowest ... If there's a tie, the
     defender wins.'"""
-    state = battle("roll attacker=2,6,4 defender=4,5", "resolve")
+    state = fought("roll attacker=2,6,4 defender=4,5", "resolve")
     assert state.battle.last.winners == ("attacker", "defender")
     assert state.seats[0].continents[ASIA] == 2 and state.seats[1].continents[EUROPE] == 2
 
@@ -147,6 +234,7 @@ def test_a_claimed_card_is_not_active() -> None:
         state,
         "draw tactics=2",
         "attack from=europe target=europe defender=patrick",
+        *NO_TROOPS,
         "roll attacker=6,6 defender=1,1",
         "resolve",
     )
@@ -159,7 +247,7 @@ def test_a_claimed_card_is_not_active() -> None:
 def test_the_battle_ends_when_the_defending_cards_are_gone() -> None:
     """After the Roll Has Been Resolved: 'If there are no defending continent cards remaining,
     the battle ends and the attacker's turn is over.'"""
-    state = battle("roll attacker=6,6,6 defender=1,1", "roll attacker=6,6,6 defender=1")
+    state = fought("roll attacker=6,6,6 defender=1,1", "roll attacker=6,6,6 defender=1")
     assert state.battle.roll is not None
     state = play(state, "resolve")
     assert state.battle is None and state.name(state.current) == "Patrick"
@@ -169,13 +257,13 @@ def test_the_battle_ends_when_the_defending_cards_are_gone() -> None:
 def test_the_battle_ends_when_the_attacking_cards_are_gone() -> None:
     """After the Roll Has Been Resolved: the attacker continues only 'If there are defending
     continent cards and attacking continent cards remaining'."""
-    state = battle("roll attacker=1,1,1 defender=6,6", "roll attacker=1 defender=6,6", "resolve")
+    state = fought("roll attacker=1,1,1 defender=6,6", "roll attacker=1 defender=6,6", "resolve")
     assert state.battle is None and state.lineup[ASIA] == 3
 
 
 def test_the_attacker_may_stop_after_a_roll() -> None:
     """After the Roll Has Been Resolved: 'the attacker can choose to continue the battle'."""
-    state = battle()
+    state = fought()
     with pytest.raises(IllegalAction, match="rolls at least once"):
         play(state, "retreat")
     state = play(state, "roll attacker=6,2,1 defender=3,2")
@@ -190,6 +278,7 @@ def test_remaining_troops_are_discarded_after_the_battle() -> None:
     troop cards.'"""
     state = battle(
         "deploy troops=2 by=olga",
+        "deploy troops=0 by=patrick",
         "deploy troops=1 side=defender by=carol",
         "roll attacker=6,6,6 defender=1,1",
         "retreat",
@@ -201,6 +290,7 @@ def test_helpers_troops_are_lost_after_the_sides_own() -> None:
     """Attack Phase 2, 3 and Resolve Wins (our reading): helpers' troops add dice to the side they
     help; a lost pair costs the side its own player's troops first, then the helpers'."""
     state = battle(
+        "deploy troops=0 by=olga",
         "deploy troops=1 by=patrick",
         "deploy troops=1 side=defender by=carol",
         "roll attacker=6,1,1 defender=5,1",
@@ -211,9 +301,33 @@ def test_helpers_troops_are_lost_after_the_sides_own() -> None:
     assert state.battle.troops == () and state.battle.defend_cards == 2
 
 
+def test_the_table_names_whose_troop_a_lost_pair_costs() -> None:
+    """Resolve Wins: 'If the attacker's die is higher, the defender must discard an active troop
+    card' (any of the side's active troops: ``resolve lost=NAME`` says whose, pair by pair; by
+    default the side's own player's first, then helpers')."""
+    state = battle(
+        "deploy troops=0 by=olga",
+        "deploy troops=1 by=patrick",
+        "deploy troops=1 side=defender by=carol",
+        "roll attacker=6,1,1 defender=5,1",
+    )
+    assert owners(play(state, "resolve")) == ["Carol"]
+    chosen = play(state, "resolve lost=carol")
+    assert owners(chosen) == ["Patrick"] and chosen.lineup[ASIA] == 1
+    with pytest.raises(IllegalAction, match="Olga has no active troop on the defender's side"):
+        play(state, "resolve lost=olga")
+    with pytest.raises(IllegalAction, match="1 lost pair costs a troop in this roll, not 2"):
+        play(state, "resolve lost=carol,patrick")
+
+
+def owners(state) -> list[str]:
+    return [state.name(troop.owner) for troop in state.battle.troops]
+
+
 def test_complete_rolls_missing_dice() -> None:
     """Roll Dice: left empty, tabletape rolls as many dice as the rules allow."""
-    state = battle("deploy troops=1 by=patrick", "roll attacker=6,6,6 defender=1,1")
+    state = battle("deploy troops=0 by=olga", "deploy troops=1 by=patrick",
+                   "roll attacker=6,6,6 defender=1,1")
     actor, event = parse(state, "roll")
     filled = RULES.complete(state, actor, event, random.Random(5))
     assert (len(filled.attacker), len(filled.defender)) == (3, 2)  # after the open roll resolves

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ledger.events import Event
 from rules.kernel import IllegalAction, bot_game
 from rules.risk_strike import RULES
 from rules.risk_strike.events import (
@@ -82,8 +83,9 @@ ANY_EVENT = st.one_of(
     st.builds(Attacked, from_=WORDS, target=WORDS, defender=WORDS),
     st.builds(Deployed, troops=st.integers(-1, 4), side=WORDS),
     st.builds(Rolled, attacker=DICE, defender=DICE),
-    st.builds(Played, card=WORDS, target=WORDS, side=WORDS, die=st.integers(0, 7)),
-    st.just(Resolved()),
+    st.builds(Played, card=WORDS, target=WORDS, side=WORDS, die=st.integers(0, 7),
+              troops=st.integers(-1, 3)),
+    st.builds(Resolved, lost=st.lists(WORDS, max_size=2).map(tuple)),
     st.just(Retreated()),
     st.builds(Passed, drew=WORDS),
 )
@@ -127,6 +129,37 @@ def test_any_action_is_refused_or_applied_without_touching_the_state(
     after = RULES.apply(state, actor, event)
     assert msgspec.json.encode(state) == before
     assert invariant_errors(after) == []
+
+
+PROBES: dict[str, tuple[Event, ...]] = {
+    "deploy": (Deployed(troops=0), Deployed(troops=1), Deployed(troops=1, side="attacker"),
+               Deployed(troops=1, side="defender")),
+    "roll": (Rolled(),),
+    "resolve": (Resolved(),),
+    "retreat": (Retreated(),),
+}
+"""Entries any player might type in a battle, by action."""
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(8, 120))
+def test_legal_actions_name_exactly_who_may_act(seed: int, steps: int) -> None:
+    """Attack Phases 2 and 3, step by step: ``legal_actions`` lists exactly the players whose
+    entry is accepted now (so ``by=`` may be left out exactly when one player may act)."""
+    state = bot_prefix(seed, steps)
+    listed = {spec.type: set(spec.actors) for spec in RULES.legal_actions(state)}
+    for action, probes in PROBES.items():
+        accepted = {seat.name for seat in state.seats
+                    if any(accepts(state, seat.name, probe) for probe in probes)}
+        assert accepted == listed.get(action, set()), (action, RULES.turn(state).detail)
+
+
+def accepts(state: State, actor: str, event: Event) -> bool:
+    try:
+        RULES.check(state, actor, RULES.complete(state, actor, event, random.Random(0)))
+    except IllegalAction:
+        return False
+    return True
 
 
 def test_bot_is_deterministic_for_a_seed() -> None:

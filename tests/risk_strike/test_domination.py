@@ -45,6 +45,8 @@ def test_the_coin_moves_to_whoever_reaches_the_number_and_stays_until_then() -> 
         state,
         "draw tactics=2",
         "attack from=asia target=africa defender=patrick",
+        "deploy troops=0",  # the attacker deploys none
+        "deploy troops=0",  # nor does the defender
         "roll attacker=6,6,6 defender=1,1",
         "retreat",
     )
@@ -69,6 +71,8 @@ def test_two_coins_win_at_once() -> None:
         "pass",
         "draw tactics=2",
         "attack from=australia target=australia defender=olga",
+        "deploy troops=0",  # the attacker deploys none
+        "deploy troops=0",  # nor does the defender
         "roll attacker=1 defender=6,1",
         "resolve",
     )

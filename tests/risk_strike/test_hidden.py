@@ -40,6 +40,8 @@ def test_no_fifth_rally_before_a_reshuffle() -> None:
         state,
         "draw tactics=2",
         "attack from=asia target=europe defender=patrick",
+        "deploy troops=0",  # the attacker deploys none
+        "deploy troops=0",  # nor does the defender
         "roll attacker=1,1,1 defender=2,2",
     )
     for _ in range(3):
@@ -59,6 +61,8 @@ def test_rallies_come_back_after_a_reshuffle() -> None:
         state,
         "draw tactics=2",
         "attack from=asia target=europe defender=patrick",
+        "deploy troops=0",  # the attacker deploys none
+        "deploy troops=0",  # nor does the defender
         "roll attacker=1,1,1 defender=2,2",
         "play card=rally by=olga",
         "retreat",

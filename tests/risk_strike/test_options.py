@@ -20,7 +20,9 @@ def test_defaults_are_filled_in_and_recorded() -> None:
     options = RULES.options({}, PLAYERS)
     assert options["domination.asia"] == 8 and options["sizes.asia"] == 12
     assert options["links.africa"] == ("south-america", "europe", "asia")
-    assert len(options) == 18
+    assert options["reshuffle"] == "at-draw" and options["expand-cards"] == "inactive"
+    assert options["after-win"] == "resolve"
+    assert len(options) == 18 + 3
     assert sum(options[f"sizes.{c}"] for c in CONTINENTS) == 42
 
 
@@ -63,6 +65,8 @@ def test_options_override_text_values() -> None:
         ({"links.asia": "mars"}, "unknown continent 'mars'"),
         ({"domination.mars": "3"}, "unknown option 'domination.mars'"),
         ({"domination.asia": "many"}, "bad option"),
+        ({"reshuffle": "sometimes"}, "reshuffle is at-draw or when-empty .default at-draw., not"),
+        ({"after-win": "maybe"}, "after-win is resolve or stop"),
     ],
 )
 def test_bad_options_are_refused(raw: dict[str, str], message: str) -> None:

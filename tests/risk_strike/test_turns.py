@@ -54,6 +54,8 @@ def test_draw_from_the_surrendered_lineup_only_what_is_there() -> None:
         state,
         "draw tactics=2",
         "attack from=europe target=europe defender=patrick",
+        "deploy troops=0",  # the attacker deploys none
+        "deploy troops=0",  # nor does the defender
         "roll attacker=1 defender=6,5",
         "resolve",
     )
@@ -79,6 +81,8 @@ def test_attack_once_per_turn() -> None:
         game(),
         "draw tactics=2",
         "attack from=asia target=europe defender=patrick",
+        "deploy troops=0",  # the attacker deploys none
+        "deploy troops=0",  # nor does the defender
         "roll attacker=6,6 defender=1,1",
         "retreat",
     )
@@ -103,11 +107,13 @@ def test_turn_info_in_table_words() -> None:
     state = play(state, "draw tactics=2", "attack from=asia target=europe defender=patrick")
     info = RULES.turn(state)
     assert (info.phase, info.detail, info.active) == (
-        "battle: deploy", "battle: deploy troops", ("Olga",))
+        "battle: deploy", "battle: Olga deploys first: deploy troops=N, or troops=0 for none",
+        ("Olga",))
     state = play(state, "deploy troops=1")
-    assert RULES.turn(state).active == ("Olga",)
-    state = play(state, "deploy troops=1 by=patrick")
     assert RULES.turn(state).active == ("Patrick",)
+    state = play(state, "deploy troops=1")
+    assert RULES.turn(state).active == ("Olga",)  # two players: deployment is over
+    assert RULES.turn(state).detail == "battle: Olga rolls"
 
 
 def test_legal_actions_list_actors_and_choices() -> None:
