@@ -40,7 +40,14 @@ def main() -> None:
         status = record_main(sys.argv[2:])
         if status is not None:
             sys.exit(status)
-    build_app()()
+    try:
+        build_app()()
+    except OSError as error:  # a command that does not word its own: still one line, no traceback
+        from ledger import os_failure
+        from replay.quick import printable
+
+        sys.stderr.write(f"error: {printable(os_failure(error))}\n")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 A set of finished games of the test game "tiny" (1,000 events each) is written once; then, in
 alternating rounds, the whole set is imported into a fresh ledger exactly as
 ``tabletape import FILE...`` does it (an :class:`ledger.transfer.ImportBatch`: per file read,
-verify every line's hash and the chain, refuse a game already there, write, fsync; the folder
-fsynced once at the end), and every line of
+verify every line's hash and the chain, fold it with every event checked, refuse a game already
+there, write, fsync; then every file linked, the folder fsynced once at the end), and every line of
 the same files is decoded with a bare ``msgspec.json.decode`` (untyped, nothing checked). Both
 sides are events per second; the ratio should stay >= 0.5.
 
@@ -43,11 +43,12 @@ def log_set(folder: Path, events: int) -> tuple[list[Path], int]:
 
 def import_all(files: list[Path], target: Path) -> None:
     """What ``tabletape import FILE...`` does for each file, into a fresh ledger."""
-    from ledger.transfer import ImportBatch
+    from queries.transfer import ImportBatch, game_log_problem
 
-    with ImportBatch(Ledger(target)) as batch:
+    with ImportBatch(Ledger(target), game_log_problem) as batch:
         for path in files:
-            batch.import_log(path)
+            batch.add(path)
+        batch.commit()
 
 
 def import_rate(files: list[Path], target: Path, total: int) -> float:

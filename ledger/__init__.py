@@ -13,6 +13,7 @@ from ledger.store import (
     Head,
     Ledger,
     LedgerError,
+    NotALog,
     Rewritten,
     TornTail,
     UnfinishedAppend,
@@ -20,6 +21,7 @@ from ledger.store import (
     Verification,
     VersionConflict,
     default_root,
+    os_failure,
 )
 
 __version__ = "0.1.0"
@@ -36,6 +38,7 @@ __all__ = [
     "Head",
     "Ledger",
     "LedgerError",
+    "NotALog",
     "Noted",
     "Record",
     "Retracted",
@@ -49,5 +52,6 @@ __all__ = [
     "decode_line",
     "default_root",
     "event_type",
+    "os_failure",
     "utc_stamp",
 ]

@@ -18,6 +18,7 @@ import hashlib
 import os
 import secrets
 import shutil
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -33,9 +34,7 @@ from ledger.codec import (
     Record,
     body_hash_matches,
     decode_line,
-    encode_body,
     encode_payload,
-    seal,
     sealed_record,
     utc_stamp,
 )
@@ -50,6 +49,9 @@ Draft = tuple[str, Event]
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 """Letters of game ids: no 0/o, 1/l/i, so an id read aloud at the table is typed right."""
 
+MAX_ID_BYTES = 160
+"""The longest game id (UTF-8 bytes): its file, scratch and backup names all fit the 255 bytes
+file systems allow a name."""
 
 _records_decoder = msgspec.json.Decoder(Record)
 
@@ -60,6 +62,42 @@ class LedgerError(Exception):
 
 class UnknownGameId(LedgerError):
     """No log for that game id in this ledger."""
+
+
+class NotALog(LedgerError):
+    """An entry of ``games/`` named like a log that is no log file (a folder, a dangling link)."""
+
+
+OS_FAILURES: dict[int, tuple[str, str]] = {
+    errno.EROFS: ("the file system is read-only", "use a writable --ledger"),
+    errno.EACCES: ("permission denied", "check the owner and permissions of the ledger folder, "
+                   "or use another --ledger"),
+    errno.ENOSPC: ("the disk is full", "free some space and run the command again"),
+    errno.EDQUOT: ("the disk quota is used up", "free some space and run the command again"),
+    errno.EFBIG: ("the file size limit was reached", "raise the limit (ulimit -f) and run "
+                  "the command again"),
+    errno.ENOTDIR: ("a part of that path is not a folder", "--ledger must name a folder"),
+    errno.EEXIST: ("a file is in the way", "--ledger must name a folder"),
+    errno.EISDIR: ("it is a folder where a file belongs", "move the folder away"),
+    errno.ENAMETOOLONG: ("the name is too long for the file system",
+                         "choose a shorter game id or ledger path"),
+    errno.ELOOP: ("too many symbolic links", "fix the links in the ledger's path"),
+    errno.EMFILE: ("too many open files", "close other programs or raise ulimit -n"),
+    errno.EIO: ("an input/output error (a failing disk?)", "check the disk"),
+    errno.ENOENT: ("no such file or folder", "check the path"),
+}
+OS_FAILURES[errno.EPERM] = OS_FAILURES[errno.EACCES]
+
+
+def os_failure(error: OSError) -> str:
+    """One line for people: what the operating system refused, where, and what to do.
+
+    >>> print(os_failure(OSError(errno.EROFS, "Read-only file system", "/l/games/x.jsonl")))
+    /l/games/x.jsonl: the file system is read-only; nothing was changed: use a writable --ledger
+    """
+    what, advice = OS_FAILURES.get(error.errno or 0, (error.strerror or str(error), ""))
+    where = f"{error.filename}: " if error.filename else ""
+    return f"{where}{what}; nothing was changed" + (f": {advice}" if advice else "")
 
 
 class VersionConflict(LedgerError):
@@ -207,14 +245,27 @@ class Ledger:
 
     def path(self, game: str) -> Path:
         """The log file of ``game`` (which may not exist yet)."""
-        if not game or "/" in game or "\\" in game or game.startswith("."):
+        if not game or "/" in game or "\\" in game or game.startswith(".") or "\0" in game:
             raise UnknownGameId(f"'{game}' is not a game id")
+        if len(game.encode()) > MAX_ID_BYTES:
+            raise UnknownGameId(f"a game id is at most {MAX_ID_BYTES} bytes long; "
+                                f"'{game[:20]}…' has {len(game.encode())}: choose a shorter one")
         return self.games_dir / f"{game}.jsonl"
 
     def existing_path(self, game: str) -> Path:
+        """The log file of ``game``; :class:`UnknownGameId` or :class:`NotALog` when there is none.
+        """
         path = self.path(game)
-        if not path.exists():
-            raise UnknownGameId(self.unknown_game_message(game))
+        try:
+            mode = path.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            if path.is_symlink():
+                raise NotALog(f"{path} is a dangling link (to {os.readlink(path)}, which does "
+                              "not exist): restore its file or remove the link") from None
+            raise UnknownGameId(self.unknown_game_message(game)) from None
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+            raise NotALog(f"{path} is {kind}, not a game log: move it out of {self.games_dir}")
         return path
 
     def unknown_game_message(self, game: str) -> str:
@@ -230,8 +281,8 @@ class Ledger:
         """Every game id in the ledger, oldest file first."""
         if not self.games_dir.is_dir():
             return []
-        files = sorted(self.games_dir.glob("*.jsonl"), key=lambda p: (p.stat().st_mtime_ns, p.name))
-        return [p.stem for p in files]
+        files = sorted(self.games_dir.glob("*.jsonl"), key=lambda p: (modified(p), p.name))
+        return [p.stem for p in files if not p.name.startswith(".")]
 
     def new_game_id(self, prefix: str) -> str:
         """A short id not yet used here, e.g. ``rs-k7pq``."""
@@ -250,39 +301,32 @@ class Ledger:
         game_id: str | None = None,
         prefix: str | None = None,
         at: str | None = None,
+        then: Sequence[Draft] = (),
+        then_at: str | Sequence[str] | None = None,
     ) -> str:
-        """Start a log whose first event is ``started``; return its game id.
+        """Start a log whose first event is ``started`` (and whose next are ``then``); its id.
 
-        Without ``game_id`` a fresh id is drawn (``prefix``-xxxx; another is drawn if a process
-        takes it first). Raises :class:`LedgerError` when ``game_id`` is taken.
+        The log is written whole under a scratch name, fsynced, then linked into place: a
+        failure (a full disk) or a crash leaves no game at all, never a half-made one. Without
+        ``game_id`` a fresh id is drawn (``prefix``-xxxx; another is drawn if a process takes it
+        first). Raises :class:`LedgerError` when ``game_id`` is taken.
         """
+        first_at = at or utc_stamp()
+        line, first = sealed_record(1, first_at, TABLE, event_type(started),
+                                    encode_payload(started), GENESIS_HASH)
+        data = line + b"\n"
+        if then:
+            data += build_lines(then, Head(1, first.hash, first_at), then_at)[0]
         self.games_dir.mkdir(parents=True, exist_ok=True)
-        line = seal(
-            encode_body(1, at or utc_stamp(), TABLE, event_type(started), encode_payload(started),
-                        GENESIS_HASH)
-        )
         for _attempt in range(8):
             game = game_id or self.new_game_id(prefix or started.kind.split("-")[0][:2])
-            path = self.path(game)
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+            if link_new_file(self.path(game), data):
                 break
-            except FileExistsError:
-                if game_id is not None:
-                    raise LedgerError(
-                        f"game id '{game}' is already used in ledger {self.root}"
-                    ) from None
-                # a generated id taken by another process since new_game_id looked: draw again
+            if game_id is not None:
+                raise LedgerError(f"game id '{game}' is already used in ledger {self.root}")
+            # a generated id taken by another process since new_game_id looked: draw again
         else:  # pragma: no cover - eight collisions in a row
             raise LedgerError("could not find a free game id")
-        try:
-            write_all(fd, line + b"\n")
-            os.fsync(fd)
-        except OSError:
-            os.close(fd)
-            path.unlink(missing_ok=True)  # no half-made game left behind (disk full)
-            raise
-        os.close(fd)
         fsync_dir(self.games_dir)
         return game
 
@@ -308,7 +352,11 @@ class Ledger:
         try:
             with exclusive(log.fd):
                 size = os.fstat(log.fd).st_size
-                head = log.head if log.head and log.size == size else read_head(log.fd, game)
+                if log.head and log.size == size:
+                    head = log.head
+                else:
+                    refuse_changed_line_endings(log.fd, game, size)
+                    head = read_head(log.fd, game)
                 if head.seq != expected_seq:
                     raise VersionConflict(game, expected_seq, head.seq)
                 if head is not log.head and head.hash != expected_hash:
@@ -317,9 +365,9 @@ class Ledger:
                 try:
                     write_all(log.fd, data)
                     os.fsync(log.fd)
-                except OSError:
+                except OSError as error:
                     os.ftruncate(log.fd, size)
-                    raise
+                    raise named(error, log.path) from None
             last = records[-1]
             head = Head(last.seq, last.hash, last.at)
             self._keep_open_log(game, OpenLog(log.fd, log.path, size + len(data), head))
@@ -487,7 +535,54 @@ class Ledger:
 
     def verify(self, game: str) -> Verification:
         """Check every line: it decodes, its seq follows, its ``prev`` and ``hash`` chain."""
-        return checked(game, self.snapshot(game))[0]
+        try:
+            data = self.snapshot(game)
+        except NotALog as stray:
+            return Verification(game=game, ok=False, events=0, first_bad_seq=1,
+                                problem=str(stray), head=GENESIS_HASH)
+        except OSError as error:
+            return Verification(game=game, ok=False, events=0, first_bad_seq=1,
+                                problem=f"cannot read it: {os_failure(error)}", head=GENESIS_HASH)
+        return checked(game, data)[0]
+
+    def repair_line_endings(self, game: str) -> Path | None:
+        """Turn CRLF line endings back into LF when the whole chain then verifies.
+
+        Keeps the original as a backup and returns it; None (nothing changed) when the file has
+        no CRLF. Raises :class:`Corrupt` (nothing changed) when the chain still fails after the
+        conversion: then more than the line endings was changed.
+        """
+        path = self.existing_path(game)
+        with locked(path):
+            data = path.read_bytes()
+            if b"\r\n" not in data:
+                return None
+            restored = data.replace(b"\r\n", b"\n")
+            prev = GENESIS_HASH
+            for seq, line in enumerate(restored.split(b"\n")[:-1], 1):
+                problem = line_problem(line, seq, prev)
+                if problem:
+                    raise Corrupt(game, seq, f"{problem}, even with its line endings restored: "
+                                  "more than the line endings was changed; nothing was changed")
+                prev = line[-66:-2].decode()
+            backup = self.backup(path, "crlf")
+            scratch = path.with_name(f".{path.name}.{os.getpid()}.restoring")
+            try:
+                with open(scratch, "wb") as handle:
+                    handle.write(restored)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(scratch, path)
+            finally:
+                scratch.unlink(missing_ok=True)
+        fsync_dir(self.games_dir)
+        return backup
+
+    def backup(self, path: Path, why: str) -> Path:
+        """A copy of the log ``path`` beside it, named for ``why`` and when; returns its path."""
+        backup = path.with_name(f"{path.name}.{why}-{utc_stamp().replace(':', '')}.bak")
+        shutil.copy2(path, backup)
+        return backup
 
     def repair(self, game: str) -> Path | None:
         """Cut off what a crash left half-written, keeping the original file as a backup.
@@ -497,13 +592,15 @@ class Ledger:
         or None (and changes nothing) when the log ends with a complete append.
         """
         path = self.existing_path(game)
+        data = path.read_bytes()
+        if complete_length(data) == len(data):  # nothing to cut: nothing opened for writing
+            return None
         with locked(path) as fd:
             data = path.read_bytes()
             keep = complete_length(data)
             if keep == len(data):
                 return None
-            backup = path.with_name(f"{path.name}.torn-{utc_stamp().replace(':', '')}.bak")
-            shutil.copy2(path, backup)
+            backup = self.backup(path, "torn")
             os.ftruncate(fd, keep)
             os.fsync(fd)
         fsync_dir(self.games_dir)
@@ -545,6 +642,31 @@ def line_problem(line: bytes, seq: int, prev: str) -> str:
     if record.prev != prev:
         return "its prev hash is not the hash of the line before (the chain is broken)"
     return ""
+
+
+def line_endings_problem(game: str) -> str:
+    """What ``verify`` says of a line whose LF was turned into CRLF, its bytes otherwise intact."""
+    return ("its line endings were changed to CRLF (as an editor or a copy through Windows does; "
+            f"the event itself is intact): run `tabletape repair --line-endings {game}`")
+
+
+def refuse_changed_line_endings(fd: int, game: str, size: int) -> None:
+    """Raise :class:`Corrupt` if the open log holds a CR anywhere: never append to such a file.
+
+    tabletape never writes a CR (JSON escapes one inside a string), so one found is a line
+    ending changed to CRLF, on any line, not only the last.
+    """
+    chunk, offset, newlines = 1 << 20, 0, 0
+    while offset < size:
+        block = os.pread(fd, min(chunk, size - offset), offset)
+        if not block:
+            return
+        at = block.find(b"\r")
+        if at >= 0:
+            seq = newlines + block.count(b"\n", 0, at) + 1
+            raise Corrupt(game, seq, line_endings_problem(game) + "; nothing was written")
+        newlines += block.count(b"\n")
+        offset += len(block)
 
 
 def chain_intact(lines: Sequence[bytes], records: Sequence[Record], *, seq: int = 1,
@@ -620,6 +742,8 @@ def checked(game: str, data: bytes) -> tuple[Verification, LedgerError | None]:
     for line in lines:
         seq += 1
         problem = line_problem(line, seq, prev)
+        if problem and line.endswith(b"\r") and not line_problem(line[:-1], seq, prev):
+            problem = line_endings_problem(game)
         if problem:
             verification = Verification(game=game, ok=False, events=seq - 1, first_bad_seq=seq,
                                         problem=problem, head=prev)
@@ -758,10 +882,56 @@ def locked(path: Path) -> Iterator[int]:
 
 
 def write_all(fd: int, data: bytes) -> None:
-    """One ``write`` of ``data``; a short write (disk full) is an error, not a silent tear."""
+    """One ``write`` of ``data``; a short write is an error, not a silent tear.
+
+    The OS says why only when a write fails outright, so after a short one the rest is tried
+    once: its OSError (disk full, file size limit) is raised as the reason; if it went through,
+    a "short write" error is. Either way the caller cuts the file back to where it was.
+    """
     written = os.write(fd, data)
     if written != len(data):
+        os.write(fd, data[written:])
         raise OSError(errno.ENOSPC, f"short write: {written} of {len(data)} bytes")
+
+
+def link_new_file(path: Path, data: bytes) -> bool:
+    """Write ``data`` as the new file ``path``, whole or not at all; False if ``path`` exists.
+
+    The bytes go to a scratch file of this process first, are fsynced, then hard-linked as
+    ``path`` (which fails, changing nothing, when ``path`` exists); the scratch name is removed
+    whatever happens.
+    """
+    scratch = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.creating")
+    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        except OSError as error:
+            raise named(error, path) from None
+        finally:
+            os.close(fd)
+        os.link(scratch, path)
+    except FileExistsError:
+        return False
+    finally:
+        scratch.unlink(missing_ok=True)
+    return True
+
+
+def named(error: OSError, path: str | Path) -> OSError:
+    """``error`` naming the file it happened to (a write on a descriptor names none)."""
+    if error.filename is None:
+        return OSError(error.errno, error.strerror, str(path))
+    return error
+
+
+def modified(path: Path) -> int:
+    """When ``path`` (a link itself, not what it names) last changed; 0 if it is gone."""
+    try:
+        return path.lstat().st_mtime_ns
+    except FileNotFoundError:
+        return 0
 
 
 def fsync_dir(path: Path) -> None:

@@ -10,21 +10,17 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 
 from ledger.codec import GENESIS_HASH, Record, decode_line
 from ledger.events import GameStarted
-from ledger.store import (
-    Ledger,
-    LedgerError,
-    chain_intact,
-    fsync_dir,
-    line_problem,
-    opens_more,
-)
+from ledger.store import Ledger, LedgerError, chain_intact, fsync_dir, line_problem
 
 
 class TransferError(LedgerError):
@@ -45,31 +41,35 @@ class Imported(msgspec.Struct, frozen=True):
 
 def verify_log_bytes(data: bytes, name: str) -> int:
     """Check a whole log file; return its event count or raise :class:`TransferError`."""
+    return len(verified_records(data, name))
+
+
+def verified_records(data: bytes, name: str) -> list[Record]:
+    """The records of a whole log file whose chain verifies; else :class:`TransferError`."""
     if not data:
         raise TransferError(f"{name} is empty")
     if not data.endswith(b"\n"):
         raise TransferError(f"{name} ends with a torn line (no newline after the last event)")
     lines = data[:-1].split(b"\n")
-    seq = intact_lines(data, lines)
-    if seq is None:  # something is wrong: find the first bad line and say what it is
-        prev, seq = GENESIS_HASH, 0
-        for line in lines:
-            seq += 1
+    records = intact_records(data, lines)
+    if records is None:  # something is wrong: find the first bad line and say what it is
+        prev = GENESIS_HASH
+        for seq, line in enumerate(lines, 1):
             problem = line_problem(line, seq, prev)
             if problem:
                 raise TransferError(f"{name} is not an intact log: event {seq}: {problem}")
             prev = line[-66:-2].decode()
-    if opens_more(lines[-1]):
+        records = [decode_line(line) for line in lines]
+    if records[-1].more:
         raise TransferError(f"{name} ends with an append cut short by a crash (run repair on the "
                             "ledger it came from)")
-    first = decode_line(data[: data.index(b"\n")])
-    if first.type != "game-started":
+    if records[0].type != "game-started":
         raise TransferError(f"{name} does not start with a game-started event")
-    return seq
+    return records
 
 
-def intact_lines(data: bytes, lines: list[bytes]) -> int | None:
-    """The event count when every line passes ``line_problem``'s checks, else None.
+def intact_records(data: bytes, lines: list[bytes]) -> list[Record] | None:
+    """The records when every line passes ``line_problem``'s checks, else None.
 
     The file decodes in one call and ``chain_intact`` compares its hashes, links and seqs a
     whole file at a time; the caller words the refusal with ``line_problem`` when any fails.
@@ -78,11 +78,16 @@ def intact_lines(data: bytes, lines: list[bytes]) -> int | None:
         records = _record_decoder.decode_lines(data)
     except msgspec.DecodeError:
         return None
-    return len(lines) if chain_intact(lines, records) else None
+    return records if chain_intact(lines, records) else None
 
 
-def started_of(data: bytes) -> GameStarted:
-    return msgspec.json.decode(decode_line(data[: data.index(b"\n")]).payload, type=GameStarted)
+def started_problem(records: list[Record]) -> str:
+    """Why the first record is not a game-started event tabletape can read, or ``""``."""
+    try:
+        msgspec.json.decode(records[0].payload, type=GameStarted)
+    except msgspec.ValidationError as error:
+        return f"its game-started event is not valid ({error})"
+    return ""
 
 
 def first_line(path: Path) -> bytes:
@@ -96,25 +101,26 @@ def find_same_game(ledger: Ledger, first: bytes,
 
     ``seen`` (game id -> first line) remembers first lines across calls: a log's first line
     never changes, so importing many files reads each stored game's first line once, not once
-    per file.
+    per file. Entries of ``games/`` that are not readable logs (a folder, a dangling link) are
+    not games and are passed over.
     """
     if seen is None:
-        for game in ledger.game_ids():
-            if first_line(ledger.path(game)) == first:
-                return game
-        return None
+        seen = {}
     try:
         names = os.listdir(ledger.games_dir)
     except FileNotFoundError:
         return None
     matches = []
     for name in names:
-        if not name.endswith(".jsonl"):
+        if not name.endswith(".jsonl") or name.startswith("."):
             continue
         game = name[: -len(".jsonl")]
         line = seen.get(game)
         if line is None:
-            line = seen[game] = first_line(ledger.path(game))
+            try:
+                line = seen[game] = first_line(ledger.games_dir / name)
+            except OSError:
+                continue
         if line == first:
             matches.append(game)
     if len(matches) > 1:  # the oldest, as ledger.game_ids() orders them
@@ -122,82 +128,160 @@ def find_same_game(ledger: Ledger, first: bytes,
     return matches[0] if matches else None
 
 
-def import_log(ledger: Ledger, source: Path, game_id: str | None = None,
-               *, seen: dict[str, bytes] | None = None, sync_dir: bool = True) -> Imported:
-    """Copy the verified log ``source`` into ``ledger`` as ``game_id`` (default: its file name).
+GameCheck = Callable[[str, list[Record]], str]
+"""Why the verified records of game ``id`` are not a game this install can replay, or ``""``.
 
-    Importing several files into one ledger, pass the same empty dict as ``seen`` to each call
-    (see :func:`find_same_game`), or use an :class:`ImportBatch`. The file is written whole or
-    not at all (fsynced under a scratch name, then linked into place); with ``sync_dir`` (the
-    default) the games folder is fsynced too, so the import is durable when this returns.
-    ``sync_dir=False`` leaves that to the caller (:class:`ImportBatch` does it once).
-    """
+The ledger knows no game's rules: the import command passes one (see
+``queries.transfer.game_log_problem``)."""
+
+
+class Candidate(NamedTuple):
+    """A file checked and ready to be linked into the ledger."""
+
+    imported: Imported
+    data: bytes
+    first: bytes
+    scratch: Future[None] | None
+
+
+def read_log_file(source: Path) -> bytes:
+    """The bytes of a log file to import; :class:`TransferError` if it is not a readable file."""
     try:
-        data = source.read_bytes()
+        if not stat.S_ISREG(source.stat().st_mode):
+            raise TransferError(f"{source} is not a regular file (a folder, a device or a pipe); "
+                                "name a .jsonl log file")
+        return source.read_bytes()
     except OSError as error:
         raise TransferError(f"cannot read {source}: {error.strerror}") from None
-    game = game_id or source.name.removesuffix(".jsonl")
-    early = start_scratch(ledger, game, data)
-    try:
-        events = verify_log_bytes(data, str(source))
-        target = ledger.path(game)
-        first = data[: data.index(b"\n")]
-        same = find_same_game(ledger, first, seen)
-        if same is not None:
-            stored = ledger.path(same).read_bytes()
-            how = "the same log" if stored == data else (
-                "an earlier part of it" if data.startswith(stored)
-                else "a different version of it")
-            raise TransferError(f"{source} is already in ledger {ledger.root} as game {same} "
-                                f"({how}); nothing imported")
-        if target.exists():
-            raise TransferError(f"game id '{game}' is already used in ledger {ledger.root} by "
-                                "another game; import it under another id with --as NEW-ID")
-        if early is not None:
-            early.result()  # the scratch copy is written and fsynced (or raises why not)
-    except BaseException:
-        if early is not None:
-            discard_scratch(early, scratch_path(ledger.path(game)))
-        raise
-    if early is None:
-        write_new(ledger, target, data, sync_dir=sync_dir)
-    else:
-        link_into_place(ledger, scratch_path(target), target, sync_dir=sync_dir)
-    if seen is not None:
-        seen[game] = first
-    return Imported(game, started_of(data).kind, events, str(source))
 
 
 class ImportBatch:
-    """The imports of one command (``tabletape import FILE...``), durable when it closes.
+    """The imports of one command (``tabletape import FILE...``): all of them or none.
 
-    Each file is fsynced before it is linked into place, so after a crash every imported file is
-    whole or absent; the games folder (the links) is fsynced once, when the batch closes, rather
-    than once per file. Close it (``with ImportBatch(ledger) as batch:``) before reporting
-    anything as imported.
+    :meth:`add` checks a file completely (its chain, its first event, its id, and ``check``:
+    that its events are its game's) and refuses it with :class:`TransferError`; nothing is
+    linked into the ledger until :meth:`commit`, which links every checked file or, when any
+    was refused or a link fails, none. Each file is fsynced before it is linked, and the games
+    folder once at the end, so after a crash every imported file is whole or absent. Used as a
+    context manager, a batch never committed leaves nothing behind.
     """
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, check: GameCheck | None = None) -> None:
         self.ledger = ledger
+        self.check = check
         self.seen: dict[str, bytes] = {}
-        self.linked = 0
+        self.ready: dict[str, Candidate] = {}
+        self.refused: dict[str, str] = {}
 
-    def import_log(self, source: Path, game_id: str | None = None) -> Imported:
-        imported = import_log(self.ledger, source, game_id, seen=self.seen, sync_dir=False)
-        self.linked += 1
-        return imported
+    def add(self, source: Path, game_id: str | None = None) -> Imported:
+        """Check ``source`` for import as ``game_id`` (default: its file name); link nothing."""
+        try:
+            candidate = self.checked(source, game_id)
+        except TransferError as error:
+            self.refused[str(source)] = str(error)
+            raise
+        self.ready[candidate.imported.game] = candidate
+        return candidate.imported
 
-    def close(self) -> None:
-        """Make every link made so far durable."""
-        if self.linked:
-            fsync_dir(self.ledger.games_dir)
-            self.linked = 0
+    def checked(self, source: Path, game_id: str | None) -> Candidate:
+        data = read_log_file(source)
+        game = game_id or source.name.removesuffix(".jsonl")
+        try:
+            self.ledger.path(game)
+        except LedgerError as error:
+            raise TransferError(f"{source}: {error}") from None
+        early = start_scratch(self.ledger, game, data) if game not in self.ready else None
+        try:
+            records = verified_records(data, str(source))
+            problem = started_problem(records) or (self.check(game, records) if self.check
+                                                   else "")
+            if problem:
+                raise TransferError(f"{source} is not a game this ledger can replay: {problem}")
+            first = data[: data.index(b"\n")]
+            self.refuse_clash(source, game, first, data)
+            if early is not None:
+                early.result()  # the scratch copy is written and fsynced (or raises why not)
+        except BaseException:
+            if early is not None:
+                discard_scratch(early, scratch_path(self.ledger.path(game)))
+            raise
+        kind = msgspec.json.decode(records[0].payload, type=GameStarted).kind
+        return Candidate(Imported(game, kind, len(records), str(source)), data, first, early)
+
+    def refuse_clash(self, source: Path, game: str, first: bytes, data: bytes) -> None:
+        """Refuse a game already in the ledger or in this batch, or an id already used."""
+        twin = next((c for c in self.ready.values() if c.first == first), None)
+        if twin is not None:
+            raise TransferError(f"{source} is the same game as {twin.imported.source}, given "
+                                "twice; import it once")
+        same = find_same_game(self.ledger, first, self.seen)
+        if same is not None:
+            stored = self.ledger.path(same).read_bytes()
+            how = "the same log" if stored == data else (
+                "an earlier part of it" if data.startswith(stored)
+                else "a different version of it")
+            raise TransferError(f"{source} is already in ledger {self.ledger.root} as game "
+                                f"{same} ({how}); nothing imported")
+        if game in self.ready:
+            raise TransferError(f"{source} and {self.ready[game].imported.source} would both be "
+                                f"game '{game}'; import one of them with --as NEW-ID")
+        if self.ledger.path(game).exists():
+            raise TransferError(f"game id '{game}' is already used in ledger "
+                                f"{self.ledger.root} by another game; import it under another "
+                                "id with --as NEW-ID")
+
+    def commit(self) -> list[Imported]:
+        """Link every checked file into the ledger, or none (then raise :class:`TransferError`).
+
+        Refused when any file was refused; a link that fails (an id taken meanwhile, a full
+        disk) unlinks the ones made before it.
+        """
+        if self.refused:
+            self.discard()
+            raise TransferError(f"nothing was imported: {len(self.refused)} of "
+                                f"{len(self.refused) + len(self.ready)} files were refused")
+        linked: list[Path] = []
+        try:
+            if self.ready:
+                self.ledger.games_dir.mkdir(parents=True, exist_ok=True)
+            for game, candidate in self.ready.items():
+                target = self.ledger.path(game)
+                if candidate.scratch is None:
+                    write_synced(scratch_path(target), candidate.data)
+                link_into_place(scratch_path(target), target)
+                linked.append(target)
+        except BaseException:
+            for target in linked:
+                target.unlink(missing_ok=True)
+            self.discard()
+            raise
+        finally:
+            if linked:
+                fsync_dir(self.ledger.games_dir)
+        done = [candidate.imported for candidate in self.ready.values()]
+        self.ready.clear()
+        return done
+
+    def discard(self) -> None:
+        """Remove the scratch copies of every file not linked."""
+        for game, candidate in self.ready.items():
+            discard_scratch(candidate.scratch, scratch_path(self.ledger.path(game)))
+        self.ready.clear()
 
     def __enter__(self) -> ImportBatch:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.discard()
+
+
+def import_log(ledger: Ledger, source: Path, game_id: str | None = None,
+               check: GameCheck | None = None) -> Imported:
+    """Import the one log ``source`` into ``ledger`` as ``game_id`` (default: its file name)."""
+    with ImportBatch(ledger, check) as batch:
+        imported = batch.add(source, game_id)
+        batch.commit()
+    return imported
 
 
 def scratch_path(target: Path) -> Path:
@@ -221,50 +305,36 @@ def start_scratch(ledger: Ledger, game: str, data: bytes) -> Future[None] | None
     """Begin writing and fsyncing the scratch copy of ``game`` in the background, or None.
 
     The fsync waits on the disk while the log is verified, instead of after it. Only when the
-    games folder already exists (a refused import creates nothing) and the id is usable; the
-    caller waits for the result before linking, and discards the copy if the import is refused.
+    games folder already exists (a refused import creates nothing); the caller waits for the
+    result before linking, and discards the copy if the import is refused.
     """
     global _writer
     if not data or not ledger.games_dir.is_dir():
         return None
-    try:
-        scratch = scratch_path(ledger.path(game))
-    except LedgerError:
-        return None
+    scratch = scratch_path(ledger.path(game))
     if _writer is None:
         _writer = ThreadPoolExecutor(1, thread_name_prefix="tabletape-import")
     return _writer.submit(write_synced, scratch, data)
 
 
-def discard_scratch(pending: Future[None], scratch: Path) -> None:
-    """Wait for a scratch copy of a refused import to be written, then remove it."""
-    with contextlib.suppress(OSError):
-        pending.result()
+def discard_scratch(pending: Future[None] | None, scratch: Path) -> None:
+    """Wait for a scratch copy of a refused import to be written (if under way), remove it."""
+    if pending is not None:
+        with contextlib.suppress(OSError):
+            pending.result()
     with contextlib.suppress(OSError):
         scratch.unlink()
 
 
-def write_new(ledger: Ledger, target: Path, data: bytes, *, sync_dir: bool = True) -> None:
-    """Write ``target`` whole or not at all, never over an existing file."""
-    ledger.games_dir.mkdir(parents=True, exist_ok=True)
-    scratch = scratch_path(target)
-    write_synced(scratch, data)
-    link_into_place(ledger, scratch, target, sync_dir=sync_dir)
-
-
-def link_into_place(ledger: Ledger, scratch: Path, target: Path, *, sync_dir: bool) -> None:
-    """Link the fsynced ``scratch`` as ``target`` (never over an existing file), remove it.
-
-    ``sync_dir`` then fsyncs the games folder, making the link (and the removal) durable.
-    """
+def link_into_place(scratch: Path, target: Path) -> None:
+    """Link the fsynced ``scratch`` as ``target`` (never over an existing file), remove it."""
     try:
         os.link(scratch, target)
     except FileExistsError:
-        raise TransferError(f"game id '{target.stem}' was taken while importing") from None
+        raise TransferError(f"game id '{target.stem}' was taken while importing; nothing "
+                            "was imported") from None
     finally:
         scratch.unlink()
-    if sync_dir:
-        fsync_dir(ledger.games_dir)
 
 
 def export_log(ledger: Ledger, game: str, target: Path) -> int:

@@ -214,7 +214,10 @@ def sql_command(
         "--format", "-f", help="table, csv, json (a list of row objects) or parquet.",
     )] = SqlFormat.table,
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write to this file (required for parquet).")] = None,
+        "--output", "-o", help="Write to this file (required for parquet); never inside the "
+        "ledger.")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the --output file if it exists.")] = False,
     ledger: LedgerOption = None,
     strict: StrictOption = False,
     no_sync: NoSyncOption = False,
@@ -226,12 +229,24 @@ def sql_command(
         check_read_only(query)
         if output_format is SqlFormat.parquet and output is None:
             raise QueryRefused("--format parquet needs --output FILE")
+        if output is not None:
+            check_output(output, Ledger(ledger).root, force=force)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
         with opened(catalog_path(store), read_only=True) as con:
             relation = con.sql(query)
             if relation is None:
                 return
             write_result(relation, output_format, output)
+
+
+def check_output(path: Path, ledger_root: Path, *, force: bool = False) -> None:
+    """Refuse an output file inside the ledger, or one that exists (unless ``force``)."""
+    from queries.transfer import inside_ledger
+
+    if inside_ledger(path, ledger_root):
+        raise QueryRefused(f"{path} is inside the ledger {ledger_root}: write results outside it")
+    if path.exists() and not force:
+        raise QueryRefused(f"{path} exists: pass --force to overwrite it, or choose another file")
 
 
 def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
@@ -420,14 +435,16 @@ def export_command(
         if jsonl is not None:
             if game is None:
                 raise QueryRefused("--jsonl needs the GAME to export")
+            check_output(jsonl, Ledger(ledger).root, force=True)
             events = export_log(Ledger(ledger), game, jsonl)
             result: dict[str, Any] = {"game": game, "events": events, "file": str(jsonl)}
             message = f"Exported game {game} ({events} events) to {jsonl}."
         else:
             assert parquet is not None
+            check_output(parquet, Ledger(ledger).root, force=True)
             store = synced(ledger, strict=strict)
             with opened(catalog_path(store), read_only=True) as con:
-                counts = export_parquet(con, parquet)
+                counts = export_parquet(con, parquet, store.root)
             result = {"directory": str(parquet), "tables": counts}
             message = (f"Exported {len(counts)} tables ({sum(counts.values())} rows) to "
                        f"{parquet}, partitioned by kind.")
@@ -445,28 +462,46 @@ def import_command(
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Import game logs from other ledgers, verifying each hash chain first."""
+    """Import game logs from other ledgers: all of them or, if any is refused, none.
+
+    Each file's hash chain, first event, events and id are checked before anything is linked
+    into the ledger; each file's outcome is reported."""
     import msgspec
 
-    from ledger.transfer import ImportBatch, TransferError
+    from queries.transfer import ImportBatch, TransferError, game_log_problem
 
     if game_id and len(files) > 1:
         fail("--as names one game: import one file at a time with it", USAGE_EXIT)
-    store = Ledger(ledger)
-    imported, refused = [], {}
-    with people_errors(), ImportBatch(store) as batch:  # durable before anything is reported
+    checked, refused = [], {}
+    with people_errors(), ImportBatch(Ledger(ledger), game_log_problem) as batch:
         for path in files:
             try:
-                imported.append(batch.import_log(path, game_id))
+                checked.append(batch.add(path, game_id))
             except TransferError as error:
                 refused[str(path)] = str(error)
+        imported = [] if refused else batch.commit()  # durable before anything is reported
+    held_back = [] if imported else checked
     if as_json:
-        print_json({"imported": msgspec.to_builtins(imported), "refused": refused})
+        print_json({"imported": msgspec.to_builtins(imported), "refused": refused,
+                    "not_imported": msgspec.to_builtins(held_back)})
     else:
-        for done in imported:
-            out.print(f"Imported {done.kind} game [bold cyan]{done.game}[/] "
-                      f"({done.events} events) from {done.source}.", highlight=False)
-        for problem in refused.values():
-            err.print(f"[bold red]error:[/] {problem}", highlight=False)
+        print_import_outcomes(imported, refused, held_back)
     if refused:
         raise typer.Exit(ILLEGAL_EXIT)
+
+
+def print_import_outcomes(imported: Sequence[Any], refused: dict[str, str],
+                          held_back: Sequence[Any]) -> None:
+    """One line per file: imported, refused (why), or checked but held back."""
+    for done in imported:
+        out.print(f"Imported {done.kind} game [bold cyan]{done.game}[/] "
+                  f"({done.events} events) from {done.source}.", highlight=False)
+    for problem in refused.values():
+        err.print(f"[bold red]error:[/] {escape(problem)}", highlight=False)
+    for ready in held_back:
+        err.print(f"{escape(ready.source)} is fine ({ready.kind}, {ready.events} events) but was "
+                  "not imported, as the whole import is refused.", highlight=False)
+    if refused:
+        err.print(f"Nothing was imported: {len(refused)} of {len(refused) + len(held_back)} "
+                  "files were refused. Leave them out or fix them, then import again.",
+                  highlight=False)

@@ -11,8 +11,11 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import msgspec
 
+from ledger.codec import Record
 from ledger.transfer import (
+    ImportBatch,
     Imported,
     TransferError,
     export_log,
@@ -23,21 +26,63 @@ from ledger.transfer import (
 from queries.projections import quote
 
 __all__ = [
+    "ImportBatch",
     "Imported",
     "TransferError",
     "export_log",
     "export_parquet",
     "find_same_game",
+    "game_log_problem",
     "import_log",
+    "inside_ledger",
     "verify_log_bytes",
 ]
 
 
-def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path) -> dict[str, int]:
+def game_log_problem(game: str, records: list[Record]) -> str:
+    """Why a verified log is not a game this install replays (kind, events, rules), or ``""``.
+
+    The log is folded with every event checked, as ``status`` folds it; a log from elsewhere is
+    untrusted input, so whatever its first event makes the rules raise is a refusal too.
+    """
+    from ledger.events import GameStarted
+    from replay.fold import RefusedEvent, fold_records
+    from rules.kernel import RulesError, find_game
+
+    try:
+        started = msgspec.json.decode(records[0].payload, type=GameStarted)
+        find_game(started.kind).options(started.options, started.players)
+        fold_records(game, records, check=True)
+    except RefusedEvent as error:
+        return f"event {error.seq} is refused by the rules: {error.reason}"
+    except RulesError as error:
+        return str(error)
+    except Exception as error:  # untrusted options or events the rules cannot start from
+        return f"its events do not replay ({type(error).__name__}: {error})"
+    return ""
+
+
+def inside_ledger(path: Path, root: Path) -> bool:
+    """True when writing or replacing ``path`` could touch the ledger ``root``: ``path`` is the
+    ledger, lies inside it, or holds it (links followed).
+
+    >>> inside_ledger(Path("/l/games/x.jsonl"), Path("/l")), inside_ledger(Path("/x"), Path("/l"))
+    (True, False)
+    """
+    target, ledger = path.resolve(), root.resolve()
+    return target == ledger or ledger in target.parents or target in ledger.parents
+
+
+def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path,
+                   ledger_root: Path | None = None) -> dict[str, int]:
     """Every catalog table as Parquet under ``directory/<table>/kind=<kind>/``; rows per table.
 
-    Columns are written in types that read back exactly everywhere (:func:`portable`).
+    Columns are written in types that read back exactly everywhere (:func:`portable`). Each
+    table's folder is replaced; never one that is, lies in, or holds ``ledger_root``.
     """
+    if ledger_root is not None and inside_ledger(directory, ledger_root):
+        raise TransferError(f"{directory} is inside the ledger {ledger_root}: export to a "
+                            "folder outside it")
     directory.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
     for table in public_tables(con):
@@ -50,6 +95,9 @@ def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path) -> dict[str,
         select = f"SELECT {portable(columns)}{'' if 'kind' in names else ', kind'} FROM ({source})"
         counts[table] = con.execute(f"SELECT count(*) FROM ({source})").fetchone()[0]  # type: ignore[index]
         target = directory / table
+        if ledger_root is not None and inside_ledger(target, ledger_root):
+            raise TransferError(f"{target} would replace the ledger {ledger_root}: export to "
+                                "another folder")
         if target.exists():
             shutil.rmtree(target)
         con.execute(f"COPY ({select}) TO '{sql_path(target)}' "

@@ -41,6 +41,7 @@ from replay.fold import (
     undo,
 )
 from replay.games import plugin_function
+from replay.quick import printable
 from rules.actions import ActionSyntaxError
 from rules.kernel import BadOptions, IllegalAction, UnknownGame, find_game, registered
 
@@ -71,7 +72,8 @@ Parquet export's BIGINT) holds every one exactly."""
 
 
 def fail(message: str, code: int, hint: str = "") -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    """Print one error line (control characters escaped) and exit with ``code``."""
+    err.print(f"[bold red]error:[/] {escape(printable(message))}", highlight=False)
     if hint:
         err.print(hint, highlight=False)
     raise typer.Exit(code)
@@ -88,6 +90,8 @@ def people_errors() -> Iterator[None]:
         fail(str(error), USAGE_EXIT)
     except (VersionConflict, TornTail, RefusedEvent, LedgerError) as error:
         fail(str(error), ILLEGAL_EXIT)
+    except OSError as error:  # read-only, permissions, disk full, size limit, a file in the way
+        fail(ledger_pkg.os_failure(error), ILLEGAL_EXIT)
 
 
 def open_ledger(path: Path | None) -> Ledger:
@@ -173,10 +177,13 @@ def record(
     action: Annotated[list[str], typer.Argument(help="ACTION key=value … (by=NAME to name who).")],
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
+    expect_seq: Annotated[int | None, typer.Option(
+        "--expect-seq", metavar="N", help="Record only if event N is still the latest (the one "
+        "you saw); else refuse, so an action recorded twice at once is stored once.")] = None,
 ) -> None:
     """Check one action against the rules and append it to the game's log."""
     with people_errors():
-        folded, stored = record_action(open_ledger(ledger), game, action)
+        folded, stored = record_action(open_ledger(ledger), game, action, expect_seq=expect_seq)
     if as_json:
         print_json({"seq": stored.seq, "actor": stored.actor, "type": stored.type,
                     "payload": msgspec.json.decode(stored.payload),
@@ -261,7 +268,8 @@ def actions(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption
 def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
     """The games in the ledger."""
     store = open_ledger(ledger)
-    rows = [game_row(store, game) for game in store.game_ids()]
+    with people_errors():
+        rows = [game_row(store, game) for game in store.game_ids()]
     if as_json:
         print_json(rows)
         return
@@ -294,9 +302,9 @@ def game_row(store: Ledger, game: str) -> dict[str, Any]:
     """
     try:
         started = store.started(game)
-    except LedgerError as error:
+    except (LedgerError, OSError) as error:
         return {"game": game, "kind": "?", "players": [], "events": 0, "started": "",
-                "updated": None, "parent": None, "fork_seq": None, "damaged": str(error),
+                "updated": None, "parent": None, "fork_seq": None, "damaged": problem_of(error),
                 "first_bad_seq": 1}
     with store.path(game).open("rb") as handle:
         first = ledger_pkg.decode_line(handle.readline())
@@ -308,6 +316,11 @@ def game_row(store: Ledger, game: str) -> dict[str, Any]:
             "events": len(records), "started": first.at, "updated": updated,
             "parent": started.parent, "fork_seq": started.fork_seq, "damaged": damaged,
             "first_bad_seq": verification.first_bad_seq}
+
+
+def problem_of(error: Exception) -> str:
+    """A ledger or operating-system error as one line for people."""
+    return ledger_pkg.os_failure(error) if isinstance(error, OSError) else str(error)
 
 
 @app.command()
@@ -339,9 +352,18 @@ def verify(
 
 
 @app.command()
-def repair(game: GameArgument, ledger: LedgerOption = None) -> None:
+def repair(
+    game: GameArgument,
+    ledger: LedgerOption = None,
+    line_endings: Annotated[bool, typer.Option(
+        "--line-endings", help="Turn CRLF line endings back into LF, if the hashes then "
+        "match (a backup is kept).")] = False,
+) -> None:
     """Cut off what a crash left half-written (a torn last line, an append cut short), keeping a
     backup of the file. Nothing cut was ever acknowledged."""
+    if line_endings:
+        repair_line_endings(game, ledger)
+        return
     with people_errors():
         store = open_ledger(ledger)
         before = store.verify(game)
@@ -356,6 +378,17 @@ def repair(game: GameArgument, ledger: LedgerOption = None) -> None:
     if not verification.ok:
         fail(f"game {game} still fails verification at event {verification.first_bad_seq}: "
              f"{verification.problem}", ILLEGAL_EXIT)
+
+
+def repair_line_endings(game: str, ledger: Path | None) -> None:
+    """``repair --line-endings``: restore LF endings when the chain then verifies."""
+    with people_errors():
+        backup = open_ledger(ledger).repair_line_endings(game)
+    if backup is None:
+        out.print(f"Game {game} has no CRLF line endings; nothing changed.")
+    else:
+        out.print(f"Restored the line endings of game {game}; every hash matches again. The "
+                  f"original is kept as {backup}.")
 
 
 def refuse_unrepairable(store: Ledger, game: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import sys
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -188,6 +189,27 @@ def diff(
     out.print(diff_table(changed))
 
 
+MAX_NOTE_CHARS = 2000
+"""The longest note, in characters: a note is a remark at the table, kept in the log forever."""
+
+
+def note_problem(text: str) -> str:
+    """Why ``text`` cannot be a note (empty, too long, a terminal control character), or ``""``.
+
+    >>> note_problem("a great roll"), note_problem("bell\a")[:28]
+    ('', 'the note holds a control cha')
+    """
+    if not text.strip():
+        return "the note is empty; write what should be remembered"
+    if len(text) > MAX_NOTE_CHARS:
+        return f"the note has {len(text)} characters; a note has at most {MAX_NOTE_CHARS}"
+    bad = next((c for c in text if unicodedata.category(c) == "Cc" and c not in "\n\t"), None)
+    if bad is not None:
+        return (f"the note holds a control character ({bad!r}), which terminals would act on; "
+                "remove it")
+    return ""
+
+
 @app.command()
 def note(
     game: GameArgument,
@@ -202,8 +224,9 @@ def note(
     """Add a note to a game's log (shown in replay and narration; the rules ignore it)."""
     with replay_errors():
         store = open_ledger(ledger)
-        if not text.strip():
-            fail("the note is empty; write what should be remembered", USAGE_EXIT)
+        problem = note_problem(text)
+        if problem:
+            fail(problem, USAGE_EXIT)
         head = store.head(game)
         about = None
         if at is not None:

@@ -7,6 +7,7 @@ with ``DEMO_PLAYERS`` and ``demo_actions()``, the lines a person would type at t
 from __future__ import annotations
 
 import importlib
+import tempfile
 
 from rich.console import Console
 from rich.progress import Progress
@@ -14,7 +15,7 @@ from rich.progress import Progress
 import ledger as ledger_pkg
 from ledger import GameStarted, Ledger
 from replay import render
-from replay.fold import append_checked, open_game, prepare
+from replay.fold import Folded, append_checked, decode_event, open_game, prepare
 from rules.kernel import find_game
 
 DEMO_KIND = "risk-strike"
@@ -22,22 +23,24 @@ DEMO_SEED = 2023
 
 
 def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
-    """Record the demo game of ``kind`` action by action (each checked); return its game id."""
+    """Record the demo game of ``kind`` action by action (each checked); return its game id.
+
+    The actions are recorded in a scratch ledger first, then the whole log is created in
+    ``ledger`` in one write: a demo that fails half-way (a full disk) leaves no game behind.
+    """
     rules = find_game(kind)
     module = importlib.import_module(f"rules.{rules.name.replace('-', '_')}.demo")
     players = tuple(module.DEMO_PLAYERS)
     started = GameStarted(kind=rules.name, rules_version=rules.rules_version,
                           tabletape_version=ledger_pkg.__version__, players=players,
                           options=rules.options({}, players), seed=DEMO_SEED)
-    game = ledger.create(started, prefix=rules.short)
-    folded = open_game(ledger, game)
     lines = list(module.demo_actions())
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"Recording a {rules.title} game", total=len(lines))
-        for line in lines:
-            actor, event = prepare(folded, line)
-            folded, _ = append_checked(ledger, folded, actor, event)
-            progress.advance(task)
+    with tempfile.TemporaryDirectory(prefix="tabletape-demo-") as scratch:
+        recorded = record_demo(Ledger(scratch), started, lines, console, rules.title)
+    steps = [(record.actor, decode_event(rules, record)) for record in recorded.records[1:]]
+    game = ledger.create(started, prefix=rules.short, at=recorded.records[0].at,
+                         then=steps, then_at=[record.at for record in recorded.records[1:]])
+    folded = open_game(ledger, game)
     console.print(render.log_table(folded, last=25))
     console.print(render.status_view(folded))
     console.print(
@@ -46,3 +49,17 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
         f"[bold]tabletape new {rules.name} --player ann --player bob[/] to record your own."
     )
     return game
+
+
+def record_demo(scratch: Ledger, started: GameStarted, lines: list[str], console: Console,
+                title: str) -> Folded:
+    """Record the demo's ``lines`` one by one (each checked) into ``scratch``; the game after."""
+    folded = open_game(scratch, scratch.create(started, game_id="demo"))
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"Recording a {title} game", total=len(lines))
+        for line in lines:
+            actor, event = prepare(folded, line)
+            folded, _ = append_checked(scratch, folded, actor, event)
+            progress.advance(task)
+    scratch.close()
+    return folded

@@ -361,8 +361,6 @@ def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None 
     last = replay.position(point)
     fork_seq = replay.seq(last)
     started = msgspec.structs.replace(replay.started, parent=game, fork_seq=fork_seq)
-    new_game = ledger.create(started, game_id=new_id or ledger.new_game_id(replay.rules.short),
-                             at=replay.records[0].at)
     drafts: list[Draft] = [(replay.records[p].actor, replay.events[p]) for p in range(1, last + 1)]
     stamps = [replay.records[p].at for p in range(1, last + 1)]
     later = sorted((undo.seq, seq) for seq, undo in replay.info.retracted.items()
@@ -371,8 +369,8 @@ def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None 
         undo = replay.records[undo_seq - 1]
         drafts.append((undo.actor, Retracted(seq=seq)))
         stamps.append(undo.at)
-    if drafts:
-        ledger.append(new_game, drafts, expected_seq=1, at=stamps)
+    new_game = ledger.create(started, game_id=new_id or ledger.new_game_id(replay.rules.short),
+                             at=replay.records[0].at, then=drafts, then_at=stamps)
     return Fork(game=new_game, parent=game, fork_seq=fork_seq, carried_undos=len(later),
                 damaged=damaged)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from ledger import Event, GameStarted, Ledger, Record, Retracted, event_type
+from ledger import Event, GameStarted, Ledger, Record, Retracted, VersionConflict, event_type
 from ledger.codec import utc_stamp
 from rules.actions import ActionSyntaxError, ParsedAction, event_from, parse_action
 from rules.kernel import IllegalAction, Rules, RulesError, dice_rng, find_game
@@ -242,9 +242,16 @@ def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Even
 
 
 def record_action(ledger: Ledger, game: str, text: str | Sequence[str],
-                  *, at: str | None = None) -> tuple[Folded, Record]:
-    """Check and append one typed action; return the game folded after it and its record."""
+                  *, at: str | None = None, expect_seq: int | None = None
+                  ) -> tuple[Folded, Record]:
+    """Check and append one typed action; return the game folded after it and its record.
+
+    With ``expect_seq`` (the latest event the person saw) a log that has moved on since is a
+    :class:`VersionConflict`, so two people recording one action at once store it once.
+    """
     folded = open_game(ledger, game)
+    if expect_seq is not None and folded.head_seq != expect_seq:
+        raise VersionConflict(game, expect_seq, folded.head_seq)
     actor, event = prepare(folded, text)
     return append_checked(ledger, folded, actor, event, at=at)
 

@@ -1,9 +1,10 @@
 """The fast path of ``tabletape record``: no typer, no duckdb, one small rich console.
 
 Recording happens many times a game, at the table, so its start-up matters: this module parses
-``record GAME ACTION [KEY=VALUE ...] [--ledger PATH] [--json]`` by hand and shares every other
-step (parse, complete, check, append, fold, print) with the full command in :mod:`replay.cli`.
-Anything it does not understand (``--help``, an unknown option) goes to the full command.
+``record GAME ACTION [KEY=VALUE ...] [--ledger PATH] [--expect-seq N] [--json]`` by hand and
+shares every other step (parse, complete, check, append, fold, print) with the full command in
+:mod:`replay.cli`. Anything it does not understand (``--help``, an unknown option) goes to the
+full command.
 """
 
 from __future__ import annotations
@@ -13,8 +14,20 @@ import os
 import sys
 from collections.abc import Sequence
 
-OPTIONS_WITH_VALUE = ("--ledger",)
+OPTIONS_WITH_VALUE = ("--ledger", "--expect-seq")
 FLAGS = ("--json",)
+
+
+def printable(text: str) -> str:
+    r"""``text`` with terminal control characters (but newlines) escaped, safe to print.
+
+    >>> print(printable("no game '\x1b[2Jx'"))
+    no game '\x1b[2Jx'
+
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
 def split_record_args(args: Sequence[str]) -> tuple[dict[str, str | bool], list[str]] | None:
@@ -41,6 +54,9 @@ def record_main(args: Sequence[str]) -> int | None:
     if split is None:
         return None
     options, (game, *action) = split
+    expect = str(options.get("--expect-seq", ""))
+    if "--expect-seq" in options and not expect.isdigit():
+        return None  # typer says what is wrong with the value
     from rich.console import Console
     from rich.markup import escape
 
@@ -53,18 +69,23 @@ def record_main(args: Sequence[str]) -> int | None:
     ledger_path = options.get("--ledger") or os.environ.get("TABLETAPE_LEDGER") or None
     try:
         folded, stored = record_action(Ledger(str(ledger_path) if ledger_path else None),
-                                       game, action)
+                                       game, action, expect_seq=int(expect) if expect else None)
     except IllegalAction as error:
-        err.print(f"[bold red]error:[/] illegal: {escape(error.message())}")
+        err.print(f"[bold red]error:[/] illegal: {escape(printable(error.message()))}")
         return 1
     except (ActionSyntaxError, RulesError) as error:
-        err.print(f"[bold red]error:[/] {escape(str(error))}")
+        err.print(f"[bold red]error:[/] {escape(printable(str(error)))}")
         return 2
     except (LedgerError, RefusedEvent) as error:
         from ledger import UnknownGameId
 
-        err.print(f"[bold red]error:[/] {escape(str(error))}")
+        err.print(f"[bold red]error:[/] {escape(printable(str(error)))}")
         return 2 if isinstance(error, UnknownGameId) else 1
+    except OSError as error:
+        from ledger import os_failure
+
+        err.print(f"[bold red]error:[/] {escape(printable(os_failure(error)))}")
+        return 1
     if options.get("--json"):
         from replay.render import status_json
 

@@ -57,7 +57,8 @@ def simulate(ledger: Ledger, kind: str, *, games: int, seed: int = 0, players: i
              progress: Callable[[int], None] | None = None) -> list[str]:
     """Let ``kind``'s bot play ``games`` whole games into ``ledger``; return their game ids.
 
-    Each game is one create and one append (one write, one fsync): the bulk path. Raises
+    Each game is one create of its whole log (one write, one fsync): the bulk path; a game
+    whose write fails is not left behind. Raises
     :class:`ledger.LedgerError` when an id of this seed is already in the ledger.
     """
     rules = find_game(kind)
@@ -90,8 +91,6 @@ def record_bot_game(ledger: Ledger, rules: Rules, game: str, started: GameStarte
     rng = random.Random(seed)
     drafts: list[Draft] = bot_game(rules, started, rng)
     times = stamps(random.Random(seed + 1), start, len(drafts) + 1)
-    ledger.create(started, game_id=game, at=times[0])
-    if drafts:
-        ledger.append(game, drafts, expected_seq=1, at=times[1:])
+    ledger.create(started, game_id=game, at=times[0], then=drafts, then_at=times[1:])
     return datetime.strptime(times[-1], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC) \
         + timedelta(minutes=5)

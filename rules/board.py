@@ -35,8 +35,10 @@ A game states which tags it needs with :func:`require_tags`.
 
 from __future__ import annotations
 
-import json
+import os
 import re
+import stat
+import unicodedata
 from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
@@ -242,6 +244,18 @@ def held_by(holders: Sequence[int], seat: int) -> tuple[int, ...]:
 # -- loading and validation ----------------------------------------------------------------------
 
 
+MAX_BOARD_BYTES = 256 * 1024
+"""The largest board file read (the default board is under 4 KiB)."""
+MAX_SPACES = 1000
+"""The most spaces a board may have (a Risk map has about 40)."""
+MAX_LINKS = 10 * MAX_SPACES
+"""The most links (and, apart, opposites) a board may have."""
+MAX_TEXT = 200
+"""The longest name, id or tag on a board, in characters."""
+MAX_BOARD_NOTE = 4000
+"""The longest note (provenance) of a board, in characters."""
+
+
 def board_from_data(data: Mapping[str, Any]) -> Board:
     """A validated board from the file format's object; :class:`BadOptions` says what is wrong."""
     if not isinstance(data, Mapping):
@@ -250,24 +264,83 @@ def board_from_data(data: Mapping[str, Any]) -> Board:
         board = msgspec.convert(dict(data), Board, strict=False)
     except msgspec.ValidationError as error:
         raise BadOptions(f"board: {error}") from None
+    check_size(board)
     validate(board)
     return board
 
 
 def load_board(path: str | Path) -> Board:
-    """A validated board read from a JSON file."""
-    file = Path(path).expanduser()
+    """A validated board read from a JSON file of at most :data:`MAX_BOARD_BYTES`."""
+    text = read_board_text(Path(path).expanduser(), str(path))
     try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise BadOptions(f"cannot read board file '{path}': {error.strerror or error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BadOptions(
-            f"board file '{path}' is not JSON: {error.msg} (line {error.lineno})"
-        ) from None
+        data = msgspec.json.decode(text)
+    except msgspec.DecodeError as error:
+        raise BadOptions(f"board file '{path}' is not JSON: {error}") from None
+    except (ValueError, RecursionError) as error:  # a number or a nesting too large to read
+        raise BadOptions(f"board file '{path}' is not a board: {error}") from None
     return board_from_data(data)
+
+
+def read_board_text(file: Path, shown: str) -> str:
+    """The UTF-8 text of a regular file of at most :data:`MAX_BOARD_BYTES`, or BadOptions.
+
+    The file is opened without waiting (a FIFO never blocks) and checked to be a regular file
+    before a byte is read (``/dev/zero`` is not read at all).
+    """
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise BadOptions(f"cannot read board file '{shown}': {error.strerror or error}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise BadOptions(f"board file '{shown}' is not a regular file (a folder, a device or "
+                             "a pipe): name a .json file")
+        data = os.read(fd, MAX_BOARD_BYTES + 1)
+    except OSError as error:
+        raise BadOptions(f"cannot read board file '{shown}': {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BOARD_BYTES:
+        raise BadOptions(f"board file '{shown}' is larger than {MAX_BOARD_BYTES // 1024} KiB: "
+                         "a board file is far smaller")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadOptions(f"board file '{shown}' is not UTF-8 text (byte {error.start}); save it "
+                         "as UTF-8") from None
+
+
+def check_size(board: Board) -> None:
+    """Raise :class:`BadOptions` if the board is larger than the limits, or if any of its text
+    holds a control character (it would be sent to the terminal as it is)."""
+    for what, count, limit in (("spaces", len(board.spaces), MAX_SPACES),
+                               ("links", len(board.links), MAX_LINKS),
+                               ("opposites", len(board.opposites), MAX_LINKS)):
+        if count > limit:
+            raise BadOptions(f"board {shown_text(board.name)} has {count} {what}; a board has "
+                             f"at most {limit}")
+    if len(board.note) > MAX_BOARD_NOTE:
+        raise BadOptions(f"board note is longer than {MAX_BOARD_NOTE} characters")
+    texts = [("name", board.name), ("note", board.note), ("mark", board.mark)]
+    for space in board.spaces:
+        texts += [("space id", space.id), ("space name", space.name)]
+        texts += [("tag", tag) for tag in space.tags]
+    for what, text in texts:
+        if len(text) > MAX_TEXT and what != "note":
+            raise BadOptions(f"board {what} {shown_text(text[:40])}… is longer than "
+                             f"{MAX_TEXT} characters")
+        if any(unicodedata.category(c) == "Cc" for c in text):
+            raise BadOptions(f"board {what} {shown_text(text)} holds a control character; "
+                             "remove it from the file")
+
+
+def shown_text(text: str) -> str:
+    r"""``text`` quoted with its control characters escaped, safe to print.
+
+    >>> print(shown_text("red\x1b[31m"))
+    'red\x1b[31m'
+    """
+    return repr(text)
 
 
 def validate(board: Board) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import random
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -280,6 +281,9 @@ def check_player_name(name: str) -> None:
     """
     if not name or name != name.strip():
         raise BadOptions(f"player name '{name}' is empty or starts or ends with a space")
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        raise BadOptions(f"player name {name!r} holds a control character; use letters, digits, "
+                         "- or _")
     bad = sorted(FORBIDDEN_IN_NAMES.intersection(name))
     if bad:
         raise BadOptions(f"player name '{name}' may not contain {' '.join(repr(c) for c in bad)}"

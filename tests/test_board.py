@@ -99,6 +99,60 @@ def test_paths_distances_and_holders() -> None:
         holder((1, 1))
 
 
+# -- hostile files (issue 12): each refused with one message, within the stated limits -----------
+
+
+def hostile_files(folder: Path) -> dict[str, Path]:
+    """Files a board option might name that are no board: each must be refused, not crash."""
+    import os
+
+    files = {
+        "latin-1": b'{"name": "Caf\xe9", "spaces": [{"id": "a"}]}',
+        "5000 digits": b'{"name": "n", "spaces": [{"id": "a"}], "mark": ' + b"9" * 5000 + b"}",
+        "nested": b"[" * 100_000 + b"]" * 100_000,
+        "100000 spaces": json.dumps({"name": "huge", "spaces": [
+            {"id": f"s{i}"} for i in range(100_000)]}).encode(),
+        "folder": None,
+    }
+    paths = {}
+    for name, data in files.items():
+        path = folder / name.replace(" ", "-")
+        if data is None:
+            path.mkdir()
+        else:
+            path.write_bytes(data)
+        paths[name] = path
+    fifo = folder / "fifo"
+    os.mkfifo(fifo)
+    paths["fifo"] = fifo
+    paths["/dev/zero"] = Path("/dev/zero")
+    return paths
+
+
+@pytest.mark.parametrize("name", ["latin-1", "5000 digits", "nested", "100000 spaces", "folder",
+                                  "fifo", "/dev/zero"])
+def test_hostile_board_files_are_refused_with_one_message(tmp_path: Path, name: str) -> None:
+    path = hostile_files(tmp_path)[name]
+    with pytest.raises(BadOptions) as refused:
+        load_board(path)
+    message = str(refused.value)
+    assert str(path) in message and "\n" not in message and len(message) < 400
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"name": "Evil\x1b[2J"}, r"control character"),
+    ({"note": "ring\x07"}, r"control character"),
+    ({"spaces": [{"id": "a", "name": "A\x1b]0;owned\x07"}], "links": []}, r"control character"),
+    ({"spaces": [{"id": "a", "tags": ["home:\x1b[31mred"]}], "links": []}, r"control character"),
+    ({"spaces": [{"id": f"s{i}"} for i in range(2000)],
+      "links": [[f"s{i}", f"s{i + 1}"] for i in range(1999)]}, r"at most"),
+])
+def test_board_text_holds_no_control_characters_and_its_size_is_limited(
+        change: dict, message: str) -> None:
+    with pytest.raises(BadOptions, match=message):
+        board_from_data({**LINE, **change})
+
+
 def test_a_space_playing_two_roles_is_named() -> None:
     """A game names the parts its spaces play; one space may play only one of them."""
     roles = {"home:": "a Home Station", "centre": "the centre"}

@@ -557,3 +557,35 @@ def test_simulate_passes_options_and_refuses_bad_ones(cli: Cli) -> None:
     result = cli("simulate", "tiny", "--games", "2", "--seed", "5", "--option", "targt=3")
     assert result.exit_code == 2 and "did you mean 'target'" in flat(result.output)
     assert not [g for g in Ledger(cli.root).game_ids() if g.startswith("ty-s5")]
+
+
+# -- two people recording the same action at once (issue 12) ------------------------------------
+
+
+def test_record_expect_seq_turns_a_second_copy_into_a_conflict(cli: Cli, game: str) -> None:
+    """Both saw event 1 as the latest and record the same action: the second is refused."""
+    cli.ok("record", game, "add", "n=2", "--expect-seq", "1")
+    output = fails(cli, 1, "record", game, "add", "n=2", "--expect-seq", "1", game=game)
+    assert "changed while you were recording" in output and "expected event 1" in output
+    assert cli.log_bytes(game).count(b'"type":"add"') == 1
+    fails(cli, 2, "record", game, "add", "n=1", "--expect-seq", "two", game=game)
+    for args, code in ((["add", "n=1", "--expect-seq", "1"], 1),
+                       (["add", "n=1", "--expect-seq=2"], 0)):
+        completed = run_main("record", game, *args, ledger=cli.root)
+        assert completed.returncode == code, completed.stderr
+    assert cli.log_bytes(game).count(b'"type":"add"') == 2
+
+
+def test_a_player_name_with_a_terminal_control_character_is_refused(cli: Cli) -> None:
+    """Names reach every terminal that shows the game (and imported logs carry them)."""
+    output = fails(cli, 2, "new", "tiny", "--player", "ann", "--player", "\x1b[31mbob")
+    assert "control character" in output and "\x1b" not in output
+
+
+def test_error_messages_never_pass_control_characters_to_the_terminal(cli: Cli, game: str
+                                                                       ) -> None:
+    for args in (["status", "ty-\x1b[2J"], ["record", game, "\x1b]0;owned\x07", "n=1"]):
+        output = fails(cli, 2, *args)
+        assert "\x1b" not in output and "\x07" not in output and "\\x1b" in output
+        completed = run_main(*args, ledger=cli.root)
+        assert completed.returncode == 2 and "\x1b" not in completed.stderr

@@ -133,3 +133,21 @@ def test_play_unknown_game_exits_2(env: dict[str, str], game: str) -> None:
         child.close(force=True)
     assert child.exitstatus == 2
     assert "Traceback" not in (child.before or "")
+
+
+def test_two_prompts_recording_the_same_action_store_it_once(env: dict[str, str],
+                                                              game: str) -> None:
+    """Each prompt records against the latest event it showed (as ``record --expect-seq``)."""
+    first, second = spawn(env, game), spawn(env, game)
+    for child in (first, second):
+        child.expect(prompt(game, "ann"))
+    first.sendline("add n=2")
+    first.expect(prompt(game, "bob"))
+    second.sendline("add n=2")
+    second.expect("changed while you were recording")
+    second.expect(prompt(game, "bob"))  # it shows the game as it now is
+    for child in (first, second):
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    log = Ledger(env["TABLETAPE_LEDGER"]).path(game).read_bytes()
+    assert log.count(b'"type":"add"') == 1

@@ -163,3 +163,45 @@ def test_cells_are_shown_as_they_are_never_as_markup(games: Ledger) -> None:
     """A value that looks like rich markup is printed as it is, not interpreted (or crashing)."""
     code, output = run(games, "sql", "SELECT '[/x] [bold]loud' AS t")
     assert code == 0 and "[/x] [bold]loud" in output
+
+
+# -- where results are written (issue 12) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "table", "parquet"])
+def test_sql_output_never_writes_inside_the_ledger(tmp_path: Path, fmt: str) -> None:
+    ledger = Ledger(tmp_path / "ledger")
+    bot_games(ledger, "duel", 1)
+    log = ledger.path(ledger.game_ids()[0])
+    before = log.read_bytes()
+    link = tmp_path / "innocent.csv"
+    link.symlink_to(log)
+    for target in (log, ledger.root / "results.csv", link):
+        code, output = run(ledger, "sql", "SELECT 1 AS one", "--format", fmt, "--output",
+                           str(target), "--force")
+        assert code == 2 and "inside the ledger" in " ".join(output.split()), output
+    assert log.read_bytes() == before
+    assert not (ledger.root / "results.csv").exists()
+
+
+def test_sql_output_overwrites_a_file_only_with_force(games: Ledger, tmp_path: Path) -> None:
+    target = tmp_path / "kept.csv"
+    target.write_text("precious\n")
+    code, output = run(games, "sql", "SELECT 1 AS one", "--format", "csv", "--output",
+                       str(target))
+    assert code == 2 and "--force" in output and target.read_text() == "precious\n"
+    code, output = run(games, "sql", "SELECT 1 AS one", "--format", "csv", "--output",
+                       str(target), "--force")
+    assert code == 0 and target.read_text() == "one\n1\n"
+
+
+def test_export_never_writes_inside_the_ledger(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path / "ledger")
+    bot_games(ledger, "duel", 2)
+    first, second = ledger.game_ids()
+    before = {game: ledger.path(game).read_bytes() for game in (first, second)}
+    code, output = run(ledger, "export", first, "--jsonl", str(ledger.path(second)))
+    assert code == 2 and "inside the ledger" in " ".join(output.split())
+    code, output = run(ledger, "export", "--parquet", str(ledger.root))
+    assert code == 2 and "inside the ledger" in " ".join(output.split())
+    assert {game: ledger.path(game).read_bytes() for game in (first, second)} == before

@@ -126,3 +126,102 @@ def test_parquet_export_partitioned_by_kind_and_replayable(source: Ledger,
             original = source.records(game)
             assert [r.hash for r in rebuilt] == [r.hash for r in original]
             assert fold_records(game, rebuilt).state == fold_records(game, original).state
+
+
+# -- import: everything checked before anything is linked (issue 12) ------------------------------
+
+
+def sealed_log(*lines: tuple[str, str, bytes]) -> bytes:
+    """A log whose chain is intact, of ``(actor, type, payload)`` lines, whatever they say."""
+    from ledger.codec import GENESIS_HASH, sealed_record
+
+    prev, out = GENESIS_HASH, []
+    for seq, (actor, kind, payload) in enumerate(lines, 1):
+        line, sealed = sealed_record(seq, "2026-01-01T00:00:00.000000Z", actor, kind, payload,
+                                     prev)
+        prev = sealed.hash
+        out.append(line + b"\n")
+    return b"".join(out)
+
+
+TINY_STARTED = (b'{"kind":"tiny","rules_version":"1","tabletape_version":"0",'
+                b'"players":["ann","bob"],"options":{"target":10},"seed":1}')
+
+
+@pytest.mark.parametrize(("name", "log", "says"), [
+    ("bad-start", sealed_log(("table", "game-started", b'{"kind":"tiny","players":7}')),
+     "game-started"),
+    ("not-started", sealed_log(("ann", "add", b'{"n":1}')), "game-started"),
+    ("unknown-kind", sealed_log(("table", "game-started", TINY_STARTED.replace(
+        b'"tiny"', b'"chess-9000"'))), "chess-9000"),
+    ("bad-options", sealed_log(("table", "game-started", TINY_STARTED.replace(
+        b'{"target":10}', b'{"target":"lots"}'))), "bad option"),
+    ("bad-event", sealed_log(("table", "game-started", TINY_STARTED),
+                             ("ann", "add", b'{"n":"three"}')), "event 2"),
+    ("unknown-event", sealed_log(("table", "game-started", TINY_STARTED),
+                                 ("ann", "teleport", b'{}')), "teleport"),
+    ("illegal-event", sealed_log(("table", "game-started", TINY_STARTED),
+                                 ("bob", "add", b'{"n":1}')), "event 2"),
+])
+def test_a_chain_valid_log_that_is_not_a_game_is_refused_whole(
+        tmp_path: Path, name: str, log: bytes, says: str) -> None:
+    """A log whose chain holds but whose events are not a game is refused: nothing linked."""
+    target = Ledger(tmp_path / "target")
+    path = tmp_path / f"{name}.jsonl"
+    path.write_bytes(log)
+    code, output = run(target, "import", str(path))
+    assert code == 1 and says in output and "Traceback" not in output
+    assert target.game_ids() == []
+    assert not (target.games_dir.exists() and list(target.games_dir.iterdir()))
+
+
+def test_an_import_of_several_files_is_all_or_nothing_with_each_outcome(
+        source: Ledger, tmp_path: Path) -> None:
+    """One refused file: no file is imported, and every file's outcome is reported."""
+    target = Ledger(tmp_path / "target")
+    good = tmp_path / "good.jsonl"
+    good.write_bytes(source.path("du-0-0").read_bytes())
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(source.path("ty-rolls").read_bytes())
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(sealed_log(("table", "game-started", TINY_STARTED),
+                               ("ann", "add", b'{"n":"three"}')))
+    code, output = run(target, "import", str(good), str(bad), str(other), "--json")
+    assert code == 1
+    outcome = json.loads(output)
+    assert outcome["imported"] == []
+    assert list(outcome["refused"]) == [str(bad)]
+    assert [f["source"] for f in outcome["not_imported"]] == [str(good), str(other)]
+    assert target.game_ids() == []
+    code, output = run(target, "import", str(good), str(bad), str(other))
+    assert code == 1
+    assert f"{good}" in output and f"{other}" in output and "Nothing was imported" in output
+    code, output = run(target, "import", str(good), str(other))
+    assert code == 0 and sorted(target.game_ids()) == ["good", "other"]
+
+
+def test_two_files_of_one_batch_that_clash_are_refused(source: Ledger, tmp_path: Path) -> None:
+    """The same game twice, or two games under one id, in one command: refused, nothing linked."""
+    target = Ledger(tmp_path / "target")
+    first = tmp_path / "a" / "same.jsonl"
+    second = tmp_path / "b" / "same.jsonl"
+    for path, game in ((first, "du-0-0"), (second, "du-0-1")):
+        path.parent.mkdir()
+        path.write_bytes(source.path(game).read_bytes())
+    code, output = run(target, "import", str(first), str(second))
+    assert code == 1 and "same" in output and target.game_ids() == []
+    twin = tmp_path / "twin.jsonl"
+    twin.write_bytes(first.read_bytes())
+    code, output = run(target, "import", str(first), str(twin))
+    assert code == 1 and "twice" in output and target.game_ids() == []
+
+
+@pytest.mark.parametrize("game_id", ["x" * 300, "bad/id", ".hidden"])
+def test_an_unusable_game_id_is_refused_before_anything_is_written(
+        source: Ledger, tmp_path: Path, game_id: str) -> None:
+    target = Ledger(tmp_path / "target")
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(source.path("du-0-0").read_bytes())
+    code, output = run(target, "import", str(path), "--as", game_id)
+    assert code in (1, 2) and "game id" in output
+    assert target.game_ids() == []

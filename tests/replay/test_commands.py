@@ -115,3 +115,17 @@ def test_replay_html_writes_a_static_page_with_narration_and_table(tmp_path) -> 
     html = page.read_text()
     assert html.startswith("<!DOCTYPE html>")
     assert "Olga attacks Patrick" in html and "finished: Olga won" in html
+
+
+def test_a_note_has_a_size_limit_and_no_control_characters(store: Ledger, story: str) -> None:
+    """Notes are shown on terminals and kept forever: refused past the limit or with controls."""
+    from replay.commands import MAX_NOTE_CHARS
+
+    before = store.path(story).read_bytes()
+    code, output = run(store, "note", story, "x" * (MAX_NOTE_CHARS + 1))
+    assert code == 2 and f"at most {MAX_NOTE_CHARS}" in output
+    code, output = run(store, "note", story, "clear the screen \x1b[2J now")
+    assert code == 2 and "control character" in output
+    assert store.path(story).read_bytes() == before
+    code, output = run(store, "note", story, "two lines\nare fine")
+    assert code == 0
