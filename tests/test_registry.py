@@ -1,10 +1,17 @@
 """The game registry: names, aliases, prefixes, and the static table that keeps lookups lazy."""
 
 import importlib
+import io
+import json
 
 import pytest
+from rich.console import Console
+from typer.testing import CliRunner
 
+from ledger import GameStarted, Ledger
+from replay.demo import run_demo
 from rules.kernel import BUILTIN_GAMES, UnknownGame, find_game, registered
+from tabletape import build_app
 
 
 @pytest.mark.parametrize("module", sorted(BUILTIN_GAMES))
@@ -30,3 +37,28 @@ def test_an_unknown_kind_names_the_known_ones_with_a_guess() -> None:
 def test_registered_lists_every_shipped_game() -> None:
     names = {rules.name for rules in registered()}
     assert {kinds[0] for kinds in BUILTIN_GAMES.values()} <= names
+
+
+@pytest.mark.parametrize("kind", sorted(names[0] for names in BUILTIN_GAMES.values()))
+def test_new_games_and_the_demo_record_the_current_rules_version(kind: str, tmp_path) -> None:
+    """The first event names the rules version (DESIGN: every log is self-describing)."""
+    rules = find_game(kind)
+    store = Ledger(tmp_path / "ledger")
+    game = run_demo(store, Console(file=io.StringIO()), kind)
+    assert store.started(game).rules_version == rules.rules_version
+    players = ",".join(("Olga", "Patrick", "Quinn")[:max(2, rules.min_players)])
+    result = CliRunner().invoke(build_app(), ["new", kind, "-p", players, "--ledger",
+                                              str(store.root), "--json"])
+    assert result.exit_code == 0, result.output
+    assert store.started(json.loads(result.stdout)["game"]).rules_version == rules.rules_version
+
+
+@pytest.mark.parametrize("kind", sorted(names[0] for names in BUILTIN_GAMES.values()))
+def test_a_log_from_a_newer_rules_version_is_refused_with_a_clear_message(kind: str) -> None:
+    """A version this tabletape does not know may mean something else: never folded by guess."""
+    rules = find_game(kind)
+    players = ("Olga", "Patrick")
+    started = GameStarted(kind=kind, rules_version="99", tabletape_version="0",
+                          players=players, options=rules.options({}, players), seed=1)
+    with pytest.raises(UnknownGame, match=r"rules version '99' is not known.*upgrade"):
+        rules.start(started)

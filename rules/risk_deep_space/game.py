@@ -11,7 +11,14 @@ from msgspec.structs import replace
 from ledger.events import TABLE, Event, GameStarted
 from rules import dice
 from rules.board import NOBODY
-from rules.kernel import ActionSpec, IllegalAction, Result, SteppedRules, TurnInfo
+from rules.kernel import (
+    ActionSpec,
+    IllegalAction,
+    Result,
+    SteppedRules,
+    TurnInfo,
+    protocol_version,
+)
 
 from . import data
 from .actions import legal_actions
@@ -48,6 +55,7 @@ class RiskDeepSpace(SteppedRules[State]):
         validate(options, players)
 
     def start(self, started: GameStarted) -> State:
+        protocol_version(self.title, started.rules_version, (self.rules_version,))
         found = settings(started.options, len(started.players))
         board = found.board
         homes = board.tag_values("home")

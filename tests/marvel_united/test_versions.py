@@ -10,21 +10,17 @@ wrote them: the same lines fold in the version 1 code (commit a3f8a86) to the sa
 
 from __future__ import annotations
 
-import io
 import json
 import random
 
 import pytest
 from msgspec.structs import replace
-from rich.console import Console
 from typer.testing import CliRunner
 
 import ledger as ledger_pkg
 from ledger import GameStarted, Ledger
 from replay.audit import audit_game
-from replay.demo import run_demo
 from replay.fold import RefusedEvent, open_game, record_action
-from rules.kernel import UnknownGame
 from rules.marvel_united import RULES
 from rules.marvel_united.state import State, kinds, seat_of
 from tests.replay.conftest import stamp
@@ -80,24 +76,17 @@ def v1(state: State) -> State:
     return replace(state, protocol=1)
 
 
-def test_new_games_record_version_2(tmp_path) -> None:
-    """A new game and the demo record the current version, 2, with every option stored."""
-    assert RULES.rules_version == "2"
-    store = Ledger(tmp_path / "ledger")
-    game = run_demo(store, Console(file=io.StringIO()), "marvel-united")
-    assert open_game(store, game).started.rules_version == "2"
+def test_a_new_game_stores_that_the_table_records_the_masterplan_faces(tmp_path) -> None:
+    """Version 2 stores every option, so a new game says ``masterplan-deck=table`` outright (a
+    version 1 log, without the key, means ``shipped``)."""
     from tabletape import build_app
 
+    store = Ledger(tmp_path / "ledger")
     result = CliRunner().invoke(build_app(), ["new", "marvel-united", "-p", "Olga,Patrick",
                                               "--ledger", str(store.root), "--json"])
     assert result.exit_code == 0, result.output
     first = store.started(json.loads(result.stdout)["game"])
     assert first.rules_version == "2" and first.options["masterplan-deck"] == "table"
-
-
-def test_an_unknown_future_version_is_refused_with_a_clear_message() -> None:
-    with pytest.raises(UnknownGame, match=r"rules version '3' is not known.*upgrade"):
-        RULES.start(started("3"))
 
 
 def test_a_v1_villain_turn_naming_only_its_card_plays_the_shipped_face(tmp_path) -> None:

@@ -9,20 +9,15 @@ after the battle) are the rulebook's, and match what version 1's code folded the
 
 from __future__ import annotations
 
-import io
-import json
 import random
 
 import pytest
-from rich.console import Console
-from typer.testing import CliRunner
 
 import ledger as ledger_pkg
 from ledger import GameStarted, Ledger
 from replay.audit import audit_game
-from replay.demo import run_demo
 from replay.fold import RefusedEvent, open_game, record_action
-from rules.kernel import IllegalAction, UnknownGame, bot_game
+from rules.kernel import IllegalAction, bot_game
 from rules.risk_strike import RULES
 from rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
 from tests.replay.conftest import stamp
@@ -78,25 +73,6 @@ def refused_at(tmp_path, *lines: str) -> int:
     with pytest.raises(RefusedEvent) as refused:
         open_game(store, game)
     return refused.value.seq
-
-
-def test_new_games_record_version_2(tmp_path) -> None:
-    """A new game, the demo and a simulated game record the current version, 2."""
-    assert RULES.rules_version == "2"
-    store = Ledger(tmp_path / "ledger")
-    game = run_demo(store, Console(file=io.StringIO()), "risk-strike")
-    assert open_game(store, game).started.rules_version == "2"
-    from tabletape import build_app
-
-    result = CliRunner().invoke(build_app(), ["new", "risk-strike", "-p", "Olga,Patrick",
-                                              "--ledger", str(store.root), "--json"])
-    assert result.exit_code == 0, result.output
-    assert store.started(json.loads(result.stdout)["game"]).rules_version == "2"
-
-
-def test_an_unknown_future_version_is_refused_with_a_clear_message() -> None:
-    with pytest.raises(UnknownGame, match=r"rules version '3' is not known.*upgrade"):
-        RULES.start(started("3"))
 
 
 def test_v1_roll_without_deploys_declines_both_steps(tmp_path) -> None:
