@@ -60,7 +60,8 @@ class Deployed(Event, tag="deploy"):
     ``side=defender``, or that player's name).
     """
 
-    troops: int = 1
+    troops: int | None = None
+    """Troop cards played: required (``troops=0``: none); stored logs always carry it."""
     side: str = ""
 
 

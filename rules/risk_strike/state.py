@@ -174,6 +174,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     coins: tuple[int, ...] = ()
     """Holder of each continent's domination coin, or ``NOBODY``."""
     battle: Battle | None = None
+    ended: Battle | None = None
+    """The last battle as it ended: its troops after the last roll's losses (then discarded, or
+    back in hand after Sabotage) and that roll's winners, for narration."""
     pending: Pending | None = None
     expand_owed: int = 0
     """Expand draws owed by the player whose turn it is."""
