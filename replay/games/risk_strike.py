@@ -130,6 +130,9 @@ def article(word: str) -> str:
 
 
 def dealt(event: Dealt) -> str:
+    if not event.continents:  # Game Setup 6's additional tactics card, named after the roll-off
+        extra = tactics_words(event.tactics)
+        return f"The table deals {event.player} {extra} (the additional card)."
     cards = listing([label(c) for c in event.continents])
     text = f"The table deals {event.player} {cards}"
     if event.tactics:

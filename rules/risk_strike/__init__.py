@@ -3,6 +3,7 @@
 Actions, as typed at the table (``by=NAME`` when the actor is not the only one allowed)::
 
     deal player=olga continents=asia,asia,europe tactics=troop,2   (the table, setup)
+    deal player=patrick tactics=spy        (the table: Setup 6's additional card, named)
     roll-off dice=5,3                               (the table; empty: tabletape rolls)
     draw continents=asia lineup=europe tactics=1    (turn draw, or Expand's draw)
     attack from=asia target=europe defender=patrick
@@ -21,6 +22,10 @@ Readings where the rulebook leaves a question open (each has a test):
   (``resolve`` closes it explicitly). So cards resolve in the order played ("Tactics cards will
   always be resolved in order"). A roll stays open for Rally, Bombard and Artillery until the
   attacker types ``resolve``, rolls again or retreats; losses are derived only then.
+- **The additional setup tactics card** (Setup 6), drawn by every player but the first after
+  the roll-off, is face down unless the table names it: with the fourth continent card in a
+  two-player game (``deal player=patrick continents=africa tactics=spy``), or with ``deal
+  player=NAME tactics=CARD`` before the first player's first entry, once per player.
 - **Canceled Orders** cancels the card played just before it, and may itself be canceled (it is
   not a Troop card): an odd number of Canceled Orders cancels the card, an even number lets it
   stand. It cannot be played when no card is waiting.

@@ -62,8 +62,10 @@ from .state import (
     discard,
     draw_tactics,
     draw_unknown,
+    drawable_kinds,
     gain_all,
     in_use,
+    name_face_down,
     names,
     put,
     seat_of,
@@ -204,9 +206,9 @@ def on_deal(state: State, actor: int, event: Dealt) -> State:
         second = state.order[1]
         if seat != second:
             refuse(f"only {state.name(second)} takes a fourth continent card", [state.name(second)])
-        if event.tactics:
-            refuse("the fourth card is a continent card, with no tactics card")
         continents, cards = 1, 0
+    elif extra_nameable(state):
+        return name_extra(state, seat, event)
     else:
         refuse(f"the cards have been dealt: {phase_words(state)}")
     if len(event.continents) != continents:
@@ -214,15 +216,55 @@ def on_deal(state: State, actor: int, event: Dealt) -> State:
             f"{state.name(seat)} is dealt {cards_count(continents, 'continent')}, not "
             f"{len(event.continents)}"
         )
+    if state.phase == "fourth-card":  # with the additional tactics card, if named
+        return begin_turn(name_extra(state, seat, event), 1)
     drawn = tactics_arg(event.tactics, cards)
     if len(drawn) != cards:
         refuse(f"{state.name(seat)} is dealt {cards_count(cards, 'tactics')}, not {len(drawn)}")
     state = take_continents(state, seat, event.continents, "deck")
     state = draw_tactics(state, seat, drawn)
-    if state.phase == "fourth-card":
-        return begin_turn(state, 1)
     dealt = put(state.dealt, seat, True)
     return replace(state, dealt=dealt, phase="deal" if not all(dealt) else "roll-off")
+
+
+def extra_nameable(state: State) -> bool:
+    """Whether the table may still name an additional setup tactics card (Game Setup 6): right
+    after setup, before the first player's first entry."""
+    return (state.turn == 1 and state.phase == "draw" and state.drawn == 0
+            and state.pending is None and state.current == state.order[0])
+
+
+def extra_holders(state: State) -> tuple[int, ...]:
+    """Players whose additional setup tactics card is face down and may be named now."""
+    return tuple(seat for seat in state.order[1:] if seat not in state.extra_named
+                 and state.seats[seat].unknown)
+
+
+def name_extra(state: State, seat: int, event: Dealt) -> State:
+    """Game Setup 6: 'All players except the player going first draw an additional tactics
+    card' (face down at the roll-off); a table dealing openly names it (``deal player=NAME
+    tactics=spy``; in a two-player game with the fourth continent card), or leaves it face down
+    (``tactics=1`` or nothing)."""
+    name = state.name(seat)
+    if seat == state.order[0]:
+        refuse(f"{name} goes first and draws no additional tactics card",
+               names(state, extra_holders(state)))
+    if state.phase != "fourth-card" and event.continents:
+        refuse(f"the continent cards have been dealt: the table may still name {name}'s "
+               f"additional tactics card (deal player={name} tactics=CARD)")
+    state = take_continents(state, seat, event.continents, "deck")
+    drawn = tactics_arg(event.tactics, 1)
+    if len(drawn) != 1:
+        refuse(f"{name} draws 1 additional tactics card, not {len(drawn)}")
+    if drawn[0] is None:
+        return state
+    if seat in state.extra_named:
+        refuse(f"{name}'s additional tactics card is named already",
+               names(state, extra_holders(state)))
+    try:
+        return name_face_down(state, seat, drawn[0], extra_named=(*state.extra_named, seat))
+    except IllegalAction as error:
+        refuse(str(error.reason), drawable_kinds(state))
 
 
 def on_roll_off(state: State, actor: int, event: RolledOff) -> State:
@@ -469,20 +511,22 @@ def on_deploy(state: State, actor: int, event: Deployed) -> State:
 
 
 def troops_arg(state: State, battle: Battle, seat: int, troops: int | None) -> int:
-    """The troops a deploy entry plays: said by the table (0 or more from the attacker and the
-    defender, 1 or more from a helper)."""
+    """The troops a deploy entry plays, as the table says (never assumed): 0 or more from the
+    attacker and the defender, 1 or more from a helper."""
     name = state.name(seat)
+    if troops is None:
+        refuse(f"say how many troops {name} deploys: deploy troops=N"
+               + (" (troops=0: none)" if deploy_rank(battle, seat) < HELPERS_STEP else ""),
+               ["troops"])
     if deploy_rank(battle, seat) < HELPERS_STEP:
-        if troops is None or troops < 0:
-            said = "how many" if troops is None else f"0 or more, not {troops}"
-            refuse(f"{name} deploys 0 troops or more: say how many with troops=N "
-                   f"(troops=0: none); {said}", ["deploy troops=0", "deploy troops=1"])
+        if troops < 0:
+            refuse(f"{name} deploys 0 troops or more, not {troops} (troops=0: none)",
+                   ["troops=0", "troops=N"])
         return troops
-    if troops is None or troops < 1:
-        said = "say how many with troops=N" if troops is None else f"not {troops}"
-        refuse(f"{name} deploys 1 troop or more ({said}); other players who do not deploy "
+    if troops < 1:
+        refuse(f"{name} deploys 1 troop or more, not {troops}; other players who do not deploy "
                f"need not say so: {state.name(battle.attacker)}'s roll or resolve ends "
-               "deployment", ["deploy troops=1"])
+               "deployment", ["troops=N"])
     return troops
 
 

@@ -10,7 +10,7 @@ from replay.games.risk_strike import narrate
 from rules.kernel import IllegalAction
 from rules.risk_strike import RULES
 from rules.risk_strike.events import Deployed
-from rules.risk_strike.state import DEPLOYED, HELPERS_STEP, TROOP, seat_of
+from rules.risk_strike.state import DEPLOYED, HELPERS_STEP, RALLY, SPY, TROOP, seat_of
 
 from .helpers import dealt, parse, play, start
 
@@ -151,7 +151,7 @@ def test_a_bare_deploy_is_refused_and_asks_how_many() -> None:
     """Attack Phase 2: 'deploy troops by playing any number of troop tactics cards': the number
     is the table's to say (troops=0 for none), never assumed."""
     state = battle()
-    with pytest.raises(IllegalAction, match="how many"):
+    with pytest.raises(IllegalAction, match="say how many troops Olga deploys"):
         play(state, "deploy by=olga")
     assert "troops" in [f.name for a in RULES.legal_actions(state) if a.type == "deploy"
                         for f in a.fields if f.required]
@@ -249,3 +249,76 @@ def test_one_card_is_singular_in_refusals() -> None:
                  "deal player=patrick continents=europe,europe,europe", "roll-off dice=6,1")
     with pytest.raises(IllegalAction, match=r"Patrick is dealt 1 continent card, not 2"):
         play(state, "deal player=patrick continents=africa,asia")
+
+
+# -- 9. the extra setup tactics card -------------------------------------------------------------
+
+
+def test_the_extra_setup_tactics_card_may_be_named_in_a_two_player_game() -> None:
+    """Game Setup 6: 'All players except the player going first draw an additional tactics card.
+    (In a two-player game, the player who does not go first also draws an additional continent
+    card...)': a table dealing openly names it with the fourth continent card."""
+    state = dealt(("Olga", "Patrick"), "continents=asia,asia,asia tactics=troop,troop,troop",
+                  "continents=europe,europe,europe tactics=troop,troop,troop",
+                  fourth="africa tactics=spy")
+    assert state.seats[1].known[SPY] == 1 and state.seats[1].unknown == 0
+    assert state.seats[1].continents == dealt(("Olga", "Patrick"), "continents=asia,asia,asia",
+                                              "continents=europe,europe,europe").seats[1].continents
+    with pytest.raises(IllegalAction, match="named already"):
+        play(state, "deal player=patrick tactics=rally by=table")
+
+
+def test_the_extra_setup_tactics_card_may_stay_face_down() -> None:
+    """Game Setup 6 (a table not dealing openly): ``tactics=1`` or nothing leaves it face
+    down, as before."""
+    state = dealt(("Olga", "Patrick"), "continents=asia,asia,asia tactics=troop,troop,troop",
+                  "continents=europe,europe,europe tactics=troop,troop,troop",
+                  fourth="africa tactics=1")
+    assert state.seats[1].unknown == 1
+
+
+def test_the_extra_setup_tactics_card_may_be_named_with_three_players() -> None:
+    """Game Setup 6 with three players: each player but the first may be dealt the additional
+    tactics card by name (``deal player=NAME tactics=rally``) before the first player's first
+    entry, or leave it face down."""
+    state = start(PLAYERS)
+    for name, hand in zip(PLAYERS, HANDS, strict=True):
+        state = play(state, f"deal player={name} {hand}")
+    state = play(state, "roll-off dice=6,1,1")
+    deal = [action for action in RULES.legal_actions(state) if action.type == "deal"]
+    assert deal and deal[0].fields[0].choices == ("Patrick", "Carol")
+    state = play(state, "deal player=patrick tactics=rally by=table")
+    assert state.seats[1].known[RALLY] == 1 and state.seats[1].unknown == 0
+    with pytest.raises(IllegalAction, match="Olga goes first"):
+        play(state, "deal player=olga tactics=rally")
+    with pytest.raises(IllegalAction, match="named already"):
+        play(state, "deal player=patrick tactics=rally by=table")
+    with pytest.raises(IllegalAction, match="draws 1 additional tactics card, not 2"):
+        play(state, "deal player=carol tactics=sabotage,1")
+    state = play(state, "draw tactics=2")
+    with pytest.raises(IllegalAction, match="the cards have been dealt"):
+        play(state, "deal player=carol tactics=spy by=table")
+
+
+def test_naming_the_extra_card_is_narrated() -> None:
+    """Game Setup 6's additional tactics card, named: the narration says which it is."""
+    state = start(PLAYERS)
+    for name, hand in zip(PLAYERS, HANDS, strict=True):
+        state = play(state, f"deal player={name} {hand}")
+    state = play(state, "roll-off dice=6,1,1")
+    visit = SimpleNamespace(before=state, after=play(state, "deal player=Carol tactics=spy"),
+                            event=parse(state, "deal player=Carol tactics=spy")[1],
+                            record=SimpleNamespace(actor="table"))
+    assert narrate(visit) == ["The table deals Carol a Spy (the additional card)."]
+
+
+def test_a_tactics_reshuffle_is_narrated() -> None:
+    """More to Know: 'If the tactics card deck ever runs out, shuffle the discard pile to create
+    a new deck.'"""
+    from .helpers import deck_into_hand
+
+    state = battle("deploy troops=1 by=olga", "deploy troops=0 by=patrick", "resolve",
+                   "roll attacker=1,1,1 defender=6,6", "retreat")  # a Troop in the discard pile
+    state = deck_into_hand(state, 2)
+    (text,) = told(state, "draw tactics=troop")
+    assert "The tactics deck ran out: the discard pile is shuffled into a new deck." in text
