@@ -95,6 +95,7 @@ def step(state: State, actor: int, event: Event) -> State:
     if handler is None:
         refuse(f"'{event_type(event)}' is not a Risk Strike action")
     if state.pending is not None:  # else prepare() has nothing to close
+        require_battle_left(state, event)
         state = prepare(state, event)
     if state.phase == "end" and actor != state.current and state.protocol < DRAW_OUTLIVES_BATTLE:
         state = end_turn(replace(state, expand_owed=0))  # version 1: the table moved on
@@ -111,6 +112,18 @@ def prepare(state: State, event: Event) -> State:
     if isinstance(event, Resolved) or is_cancel(event):
         return state
     return settle(state)
+
+
+def require_battle_left(state: State, event: Event) -> None:
+    """A battle entry while a Sabotage waits is refused for that reason: once its window closes
+    it ends the battle (Canceled Orders may still answer it)."""
+    pending = state.pending
+    assert pending is not None
+    if (isinstance(event, Deployed | Rolled | Retreated) and pending.card == SABOTAGE
+            and not pending.canceled and state.battle is not None):
+        refuse(f"{state.name(pending.player)}'s Sabotage ends the battle unless Canceled Orders "
+               f"answers it (play card=canceled-orders), or {state.name(state.current)} "
+               "resolves it", ["play", "resolve"])
 
 
 def is_cancel(event: Event) -> bool:

@@ -322,3 +322,15 @@ def test_a_tactics_reshuffle_is_narrated() -> None:
     state = deck_into_hand(state, 2)
     (text,) = told(state, "draw tactics=troop")
     assert "The tactics deck ran out: the discard pile is shuffled into a new deck." in text
+
+
+@pytest.mark.parametrize("line", ["roll", "retreat", "deploy troops=1 side=attacker by=carol"])
+def test_battle_entries_after_a_waiting_sabotage_name_it(line: str) -> None:
+    """Sabotage: 'Play immediately after troops are deployed to end the battle'; Canceled Orders
+    may still answer it: a battle entry meanwhile is refused for the Sabotage, not for a battle
+    already gone."""
+    state = battle("deploy troops=1 by=olga", "deploy troops=1 by=patrick",
+                   "play card=sabotage by=carol")
+    with pytest.raises(IllegalAction, match="Carol's Sabotage ends the battle unless") as error:
+        play(state, line)
+    assert error.value.allowed == ("play", "resolve")
