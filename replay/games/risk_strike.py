@@ -62,7 +62,7 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
     """The fact a person recorded, in table words."""
     match event:
         case Dealt():
-            return dealt(event)
+            return dealt(event, extra=before.turn > 0 or before.phase == "fourth-card")
         case RolledOff():
             pairs = ", ".join(f"{who} {face}" for who, face in roll_off(before, event))
             return f"Roll-off for first player: {pairs}."
@@ -129,15 +129,16 @@ def article(word: str) -> str:
     return "an" if word[:1] in "AEIOU" and not word.startswith("Eu") else "a"
 
 
-def dealt(event: Dealt) -> str:
-    if not event.continents:  # Game Setup 6's additional tactics card, named after the roll-off
-        extra = tactics_words(event.tactics)
-        return f"The table deals {event.player} {extra} (the additional card)."
+def dealt(event: Dealt, *, extra: bool = False) -> str:
+    """A deal; ``extra``: after the roll-off, where a tactics card named is Game Setup 6's
+    additional card."""
     cards = listing([label(c) for c in event.continents])
-    text = f"The table deals {event.player} {cards}"
-    if event.tactics:
-        text += f", and {tactics_words(event.tactics)}"
-    return text + "."
+    tactics = tactics_words(event.tactics) if event.tactics else ""
+    if extra and tactics:
+        tactics += " (the additional tactics card)"
+    if not cards:
+        return f"The table deals {event.player} {tactics}."
+    return f"The table deals {event.player} {cards}" + (f", and {tactics}" if tactics else "") + "."
 
 
 def drawn(event: Drew) -> str:

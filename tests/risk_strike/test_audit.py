@@ -309,7 +309,7 @@ def test_naming_the_extra_card_is_narrated() -> None:
     visit = SimpleNamespace(before=state, after=play(state, "deal player=Carol tactics=spy"),
                             event=parse(state, "deal player=Carol tactics=spy")[1],
                             record=SimpleNamespace(actor="table"))
-    assert narrate(visit) == ["The table deals Carol a Spy (the additional card)."]
+    assert narrate(visit) == ["The table deals Carol a Spy (the additional tactics card)."]
 
 
 def test_a_tactics_reshuffle_is_narrated() -> None:
