@@ -29,8 +29,19 @@ from rules.risk_strike.events import (
     Rolled,
     RolledOff,
 )
-from rules.risk_strike.moves import dice_allowed
-from rules.risk_strike.state import CONTINENTS, NOBODY, TACTICS, State, invariant_errors, title
+from rules.risk_strike.moves import settle
+from rules.risk_strike.state import (
+    CANCEL,
+    CONTINENTS,
+    NOBODY,
+    SABOTAGE,
+    TACTICS,
+    Battle,
+    State,
+    card_of,
+    invariant_errors,
+    title,
+)
 
 SIDES = 6
 
@@ -51,7 +62,7 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
     """The fact a person recorded, in table words."""
     match event:
         case Dealt():
-            return dealt(event)
+            return dealt(event, extra=before.turn > 0 or before.phase == "fourth-card")
         case RolledOff():
             pairs = ", ".join(f"{who} {face}" for who, face in roll_off(before, event))
             return f"Roll-off for first player: {pairs}."
@@ -64,7 +75,7 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
         case Rolled():
             return rolled(before, actor, event)
         case Played():
-            return played(actor, event)
+            return played(after, actor, event)
         case Resolved() if event.lost:
             return f"{actor} resolves what is waiting; the troops lost are {troops_of(event.lost)}."
         case Resolved() if helpers_closed(before, after):
@@ -109,15 +120,25 @@ def tactics_words(tactics: Sequence[str]) -> str:
     named = [label(t) for t in tactics if not t.isdigit()]
     hidden = sum(int(t) for t in tactics if t.isdigit())
     face_down = "a tactics card face down" if hidden == 1 else f"{hidden} tactics cards face down"
-    return listing([f"a {name}" for name in named] + ([face_down] if hidden else []))
+    return listing([f"{article(name)} {name}" for name in named] + ([face_down] if hidden else []))
 
 
-def dealt(event: Dealt) -> str:
+def article(word: str) -> str:
+    """``an`` before a vowel sound (``an Artillery``, ``an Asia card``), else ``a`` (``a Europe
+    card``)."""
+    return "an" if word[:1] in "AEIOU" and not word.startswith("Eu") else "a"
+
+
+def dealt(event: Dealt, *, extra: bool = False) -> str:
+    """A deal; ``extra``: after the roll-off, where a tactics card named is Game Setup 6's
+    additional card."""
     cards = listing([label(c) for c in event.continents])
-    text = f"The table deals {event.player} {cards}"
-    if event.tactics:
-        text += f", and {tactics_words(event.tactics)}"
-    return text + "."
+    tactics = tactics_words(event.tactics) if event.tactics else ""
+    if extra and tactics:
+        tactics += " (the additional tactics card)"
+    if not cards:
+        return f"The table deals {event.player} {tactics}."
+    return f"The table deals {event.player} {cards}" + (f", and {tactics}" if tactics else "") + "."
 
 
 def drawn(event: Drew) -> str:
@@ -132,12 +153,9 @@ def drawn(event: Drew) -> str:
 
 
 def attacked(after: State, actor: str, event: Attacked) -> str:
-    text = (f"{actor} attacks {event.defender}'s {label(event.target)} from "
-            f"{label(event.from_)}")
-    if after.battle is not None:
-        attack, defend = dice_allowed(after, after.battle)
-        text += f" with {plural(attack, 'die').replace('dies', 'dice')} against {defend}"
-    return text + "."
+    """The declaration (Attack Phase 1); the dice are counted only after Phase 2's troops."""
+    defender = after.name(after.battle.defender) if after.battle is not None else event.defender
+    return f"{actor} attacks {defender}'s {label(event.target)} from {label(event.from_)}."
 
 
 def deployed(before: State, actor: str, event: Deployed) -> str:
@@ -167,8 +185,10 @@ def troops_of(owners: tuple[str, ...]) -> str:
     return listing([f"{owner}'s" for owner in owners])
 
 
-def played(actor: str, event: Played) -> str:
+def played(after: State, actor: str, event: Played) -> str:
     card = label(event.card)
+    if card_of(event.card) == CANCEL and after.pending is not None:
+        return f"{actor} plays {card}. {answered(after)}"
     if event.side and event.die:
         return f"{actor} plays Bombard on the {event.side}'s {event.die}."
     if event.target and event.troops:
@@ -176,6 +196,14 @@ def played(actor: str, event: Played) -> str:
     if event.target:
         return f"{actor} plays {card} on {event.target}."
     return f"{actor} plays {card}."
+
+
+def answered(after: State) -> str:
+    """What a chain of Canceled Orders leaves: the card waiting is canceled, or stands."""
+    pending = after.pending
+    assert pending is not None
+    whose = f"{after.name(pending.player)}'s {label(TACTICS[pending.card])}"
+    return f"{whose} is canceled." if pending.canceled else f"{whose} stands."
 
 
 # -- what the fold derived -----------------------------------------------------------------------
@@ -186,6 +214,9 @@ def derived(before: State, after: State, event: Any) -> list[str]:
     told: list[str] = []
     told += pairs_resolved(before, after, "previous roll" if isinstance(event, Rolled) else "roll")
     told += troops_lost(before, after)
+    told += sabotaged(before, after)
+    if after.reshuffles > before.reshuffles:
+        told.append("The tactics deck ran out: the discard pile is shuffled into a new deck.")
     if not isinstance(event, Dealt | Drew):
         told += cards_moved(before, after)
     told += coins_taken(before, after)
@@ -209,10 +240,11 @@ def pairs_resolved(before: State, after: State, which: str) -> list[str]:
     """``The roll is resolved: Olga wins 2 pairs, Patrick 0.`` when a roll was resolved and the
     battle goes on (a new roll first resolves the one before it)."""
     was = before.battle.last if before.battle is not None else None
-    now = after.battle.last if after.battle is not None else None
-    if now is None or now == was or not now.winners or after.battle is None:
+    battle = after_battle(before, after)
+    now = battle.last if battle is not None else None
+    if battle is None or now is None or now == was or not now.winners:
         return []
-    attacker, defender = after.name(after.battle.attacker), after.name(after.battle.defender)
+    attacker, defender = after.name(battle.attacker), after.name(battle.defender)
     won = now.winners.count("attacker")
     return [f"The {which} is resolved: {attacker} wins {plural(won, 'pair')}, "
             f"{defender} {len(now.winners) - won}."]
@@ -220,9 +252,10 @@ def pairs_resolved(before: State, after: State, which: str) -> list[str]:
 
 def troops_lost(before: State, after: State) -> list[str]:
     """Troops discarded from a battle that goes on (a lost pair, Artillery)."""
-    if before.battle is None or after.battle is None:
+    battle = after_battle(before, after)
+    if before.battle is None or battle is None or sabotage_settled(before):
         return []
-    remaining = list(after.battle.troops)
+    remaining = list(battle.troops)
     lost: dict[str, int] = {}
     for troop in before.battle.troops:
         if troop in remaining:
@@ -230,6 +263,38 @@ def troops_lost(before: State, after: State) -> list[str]:
         else:
             lost[before.name(troop.owner)] = lost.get(before.name(troop.owner), 0) + 1
     return [f"{who} loses {plural(count, 'troop')}." for who, count in lost.items()]
+
+
+def after_battle(before: State, after: State) -> Battle | None:
+    """The battle after an event: still going, or as it ended with this event (its last roll
+    resolved and the troops that roll left, before they were discarded)."""
+    if after.battle is not None:
+        return after.battle
+    return after.ended if before.battle is not None else None
+
+
+def sabotage_settled(before: State) -> bool:
+    """Whether the event took a Sabotage that stands out of its window: the battle ends."""
+    pending = before.pending
+    return pending is not None and pending.card == SABOTAGE and not pending.canceled
+
+
+def sabotaged(before: State, after: State) -> list[str]:
+    """Sabotage: 'Any active troop cards return to the players' hands, and the attacker's turn
+    ends.'"""
+    if before.battle is None or after.battle is not None or not sabotage_settled(before):
+        return []
+    if settle(before).battle is not None:
+        return []
+    counts: dict[str, int] = {}
+    for troop in before.battle.troops:
+        counts[before.name(troop.owner)] = counts.get(before.name(troop.owner), 0) + 1
+    if not counts:
+        return ["Sabotage ends the battle: no troops were active."]
+    (first, n), *rest = counts.items()
+    back = [f"{first} takes back {plural(n, 'troop')}"]
+    back += [f"{who} {plural(count, 'troop')}" for who, count in rest]
+    return ["Sabotage ends the battle: " + ", ".join(back) + "."]
 
 
 def cards_moved(before: State, after: State) -> list[str]:
@@ -262,8 +327,7 @@ def cards_of(count: int, continent: str) -> str:
     """``an Asia card``, ``a Europe card``, ``2 Asia cards``."""
     if count != 1:
         return f"{count} {continent} cards"
-    article = "an" if continent[:1] in "AEIOU" and not continent.startswith("Eu") else "a"
-    return f"{article} {continent} card"
+    return f"{article(continent)} {continent} card"
 
 
 def coins_taken(before: State, after: State) -> list[str]:

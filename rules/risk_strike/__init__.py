@@ -3,10 +3,11 @@
 Actions, as typed at the table (``by=NAME`` when the actor is not the only one allowed)::
 
     deal player=olga continents=asia,asia,europe tactics=troop,2   (the table, setup)
+    deal player=patrick tactics=spy        (the table: Setup 6's additional card, named)
     roll-off dice=5,3                               (the table; empty: tabletape rolls)
     draw continents=asia lineup=europe tactics=1    (turn draw, or Expand's draw)
     attack from=asia target=europe defender=patrick
-    deploy troops=2 [side=attacker]                 (troops=0: none; side: helpers only)
+    deploy troops=2 [side=attacker]                 (troops required, 0: none; side: helpers)
     roll attacker=6,3,2 defender=5,5                (empty: tabletape rolls)
     play card=rally | card=spy target=patrick | card=bombard side=defender die=5
          | card=artillery target=carol [troops=1]
@@ -21,6 +22,10 @@ Readings where the rulebook leaves a question open (each has a test):
   (``resolve`` closes it explicitly). So cards resolve in the order played ("Tactics cards will
   always be resolved in order"). A roll stays open for Rally, Bombard and Artillery until the
   attacker types ``resolve``, rolls again or retreats; losses are derived only then.
+- **The additional setup tactics card** (Setup 6), drawn by every player but the first after
+  the roll-off, is face down unless the table names it: with the fourth continent card in a
+  two-player game (``deal player=patrick continents=africa tactics=spy``), or with ``deal
+  player=NAME tactics=CARD`` before the first player's first entry, once per player.
 - **Canceled Orders** cancels the card played just before it, and may itself be canceled (it is
   not a Troop card): an odd number of Canceled Orders cancels the card, an even number lets it
   stand. It cannot be played when no card is waiting.
@@ -29,10 +34,14 @@ Readings where the rulebook leaves a question open (each has a test):
   players, each as often as they like, for one side per battle. An entry out of its step is
   refused with the step's reason (a helper's early troops do not cost the defender their step,
   and the attacker cannot roll before the defender has answered). Nobody at a table announces
-  "I help nobody": the helpers' step ends when the attacker rolls or types ``resolve`` (needed
-  only to play Sabotage or Artillery before the roll); with two players it ends with the
-  defender's entry. Artillery and Sabotage are played only after it ("after troops are
-  deployed"), so playing or canceling them changes nobody's step.
+  "I help nobody": the helpers' step ends when the attacker rolls or types ``resolve``, or when
+  anyone plays Artillery or Sabotage; with two players it ends with the defender's entry.
+  Artillery and Sabotage may be played once the attacker and the defender have answered ("After
+  the attacker and defender have deployed troop cards, other players may deploy"; Sabotage
+  "Play immediately after troops are deployed"), and playing either says deployment is over: it
+  closes the helpers' step, even if Canceled Orders then cancels the card (the card was still
+  played "after troops are deployed"; a cancelled card changes nothing else, so the attacker
+  rolls next). Every deploy entry says how many troops (``troops=0``: none); none is assumed.
 - **Rules versions** (game-started's ``rules_version``): new games record version 2, the
   deployment steps above. A game recorded under version 1 (before the steps) keeps its recording
   protocol, read as it was meant at the table: in deployment nobody typed a decline, so an

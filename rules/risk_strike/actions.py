@@ -13,6 +13,8 @@ from .moves import (
     dice_allowed,
     draw_need,
     expand_choice,
+    extra_holders,
+    extra_nameable,
     playable,
     resolve_roll,
     settle,
@@ -44,6 +46,8 @@ def legal_actions(state: State) -> tuple[ActionSpec, ...]:
     if settled.expand_owed:
         return (*specs, draw_action(settled, expand=True))
     specs.extend(turn_actions(settled))
+    if extra_nameable(state) and extra_holders(state):
+        specs.append(extra_action(state))
     specs.extend(battle_actions(settled))
     play = play_action(settled)
     if play is not None:
@@ -94,6 +98,16 @@ def setup_actions(state: State) -> tuple[ActionSpec, ...]:
         FieldSpec(name="tactics", kind="list[str]", required=False, doc=tactics_doc()),
     )
     return (ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards"),)
+
+
+def extra_action(state: State) -> ActionSpec:
+    """Game Setup 6: the table names a player's additional tactics card (or leaves it down)."""
+    fields = (
+        FieldSpec(name="player", kind="str", choices=names(state, extra_holders(state))),
+        FieldSpec(name="tactics", kind="list[str]", doc="the additional tactics card, named"),
+    )
+    return ActionSpec(type="deal", actors=(TABLE,), fields=fields,
+                      doc="name an additional setup tactics card")
 
 
 def tactics_doc() -> str:

@@ -15,12 +15,15 @@ class Dealt(Event, tag="deal"):
     """``deal player=olga continents=asia,asia,europe``: setup cards dealt to one player.
 
     Three continent cards face up and three tactics cards (face down unless named); in a two-player
-    game also the second player's fourth continent card after the roll-off.
+    game also the second player's fourth continent card after the roll-off. Before the first
+    player's first entry, ``deal player=NAME tactics=spy`` names the additional tactics card a
+    player other than the first drew at the roll-off (Game Setup 6), face down until then.
     """
 
     player: str
-    continents: tuple[str, ...]
-    """The continents of the cards, as they lie face up."""
+    continents: tuple[str, ...] = ()
+    """The continents of the cards, as they lie face up (none when only the additional
+    tactics card of Game Setup 6 is named)."""
     tactics: tuple[str, ...] = ()
     """Tactics cards named or counted (``troop,2``); empty: all face down."""
 
@@ -60,7 +63,8 @@ class Deployed(Event, tag="deploy"):
     ``side=defender``, or that player's name).
     """
 
-    troops: int = 1
+    troops: int | None = None
+    """Troop cards played: required (``troops=0``: none); stored logs always carry it."""
     side: str = ""
 
 

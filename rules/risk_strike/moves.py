@@ -62,8 +62,10 @@ from .state import (
     discard,
     draw_tactics,
     draw_unknown,
+    drawable_kinds,
     gain_all,
     in_use,
+    name_face_down,
     names,
     put,
     seat_of,
@@ -93,6 +95,7 @@ def step(state: State, actor: int, event: Event) -> State:
     if handler is None:
         refuse(f"'{event_type(event)}' is not a Risk Strike action")
     if state.pending is not None:  # else prepare() has nothing to close
+        require_battle_left(state, event)
         state = prepare(state, event)
     if state.phase == "end" and actor != state.current and state.protocol < DRAW_OUTLIVES_BATTLE:
         state = end_turn(replace(state, expand_owed=0))  # version 1: the table moved on
@@ -109,6 +112,18 @@ def prepare(state: State, event: Event) -> State:
     if isinstance(event, Resolved) or is_cancel(event):
         return state
     return settle(state)
+
+
+def require_battle_left(state: State, event: Event) -> None:
+    """A battle entry while a Sabotage waits is refused for that reason: once its window closes
+    it ends the battle (Canceled Orders may still answer it)."""
+    pending = state.pending
+    assert pending is not None
+    if (isinstance(event, Deployed | Rolled | Retreated) and pending.card == SABOTAGE
+            and not pending.canceled and state.battle is not None):
+        refuse(f"{state.name(pending.player)}'s Sabotage ends the battle unless Canceled Orders "
+               f"answers it (play card=canceled-orders), or {state.name(state.current)} "
+               "resolves it", ["play", "resolve"])
 
 
 def is_cancel(event: Event) -> bool:
@@ -204,24 +219,65 @@ def on_deal(state: State, actor: int, event: Dealt) -> State:
         second = state.order[1]
         if seat != second:
             refuse(f"only {state.name(second)} takes a fourth continent card", [state.name(second)])
-        if event.tactics:
-            refuse("the fourth card is a continent card, with no tactics card")
         continents, cards = 1, 0
+    elif extra_nameable(state):
+        return name_extra(state, seat, event)
     else:
         refuse(f"the cards have been dealt: {phase_words(state)}")
     if len(event.continents) != continents:
         refuse(
-            f"{state.name(seat)} is dealt {continents} continent cards, not {len(event.continents)}"
+            f"{state.name(seat)} is dealt {cards_count(continents, 'continent')}, not "
+            f"{len(event.continents)}"
         )
+    if state.phase == "fourth-card":  # with the additional tactics card, if named
+        return begin_turn(name_extra(state, seat, event), 1)
     drawn = tactics_arg(event.tactics, cards)
     if len(drawn) != cards:
-        refuse(f"{state.name(seat)} is dealt {cards} tactics cards, not {len(drawn)}")
+        refuse(f"{state.name(seat)} is dealt {cards_count(cards, 'tactics')}, not {len(drawn)}")
     state = take_continents(state, seat, event.continents, "deck")
     state = draw_tactics(state, seat, drawn)
-    if state.phase == "fourth-card":
-        return begin_turn(state, 1)
     dealt = put(state.dealt, seat, True)
     return replace(state, dealt=dealt, phase="deal" if not all(dealt) else "roll-off")
+
+
+def extra_nameable(state: State) -> bool:
+    """Whether the table may still name an additional setup tactics card (Game Setup 6): right
+    after setup, before the first player's first entry."""
+    return (state.turn == 1 and state.phase == "draw" and state.drawn == 0
+            and state.pending is None and state.current == state.order[0])
+
+
+def extra_holders(state: State) -> tuple[int, ...]:
+    """Players whose additional setup tactics card is face down and may be named now."""
+    return tuple(seat for seat in state.order[1:] if seat not in state.extra_named
+                 and state.seats[seat].unknown)
+
+
+def name_extra(state: State, seat: int, event: Dealt) -> State:
+    """Game Setup 6: 'All players except the player going first draw an additional tactics
+    card' (face down at the roll-off); a table dealing openly names it (``deal player=NAME
+    tactics=spy``; in a two-player game with the fourth continent card), or leaves it face down
+    (``tactics=1`` or nothing)."""
+    name = state.name(seat)
+    if seat == state.order[0]:
+        refuse(f"{name} goes first and draws no additional tactics card",
+               names(state, extra_holders(state)))
+    if state.phase != "fourth-card" and event.continents:
+        refuse(f"the continent cards have been dealt: the table may still name {name}'s "
+               f"additional tactics card (deal player={name} tactics=CARD)")
+    state = take_continents(state, seat, event.continents, "deck")
+    drawn = tactics_arg(event.tactics, 1)
+    if len(drawn) != 1:
+        refuse(f"{name} draws 1 additional tactics card, not {len(drawn)}")
+    if drawn[0] is None:
+        return state
+    if seat in state.extra_named:
+        refuse(f"{name}'s additional tactics card is named already",
+               names(state, extra_holders(state)))
+    try:
+        return name_face_down(state, seat, drawn[0], extra_named=(*state.extra_named, seat))
+    except IllegalAction as error:
+        refuse(str(error.reason), drawable_kinds(state))
 
 
 def on_roll_off(state: State, actor: int, event: RolledOff) -> State:
@@ -311,7 +367,8 @@ def take_continents(state: State, seat: int, texts: Sequence[str], pile: str,
         c = min(c for c, count in wanted.items() if count > have[c])
         where = "continent deck" if pile == "deck" else "surrendered lineup"
         left = [CONTINENTS[i] for i, n in enumerate(have) if n]
-        refuse(f"the {where} has {have[c]} {title(CONTINENTS[c])} cards, not {wanted[c]}", left)
+        refuse(f"the {where} has {cards_count(have[c], title(CONTINENTS[c]))}, not "
+               f"{wanted[c]}", left)
     changes["deck" if pile == "deck" else "lineup"] = tuple(rest)
     return gain_all(state, seat, wanted, **changes)
 
@@ -457,16 +514,38 @@ def on_deploy(state: State, actor: int, event: Deployed) -> State:
         done = f"{state.name(seat)} has deployed or declined: " if rank < battle.deploy_step else ""
         refuse(done + deploy_turn(state, battle), names(state, deployers(state, battle)))
     side = deploy_side(state, battle, seat, event.side)
-    if event.troops < 0 or (event.troops == 0 and rank == HELPERS_STEP):
-        refuse(f"{state.name(seat)} deploys 1 troop or more (troops=1); other players who do "
-               f"not deploy need not say so: {state.name(battle.attacker)}'s roll or resolve "
-               "ends deployment")
-    if not could_hold(state, seat, TROOP, event.troops):
-        refuse(f"{state.name(seat)} cannot have {event.troops} Troop cards in hand")
-    troops = battle.troops + (Troop(seat, side),) * event.troops
-    state = take_cards(state, seat, TROOP, event.troops)
-    after = next_step(state, rank, event.troops)
+    count = troops_arg(state, battle, seat, event.troops)
+    if not could_hold(state, seat, TROOP, count):
+        refuse(f"{state.name(seat)} cannot have {cards_count(count, 'Troop')} in hand")
+    troops = battle.troops + (Troop(seat, side),) * count
+    state = take_cards(state, seat, TROOP, count)
+    after = next_step(state, rank, count)
     return replace(state, battle=replace(battle, troops=troops, deploy_step=after))
+
+
+def troops_arg(state: State, battle: Battle, seat: int, troops: int | None) -> int:
+    """The troops a deploy entry plays, as the table says (never assumed): 0 or more from the
+    attacker and the defender, 1 or more from a helper."""
+    name = state.name(seat)
+    if troops is None:
+        refuse(f"say how many troops {name} deploys: deploy troops=N"
+               + (" (troops=0: none)" if deploy_rank(battle, seat) < HELPERS_STEP else ""),
+               ["troops"])
+    if deploy_rank(battle, seat) < HELPERS_STEP:
+        if troops < 0:
+            refuse(f"{name} deploys 0 troops or more, not {troops} (troops=0: none)",
+                   ["troops=0", "troops=N"])
+        return troops
+    if troops < 1:
+        refuse(f"{name} deploys 1 troop or more, not {troops}; other players who do not deploy "
+               f"need not say so: {state.name(battle.attacker)}'s roll or resolve ends "
+               "deployment", ["troops=N"])
+    return troops
+
+
+def cards_count(count: int, kind: str) -> str:
+    """``1 Troop card``, ``2 Troop cards``."""
+    return f"{count} {kind} card" + ("s" if count != 1 else "")
 
 
 def next_step(state: State, rank: int, troops: int) -> int:
@@ -524,9 +603,10 @@ def step_words(state: State, battle: Battle) -> str:
     """:func:`deploy_turn` as version 2 words it."""
     attacker, defender = state.name(battle.attacker), state.name(battle.defender)
     return {
-        ATTACKER_STEP: f"{attacker} deploys first: deploy troops=N, or troops=0 for none",
-        DEFENDER_STEP: f"{defender}, the defender, deploys or declines first (deploy troops=0 "
-                       "for none)",
+        ATTACKER_STEP: f"{attacker} deploys first: deploy troops=N by={attacker}, or troops=0 "
+                       "for none",
+        DEFENDER_STEP: f"{defender}, the defender, deploys or declines first (deploy troops=N "
+                       f"by={defender}, or troops=0 for none)",
         HELPERS_STEP: f"other players may still deploy for either side, until {attacker} rolls "
                       "or types resolve",
     }.get(battle.deploy_step, "troops are deployed")
@@ -595,11 +675,10 @@ def dice_words(state: State, battle: Battle, side: str) -> str:
 def on_roll(state: State, actor: int, event: Rolled) -> State:
     """Attack Phase 3, Roll Dice: the attacker rolls again while both sides have cards left."""
     battle = require_battle(state, "roll in")
+    require_answers(state, battle)
     attacker = battle.attacker
     if actor != attacker:
         refuse(f"the attacker, {state.name(attacker)}, rolls", [state.name(attacker)])
-    if answering(state, battle, HELPERS_STEP).deploy_step < HELPERS_STEP:
-        refuse(deploy_turn(state, battle), ["deploy"])
     state = resolve_roll(state)
     if state.battle is None:
         refuse(f"the battle is over: {phase_words(state)}")
@@ -618,14 +697,23 @@ def on_roll(state: State, actor: int, event: Rolled) -> State:
     return replace(state, battle=battle)
 
 
+def require_answers(state: State, battle: Battle) -> None:
+    """Attack Phase 2 before Phase 3: while the attacker's or the defender's answer is pending
+    (in a version 1 game a roll answers it: :func:`answering`), only a deploy entry is allowed."""
+    if answering(state, battle, HELPERS_STEP).deploy_step < HELPERS_STEP:
+        refuse(deploy_turn(state, battle), ["deploy"])
+
+
 def on_resolve(state: State, actor: int, event: Resolved) -> State:
     """Close the open windows: played cards take effect in order, then the roll is resolved."""
-    require_turn(state, actor, "resolve")
     battle = state.battle
     helpers = battle is not None and battle.deploy_step == HELPERS_STEP
     if state.pending is None and not helpers and (battle is None or battle.roll is None):
+        if battle is not None:
+            require_answers(state, battle)
         refuse("nothing to resolve: no tactics card, no helpers' deployment and no roll is "
                "waiting")
+    require_turn(state, actor, "resolve")
     state = settle(state)
     if helpers and state.battle is not None:
         state = replace(state, battle=replace(state.battle, deploy_step=DEPLOYED))
@@ -639,6 +727,7 @@ def on_retreat(state: State, actor: int, event: Retreated) -> State:
     """After the Roll Has Been Resolved: the attacker 'can choose to continue the battle'; this
     is the choice to stop (only after a roll: Phase 3 follows Phase 2)."""
     battle = require_battle(state, "retreat from")
+    require_answers(state, battle)
     if actor != battle.attacker:
         refuse(f"only the attacker, {state.name(battle.attacker)}, retreats")
     if battle.rolls == 0:
@@ -713,11 +802,12 @@ def resolve_roll(state: State, lost: tuple[int, ...] = ()) -> State:
         changes["coins"] = coins
     if winner != state.winner:
         changes["winner"] = winner
+    after = replace(battle, roll=None, last=replace(roll, winners=winners), troops=troops,
+                    attack_cards=attack_cards, defend_cards=defend_cards)
     if winner != NOBODY or not defend_cards or not attack_cards:
+        changes["ended"] = after
         return closed_battle(state, troops, changes)
-    changes["battle"] = replace(battle, roll=None, last=replace(roll, winners=winners),
-                                troops=troops,
-                                attack_cards=attack_cards, defend_cards=defend_cards)
+    changes["battle"] = after
     return replace(state, **changes)
 
 
@@ -775,7 +865,7 @@ def end_battle(state: State, *, returned: bool = False) -> State:
     to their owners' hands after Sabotage."""
     battle = state.battle
     assert battle is not None
-    return closed_battle(state, battle.troops, {}, returned=returned)
+    return closed_battle(state, battle.troops, {"ended": battle}, returned=returned)
 
 
 def closed_battle(state: State, troops: tuple[Troop, ...], changes: dict[str, Any], *,
@@ -822,7 +912,7 @@ def on_play(state: State, actor: int, event: Played) -> State:
         refuse(holding_refusal(state, seat, card), playable(state, seat))
     pending = TARGETS.get(card, no_target)(state, seat, card, event)
     if card in (ARTILLERY, SABOTAGE) and state.battle is not None:  # they end deployment
-        state = replace(state, battle=answering(state, state.battle, DEPLOYED))
+        state = replace(state, battle=replace(state.battle, deploy_step=DEPLOYED))
     state = take_cards(state, seat, card)  # then discard: one replace with the rest
     seats, pile = state.seats, bump(state.discard, card)
     if card == CANCEL:
@@ -848,7 +938,7 @@ def timing_refusal(state: State, seat: int, card: int) -> str | None:
     if state.turn == 0:
         return "tactics cards are played once the game has begun"
     if card == CANCEL:
-        return None if state.pending else "Canceled Orders answers a tactics card just played"
+        return None if state.pending else cancel_refusal(battle)
     on_turn = seat == state.current
     if card in (SPY, EXPAND, RALLY) and not on_turn:
         name, card_name = state.name(seat), title(TACTICS[card])
@@ -860,12 +950,28 @@ def timing_refusal(state: State, seat: int, card: int) -> str | None:
     if card in (RALLY, BOMBARD) and battle.roll is None:
         return (f"{title(TACTICS[card])} is played after the dice are rolled, before the roll "
                 "is resolved")
-    if card in (ARTILLERY, SABOTAGE) and answering(state, battle, DEPLOYED).deploy_step < DEPLOYED:
+    if card in (ARTILLERY, SABOTAGE) and not troops_deployed(state, battle):
         return (f"{title(TACTICS[card])} is played after troops are deployed: "
                 f"{deploy_turn(state, battle)}")
     if card == SABOTAGE and battle.rolls:
         return "Sabotage is played right after troops are deployed, before the first roll"
     return None
+
+
+def cancel_refusal(battle: Battle | None) -> str:
+    """Why Canceled Orders has nothing to answer: no card waits (a Troop card never does)."""
+    if battle is not None and battle.troops:
+        return ("Canceled Orders answers a tactics card just played, and you cannot cancel a "
+                "troop card")
+    return "Canceled Orders answers a tactics card just played"
+
+
+def troops_deployed(state: State, battle: Battle) -> bool:
+    """Whether troops count as deployed for Artillery and Sabotage: the attacker and the defender
+    have answered ('After the attacker and defender have deployed troop cards, other players may
+    deploy'); played in the helpers' step, either card closes it (in a version 1 game, it also
+    declines the steps not yet answered: :func:`answering`)."""
+    return answering(state, battle, DEPLOYED).deploy_step >= HELPERS_STEP
 
 
 def playable(state: State, seat: int) -> tuple[str, ...]:
@@ -918,7 +1024,8 @@ def artillery_target(state: State, seat: int, card: int, event: Played) -> Pendi
     assert state.battle is not None
     active = sum(1 for troop in state.battle.troops if troop.owner == target)
     if event.troops > active:
-        refuse(f"{state.name(target)} has {active} active troop, not {event.troops}",
+        refuse(f"{state.name(target)} has {active} active troop{'s' * (active != 1)}, not "
+               f"{event.troops}",
                [str(n) for n in range(1, min(active, most) + 1)])
     return Pending(player=seat, card=card, target=target, troops=event.troops)
 

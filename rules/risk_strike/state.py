@@ -174,6 +174,11 @@ class State(msgspec.Struct, frozen=True, gc=False):
     coins: tuple[int, ...] = ()
     """Holder of each continent's domination coin, or ``NOBODY``."""
     battle: Battle | None = None
+    extra_named: tuple[int, ...] = ()
+    """Players whose additional setup tactics card (Game Setup 6) the table has named."""
+    ended: Battle | None = None
+    """The last battle as it ended: its troops after the last roll's losses (then discarded, or
+    back in hand after Sabotage) and that roll's winners, for narration."""
     pending: Pending | None = None
     expand_owed: int = 0
     """Expand draws owed by the player whose turn it is."""
@@ -353,6 +358,19 @@ def take_cards(state: State, seat: int, card: int, count: int = 1) -> State:
     if not hidden:
         return replace(state, seats=seats)
     return replace(state, seats=seats, worlds=revealed(state.worlds, seat, card, hidden))
+
+
+def name_face_down(state: State, seat: int, card: int, **changes: object) -> State:
+    """One face-down card in a hand is named (shown to the table) and stays in the hand; with
+    ``changes`` to other fields, in one replace. Raises :class:`IllegalAction` when no
+    face-down card of the hand can be that card."""
+    hand = state.seats[seat]
+    if not hand.unknown or not could_reveal(state.worlds, seat, card, 1):
+        raise IllegalAction(f"{hand.name} cannot hold another {title(TACTICS[card])} card face "
+                            "down")
+    named = Seat(hand.name, hand.continents, bump(hand.known, card), hand.unknown - 1)
+    return replace(state, seats=put(state.seats, seat, named),
+                   worlds=revealed(state.worlds, seat, card), **changes)
 
 
 def discard(state: State, card: int, count: int = 1) -> State:

@@ -70,7 +70,7 @@ def demo(store: Ledger) -> str:
 def test_demo_narration(store: Ledger, demo: str) -> None:
     lines = narrate_game(demo, store.records(demo))
     told = {line.seq: " ".join(line.sentences) for line in lines}
-    assert "Olga attacks Patrick's Europe from Asia with 3 dice against 2." in told.values()
+    assert "Olga attacks Patrick's Europe from Asia." in told.values()
     assert any("Patrick gives Olga a Europe card." in text for text in told.values())
     assert any("Olga takes the Europe coin." in text for text in told.values())
     body = [line for line in lines if line.seq > 1]  # the game id is random

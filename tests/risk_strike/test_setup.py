@@ -60,7 +60,7 @@ def test_deal_three_continent_cards_and_three_tactics() -> None:
 def test_deal_names_only_cards_in_the_deck() -> None:
     """Contents: each continent has its number of cards; Australia has 4 (default)."""
     state = play(start(), "deal player=olga continents=australia,australia,australia")
-    with pytest.raises(IllegalAction, match="has 1 Australia cards, not 2"):
+    with pytest.raises(IllegalAction, match="has 1 Australia card, not 2"):
         play(state, "deal player=patrick continents=australia,australia,asia")
 
 
@@ -128,7 +128,7 @@ def test_two_players_second_takes_a_fourth_continent_card() -> None:
     assert state.phase == "fourth-card"
     with pytest.raises(IllegalAction, match="only Olga takes a fourth"):
         play(state, "deal player=patrick continents=africa")
-    with pytest.raises(IllegalAction, match="dealt 1 continent cards, not 2"):
+    with pytest.raises(IllegalAction, match="dealt 1 continent card, not 2"):
         play(state, "deal player=olga continents=africa,asia")
     state = play(state, "deal player=olga continents=africa")
     assert sum(state.seats[0].continents) == 4 and state.seats[0].hand == 4

@@ -222,11 +222,11 @@ def test_artillery_after_deployment_discards_up_to_two_troops() -> None:
 def test_artillery_and_sabotage_wait_for_the_deployment() -> None:
     """Tactics Cards, Artillery: 'Play anytime after troops are deployed'; Sabotage: 'Play
     immediately after troops are deployed'. Attack Phase 2: the attacker, the defender, then
-    other players deploy: neither card is played, nor ends deployment, before that."""
+    other players deploy: neither card is played, nor ends deployment, before the attacker and
+    the defender have answered ('After the attacker and defender have deployed troop cards')."""
     steps = (
         battle(),
         battle("deploy troops=2 by=olga"),
-        battle("deploy troops=2 by=olga", "deploy troops=0 by=patrick"),
     )
     for state in steps:
         for line in ("play card=artillery target=olga by=carol", "play card=sabotage by=patrick"):

@@ -107,7 +107,8 @@ def test_turn_info_in_table_words() -> None:
     state = play(state, "draw tactics=2", "attack from=asia target=europe defender=patrick")
     info = RULES.turn(state)
     assert (info.phase, info.detail, info.active) == (
-        "battle: deploy", "battle: Olga deploys first: deploy troops=N, or troops=0 for none",
+        "battle: deploy", "battle: Olga deploys first: deploy troops=N by=Olga, or troops=0 for "
+        "none",
         ("Olga",))
     state = play(state, "deploy troops=1")
     assert RULES.turn(state).active == ("Patrick",)
