@@ -227,6 +227,24 @@ def test_a_read_only_ledger_changes_nothing(tmp_path: Path) -> None:
     assert stat.S_ISDIR((ledger / "games").stat().st_mode)
 
 
+def test_queries_work_on_a_read_only_ledger_whose_catalog_is_current(tmp_path: Path) -> None:
+    """Issue 12: ``sql`` and ``stats`` open the catalog for writing only when there is something
+    to sync; on a read-only ledger whose catalog is current they answer, and change nothing."""
+    ledger = tmp_path / "ledger"
+    game = started_game(ledger)
+    for _ in range(4):  # 12 of a target of 10: a finished game, so stats has a row
+        assert tabletape("record", game, "add", "n=3", ledger=ledger).returncode == 0
+    assert tabletape("sync", ledger=ledger).returncode == 0
+    before = snapshot(ledger)
+    read_only = f"mount --bind {ledger} {ledger}; mount -o remount,bind,ro {ledger}"
+    answered = in_namespace(read_only, "sql", "SELECT count(*) AS n, max(head_seq) AS head "
+                            "FROM games", "--format", "csv", ledger=ledger)
+    assert (answered.returncode, answered.stdout) == (0, "n,head\n1,5\n"), answered.stderr
+    stats = in_namespace(read_only, "stats", "players", ledger=ledger)
+    assert stats.returncode == 0 and "bob" in stats.stdout, stats.stdout + stats.stderr
+    assert snapshot(ledger) == before
+
+
 # -- nothing half-made: a command that fails after starting a game leaves no game -----------------
 
 
