@@ -677,8 +677,8 @@ def bribe(state: State, seat: int, event: Played) -> State:
     """Bribe a Rival: "Pay one Gem to any opponent and remove two of their Recruits from any
     planet directly connected to a planet you occupy. Add two Recruits to your Home Station." """
     require_stage(state, seat, ACT, "play Bribe a Rival")
-    space = planet_called(state, event.planet)
     targets = bribe_targets(state, seat)
+    space = planet_for(state, event.planet, targets, "Bribe a Rival strikes")
     if space not in targets:
         raise IllegalAction(f"Bribe a Rival strikes an opponent's Recruits next to a planet "
                             f"{state.name(seat)} occupies",
@@ -742,7 +742,8 @@ def dog_paw(state: State, seat: int, event: Played) -> State:
     if in_battle(state, seat):
         raise IllegalAction("Space Dog, Paw! is activated before a battle begins, not in the "
                             "middle of one")
-    state = place_dog(state, seat, planet_called(state, event.planet))
+    space = planet_for(state, event.planet, held(state, seat), "the Space Dog goes")
+    state = place_dog(state, seat, space)
     return replace(state, paws=one_less(state.paws, seat))
 
 
@@ -895,6 +896,14 @@ def planet_called(state: State, text: str) -> int:
         raise IllegalAction(f"no planet called '{text}' on this board",
                             allowed=state.board.ids)
     return state.board.index(space)
+
+
+def planet_for(state: State, text: str, choices: Sequence[int], what: str) -> int:
+    """The planet a card names; refused with that card's own planets when none is given."""
+    if not text.strip():
+        raise IllegalAction(f"say where {what}: planet=PLANET",
+                            allowed=[state.space(p) for p in choices])
+    return planet_called(state, text)
 
 
 def homes_in_use(state: State) -> tuple[int, ...]:

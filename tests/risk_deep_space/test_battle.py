@@ -280,3 +280,18 @@ def test_nothing_to_answer_lets_the_dice_roll_at_once() -> None:
     assert play(state, "battle attacker=6 defender=1").battle.exchanges == 1
     with pytest.raises(IllegalAction, match="only the invaded player passes"):
         play(state, "pass by=patrick")
+
+
+def test_a_card_played_without_its_planet_lists_that_cards_planets() -> None:
+    """Space Dog, Paw!: "place a Space Dog token on any planet where you have Recruits"; Bribe a
+    Rival: "remove two of their Recruits from any planet directly connected to a planet you
+    occupy". Errors are for people: a card typed without ``planet=`` is refused naming the
+    planets that card may take, not every space on the board."""
+    paw = play(ready(TWO), "trade-cards", "end", "end", "draw cards=space-dog-paw,air-leak")
+    with pytest.raises(IllegalAction, match="planet=") as refused:
+        play(paw, "play card=space-dog-paw")
+    assert refused.value.allowed == ("red-station",)
+    bribe = holding(spread(ready(TWO), "n1", 1, 3), 0, "energy-boost", "bribe-a-rival")
+    with pytest.raises(IllegalAction, match="planet=") as refused:
+        play(bribe, "play card=bribe-a-rival")
+    assert refused.value.allowed == ("n1",)
