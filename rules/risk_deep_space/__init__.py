@@ -66,6 +66,8 @@ differ, an option):
   it with Energy Boost is allowed; Action cards, Tractor Beam, Bribe a Rival and Air Leak
   included, are unaffected); at the start of your next turn the token goes back to the supply,
   even if your Recruits have left the planet.
+- **Setup order**: the deal (Get Ready! 4) and a 2-player game's covers (5) come in either
+  order; the roll for first player comes after both.
 - **Roll-off**: one die each; players tied for highest roll again.
 """
 

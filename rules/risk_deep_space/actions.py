@@ -23,6 +23,7 @@ from .moves import (
     may_activate,
     mineable,
     move_targets,
+    needs_covers,
     pre_dice_cards,
     shieldable,
 )
@@ -70,15 +71,23 @@ def setup_actions(state: State) -> list[ActionSpec]:
         fields = (FieldSpec(name="player", kind="str", choices=waiting),
                   FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state),
                             doc="two cards, face up"))
-        return [ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards")]
+        dealing = ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards")
+        return [dealing, *covering(state)]
     if state.phase == "cover":
-        pairs = tuple(",".join(pair) for pair in corner_pairs(state))
-        field = FieldSpec(name="planets", kind="list[str]", choices=pairs,
-                          doc="a pair of opposing corners")
-        return [ActionSpec(type="cover", actors=(TABLE,), fields=(field,), doc="Deep Space")]
+        return covering(state)
     who = ", ".join(state.name(s) for s in state.contenders)
     dice = FieldSpec(name="dice", kind="list[int]", required=False, doc=f"one die each: {who}")
     return [ActionSpec(type="roll-off", actors=(TABLE,), fields=(dice,), doc="first player")]
+
+
+def covering(state: State) -> list[ActionSpec]:
+    """Get Ready! 5, before or after the deal: a 2-player game's covers, until they are on."""
+    if not needs_covers(state):
+        return []
+    pairs = tuple(",".join(pair) for pair in corner_pairs(state))
+    field = FieldSpec(name="planets", kind="list[str]", choices=pairs,
+                      doc="a pair of opposing corners")
+    return [ActionSpec(type="cover", actors=(TABLE,), fields=(field,), doc="Deep Space")]
 
 
 def planet_field(name: str, choices: list[int] | tuple[int, ...], state: State,

@@ -68,16 +68,31 @@ def deal(state: State, seat: int, event: Dealt) -> State:
         raise IllegalAction(f"{state.name(target)} has been dealt already", allowed=waiting)
     if len(event.cards) != data.START_CARDS.value:
         raise IllegalAction(f"deal two cards face up, not {len(event.cards)}")
-    state = draw_cards(state, target, event.cards)
-    if all(s.hand for s in state.seats):
-        state = replace(state, phase="cover" if len(state.seats) == 2 else "roll-off",
-                        contenders=tuple(range(len(state.seats))))
-    return state
+    return setup_done(draw_cards(state, target, event.cards))
+
+
+def setup_done(state: State) -> State:
+    """Get Ready! 4 and 5 in either order: the roll for first player comes once every player
+    is dealt and, with two players, the covers are on."""
+    if not all(s.hand for s in state.seats):
+        return state
+    return replace(state, phase="cover" if needs_covers(state) else "roll-off",
+                   contenders=tuple(range(len(state.seats))))
+
+
+def needs_covers(state: State) -> bool:
+    return len(state.seats) == 2 and not state.covered
 
 
 def cover(state: State, seat: int, event: Covered) -> State:
-    """Get Ready! 5: "For a 2-player game, cover either pair of opposing corner planets"."""
-    require_phase(state, "cover", "planet covers go on in a 2-player game's setup, after the deal")
+    """Get Ready! 5: "For a 2-player game, cover either pair of opposing corner planets" (before
+    or after the deal, step 4: a table lays out the board as it likes)."""
+    if len(state.seats) != 2:
+        raise IllegalAction(f"only a 2-player game covers planets; this one has "
+                            f"{len(state.seats)} players")
+    if state.phase not in ("deal", "cover") or state.covered:
+        raise IllegalAction("the planet covers go on once, during setup, before the roll for "
+                            "first player")
     require_table(seat, "the table places the planet covers")
     board = state.board
     wanted = {board.find(text) or text for text in event.planets}
@@ -86,7 +101,7 @@ def cover(state: State, seat: int, event: Covered) -> State:
         raise IllegalAction("cover a pair of opposing corner planets",
                             allowed=[",".join(pair) for pair in pairs])
     covered = tuple(sorted(board.index(space) for space in wanted))
-    return replace(state, covered=covered, phase="roll-off")
+    return setup_done(replace(state, covered=covered))
 
 
 def corner_pairs(state: State) -> list[tuple[str, str]]:
@@ -935,7 +950,8 @@ def phase_words(state: State) -> str:
 def setup_words(state: State) -> str:
     if state.phase == "deal":
         waiting = [s.name for s in state.seats if not s.hand]
-        return "the table deals two Action cards face up to " + ", ".join(waiting)
+        covers = " (and covers a pair of opposing corners)" if needs_covers(state) else ""
+        return "the table deals two Action cards face up to " + ", ".join(waiting) + covers
     if state.phase == "cover":
         return "the table covers a pair of opposing corner planets"
     return "roll for first player: " + ", ".join(state.name(s) for s in state.contenders)

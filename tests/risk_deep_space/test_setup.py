@@ -171,3 +171,31 @@ def test_a_player_is_found_by_name_before_colour() -> None:
     assert state.seats[1].hand == ("air-leak", "air-leak") and state.seats[0].hand == ()
     by_colour = play(start(("Olga", "Red")), "deal player=yellow cards=tractor-beam,air-leak")
     assert by_colour.seats[1].hand == ("tractor-beam", "air-leak")
+
+
+def test_the_covers_may_go_on_before_the_cards_are_dealt() -> None:
+    """Get Ready! 4 and 5 are a checklist, not an order: "Shuffle the Action card deck and deal
+    each player two cards faceup." and "For a 2-player game, cover either pair of opposing
+    corner planets". A table that puts the covers on while laying out the board, before (or
+    between) the deals, is not refused; the roll for first player waits for both."""
+    state = play(start(), "cover planets=nw-corner,se-corner")
+    assert [state.space(p) for p in state.covered] == ["nw-corner", "se-corner"]
+    assert state.phase == "deal"
+    offered = {spec.type for spec in RULES.legal_actions(state)}
+    assert offered == {"deal"}
+    with pytest.raises(IllegalAction, match="the deal"):
+        play(state, "roll-off dice=6,2")
+    state = play(state, *SETUP_TWO[:2])
+    assert state.phase == "roll-off"
+    between = play(start(), SETUP_TWO[0])
+    assert "cover" in {spec.type for spec in RULES.legal_actions(between)}
+    between = play(between, "cover planets=ne-corner,sw-corner", SETUP_TWO[1], "roll-off dice=6,2")
+    assert state.phase == "roll-off" and between.phase == "turn"
+
+
+def test_only_a_two_player_game_covers_planets() -> None:
+    """Get Ready! 5: "For a 2-player game, cover either pair of opposing corner planets": with
+    more players the refusal says so."""
+    state = start(("Olga", "Patrick", "Carol"))
+    with pytest.raises(IllegalAction, match="only a 2-player game"):
+        play(state, "cover planets=nw-corner,se-corner")
