@@ -59,8 +59,12 @@ def merge(specs: list[ActionSpec]) -> list[ActionSpec]:
     return list(merged.values())
 
 
-def deck_choices(state: State) -> tuple[str, ...]:
-    pile = state.deck if sum(state.deck) else state.discard
+def deck_choices(state: State, count: int = 1) -> tuple[str, ...]:
+    """Cards that may come off the deck in a draw of ``count``: the discards too once the
+    deck runs out on the way."""
+    deck = sum(state.deck)
+    pile = (state.deck if deck >= count
+            else tuple(n + d for n, d in zip(state.deck, state.discard, strict=True)))
     return tuple(card for card, n in zip(CARDS, pile, strict=True) if n)
 
 
@@ -133,7 +137,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
     me = (state.name(seat),)
     if state.stage == DRAW:
         need = min(data.HAND.value - len(state.seats[seat].hand), cards_left(state))
-        field = FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state),
+        field = FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state, need),
                           doc=f"{need} card{'s' if need != 1 else ''}, face up")
         return [ActionSpec(type="draw", actors=me, fields=(field,), doc="top up to two cards")]
     specs: list[ActionSpec] = []

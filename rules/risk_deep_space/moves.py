@@ -158,19 +158,31 @@ def draw(state: State, seat: int, event: Drew) -> State:
 
 
 def draw_cards(state: State, seat: int, cards: Sequence[str]) -> State:
-    """Cards off the deck into a hand, face up; an empty deck takes the discards reshuffled."""
-    for text in cards:
+    """Cards off the deck into a hand, face up; an empty deck takes the discards reshuffled.
+    The cards shown may be typed in any order: those still in the deck come off it first."""
+    pending = [card_called(text) for text in cards]
+    while pending:
         state = reshuffle_if_empty(state)
-        card = card_called(text)
+        card = next((c for c in pending if state.deck[card_index(c)]), None)
+        if card is None:
+            raise no_such_card(state, pending[0])
+        pending.remove(card)
         k = card_index(card)
-        if not state.deck[k]:
-            left = [c for c, n in zip(CARDS, state.deck, strict=True) if n]
-            raise IllegalAction(f"no {data.title(card)} is left in the deck", allowed=left)
         state = replace(state, deck=put(state.deck, k, state.deck[k] - 1))
         state = with_seat(state, seat, hand=(*state.seats[seat].hand, card))
         if card == data.DOG_PAW:
             state = replace(state, paws=(*state.paws, seat))
     return state
+
+
+def no_such_card(state: State, card: str) -> IllegalAction:
+    """A card typed that the deck cannot give now (its last cards come before a reshuffle)."""
+    left = [c for c, n in zip(CARDS, state.deck, strict=True) if n]
+    reason = f"no {data.title(card)} is left in the deck"
+    if sum(state.discard):
+        names = ", ".join(data.title(c) for c in left)
+        reason += f"; its last cards ({names}) are drawn before the discards are shuffled"
+    return IllegalAction(reason, allowed=left)
 
 
 def reshuffle_if_empty(state: State) -> State:

@@ -8,6 +8,7 @@ from msgspec.structs import replace
 from rules.kernel import IllegalAction
 from rules.risk_deep_space import RULES
 from rules.risk_deep_space.events import Recruited
+from rules.risk_deep_space.state import CARDS
 
 from .helpers import TWO, grant, holding, planet, play, ready, spread
 
@@ -238,3 +239,22 @@ def test_only_what_the_rules_accept_is_offered() -> None:
     no_ore = replace(spread(ready(), "w1", 0, 2), ore=0)
     mining = {spec.type: spec for spec in RULES.legal_actions(no_ore)}["mine"]
     assert mining.fields[1].choices == ("gem",)
+
+
+def test_the_last_card_and_a_reshuffled_one_may_be_typed_in_either_order() -> None:
+    """On Your Turn: "draw from the deck until you have two!" With one card left in the deck,
+    the player draws it and then one from the discards shuffled into a new deck; the two cards
+    shown face up may be typed in any order, and both piles' cards are offered."""
+    state = play(ready(), "trade-cards", "end", "end")
+    k = CARDS.index("energy-boost")
+    rest = tuple(n + d - (1 if i == k else 0)
+                 for i, (n, d) in enumerate(zip(state.deck, state.discard, strict=True)))
+    state = replace(state, deck=tuple(int(i == k) for i in range(len(CARDS))), discard=rest)
+    drawing = {spec.type: spec for spec in RULES.legal_actions(state)}["draw"]
+    assert set(drawing.fields[0].choices) == set(CARDS)
+    for typed in ("tractor-beam,energy-boost", "energy-boost,tractor-beam"):
+        drawn = play(state, f"draw cards={typed}")
+        assert sorted(drawn.seats[0].hand) == ["energy-boost", "tractor-beam"]
+        assert sum(drawn.deck) == sum(rest) - 1 and sum(drawn.discard) == 0
+    with pytest.raises(IllegalAction, match="Energy Boost"):
+        play(state, "draw cards=tractor-beam,air-leak")
