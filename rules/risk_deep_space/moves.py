@@ -648,7 +648,7 @@ def play(state: State, seat: int, event: Played) -> State:
     """Action cards: each with its timing and cost (see :data:`data.CARD_COSTS`)."""
     if seat == NOBODY:
         raise IllegalAction("a player plays Action cards (by=NAME)")
-    card = card_called(event.card)
+    card = card_in_hand(state, seat, event.card)
     if card not in state.seats[seat].hand:
         raise IllegalAction(f"{state.name(seat)} holds no {data.title(card)}",
                             allowed=state.seats[seat].hand)
@@ -909,8 +909,18 @@ def seat_called(state: State, text: str) -> int:
     raise IllegalAction(f"nobody called '{text}' plays", allowed=[s.name for s in state.seats])
 
 
+def card_in_hand(state: State, seat: int, text: str) -> str:
+    """The card a player typed; a name no card has is refused naming the cards they hold."""
+    try:
+        return card_called(text)
+    except IllegalAction:
+        raise IllegalAction(f"no Action card called '{text}'",
+                            allowed=tuple(dict.fromkeys(state.seats[seat].hand))) from None
+
+
 def card_called(text: str) -> str:
-    wanted = text.strip().casefold().replace(" ", "-").replace(",", "").replace("!", "")
+    wanted = (text.strip().casefold().replace(" ", "-").replace("_", "-").replace(",", "")
+              .replace("!", ""))
     for card in CARDS:
         if wanted in (card, data.title(card).casefold().replace(" ", "-").replace(",", "")):
             return card

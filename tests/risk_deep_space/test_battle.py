@@ -295,3 +295,15 @@ def test_a_card_played_without_its_planet_lists_that_cards_planets() -> None:
     with pytest.raises(IllegalAction, match="planet=") as refused:
         play(bribe, "play card=bribe-a-rival")
     assert refused.value.allowed == ("n1",)
+
+
+def test_a_card_name_mistyped_lists_the_cards_in_hand() -> None:
+    """Action Cards: "Read your card to know when to play it": a card typed wrong (or left
+    out) is refused naming the cards the player holds, the ones they could mean."""
+    state = holding(ready(TWO), 0, "energy-boost", "mail-from-mom")
+    for typed in ("", "energy-bost"):
+        with pytest.raises(IllegalAction, match="no Action card called") as refused:
+            play(state, f"play card={typed} by=olga")
+        assert refused.value.allowed == ("energy-boost", "mail-from-mom")
+    state = play(state, "play card=ENERGY_BOOST")
+    assert state.boost
