@@ -177,12 +177,17 @@ def draw_cards(state: State, seat: int, cards: Sequence[str]) -> State:
 
 def no_such_card(state: State, card: str) -> IllegalAction:
     """A card typed that the deck cannot give now (its last cards come before a reshuffle)."""
-    left = [c for c, n in zip(CARDS, state.deck, strict=True) if n]
+    left = deck_cards(state)
     reason = f"no {data.title(card)} is left in the deck"
     if sum(state.discard):
         names = ", ".join(data.title(c) for c in left)
         reason += f"; its last cards ({names}) are drawn before the discards are shuffled"
     return IllegalAction(reason, allowed=left)
+
+
+def deck_cards(state: State) -> list[str]:
+    """The cards the deck holds now."""
+    return [c for c, n in zip(CARDS, state.deck, strict=True) if n]
 
 
 def reshuffle_if_empty(state: State) -> State:
@@ -754,7 +759,12 @@ def mail(state: State, seat: int, event: Played) -> State:
         return state
     if not event.take:
         raise IllegalAction("Mail from Mom takes a card from the deck: take=CARD",
-                            allowed=[c for c, n in zip(CARDS, state.deck, strict=True) if n])
+                            allowed=deck_cards(state))
+    try:
+        card_called(event.take)
+    except IllegalAction:
+        raise IllegalAction(f"no Action card called '{event.take}'",
+                            allowed=deck_cards(reshuffle_if_empty(state))) from None
     return draw_cards(state, seat, (event.take,))
 
 

@@ -307,3 +307,14 @@ def test_a_card_name_mistyped_lists_the_cards_in_hand() -> None:
         assert refused.value.allowed == ("energy-boost", "mail-from-mom")
     state = play(state, "play card=ENERGY_BOOST")
     assert state.boost
+
+
+def test_mail_from_mom_mistyped_take_lists_the_deck() -> None:
+    """Mail from Mom: "Look through the first three cards in the Action deck and choose one
+    card": a chosen card typed wrong is refused naming the cards in the deck."""
+    state = holding(ready(TWO), 0, "energy-boost", "mail-from-mom")
+    state = replace(state, deck=tuple(int(card == "air-leak") * n
+                                      for card, n in zip(data.CARDS, state.deck, strict=True)))
+    with pytest.raises(IllegalAction, match="no Action card called") as refused:
+        play(state, "play card=mail-from-mom take=air-lek")
+    assert refused.value.allowed == ("air-leak",)
