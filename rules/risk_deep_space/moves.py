@@ -759,7 +759,7 @@ def mail(state: State, seat: int, event: Played) -> State:
         return state
     if not event.take:
         raise IllegalAction("Mail from Mom takes a card from the deck: take=CARD",
-                            allowed=deck_cards(state))
+                            allowed=deck_cards(reshuffle_if_empty(state)))
     try:
         card_called(event.take)
     except IllegalAction:
