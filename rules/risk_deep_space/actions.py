@@ -18,6 +18,7 @@ from .moves import (
     card_cost,
     cards_left,
     corner_pairs,
+    drawable,
     held,
     homes_in_use,
     may_activate,
@@ -27,7 +28,7 @@ from .moves import (
     pre_dice_cards,
     shieldable,
 )
-from .state import CARDS, State
+from .state import State
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:
@@ -59,21 +60,12 @@ def merge(specs: list[ActionSpec]) -> list[ActionSpec]:
     return list(merged.values())
 
 
-def deck_choices(state: State, count: int = 1) -> tuple[str, ...]:
-    """Cards that may come off the deck in a draw of ``count``: the discards too once the
-    deck runs out on the way."""
-    deck = sum(state.deck)
-    pile = (state.deck if deck >= count
-            else tuple(n + d for n, d in zip(state.deck, state.discard, strict=True)))
-    return tuple(card for card, n in zip(CARDS, pile, strict=True) if n)
-
-
 def setup_actions(state: State) -> list[ActionSpec]:
     """The table's actions during Get Ready!"""
     if state.phase == "deal":
         waiting = tuple(s.name for s in state.seats if not s.hand)
         fields = (FieldSpec(name="player", kind="str", choices=waiting),
-                  FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state),
+                  FieldSpec(name="cards", kind="list[str]", choices=drawable(state),
                             doc="two cards, face up"))
         dealing = ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards")
         return [dealing, *covering(state)]
@@ -137,7 +129,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
     me = (state.name(seat),)
     if state.stage == DRAW:
         need = min(data.HAND.value - len(state.seats[seat].hand), cards_left(state))
-        field = FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state, need),
+        field = FieldSpec(name="cards", kind="list[str]", choices=drawable(state, need),
                           doc=f"{need} card{'s' if need != 1 else ''}, face up")
         return [ActionSpec(type="draw", actors=me, fields=(field,), doc="top up to two cards")]
     specs: list[ActionSpec] = []
@@ -168,7 +160,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
                                 fields=(planet_field("planet", builds, state),)))
     cards = tuple(c for c in dict.fromkeys(player.hand) if playable_on_turn(state, seat, c))
     if cards:
-        takes = deck_choices(state) if data.MAIL in cards else ()
+        takes = drawable(state) if data.MAIL in cards else ()
         specs.append(ActionSpec(type="play", actors=me,
                                 fields=play_fields(state, cards, bribe_targets(state, seat),
                                                    takes)))

@@ -160,7 +160,7 @@ def draw(state: State, seat: int, event: Drew) -> State:
 def draw_cards(state: State, seat: int, cards: Sequence[str]) -> State:
     """Cards off the deck into a hand, face up; an empty deck takes the discards reshuffled.
     The cards shown may be typed in any order: those still in the deck come off it first."""
-    pending = [card_called(text) for text in cards]
+    pending = [card_off_deck(state, text, len(cards)) for text in cards]
     while pending:
         state = reshuffle_if_empty(state)
         card = next((c for c in pending if state.deck[card_index(c)]), None)
@@ -188,6 +188,24 @@ def no_such_card(state: State, card: str) -> IllegalAction:
 def deck_cards(state: State) -> list[str]:
     """The cards the deck holds now."""
     return [c for c, n in zip(CARDS, state.deck, strict=True) if n]
+
+
+def drawable(state: State, count: int = 1) -> tuple[str, ...]:
+    """Cards that may come off the deck in a draw of ``count``: the discards too once the
+    deck runs out on the way."""
+    pile = (state.deck if sum(state.deck) >= count
+            else tuple(n + d for n, d in zip(state.deck, state.discard, strict=True)))
+    return tuple(card for card, n in zip(CARDS, pile, strict=True) if n)
+
+
+def card_off_deck(state: State, text: str, count: int) -> str:
+    """The card typed for a draw of ``count``; a name no card has is refused naming the cards
+    that may come."""
+    try:
+        return card_called(text)
+    except IllegalAction:
+        raise IllegalAction(f"no Action card called '{text}'",
+                            allowed=drawable(state, count)) from None
 
 
 def reshuffle_if_empty(state: State) -> State:
@@ -759,12 +777,7 @@ def mail(state: State, seat: int, event: Played) -> State:
         return state
     if not event.take:
         raise IllegalAction("Mail from Mom takes a card from the deck: take=CARD",
-                            allowed=deck_cards(reshuffle_if_empty(state)))
-    try:
-        card_called(event.take)
-    except IllegalAction:
-        raise IllegalAction(f"no Action card called '{event.take}'",
-                            allowed=deck_cards(reshuffle_if_empty(state))) from None
+                            allowed=drawable(state))
     return draw_cards(state, seat, (event.take,))
 
 

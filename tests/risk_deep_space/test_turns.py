@@ -258,3 +258,17 @@ def test_the_last_card_and_a_reshuffled_one_may_be_typed_in_either_order() -> No
         assert sum(drawn.deck) == sum(rest) - 1 and sum(drawn.discard) == 0
     with pytest.raises(IllegalAction, match="Energy Boost"):
         play(state, "draw cards=tractor-beam,air-leak")
+
+
+def test_a_card_mistyped_in_a_draw_lists_the_cards_that_may_come() -> None:
+    """On Your Turn: "draw from the deck until you have two!": a card typed wrong is refused
+    naming the cards the deck can give now, not every card of the game."""
+    state = play(ready(), "trade-cards", "end", "end")
+    keep = {CARDS.index("energy-boost"), CARDS.index("air-leak")}
+    total = tuple(n + d for n, d in zip(state.deck, state.discard, strict=True))
+    deck = tuple(min(n, 1) if i in keep else 0 for i, n in enumerate(total))
+    state = replace(state, deck=deck, discard=tuple(t - d for t, d in zip(total, deck,
+                                                                          strict=True)))
+    with pytest.raises(IllegalAction, match="no Action card called") as refused:
+        play(state, "draw cards=energy-bost,air-leak")
+    assert refused.value.allowed == ("energy-boost", "air-leak")
