@@ -240,7 +240,7 @@ def mine(state: State, seat: int, event: Mined) -> State:
     """Mine: "If you have at least two Recruits on one planet, you can choose to mine one Gem or
     one Ore from that planet ... you may only mine at the beginning of your turn"."""
     require_stage(state, seat, MINE, "mine")
-    space = planet_called(state, event.planet)
+    space = planet_called(state, event.planet, mine_sites(state, seat))
     if space in homes_in_use(state):
         raise IllegalAction("nothing is mined on a Home Station", allowed=mineable(state, seat))
     if mine_at(state, seat, space) < data.MINE_CREW.value:
@@ -265,8 +265,13 @@ def mine(state: State, seat: int, event: Mined) -> State:
 
 
 def mineable(state: State, seat: int) -> list[str]:
+    return [state.space(p) for p in mine_sites(state, seat)]
+
+
+def mine_sites(state: State, seat: int) -> list[int]:
+    """Planets ``seat`` may still mine this turn: two of their Recruits, not a Home Station."""
     homes = homes_in_use(state)
-    return [state.space(p) for p in range(len(state.holders))
+    return [p for p in range(len(state.holders))
             if p not in homes and p not in state.mined
             and mine_at(state, seat, p) >= data.MINE_CREW.value]
 
@@ -298,7 +303,7 @@ def add_at_home(state: State, seat: int, count: int) -> State:
 def build(state: State, seat: int, event: Built) -> State:
     """Build a Base: "you must have three Recruits on the planet ... Pay three Ore"."""
     require_stage(state, seat, ACT, "build")
-    space = planet_called(state, event.planet)
+    space = planet_called(state, event.planet, held(state, seat))
     me = state.seats[seat]
     if mine_at(state, seat, space) < data.BASE_CREW.value:
         raise IllegalAction(f"a Base needs three of your Recruits on {state.title(space)}")
@@ -355,7 +360,7 @@ def shield(state: State, seat: int, event: Shielded) -> State:
         raise IllegalAction("a Force Field takes a movement, and both of this turn are used")
     if not state.fields_left:
         raise IllegalAction("no Force Field token is left by the board")
-    space = planet_called(state, event.planet)
+    space = planet_called(state, event.planet, shieldable(state, seat))
     if not mine_at(state, seat, space) or space in state.closed:
         raise IllegalAction(f"a Force Field goes on a planet {me.name} occupies",
                             allowed=[state.space(p) for p in shieldable(state, seat)])
@@ -401,16 +406,16 @@ def move(state: State, seat: int, event: Moved) -> State:
     require_stage(state, seat, ACT, "move")
     if not state.moves_left:
         raise IllegalAction("both movements of this turn are used")
-    source = planet_called(state, event.from_)
-    target = planet_called(state, event.to)
+    source = planet_called(state, event.from_, held(state, seat))
     here = mine_at(state, seat, source)
     if not here:
         raise IllegalAction(f"{state.name(seat)} has no Recruits on {state.title(source)}",
                             allowed=[state.space(p) for p in held(state, seat)])
+    targets = move_targets(state, seat, source)
+    target = planet_called(state, event.to, sorted(targets))
     if not 1 <= event.count <= here:
         raise IllegalAction(f"say how many Recruits move from {state.title(source)}: "
                             f"count=1 to {here}")
-    targets = move_targets(state, seat, source)
     if target not in targets:
         raise IllegalAction(refusal(state, seat, target),
                             allowed=[state.space(p) for p in sorted(targets)])
@@ -638,7 +643,7 @@ def send_dog(state: State, seat: int, event: SentDog) -> State:
     if not strays:
         raise IllegalAction("a Space Dog is sent to another Crew only right after an Action card "
                             f"wiped out its Crew, by its owner{owners_of_strays(state)}")
-    space = planet_called(state, event.to)
+    space = planet_called(state, event.to, held(state, seat))
     if not mine_at(state, seat, space):
         raise IllegalAction(f"the Space Dog joins one of {state.name(seat)}'s Crews",
                             allowed=[state.space(p) for p in held(state, seat)])
@@ -950,11 +955,13 @@ def card_called(text: str) -> str:
     raise IllegalAction(f"no Action card called '{text}'", allowed=CARDS)
 
 
-def planet_called(state: State, text: str) -> int:
+def planet_called(state: State, text: str, among: Sequence[int] | None = None) -> int:
+    """The space a typed name means; an unknown name is refused naming ``among`` (the planets
+    this action may take), else every space of the board."""
     space = state.board.find(text)
     if space is None:
-        raise IllegalAction(f"no planet called '{text}' on this board",
-                            allowed=state.board.ids)
+        allowed = state.board.ids if among is None else [state.space(p) for p in among]
+        raise IllegalAction(f"no planet called '{text}' on this board", allowed=allowed)
     return state.board.index(space)
 
 
@@ -963,7 +970,7 @@ def planet_for(state: State, text: str, choices: Sequence[int], what: str) -> in
     if not text.strip():
         raise IllegalAction(f"say where {what}: planet=PLANET",
                             allowed=[state.space(p) for p in choices])
-    return planet_called(state, text)
+    return planet_called(state, text, choices)
 
 
 def homes_in_use(state: State) -> tuple[int, ...]:

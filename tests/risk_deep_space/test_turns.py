@@ -272,3 +272,20 @@ def test_a_card_mistyped_in_a_draw_lists_the_cards_that_may_come() -> None:
     with pytest.raises(IllegalAction, match="no Action card called") as refused:
         play(state, "draw cards=energy-bost,air-leak")
     assert refused.value.allowed == ("energy-boost", "air-leak")
+
+
+def test_a_planet_mistyped_lists_the_planets_the_action_may_take() -> None:
+    """Move: "Recruits may only move to planets connected to the planet they are currently
+    on"; Mine: "at least two Recruits on one planet". A planet typed wrong is refused naming
+    the planets this action may take (your planets; the planets one movement reaches), not
+    every space on the board."""
+    state = spread(ready(), "n1", 0, 2)
+    with pytest.raises(IllegalAction, match="no planet called 'n11'") as refused:
+        play(state, "move from=n11 to=n2 count=1")
+    assert refused.value.allowed == ("n1", "red-station")
+    with pytest.raises(IllegalAction, match="no planet called 'nn2'") as refused:
+        play(state, "move from=red-station to=nn2 count=1")
+    assert set(refused.value.allowed) == {"n1", "n2", "north-inner"}
+    with pytest.raises(IllegalAction, match="no planet called 'n11'") as refused:
+        play(state, "mine planet=n11 resource=gem")
+    assert refused.value.allowed == ("n1",)
