@@ -66,8 +66,9 @@ differ, an option):
   it with Energy Boost is allowed; Action cards, Tractor Beam, Bribe a Rival and Air Leak
   included, are unaffected); at the start of your next turn the token goes back to the supply,
   even if your Recruits have left the planet.
-- **Setup order**: the deal (Get Ready! 4) and a 2-player game's covers (5) come in either
-  order; the roll for first player comes after both.
+- **Setup order**: the deal (Get Ready! 4), a 2-player game's covers (5) and the roll for
+  first player come in any order (tables often roll first); the first turn begins once all
+  three are done.
 - **Roll-off**: one die each; players tied for highest roll again.
 """
 

@@ -22,10 +22,12 @@ from .moves import (
     held,
     homes_in_use,
     may_activate,
+    may_roll_off,
     mineable,
     move_targets,
     needs_covers,
     pre_dice_cards,
+    rollers,
     shieldable,
 )
 from .state import State
@@ -61,17 +63,24 @@ def merge(specs: list[ActionSpec]) -> list[ActionSpec]:
 
 
 def setup_actions(state: State) -> list[ActionSpec]:
-    """The table's actions during Get Ready!"""
+    """The table's actions during Get Ready!: the deal, the covers and the roll for first
+    player, in any order."""
+    specs = covering(state) + rolling_off(state)
     if state.phase == "deal":
         waiting = tuple(s.name for s in state.seats if not s.hand)
         fields = (FieldSpec(name="player", kind="str", choices=waiting),
                   FieldSpec(name="cards", kind="list[str]", choices=drawable(state),
                             doc="two cards, face up"))
-        dealing = ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards")
-        return [dealing, *covering(state)]
-    if state.phase == "cover":
-        return covering(state)
-    who = ", ".join(state.name(s) for s in state.contenders)
+        specs.insert(0, ActionSpec(type="deal", actors=(TABLE,), fields=fields,
+                                   doc="starting cards"))
+    return specs
+
+
+def rolling_off(state: State) -> list[ActionSpec]:
+    """The roll for first player, until it is decided."""
+    if not may_roll_off(state):
+        return []
+    who = ", ".join(state.name(s) for s in rollers(state))
     dice = FieldSpec(name="dice", kind="list[int]", required=False, doc=f"one die each: {who}")
     return [ActionSpec(type="roll-off", actors=(TABLE,), fields=(dice,), doc="first player")]
 

@@ -72,12 +72,29 @@ def deal(state: State, seat: int, event: Dealt) -> State:
 
 
 def setup_done(state: State) -> State:
-    """Get Ready! 4 and 5 in either order: the roll for first player comes once every player
-    is dealt and, with two players, the covers are on."""
+    """Get Ready! 4 and 5 in either order, and the roll for first player before or after them:
+    the first turn begins once every player is dealt, the covers are on (two players) and the
+    roll is decided."""
     if not all(s.hand for s in state.seats):
         return state
-    return replace(state, phase="cover" if needs_covers(state) else "roll-off",
-                   contenders=tuple(range(len(state.seats))))
+    if needs_covers(state):
+        return replace(state, phase="cover")
+    if not state.order:
+        return replace(state, phase="roll-off", contenders=rollers(state))
+    return begin_turn(replace(state, phase="turn"), state.order[0])
+
+
+SETUP = ("deal", "cover", "roll-off")
+
+
+def rollers(state: State) -> tuple[int, ...]:
+    """Who rolls for first player now: everyone, or the players tied for highest."""
+    return state.contenders or tuple(range(len(state.seats)))
+
+
+def may_roll_off(state: State) -> bool:
+    """The roll for first player is still to be decided (at any point of the setup)."""
+    return state.phase in SETUP and not state.order
 
 
 def needs_covers(state: State) -> bool:
@@ -112,21 +129,22 @@ def corner_pairs(state: State) -> list[tuple[str, str]]:
 def roll_off(state: State, seat: int, event: RolledOff) -> State:
     """Get Ready!: "Each player rolls the dice. Whoever rolls highest goes first, and play moves
     to the left." Players tied for highest roll again."""
-    require_phase(state, "roll-off", "the roll for first player comes after the deal")
+    if not may_roll_off(state):
+        raise IllegalAction("the roll for first player is decided once, during setup")
     require_table(seat, "the table records the roll-off")
-    rollers = state.contenders
-    if len(event.dice) != len(rollers) or not all(1 <= d <= SIDES for d in event.dice):
-        who = ", ".join(state.name(s) for s in rollers)
-        raise IllegalAction(f"roll one die each for {who}: {len(rollers)} faces from 1 to 6")
+    rolling = rollers(state)
+    if len(event.dice) != len(rolling) or not all(1 <= d <= SIDES for d in event.dice):
+        who = ", ".join(state.name(s) for s in rolling)
+        raise IllegalAction(f"roll one die each for {who}: {len(rolling)} faces from 1 to 6")
     best = max(event.dice)
-    tied = tuple(s for s, d in zip(rollers, event.dice, strict=True) if d == best)
+    tied = tuple(s for s, d in zip(rolling, event.dice, strict=True) if d == best)
     state = replace(state, rolloffs=(*state.rolloffs, event.dice), contenders=tied)
     if len(tied) > 1:
         return state
     first = tied[0]
     players = len(state.seats)
     order = tuple((first + k) % players for k in range(players))
-    return begin_turn(replace(state, order=order, phase="turn", contenders=()), first)
+    return setup_done(replace(state, order=order, contenders=()))
 
 
 # -- the turn --------------------------------------------------------------------------------------
@@ -1000,13 +1018,14 @@ def phase_words(state: State) -> str:
 
 
 def setup_words(state: State) -> str:
+    first = f"; {state.name(state.order[0])} goes first" if state.order else ""
     if state.phase == "deal":
         waiting = [s.name for s in state.seats if not s.hand]
         covers = " (and covers a pair of opposing corners)" if needs_covers(state) else ""
-        return "the table deals two Action cards face up to " + ", ".join(waiting) + covers
+        return "the table deals two Action cards face up to " + ", ".join(waiting) + covers + first
     if state.phase == "cover":
-        return "the table covers a pair of opposing corner planets"
-    return "roll for first player: " + ", ".join(state.name(s) for s in state.contenders)
+        return "the table covers a pair of opposing corner planets" + first
+    return "roll for first player: " + ", ".join(state.name(s) for s in rollers(state))
 
 
 def acting_now(state: State) -> int:

@@ -182,15 +182,33 @@ def test_the_covers_may_go_on_before_the_cards_are_dealt() -> None:
     assert [state.space(p) for p in state.covered] == ["nw-corner", "se-corner"]
     assert state.phase == "deal"
     offered = {spec.type for spec in RULES.legal_actions(state)}
-    assert offered == {"deal"}
-    with pytest.raises(IllegalAction, match="the deal"):
-        play(state, "roll-off dice=6,2")
+    assert offered == {"deal", "roll-off"}
     state = play(state, *SETUP_TWO[:2])
     assert state.phase == "roll-off"
     between = play(start(), SETUP_TWO[0])
     assert "cover" in {spec.type for spec in RULES.legal_actions(between)}
     between = play(between, "cover planets=ne-corner,sw-corner", SETUP_TWO[1], "roll-off dice=6,2")
     assert state.phase == "roll-off" and between.phase == "turn"
+
+
+def test_the_roll_for_first_player_may_come_before_the_deal() -> None:
+    """Get Ready!: "Each player rolls the dice. Whoever rolls highest goes first". Tables often
+    roll first: the roll (ties included) may come at any point of the setup, and the first
+    turn begins once the deal and the covers are done too."""
+    state = play(start(FOUR), "roll-off dice=2,5,5,1")
+    assert state.phase == "deal" and [state.name(s) for s in state.contenders] == [
+        "Patrick", "Carol"]
+    state = play(state, "deal player=olga cards=air-leak,energy-boost", "roll-off dice=3,4")
+    assert state.phase == "deal" and [state.name(s) for s in state.order] == [
+        "Carol", "Dan", "Olga", "Patrick"]
+    assert "roll-off" not in {spec.type for spec in RULES.legal_actions(state)}
+    with pytest.raises(IllegalAction, match="decided once"):
+        play(state, "roll-off dice=6,1")
+    for name in FOUR[1:]:
+        state = play(state, f"deal player={name} cards=air-leak,energy-boost")
+    assert state.phase == "turn" and state.name(state.current) == "Carol"
+    two = play(start(), "roll-off dice=1,6", *SETUP_TWO[:3])
+    assert two.phase == "turn" and two.name(two.current) == "Patrick"
 
 
 def test_only_a_two_player_game_covers_planets() -> None:
