@@ -318,3 +318,17 @@ def test_mail_from_mom_mistyped_take_lists_the_deck() -> None:
     with pytest.raises(IllegalAction, match="no Action card called") as refused:
         play(state, "play card=mail-from-mom take=air-lek")
     assert refused.value.allowed == ("air-leak",)
+
+
+def test_bribe_a_rival_reaches_from_and_onto_home_stations_by_direct_links_only() -> None:
+    """Bribe a Rival: "remove two of their Recruits from any planet directly connected to a
+    planet you occupy" (reading: your Home Station is a planet you occupy, a rival's may be
+    struck; a link crossing a planet cover is not a direct connection)."""
+    state = holding(ready(TWO), 0, "energy-boost", "bribe-a-rival")
+    state = spread(spread(spread(state, "n1", 0, 1), "w1", 1, 2), "n2", 1, 1)
+    state = spread(state, "s1", 0, 1)
+    with pytest.raises(IllegalAction, match="next to a planet") as refused:
+        play(state, "play card=bribe-a-rival planet=w1")
+    assert set(refused.value.allowed) == {"n2", "yellow-station"}
+    state = play(state, "play card=bribe-a-rival planet=yellow-station")
+    assert planet(state, "yellow-station") == ("Patrick", 1)
