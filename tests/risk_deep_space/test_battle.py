@@ -332,3 +332,15 @@ def test_bribe_a_rival_reaches_from_and_onto_home_stations_by_direct_links_only(
     assert set(refused.value.allowed) == {"n2", "yellow-station"}
     state = play(state, "play card=bribe-a-rival planet=yellow-station")
     assert planet(state, "yellow-station") == ("Patrick", 1)
+
+
+def test_tractor_beam_gives_back_no_gem_paid_to_cross_the_centre() -> None:
+    """Tractor Beam: "move their Crew back to the planet they came from. The other player does
+    not regain their lost movement." (reading: nor the Gem paid to cross the centre)."""
+    state = spread(spread(ready(TWO), "north-inner", 0, 2), "south-inner", 1, 2)
+    state = holding(state, 1, "tractor-beam", "air-leak")
+    state = play(state, "move from=north-inner to=south-inner count=2")
+    assert state.seats[0].gems == 1
+    state = play(state, "play card=tractor-beam by=patrick")
+    assert planet(state, "north-inner") == ("Olga", 2) and state.battle is None
+    assert state.seats[0].gems == 1 and state.moves_left == 1
