@@ -14,13 +14,13 @@ from .moves import (
     RESOURCES,
     START,
     awaited_answers,
+    base_sites,
     bribe_targets,
     card_cost,
     cards_left,
     corner_pairs,
     drawable,
     held,
-    homes_in_use,
     may_activate,
     may_roll_off,
     mineable,
@@ -216,9 +216,7 @@ def buildable(state: State, seat: int) -> list[int]:
     me = state.seats[seat]
     if me.ore < data.BASE_ORE.value or not me.bases or state.stage > ACT:
         return []
-    homes = () if state.settings.home_bases else homes_in_use(state)
-    return [p for p in held(state, seat) if state.recruits[p] >= data.BASE_CREW.value
-            and seat not in state.bases[p] and p not in homes]
+    return base_sites(state, seat)
 
 
 def battle_actions(state: State) -> list[ActionSpec]:

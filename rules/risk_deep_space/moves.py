@@ -321,23 +321,36 @@ def add_at_home(state: State, seat: int, count: int) -> State:
 def build(state: State, seat: int, event: Built) -> State:
     """Build a Base: "you must have three Recruits on the planet ... Pay three Ore"."""
     require_stage(state, seat, ACT, "build")
-    space = planet_called(state, event.planet, held(state, seat))
+    sites = base_sites(state, seat)
+    space = planet_called(state, event.planet, sites)
     me = state.seats[seat]
+    where = [state.space(p) for p in sites]
     if mine_at(state, seat, space) < data.BASE_CREW.value:
-        raise IllegalAction(f"a Base needs three of your Recruits on {state.title(space)}")
+        raise IllegalAction(f"a Base needs three of your Recruits on {state.title(space)}",
+                            allowed=where)
     if me.ore < data.BASE_ORE.value:
         raise IllegalAction(f"a Base costs three Ore; {me.name} has {me.ore}")
     if not me.bases:
         raise IllegalAction(f"{me.name} has no Base left")
     if seat in state.bases[space]:
-        raise IllegalAction(f"{me.name} has a Base on {state.title(space)} already")
+        raise IllegalAction(f"{me.name} has a Base on {state.title(space)} already",
+                            allowed=where)
     if space in homes_in_use(state) and not state.settings.home_bases:
-        raise IllegalAction("no Base on a Home Station (option home-bases=true allows it)")
+        raise IllegalAction("no Base on a Home Station (option home-bases=true allows it)",
+                            allowed=where)
     state = with_seat(replace(state, ore=state.ore + data.BASE_ORE.value), seat,
                       ore=me.ore - data.BASE_ORE.value, bases=me.bases - 1)
     state = replace(state, bases=put(state.bases, space, (*state.bases[space], seat)),
                     stage=ACT)
     return check_win(state, seat)
+
+
+def base_sites(state: State, seat: int) -> list[int]:
+    """Planets where ``seat`` could build a Base (Ore aside): three of their Recruits, none of
+    their Bases yet, not a Home Station unless the table allows it."""
+    homes = () if state.settings.home_bases else homes_in_use(state)
+    return [p for p in held(state, seat) if state.recruits[p] >= data.BASE_CREW.value
+            and seat not in state.bases[p] and p not in homes]
 
 
 def check_win(state: State, seat: int) -> State:

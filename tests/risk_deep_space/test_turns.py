@@ -289,3 +289,13 @@ def test_a_planet_mistyped_lists_the_planets_the_action_may_take() -> None:
     with pytest.raises(IllegalAction, match="no planet called 'n11'") as refused:
         play(state, "mine planet=n11 resource=gem")
     assert refused.value.allowed == ("n1",)
+
+
+def test_a_base_refused_names_the_planets_where_one_may_go() -> None:
+    """Build a Base: "To build a Base, you must have three Recruits on the planet where you
+    wish to build": refused elsewhere, naming the planets where the three stand."""
+    state = grant(spread(spread(ready(), "n1", 0, 3), "n2", 0, 2), 0, ore=3)
+    for typed in ("n2", "red-station", "n22"):
+        with pytest.raises(IllegalAction) as refused:
+            play(state, f"build planet={typed}")
+        assert refused.value.allowed == ("n1",)
