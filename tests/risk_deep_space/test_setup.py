@@ -217,3 +217,25 @@ def test_only_a_two_player_game_covers_planets() -> None:
     state = start(("Olga", "Patrick", "Carol"))
     with pytest.raises(IllegalAction, match="only a 2-player game"):
         play(state, "cover planets=nw-corner,se-corner")
+
+
+@pytest.mark.parametrize(("tag", "message"), [
+    ("home:", "colour must be a lowercase word"),
+    ("home:Red", "colour must be a lowercase word"),
+    ("home:blue", "home:blue"),
+])
+def test_a_board_whose_home_station_colours_are_bad_is_refused(
+        tmp_path: Path, tag: str, message: str) -> None:
+    """Get Ready! 1-2: "Each player chooses their color forces ... Place three Recruits on
+    your matching Home Station": each Home Station has one colour, typed as a word
+    (``player=red``), and no colour has two stations."""
+    data = default_board_data()
+    data["spaces"] = [dict(s, tags=[tag]) if s["id"] == "red-station" else s
+                      for s in data["spaces"]]
+    if tag == "home:blue":
+        data["spaces"] = [dict(s, tags=["home:red"]) if s["id"] == "n1" else s
+                          for s in data["spaces"]]
+    file = tmp_path / "board.json"
+    file.write_text(json.dumps(data))
+    with pytest.raises(BadOptions, match=message):
+        started(("Olga", "Patrick", "Carol"), board=str(file))
