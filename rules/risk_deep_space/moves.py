@@ -687,8 +687,13 @@ def stray_dogs(state: State, seat: int) -> list[int]:
     return [i for i, dog in enumerate(state.dogs) if dog.stray and dog.owner == seat]
 
 
+def stray_owners(state: State) -> list[str]:
+    """The owners of Space Dogs whose Crew an Action card just wiped out."""
+    return list(dict.fromkeys(state.name(dog.owner) for dog in state.dogs if dog.stray))
+
+
 def owners_of_strays(state: State) -> str:
-    owners = dict.fromkeys(state.name(dog.owner) for dog in state.dogs if dog.stray)
+    owners = stray_owners(state)
     return f" ({', '.join(owners)} may now)" if owners else ""
 
 
@@ -1027,7 +1032,8 @@ def phase_words(state: State) -> str:
     """What happens now, for people."""
     if state.phase == "over":
         return f"{state.name(state.winner)} has won"
-    return (setup_words(state) if state.phase != "turn" else turn_words(state)) + paw_words(state)
+    return ((setup_words(state) if state.phase != "turn" else turn_words(state))
+            + paw_words(state) + stray_words(state))
 
 
 def setup_words(state: State) -> str:
@@ -1069,3 +1075,11 @@ def paw_words(state: State) -> str:
     """Who may still activate a Space Dog, Paw! they drew (outside a battle they are in)."""
     names = dict.fromkeys(state.name(s) for s in state.paws if may_activate(state, s))
     return f"; {', '.join(names)} may activate Space Dog, Paw! for a Gem" if names else ""
+
+
+def stray_words(state: State) -> str:
+    """Who may still send a Space Dog whose Crew an Action card wiped out to another Crew."""
+    owners = stray_owners(state)
+    if not owners:
+        return ""
+    return f"; {', '.join(owners)} may send the Space Dog to another Crew (send-dog to=PLANET)"
