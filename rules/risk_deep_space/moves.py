@@ -1037,7 +1037,7 @@ def phase_words(state: State) -> str:
 
 
 def setup_words(state: State) -> str:
-    first = f"; {state.name(state.order[0])} goes first" if state.order else ""
+    first = roll_words(state)
     if state.phase == "deal":
         waiting = [s.name for s in state.seats if not s.hand]
         covers = " (and covers a pair of opposing corners)" if needs_covers(state) else ""
@@ -1045,6 +1045,16 @@ def setup_words(state: State) -> str:
     if state.phase == "cover":
         return "the table covers a pair of opposing corner planets" + first
     return "roll for first player: " + ", ".join(state.name(s) for s in rollers(state))
+
+
+def roll_words(state: State) -> str:
+    """The roll for first player, when it was made during the deal or the covers."""
+    if state.order:
+        return f"; {state.name(state.order[0])} goes first"
+    if state.rolloffs:
+        return "; a tie for first player: " + ", ".join(
+            state.name(s) for s in rollers(state)) + " roll again"
+    return ""
 
 
 def acting_now(state: State) -> int:

@@ -198,10 +198,12 @@ def test_the_roll_for_first_player_may_come_before_the_deal() -> None:
     state = play(start(FOUR), "roll-off dice=2,5,5,1")
     assert state.phase == "deal" and [state.name(s) for s in state.contenders] == [
         "Patrick", "Carol"]
+    assert "a tie for first player: Patrick, Carol roll again" in RULES.turn(state).detail
     state = play(state, "deal player=olga cards=air-leak,energy-boost", "roll-off dice=3,4")
     assert state.phase == "deal" and [state.name(s) for s in state.order] == [
         "Carol", "Dan", "Olga", "Patrick"]
     assert "roll-off" not in {spec.type for spec in RULES.legal_actions(state)}
+    assert "Carol goes first" in RULES.turn(state).detail
     with pytest.raises(IllegalAction, match="decided once"):
         play(state, "roll-off dice=6,1")
     for name in FOUR[1:]:
