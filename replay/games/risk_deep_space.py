@@ -36,7 +36,7 @@ from rules.risk_deep_space.events import (
     Shielded,
     TradedCards,
 )
-from rules.risk_deep_space.moves import SIDES, battle_bonus, card_called, seat_called
+from rules.risk_deep_space.moves import SIDES, battle_bonus, card_called, rollers, seat_called
 from rules.risk_deep_space.state import State, invariant_errors, on_board
 
 # -- narration -----------------------------------------------------------------------------------
@@ -82,7 +82,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return f"The table covers {planets}: Deep Space."
         case RolledOff():
             pairs = ", ".join(f"{before.name(s)} {d}"
-                              for s, d in zip(before.contenders, event.dice, strict=False))
+                              for s, d in zip(rollers(before), event.dice, strict=False))
             return f"Roll for first player: {pairs}."
         case Drew():
             return f"{actor} draws {' and '.join(card_name(c) for c in event.cards)}."
@@ -142,11 +142,22 @@ def played(before: State, actor: str, event: Played) -> str:
 # -- what the fold derived -----------------------------------------------------------------------
 
 
+def roll_off_news(before: State, after: State, event: Any) -> list[str]:
+    """A tie for highest rolls again; a roll decided before the setup is done says who goes
+    first (otherwise the first turn says it)."""
+    if not isinstance(event, RolledOff):
+        return []
+    if len(after.contenders) > 1:
+        return ["A tie for highest: " + ", ".join(after.name(s) for s in after.contenders)
+                + " roll again."]
+    if after.order and after.phase != "turn":
+        return [f"{after.name(after.order[0])} goes first."]
+    return []
+
+
 def derived(before: State, after: State, event: Any) -> list[str]:
     told: list[str] = []
-    if before.phase == "roll-off" and after.phase == "roll-off":
-        told.append("A tie for highest: " + ", ".join(after.name(s) for s in after.contenders)
-                    + " roll again.")
+    told += roll_off_news(before, after, event)
     told += gems_paid(before, after, event)  # paid on the way, before any battle at the end
     told += battle_news(before, after)
     told += shields_lifted(before, after)
@@ -225,7 +236,7 @@ def dice(visit: Visit) -> list[tuple[str, int, int]]:
                 (before.name(fight.defender), SIDES, event.defender)]
     if isinstance(event, RolledOff):
         return [(before.name(s), SIDES, d)
-                for s, d in zip(before.contenders, event.dice, strict=False)]
+                for s, d in zip(rollers(before), event.dice, strict=False)]
     return []
 
 

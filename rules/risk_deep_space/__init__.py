@@ -39,9 +39,12 @@ differ, an option):
   destination it had without the card (an occupied planet next door, or beyond the centre, may
   still be attacked).
 - **Bribe a Rival** removes up to two Recruits (fewer if fewer stand there) and adds up to two
-  from the supply; the Gem goes to the bribed opponent.
+  from the supply; the Gem goes to the bribed opponent. "A planet you occupy" includes your
+  Home Station, and the struck planet may be a rival's Home Station; "directly connected" is
+  a link of the board (not across a planet cover or the centre).
 - **Air Leak** is played by either side during a battle; the player's own lost Recruit is its
   cost. A side left without Recruits loses the battle.
+- **Tractor Beam** gives back neither the movement nor a Gem paid to cross the centre.
 - **Tractor Beam** and **Good Space Dog** come before the first exchange of the battle. The
   dice wait for the invaded player who holds one they can play (and pay for): they play it or
   ``pass``; a quick roll does not take their card away. The attacker, who records the dice,
@@ -66,6 +69,9 @@ differ, an option):
   it with Energy Boost is allowed; Action cards, Tractor Beam, Bribe a Rival and Air Leak
   included, are unaffected); at the start of your next turn the token goes back to the supply,
   even if your Recruits have left the planet.
+- **Setup order**: the deal (Get Ready! 4), a 2-player game's covers (5) and the roll for
+  first player come in any order (tables often roll first); the first turn begins once all
+  three are done.
 - **Roll-off**: one die each; players tied for highest roll again.
 """
 

@@ -14,19 +14,23 @@ from .moves import (
     RESOURCES,
     START,
     awaited_answers,
+    base_sites,
     bribe_targets,
     card_cost,
     cards_left,
     corner_pairs,
+    drawable,
     held,
-    homes_in_use,
     may_activate,
+    may_roll_off,
     mineable,
     move_targets,
+    needs_covers,
     pre_dice_cards,
+    rollers,
     shieldable,
 )
-from .state import CARDS, State
+from .state import State
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:
@@ -58,27 +62,37 @@ def merge(specs: list[ActionSpec]) -> list[ActionSpec]:
     return list(merged.values())
 
 
-def deck_choices(state: State) -> tuple[str, ...]:
-    pile = state.deck if sum(state.deck) else state.discard
-    return tuple(card for card, n in zip(CARDS, pile, strict=True) if n)
-
-
 def setup_actions(state: State) -> list[ActionSpec]:
-    """The table's actions during Get Ready!"""
+    """The table's actions during Get Ready!: the deal, the covers and the roll for first
+    player, in any order."""
+    specs = covering(state) + rolling_off(state)
     if state.phase == "deal":
         waiting = tuple(s.name for s in state.seats if not s.hand)
         fields = (FieldSpec(name="player", kind="str", choices=waiting),
-                  FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state),
+                  FieldSpec(name="cards", kind="list[str]", choices=drawable(state),
                             doc="two cards, face up"))
-        return [ActionSpec(type="deal", actors=(TABLE,), fields=fields, doc="starting cards")]
-    if state.phase == "cover":
-        pairs = tuple(",".join(pair) for pair in corner_pairs(state))
-        field = FieldSpec(name="planets", kind="list[str]", choices=pairs,
-                          doc="a pair of opposing corners")
-        return [ActionSpec(type="cover", actors=(TABLE,), fields=(field,), doc="Deep Space")]
-    who = ", ".join(state.name(s) for s in state.contenders)
+        specs.insert(0, ActionSpec(type="deal", actors=(TABLE,), fields=fields,
+                                   doc="starting cards"))
+    return specs
+
+
+def rolling_off(state: State) -> list[ActionSpec]:
+    """The roll for first player, until it is decided."""
+    if not may_roll_off(state):
+        return []
+    who = ", ".join(state.name(s) for s in rollers(state))
     dice = FieldSpec(name="dice", kind="list[int]", required=False, doc=f"one die each: {who}")
     return [ActionSpec(type="roll-off", actors=(TABLE,), fields=(dice,), doc="first player")]
+
+
+def covering(state: State) -> list[ActionSpec]:
+    """Get Ready! 5, before or after the deal: a 2-player game's covers, until they are on."""
+    if not needs_covers(state):
+        return []
+    pairs = tuple(",".join(pair) for pair in corner_pairs(state))
+    field = FieldSpec(name="planets", kind="list[str]", choices=pairs,
+                      doc="a pair of opposing corners")
+    return [ActionSpec(type="cover", actors=(TABLE,), fields=(field,), doc="Deep Space")]
 
 
 def planet_field(name: str, choices: list[int] | tuple[int, ...], state: State,
@@ -124,7 +138,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
     me = (state.name(seat),)
     if state.stage == DRAW:
         need = min(data.HAND.value - len(state.seats[seat].hand), cards_left(state))
-        field = FieldSpec(name="cards", kind="list[str]", choices=deck_choices(state),
+        field = FieldSpec(name="cards", kind="list[str]", choices=drawable(state, need),
                           doc=f"{need} card{'s' if need != 1 else ''}, face up")
         return [ActionSpec(type="draw", actors=me, fields=(field,), doc="top up to two cards")]
     specs: list[ActionSpec] = []
@@ -155,7 +169,7 @@ def turn_actions(state: State) -> list[ActionSpec]:
                                 fields=(planet_field("planet", builds, state),)))
     cards = tuple(c for c in dict.fromkeys(player.hand) if playable_on_turn(state, seat, c))
     if cards:
-        takes = deck_choices(state) if data.MAIL in cards else ()
+        takes = drawable(state) if data.MAIL in cards else ()
         specs.append(ActionSpec(type="play", actors=me,
                                 fields=play_fields(state, cards, bribe_targets(state, seat),
                                                    takes)))
@@ -202,9 +216,7 @@ def buildable(state: State, seat: int) -> list[int]:
     me = state.seats[seat]
     if me.ore < data.BASE_ORE.value or not me.bases or state.stage > ACT:
         return []
-    homes = () if state.settings.home_bases else homes_in_use(state)
-    return [p for p in held(state, seat) if state.recruits[p] >= data.BASE_CREW.value
-            and seat not in state.bases[p] and p not in homes]
+    return base_sites(state, seat)
 
 
 def battle_actions(state: State) -> list[ActionSpec]:

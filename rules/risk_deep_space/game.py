@@ -23,7 +23,16 @@ from rules.kernel import (
 from . import data
 from .actions import legal_actions
 from .events import EVENTS, Battled, RolledOff
-from .moves import SIDES, STAGE_WORDS, acting_now, closed_spaces, phase_words, step
+from .moves import (
+    SIDES,
+    STAGE_WORDS,
+    acting_now,
+    closed_spaces,
+    may_roll_off,
+    phase_words,
+    rollers,
+    step,
+)
 from .options import Options, readings, resolve_board, settings, validate
 from .state import CARDS, Seat, State, bases_built, dogs_at, mine_at, on_board
 
@@ -86,8 +95,8 @@ class RiskDeepSpace(SteppedRules[State]):
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
         """Dice left empty (all of them) are rolled from ``rng``; one die given and one left
         out is left for the rules to refuse."""
-        if isinstance(event, RolledOff) and not event.dice and state.phase == "roll-off":
-            return replace(event, dice=dice.roll(rng, len(state.contenders)))
+        if isinstance(event, RolledOff) and not event.dice and may_roll_off(state):
+            return replace(event, dice=dice.roll(rng, len(rollers(state))))
         if (isinstance(event, Battled) and state.battle is not None
                 and not event.attacker and not event.defender):
             return replace(event, attacker=rng.randint(1, SIDES), defender=rng.randint(1, SIDES))

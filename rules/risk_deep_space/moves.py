@@ -68,16 +68,48 @@ def deal(state: State, seat: int, event: Dealt) -> State:
         raise IllegalAction(f"{state.name(target)} has been dealt already", allowed=waiting)
     if len(event.cards) != data.START_CARDS.value:
         raise IllegalAction(f"deal two cards face up, not {len(event.cards)}")
-    state = draw_cards(state, target, event.cards)
-    if all(s.hand for s in state.seats):
-        state = replace(state, phase="cover" if len(state.seats) == 2 else "roll-off",
-                        contenders=tuple(range(len(state.seats))))
-    return state
+    return setup_done(draw_cards(state, target, event.cards))
+
+
+def setup_done(state: State) -> State:
+    """Get Ready! 4 and 5 in either order, and the roll for first player before or after them:
+    the first turn begins once every player is dealt, the covers are on (two players) and the
+    roll is decided."""
+    if not all(s.hand for s in state.seats):
+        return state
+    if needs_covers(state):
+        return replace(state, phase="cover")
+    if not state.order:
+        return replace(state, phase="roll-off", contenders=rollers(state))
+    return begin_turn(replace(state, phase="turn"), state.order[0])
+
+
+SETUP = ("deal", "cover", "roll-off")
+
+
+def rollers(state: State) -> tuple[int, ...]:
+    """Who rolls for first player now: everyone, or the players tied for highest."""
+    return state.contenders or tuple(range(len(state.seats)))
+
+
+def may_roll_off(state: State) -> bool:
+    """The roll for first player is still to be decided (at any point of the setup)."""
+    return state.phase in SETUP and not state.order
+
+
+def needs_covers(state: State) -> bool:
+    return len(state.seats) == 2 and not state.covered
 
 
 def cover(state: State, seat: int, event: Covered) -> State:
-    """Get Ready! 5: "For a 2-player game, cover either pair of opposing corner planets"."""
-    require_phase(state, "cover", "planet covers go on in a 2-player game's setup, after the deal")
+    """Get Ready! 5: "For a 2-player game, cover either pair of opposing corner planets" (before
+    or after the deal, step 4: a table lays out the board as it likes)."""
+    if len(state.seats) != 2:
+        raise IllegalAction(f"only a 2-player game covers planets; this one has "
+                            f"{len(state.seats)} players")
+    if state.phase not in ("deal", "cover") or state.covered:
+        raise IllegalAction("the planet covers go on once, during setup, before the roll for "
+                            "first player")
     require_table(seat, "the table places the planet covers")
     board = state.board
     wanted = {board.find(text) or text for text in event.planets}
@@ -86,7 +118,7 @@ def cover(state: State, seat: int, event: Covered) -> State:
         raise IllegalAction("cover a pair of opposing corner planets",
                             allowed=[",".join(pair) for pair in pairs])
     covered = tuple(sorted(board.index(space) for space in wanted))
-    return replace(state, covered=covered, phase="roll-off")
+    return setup_done(replace(state, covered=covered))
 
 
 def corner_pairs(state: State) -> list[tuple[str, str]]:
@@ -97,21 +129,22 @@ def corner_pairs(state: State) -> list[tuple[str, str]]:
 def roll_off(state: State, seat: int, event: RolledOff) -> State:
     """Get Ready!: "Each player rolls the dice. Whoever rolls highest goes first, and play moves
     to the left." Players tied for highest roll again."""
-    require_phase(state, "roll-off", "the roll for first player comes after the deal")
+    if not may_roll_off(state):
+        raise IllegalAction("the roll for first player is decided once, during setup")
     require_table(seat, "the table records the roll-off")
-    rollers = state.contenders
-    if len(event.dice) != len(rollers) or not all(1 <= d <= SIDES for d in event.dice):
-        who = ", ".join(state.name(s) for s in rollers)
-        raise IllegalAction(f"roll one die each for {who}: {len(rollers)} faces from 1 to 6")
+    rolling = rollers(state)
+    if len(event.dice) != len(rolling) or not all(1 <= d <= SIDES for d in event.dice):
+        who = ", ".join(state.name(s) for s in rolling)
+        raise IllegalAction(f"roll one die each for {who}: {len(rolling)} faces from 1 to 6")
     best = max(event.dice)
-    tied = tuple(s for s, d in zip(rollers, event.dice, strict=True) if d == best)
+    tied = tuple(s for s, d in zip(rolling, event.dice, strict=True) if d == best)
     state = replace(state, rolloffs=(*state.rolloffs, event.dice), contenders=tied)
     if len(tied) > 1:
         return state
     first = tied[0]
     players = len(state.seats)
     order = tuple((first + k) % players for k in range(players))
-    return begin_turn(replace(state, order=order, phase="turn", contenders=()), first)
+    return setup_done(replace(state, order=order, contenders=()))
 
 
 # -- the turn --------------------------------------------------------------------------------------
@@ -143,19 +176,54 @@ def draw(state: State, seat: int, event: Drew) -> State:
 
 
 def draw_cards(state: State, seat: int, cards: Sequence[str]) -> State:
-    """Cards off the deck into a hand, face up; an empty deck takes the discards reshuffled."""
-    for text in cards:
+    """Cards off the deck into a hand, face up; an empty deck takes the discards reshuffled.
+    The cards shown may be typed in any order: those still in the deck come off it first."""
+    pending = [card_off_deck(state, text, len(cards)) for text in cards]
+    while pending:
         state = reshuffle_if_empty(state)
-        card = card_called(text)
+        card = next((c for c in pending if state.deck[card_index(c)]), None)
+        if card is None:
+            raise no_such_card(state, pending[0])
+        pending.remove(card)
         k = card_index(card)
-        if not state.deck[k]:
-            left = [c for c, n in zip(CARDS, state.deck, strict=True) if n]
-            raise IllegalAction(f"no {data.title(card)} is left in the deck", allowed=left)
         state = replace(state, deck=put(state.deck, k, state.deck[k] - 1))
         state = with_seat(state, seat, hand=(*state.seats[seat].hand, card))
         if card == data.DOG_PAW:
             state = replace(state, paws=(*state.paws, seat))
     return state
+
+
+def no_such_card(state: State, card: str) -> IllegalAction:
+    """A card typed that the deck cannot give now (its last cards come before a reshuffle)."""
+    left = deck_cards(state)
+    reason = f"no {data.title(card)} is left in the deck"
+    if sum(state.discard):
+        names = ", ".join(data.title(c) for c in left)
+        reason += f"; its last cards ({names}) are drawn before the discards are shuffled"
+    return IllegalAction(reason, allowed=left)
+
+
+def deck_cards(state: State) -> list[str]:
+    """The cards the deck holds now."""
+    return [c for c, n in zip(CARDS, state.deck, strict=True) if n]
+
+
+def drawable(state: State, count: int = 1) -> tuple[str, ...]:
+    """Cards that may come off the deck in a draw of ``count``: the discards too once the
+    deck runs out on the way."""
+    pile = (state.deck if sum(state.deck) >= count
+            else tuple(n + d for n, d in zip(state.deck, state.discard, strict=True)))
+    return tuple(card for card, n in zip(CARDS, pile, strict=True) if n)
+
+
+def card_off_deck(state: State, text: str, count: int) -> str:
+    """The card typed for a draw of ``count``; a name no card has is refused naming the cards
+    that may come."""
+    try:
+        return card_called(text)
+    except IllegalAction:
+        raise IllegalAction(f"no Action card called '{text}'",
+                            allowed=drawable(state, count)) from None
 
 
 def reshuffle_if_empty(state: State) -> State:
@@ -190,7 +258,7 @@ def mine(state: State, seat: int, event: Mined) -> State:
     """Mine: "If you have at least two Recruits on one planet, you can choose to mine one Gem or
     one Ore from that planet ... you may only mine at the beginning of your turn"."""
     require_stage(state, seat, MINE, "mine")
-    space = planet_called(state, event.planet)
+    space = planet_called(state, event.planet, mine_sites(state, seat))
     if space in homes_in_use(state):
         raise IllegalAction("nothing is mined on a Home Station", allowed=mineable(state, seat))
     if mine_at(state, seat, space) < data.MINE_CREW.value:
@@ -215,8 +283,13 @@ def mine(state: State, seat: int, event: Mined) -> State:
 
 
 def mineable(state: State, seat: int) -> list[str]:
+    return [state.space(p) for p in mine_sites(state, seat)]
+
+
+def mine_sites(state: State, seat: int) -> list[int]:
+    """Planets ``seat`` may still mine this turn: two of their Recruits, not a Home Station."""
     homes = homes_in_use(state)
-    return [state.space(p) for p in range(len(state.holders))
+    return [p for p in range(len(state.holders))
             if p not in homes and p not in state.mined
             and mine_at(state, seat, p) >= data.MINE_CREW.value]
 
@@ -248,23 +321,36 @@ def add_at_home(state: State, seat: int, count: int) -> State:
 def build(state: State, seat: int, event: Built) -> State:
     """Build a Base: "you must have three Recruits on the planet ... Pay three Ore"."""
     require_stage(state, seat, ACT, "build")
-    space = planet_called(state, event.planet)
+    sites = base_sites(state, seat)
+    space = planet_called(state, event.planet, sites)
     me = state.seats[seat]
+    where = [state.space(p) for p in sites]
     if mine_at(state, seat, space) < data.BASE_CREW.value:
-        raise IllegalAction(f"a Base needs three of your Recruits on {state.title(space)}")
+        raise IllegalAction(f"a Base needs three of your Recruits on {state.title(space)}",
+                            allowed=where)
     if me.ore < data.BASE_ORE.value:
         raise IllegalAction(f"a Base costs three Ore; {me.name} has {me.ore}")
     if not me.bases:
         raise IllegalAction(f"{me.name} has no Base left")
     if seat in state.bases[space]:
-        raise IllegalAction(f"{me.name} has a Base on {state.title(space)} already")
+        raise IllegalAction(f"{me.name} has a Base on {state.title(space)} already",
+                            allowed=where)
     if space in homes_in_use(state) and not state.settings.home_bases:
-        raise IllegalAction("no Base on a Home Station (option home-bases=true allows it)")
+        raise IllegalAction("no Base on a Home Station (option home-bases=true allows it)",
+                            allowed=where)
     state = with_seat(replace(state, ore=state.ore + data.BASE_ORE.value), seat,
                       ore=me.ore - data.BASE_ORE.value, bases=me.bases - 1)
     state = replace(state, bases=put(state.bases, space, (*state.bases[space], seat)),
                     stage=ACT)
     return check_win(state, seat)
+
+
+def base_sites(state: State, seat: int) -> list[int]:
+    """Planets where ``seat`` could build a Base (Ore aside): three of their Recruits, none of
+    their Bases yet, not a Home Station unless the table allows it."""
+    homes = () if state.settings.home_bases else homes_in_use(state)
+    return [p for p in held(state, seat) if state.recruits[p] >= data.BASE_CREW.value
+            and seat not in state.bases[p] and p not in homes]
 
 
 def check_win(state: State, seat: int) -> State:
@@ -305,7 +391,7 @@ def shield(state: State, seat: int, event: Shielded) -> State:
         raise IllegalAction("a Force Field takes a movement, and both of this turn are used")
     if not state.fields_left:
         raise IllegalAction("no Force Field token is left by the board")
-    space = planet_called(state, event.planet)
+    space = planet_called(state, event.planet, shieldable(state, seat))
     if not mine_at(state, seat, space) or space in state.closed:
         raise IllegalAction(f"a Force Field goes on a planet {me.name} occupies",
                             allowed=[state.space(p) for p in shieldable(state, seat)])
@@ -351,16 +437,16 @@ def move(state: State, seat: int, event: Moved) -> State:
     require_stage(state, seat, ACT, "move")
     if not state.moves_left:
         raise IllegalAction("both movements of this turn are used")
-    source = planet_called(state, event.from_)
-    target = planet_called(state, event.to)
+    source = planet_called(state, event.from_, held(state, seat))
     here = mine_at(state, seat, source)
     if not here:
         raise IllegalAction(f"{state.name(seat)} has no Recruits on {state.title(source)}",
                             allowed=[state.space(p) for p in held(state, seat)])
+    targets = move_targets(state, seat, source)
+    target = planet_called(state, event.to, sorted(targets))
     if not 1 <= event.count <= here:
         raise IllegalAction(f"say how many Recruits move from {state.title(source)}: "
                             f"count=1 to {here}")
-    targets = move_targets(state, seat, source)
     if target not in targets:
         raise IllegalAction(refusal(state, seat, target),
                             allowed=[state.space(p) for p in sorted(targets)])
@@ -588,7 +674,7 @@ def send_dog(state: State, seat: int, event: SentDog) -> State:
     if not strays:
         raise IllegalAction("a Space Dog is sent to another Crew only right after an Action card "
                             f"wiped out its Crew, by its owner{owners_of_strays(state)}")
-    space = planet_called(state, event.to)
+    space = planet_called(state, event.to, held(state, seat))
     if not mine_at(state, seat, space):
         raise IllegalAction(f"the Space Dog joins one of {state.name(seat)}'s Crews",
                             allowed=[state.space(p) for p in held(state, seat)])
@@ -601,8 +687,13 @@ def stray_dogs(state: State, seat: int) -> list[int]:
     return [i for i, dog in enumerate(state.dogs) if dog.stray and dog.owner == seat]
 
 
+def stray_owners(state: State) -> list[str]:
+    """The owners of Space Dogs whose Crew an Action card just wiped out."""
+    return list(dict.fromkeys(state.name(dog.owner) for dog in state.dogs if dog.stray))
+
+
 def owners_of_strays(state: State) -> str:
-    owners = dict.fromkeys(state.name(dog.owner) for dog in state.dogs if dog.stray)
+    owners = stray_owners(state)
     return f" ({', '.join(owners)} may now)" if owners else ""
 
 
@@ -621,7 +712,7 @@ def play(state: State, seat: int, event: Played) -> State:
     """Action cards: each with its timing and cost (see :data:`data.CARD_COSTS`)."""
     if seat == NOBODY:
         raise IllegalAction("a player plays Action cards (by=NAME)")
-    card = card_called(event.card)
+    card = card_in_hand(state, seat, event.card)
     if card not in state.seats[seat].hand:
         raise IllegalAction(f"{state.name(seat)} holds no {data.title(card)}",
                             allowed=state.seats[seat].hand)
@@ -677,8 +768,8 @@ def bribe(state: State, seat: int, event: Played) -> State:
     """Bribe a Rival: "Pay one Gem to any opponent and remove two of their Recruits from any
     planet directly connected to a planet you occupy. Add two Recruits to your Home Station." """
     require_stage(state, seat, ACT, "play Bribe a Rival")
-    space = planet_called(state, event.planet)
     targets = bribe_targets(state, seat)
+    space = planet_for(state, event.planet, targets, "Bribe a Rival strikes")
     if space not in targets:
         raise IllegalAction(f"Bribe a Rival strikes an opponent's Recruits next to a planet "
                             f"{state.name(seat)} occupies",
@@ -727,7 +818,7 @@ def mail(state: State, seat: int, event: Played) -> State:
         return state
     if not event.take:
         raise IllegalAction("Mail from Mom takes a card from the deck: take=CARD",
-                            allowed=[c for c, n in zip(CARDS, state.deck, strict=True) if n])
+                            allowed=drawable(state))
     return draw_cards(state, seat, (event.take,))
 
 
@@ -742,7 +833,8 @@ def dog_paw(state: State, seat: int, event: Played) -> State:
     if in_battle(state, seat):
         raise IllegalAction("Space Dog, Paw! is activated before a battle begins, not in the "
                             "middle of one")
-    state = place_dog(state, seat, planet_called(state, event.planet))
+    space = planet_for(state, event.planet, held(state, seat), "the Space Dog goes")
+    state = place_dog(state, seat, space)
     return replace(state, paws=one_less(state.paws, seat))
 
 
@@ -881,20 +973,40 @@ def seat_called(state: State, text: str) -> int:
     raise IllegalAction(f"nobody called '{text}' plays", allowed=[s.name for s in state.seats])
 
 
+def card_in_hand(state: State, seat: int, text: str) -> str:
+    """The card a player typed; a name no card has is refused naming the cards they hold."""
+    try:
+        return card_called(text)
+    except IllegalAction:
+        raise IllegalAction(f"no Action card called '{text}'",
+                            allowed=tuple(dict.fromkeys(state.seats[seat].hand))) from None
+
+
 def card_called(text: str) -> str:
-    wanted = text.strip().casefold().replace(" ", "-").replace(",", "").replace("!", "")
+    wanted = (text.strip().casefold().replace(" ", "-").replace("_", "-").replace(",", "")
+              .replace("!", ""))
     for card in CARDS:
         if wanted in (card, data.title(card).casefold().replace(" ", "-").replace(",", "")):
             return card
     raise IllegalAction(f"no Action card called '{text}'", allowed=CARDS)
 
 
-def planet_called(state: State, text: str) -> int:
+def planet_called(state: State, text: str, among: Sequence[int] | None = None) -> int:
+    """The space a typed name means; an unknown name is refused naming ``among`` (the planets
+    this action may take), else every space of the board."""
     space = state.board.find(text)
     if space is None:
-        raise IllegalAction(f"no planet called '{text}' on this board",
-                            allowed=state.board.ids)
+        allowed = state.board.ids if among is None else [state.space(p) for p in among]
+        raise IllegalAction(f"no planet called '{text}' on this board", allowed=allowed)
     return state.board.index(space)
+
+
+def planet_for(state: State, text: str, choices: Sequence[int], what: str) -> int:
+    """The planet a card names; refused with that card's own planets when none is given."""
+    if not text.strip():
+        raise IllegalAction(f"say where {what}: planet=PLANET",
+                            allowed=[state.space(p) for p in choices])
+    return planet_called(state, text, choices)
 
 
 def homes_in_use(state: State) -> tuple[int, ...]:
@@ -920,16 +1032,29 @@ def phase_words(state: State) -> str:
     """What happens now, for people."""
     if state.phase == "over":
         return f"{state.name(state.winner)} has won"
-    return (setup_words(state) if state.phase != "turn" else turn_words(state)) + paw_words(state)
+    return ((setup_words(state) if state.phase != "turn" else turn_words(state))
+            + paw_words(state) + stray_words(state))
 
 
 def setup_words(state: State) -> str:
+    first = roll_words(state)
     if state.phase == "deal":
         waiting = [s.name for s in state.seats if not s.hand]
-        return "the table deals two Action cards face up to " + ", ".join(waiting)
+        covers = " (and covers a pair of opposing corners)" if needs_covers(state) else ""
+        return "the table deals two Action cards face up to " + ", ".join(waiting) + covers + first
     if state.phase == "cover":
-        return "the table covers a pair of opposing corner planets"
-    return "roll for first player: " + ", ".join(state.name(s) for s in state.contenders)
+        return "the table covers a pair of opposing corner planets" + first
+    return "roll for first player: " + ", ".join(state.name(s) for s in rollers(state))
+
+
+def roll_words(state: State) -> str:
+    """The roll for first player, when it was made during the deal or the covers."""
+    if state.order:
+        return f"; {state.name(state.order[0])} goes first"
+    if state.rolloffs:
+        return "; a tie for first player: " + ", ".join(
+            state.name(s) for s in rollers(state)) + " roll again"
+    return ""
 
 
 def acting_now(state: State) -> int:
@@ -960,3 +1085,11 @@ def paw_words(state: State) -> str:
     """Who may still activate a Space Dog, Paw! they drew (outside a battle they are in)."""
     names = dict.fromkeys(state.name(s) for s in state.paws if may_activate(state, s))
     return f"; {', '.join(names)} may activate Space Dog, Paw! for a Gem" if names else ""
+
+
+def stray_words(state: State) -> str:
+    """Who may still send a Space Dog whose Crew an Action card wiped out to another Crew."""
+    owners = stray_owners(state)
+    if not owners:
+        return ""
+    return f"; {', '.join(owners)} may send the Space Dog to another Crew (send-dog to=PLANET)"

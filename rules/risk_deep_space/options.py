@@ -18,7 +18,14 @@ from typing import Any, Literal
 
 import msgspec
 
-from rules.board import Board, board_from_data, load_board, require_separate, require_tags
+from rules.board import (
+    ID,
+    Board,
+    board_from_data,
+    load_board,
+    require_separate,
+    require_tags,
+)
 from rules.kernel import BadOptions
 
 from . import data
@@ -110,12 +117,12 @@ ROLES = {"home:": "a Home Station", "corner": "a corner", "centre": "the centre"
 """The parts a Deep Space board gives its spaces: one part to a space."""
 
 
-def check_board(board: Board, colours: Sequence[str], players: int) -> None:
-    """What Deep Space needs of a board: a Home Station per colour in use, four corners in two
+def check_board(board: Board) -> None:
+    """What Deep Space needs of a board: one Home Station per colour, four corners in two
     opposing pairs, one centre reaching four planets; no space plays two of these parts (a
     covered corner holding a Home Station's Recruits would break the game later)."""
     require_separate(board, ROLES)
-    require_tags(board, {f"home:{colour}": 1 for colour in colours})
+    require_tags(board, {f"home:{colour}": 1 for colour in board.tag_values("home")})
     require_tags(board, {"corner": 4, "centre": 1})
     centre = board.tagged("centre")[0]
     reached = board.neighbours(centre)
@@ -141,6 +148,10 @@ def validate(options: Any, players: Sequence[str]) -> None:
     """Raise :class:`BadOptions` unless the board, colours and deck fit the game."""
     board = board_from_data(options.board or default_board_data())
     homes = board.tag_values("home")
+    for colour, space in homes.items():
+        if not ID.match(colour):
+            raise BadOptions(f"board '{board.name}': Home Station '{space}' has colour "
+                             f"'{colour}': a colour must be a lowercase word (home:red)")
     if len(homes) != len(data.COLOURS):
         raise BadOptions(f"board '{board.name}' needs four Home Stations (tags home:<colour>), "
                          f"and has {len(homes)}: {', '.join(homes) or 'none'}")
@@ -154,7 +165,7 @@ def validate(options: Any, players: Sequence[str]) -> None:
                              f"allowed: {', '.join(homes)}")
     if len(set(colours)) != len(colours):
         raise BadOptions("colours must be different")
-    check_board(board, colours, len(players))
+    check_board(board)
     values = msgspec.structs.asdict(options)
     mix = [values[f"deck_{card.replace('-', '_')}"] for card in data.CARDS]
     if min(mix) < 0 or sum(mix) != data.DECK_SIZE.value:

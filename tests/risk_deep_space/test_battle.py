@@ -280,3 +280,67 @@ def test_nothing_to_answer_lets_the_dice_roll_at_once() -> None:
     assert play(state, "battle attacker=6 defender=1").battle.exchanges == 1
     with pytest.raises(IllegalAction, match="only the invaded player passes"):
         play(state, "pass by=patrick")
+
+
+def test_a_card_played_without_its_planet_lists_that_cards_planets() -> None:
+    """Space Dog, Paw!: "place a Space Dog token on any planet where you have Recruits"; Bribe a
+    Rival: "remove two of their Recruits from any planet directly connected to a planet you
+    occupy". Errors are for people: a card typed without ``planet=`` is refused naming the
+    planets that card may take, not every space on the board."""
+    paw = play(ready(TWO), "trade-cards", "end", "end", "draw cards=space-dog-paw,air-leak")
+    with pytest.raises(IllegalAction, match="planet=") as refused:
+        play(paw, "play card=space-dog-paw")
+    assert refused.value.allowed == ("red-station",)
+    bribe = holding(spread(ready(TWO), "n1", 1, 3), 0, "energy-boost", "bribe-a-rival")
+    with pytest.raises(IllegalAction, match="planet=") as refused:
+        play(bribe, "play card=bribe-a-rival")
+    assert refused.value.allowed == ("n1",)
+
+
+def test_a_card_name_mistyped_lists_the_cards_in_hand() -> None:
+    """Action Cards: "Read your card to know when to play it": a card typed wrong (or left
+    out) is refused naming the cards the player holds, the ones they could mean."""
+    state = holding(ready(TWO), 0, "energy-boost", "mail-from-mom")
+    for typed in ("", "energy-bost"):
+        with pytest.raises(IllegalAction, match="no Action card called") as refused:
+            play(state, f"play card={typed} by=olga")
+        assert refused.value.allowed == ("energy-boost", "mail-from-mom")
+    state = play(state, "play card=ENERGY_BOOST")
+    assert state.boost
+
+
+def test_mail_from_mom_mistyped_take_lists_the_deck() -> None:
+    """Mail from Mom: "Look through the first three cards in the Action deck and choose one
+    card": a chosen card typed wrong is refused naming the cards in the deck."""
+    state = holding(ready(TWO), 0, "energy-boost", "mail-from-mom")
+    state = replace(state, deck=tuple(int(card == "air-leak") * n
+                                      for card, n in zip(data.CARDS, state.deck, strict=True)))
+    with pytest.raises(IllegalAction, match="no Action card called") as refused:
+        play(state, "play card=mail-from-mom take=air-lek")
+    assert refused.value.allowed == ("air-leak",)
+
+
+def test_bribe_a_rival_reaches_from_and_onto_home_stations_by_direct_links_only() -> None:
+    """Bribe a Rival: "remove two of their Recruits from any planet directly connected to a
+    planet you occupy" (reading: your Home Station is a planet you occupy, a rival's may be
+    struck; a link crossing a planet cover is not a direct connection)."""
+    state = holding(ready(TWO), 0, "energy-boost", "bribe-a-rival")
+    state = spread(spread(spread(state, "n1", 0, 1), "w1", 1, 2), "n2", 1, 1)
+    state = spread(state, "s1", 0, 1)
+    with pytest.raises(IllegalAction, match="next to a planet") as refused:
+        play(state, "play card=bribe-a-rival planet=w1")
+    assert set(refused.value.allowed) == {"n2", "yellow-station"}
+    state = play(state, "play card=bribe-a-rival planet=yellow-station")
+    assert planet(state, "yellow-station") == ("Patrick", 1)
+
+
+def test_tractor_beam_gives_back_no_gem_paid_to_cross_the_centre() -> None:
+    """Tractor Beam: "move their Crew back to the planet they came from. The other player does
+    not regain their lost movement." (reading: nor the Gem paid to cross the centre)."""
+    state = spread(spread(ready(TWO), "north-inner", 0, 2), "south-inner", 1, 2)
+    state = holding(state, 1, "tractor-beam", "air-leak")
+    state = play(state, "move from=north-inner to=south-inner count=2")
+    assert state.seats[0].gems == 1
+    state = play(state, "play card=tractor-beam by=patrick")
+    assert planet(state, "north-inner") == ("Olga", 2) and state.battle is None
+    assert state.seats[0].gems == 1 and state.moves_left == 1

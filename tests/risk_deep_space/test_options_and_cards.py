@@ -317,3 +317,13 @@ def test_the_owner_chooses_which_crew_a_wiped_out_dog_joins() -> None:
         spec.type for spec in RULES.legal_actions(sent)}
     with pytest.raises(IllegalAction, match="only right after an Action card"):
         play(state, "end", "send-dog to=w2 by=olga")
+
+
+def test_the_status_line_names_who_may_send_a_wiped_out_dog() -> None:
+    """Space Dog, Paw!: "move the Space Dog token to another one of your Crews on the board":
+    while its owner may still choose, the status line says so (as it does for a Space Dog,
+    Paw! that may be activated), so the table knows the owner's choice is open."""
+    state = spread(spread(spread(ready(TWO), "s1", 0, 2), "w1", 0, 4), "w2", 0, 1)
+    state = play(patricks_turn(with_dog(state, "s1", 0)), "play card=bribe-a-rival planet=s1")
+    assert "Olga may send the Space Dog to another Crew" in RULES.turn(state).detail
+    assert "send the Space Dog" not in RULES.turn(play(state, "send-dog to=w2")).detail

@@ -171,3 +171,73 @@ def test_a_player_is_found_by_name_before_colour() -> None:
     assert state.seats[1].hand == ("air-leak", "air-leak") and state.seats[0].hand == ()
     by_colour = play(start(("Olga", "Red")), "deal player=yellow cards=tractor-beam,air-leak")
     assert by_colour.seats[1].hand == ("tractor-beam", "air-leak")
+
+
+def test_the_covers_may_go_on_before_the_cards_are_dealt() -> None:
+    """Get Ready! 4 and 5 are a checklist, not an order: "Shuffle the Action card deck and deal
+    each player two cards faceup." and "For a 2-player game, cover either pair of opposing
+    corner planets". A table that puts the covers on while laying out the board, before (or
+    between) the deals, is not refused; the roll for first player waits for both."""
+    state = play(start(), "cover planets=nw-corner,se-corner")
+    assert [state.space(p) for p in state.covered] == ["nw-corner", "se-corner"]
+    assert state.phase == "deal"
+    offered = {spec.type for spec in RULES.legal_actions(state)}
+    assert offered == {"deal", "roll-off"}
+    state = play(state, *SETUP_TWO[:2])
+    assert state.phase == "roll-off"
+    between = play(start(), SETUP_TWO[0])
+    assert "cover" in {spec.type for spec in RULES.legal_actions(between)}
+    between = play(between, "cover planets=ne-corner,sw-corner", SETUP_TWO[1], "roll-off dice=6,2")
+    assert state.phase == "roll-off" and between.phase == "turn"
+
+
+def test_the_roll_for_first_player_may_come_before_the_deal() -> None:
+    """Get Ready!: "Each player rolls the dice. Whoever rolls highest goes first". Tables often
+    roll first: the roll (ties included) may come at any point of the setup, and the first
+    turn begins once the deal and the covers are done too."""
+    state = play(start(FOUR), "roll-off dice=2,5,5,1")
+    assert state.phase == "deal" and [state.name(s) for s in state.contenders] == [
+        "Patrick", "Carol"]
+    assert "a tie for first player: Patrick, Carol roll again" in RULES.turn(state).detail
+    state = play(state, "deal player=olga cards=air-leak,energy-boost", "roll-off dice=3,4")
+    assert state.phase == "deal" and [state.name(s) for s in state.order] == [
+        "Carol", "Dan", "Olga", "Patrick"]
+    assert "roll-off" not in {spec.type for spec in RULES.legal_actions(state)}
+    assert "Carol goes first" in RULES.turn(state).detail
+    with pytest.raises(IllegalAction, match="decided once"):
+        play(state, "roll-off dice=6,1")
+    for name in FOUR[1:]:
+        state = play(state, f"deal player={name} cards=air-leak,energy-boost")
+    assert state.phase == "turn" and state.name(state.current) == "Carol"
+    two = play(start(), "roll-off dice=1,6", *SETUP_TWO[:3])
+    assert two.phase == "turn" and two.name(two.current) == "Patrick"
+
+
+def test_only_a_two_player_game_covers_planets() -> None:
+    """Get Ready! 5: "For a 2-player game, cover either pair of opposing corner planets": with
+    more players the refusal says so."""
+    state = start(("Olga", "Patrick", "Carol"))
+    with pytest.raises(IllegalAction, match="only a 2-player game"):
+        play(state, "cover planets=nw-corner,se-corner")
+
+
+@pytest.mark.parametrize(("tag", "message"), [
+    ("home:", "colour must be a lowercase word"),
+    ("home:Red", "colour must be a lowercase word"),
+    ("home:blue", "home:blue"),
+])
+def test_a_board_whose_home_station_colours_are_bad_is_refused(
+        tmp_path: Path, tag: str, message: str) -> None:
+    """Get Ready! 1-2: "Each player chooses their color forces ... Place three Recruits on
+    your matching Home Station": each Home Station has one colour, typed as a word
+    (``player=red``), and no colour has two stations."""
+    data = default_board_data()
+    data["spaces"] = [dict(s, tags=[tag]) if s["id"] == "red-station" else s
+                      for s in data["spaces"]]
+    if tag == "home:blue":
+        data["spaces"] = [dict(s, tags=["home:red"]) if s["id"] == "n1" else s
+                          for s in data["spaces"]]
+    file = tmp_path / "board.json"
+    file.write_text(json.dumps(data))
+    with pytest.raises(BadOptions, match=message):
+        started(("Olga", "Patrick", "Carol"), board=str(file))

@@ -8,6 +8,7 @@ from msgspec.structs import replace
 from rules.kernel import IllegalAction
 from rules.risk_deep_space import RULES
 from rules.risk_deep_space.events import Recruited
+from rules.risk_deep_space.state import CARDS
 
 from .helpers import TWO, grant, holding, planet, play, ready, spread
 
@@ -238,3 +239,63 @@ def test_only_what_the_rules_accept_is_offered() -> None:
     no_ore = replace(spread(ready(), "w1", 0, 2), ore=0)
     mining = {spec.type: spec for spec in RULES.legal_actions(no_ore)}["mine"]
     assert mining.fields[1].choices == ("gem",)
+
+
+def test_the_last_card_and_a_reshuffled_one_may_be_typed_in_either_order() -> None:
+    """On Your Turn: "draw from the deck until you have two!" With one card left in the deck,
+    the player draws it and then one from the discards shuffled into a new deck; the two cards
+    shown face up may be typed in any order, and both piles' cards are offered."""
+    state = play(ready(), "trade-cards", "end", "end")
+    k = CARDS.index("energy-boost")
+    rest = tuple(n + d - (1 if i == k else 0)
+                 for i, (n, d) in enumerate(zip(state.deck, state.discard, strict=True)))
+    state = replace(state, deck=tuple(int(i == k) for i in range(len(CARDS))), discard=rest)
+    drawing = {spec.type: spec for spec in RULES.legal_actions(state)}["draw"]
+    assert set(drawing.fields[0].choices) == set(CARDS)
+    for typed in ("tractor-beam,energy-boost", "energy-boost,tractor-beam"):
+        drawn = play(state, f"draw cards={typed}")
+        assert sorted(drawn.seats[0].hand) == ["energy-boost", "tractor-beam"]
+        assert sum(drawn.deck) == sum(rest) - 1 and sum(drawn.discard) == 0
+    with pytest.raises(IllegalAction, match="Energy Boost"):
+        play(state, "draw cards=tractor-beam,air-leak")
+
+
+def test_a_card_mistyped_in_a_draw_lists_the_cards_that_may_come() -> None:
+    """On Your Turn: "draw from the deck until you have two!": a card typed wrong is refused
+    naming the cards the deck can give now, not every card of the game."""
+    state = play(ready(), "trade-cards", "end", "end")
+    keep = {CARDS.index("energy-boost"), CARDS.index("air-leak")}
+    total = tuple(n + d for n, d in zip(state.deck, state.discard, strict=True))
+    deck = tuple(min(n, 1) if i in keep else 0 for i, n in enumerate(total))
+    state = replace(state, deck=deck, discard=tuple(t - d for t, d in zip(total, deck,
+                                                                          strict=True)))
+    with pytest.raises(IllegalAction, match="no Action card called") as refused:
+        play(state, "draw cards=energy-bost,air-leak")
+    assert refused.value.allowed == ("energy-boost", "air-leak")
+
+
+def test_a_planet_mistyped_lists_the_planets_the_action_may_take() -> None:
+    """Move: "Recruits may only move to planets connected to the planet they are currently
+    on"; Mine: "at least two Recruits on one planet". A planet typed wrong is refused naming
+    the planets this action may take (your planets; the planets one movement reaches), not
+    every space on the board."""
+    state = spread(ready(), "n1", 0, 2)
+    with pytest.raises(IllegalAction, match="no planet called 'n11'") as refused:
+        play(state, "move from=n11 to=n2 count=1")
+    assert refused.value.allowed == ("n1", "red-station")
+    with pytest.raises(IllegalAction, match="no planet called 'nn2'") as refused:
+        play(state, "move from=red-station to=nn2 count=1")
+    assert set(refused.value.allowed) == {"n1", "n2", "north-inner"}
+    with pytest.raises(IllegalAction, match="no planet called 'n11'") as refused:
+        play(state, "mine planet=n11 resource=gem")
+    assert refused.value.allowed == ("n1",)
+
+
+def test_a_base_refused_names_the_planets_where_one_may_go() -> None:
+    """Build a Base: "To build a Base, you must have three Recruits on the planet where you
+    wish to build": refused elsewhere, naming the planets where the three stand."""
+    state = grant(spread(spread(ready(), "n1", 0, 3), "n2", 0, 2), 0, ore=3)
+    for typed in ("n2", "red-station", "n22"):
+        with pytest.raises(IllegalAction) as refused:
+            play(state, f"build planet={typed}")
+        assert refused.value.allowed == ("n1",)

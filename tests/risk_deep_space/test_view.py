@@ -6,9 +6,10 @@ import io
 
 from rich.console import Console
 
-from replay.games.risk_deep_space import conservation, view
+from replay.games.risk_deep_space import conservation, recorded, roll_off_news, view
 from rules.risk_deep_space import RULES
 from rules.risk_deep_space.demo import DEMO_PLAYERS, demo_actions
+from rules.risk_deep_space.events import RolledOff
 
 from .helpers import play, start
 
@@ -68,3 +69,15 @@ def test_new_says_the_board_is_a_reconstruction_and_shows_the_defaults(tmp_path)
     text = flat(output)
     assert code == 0 and "RECONSTRUCTION, not the printed board" in text
     assert "deck mix: Tractor Beam 6" in text and "[I default; option lost-base]" in text
+
+
+def test_a_roll_off_before_the_deal_is_narrated_with_its_players() -> None:
+    """Get Ready!: "Each player rolls the dice. Whoever rolls highest goes first": a roll made
+    before the deal names each player's die, the tie, and who goes first."""
+    before = start(("Olga", "Patrick", "Carol"))
+    tie = RolledOff(dice=(4, 4, 1))
+    after = play(before, "roll-off dice=4,4,1")
+    assert recorded(before, "table", tie) == "Roll for first player: Olga 4, Patrick 4, Carol 1."
+    assert roll_off_news(before, after, tie) == ["A tie for highest: Olga, Patrick roll again."]
+    decided = play(after, "roll-off dice=2,3")
+    assert roll_off_news(after, decided, RolledOff(dice=(2, 3))) == ["Patrick goes first."]
