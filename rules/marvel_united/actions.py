@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
 from ledger.events import TABLE
 from rules.kernel import ActionSpec, FieldSpec
 
@@ -16,12 +14,13 @@ from .state import (
     NOBODY,
     SYMBOL_NAMES,
     WILD,
+    Hero,
     State,
     around,
     kinds,
     threat_here,
 )
-from .windows import result_types
+from .windows import decided, named, result_types
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:
@@ -44,10 +43,22 @@ def legal_actions(state: State) -> tuple[ActionSpec, ...]:
     return hero_actions(state)
 
 
-def cards_field(state: State, required: bool = True, seat: int = NOBODY) -> FieldSpec:
-    heroes = state.heroes if seat == NOBODY else (state.heroes[seat],)
-    names = tuple(dict.fromkeys(k for h in heroes for k in kinds(h.hero)))
+def cards_field(state: State, required: bool = True, seat: int = NOBODY,
+                where: str = "deck", seats: tuple[int, ...] = ()) -> FieldSpec:
+    """The cards the heroes (``seat``, else ``seats``, else all) may name: those still in
+    their deck (a draw) or in their hand (``where="hand"``: damage, a cost)."""
+    chosen = (seat,) if seat != NOBODY else seats or tuple(range(len(state.heroes)))
+    names = tuple(dict.fromkeys(name for s in chosen
+                                for name in held_cards(state.heroes[s], where)))
     return FieldSpec(name="cards", kind="list[str]", required=required, choices=names)
+
+
+def held_cards(hero: Hero, where: str) -> tuple[str, ...]:
+    """The card names in a hero's hand, or still in their deck (shuffled part or under it)."""
+    names = kinds(hero.hero)
+    if where == "hand":
+        return tuple(names[k] for k, n in enumerate(hero.hand) if n)
+    return tuple(names[k] for k in range(len(names)) if hero.deck[k] or k in hero.bottom)
 
 
 def setup_action(state: State) -> ActionSpec:
@@ -147,17 +158,32 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     if head.kind == "mission-draw":
         owed = mission_draws(state)
         who = tuple(state.name(seat) for seat in owed)
-        cards = cards_field(state, False, owed[0] if len(owed) == 1 else NOBODY)
+        cards = cards_field(state, False, seats=owed)
         return (ActionSpec(type="draw", actors=who, fields=(cards,),
                            doc="the third Mission's card, each hero their own"),)
     who = (state.name(head.hero),) if head.kind in HERO_WINDOWS else (TABLE,)
-    hero = FieldSpec(name="hero", kind="str", choices=heroes)
-    place = FieldSpec(name="location", kind="str", choices=places)
+    allowed = decided(state, head)
+
+    def listed(*kinds: str) -> tuple[int, ...]:
+        """Seats or places the data allows for these results (all, when the table judges)."""
+        return tuple(range(len(state.heroes))) if allowed is None else named(allowed, kinds)
+
+    def hero_field(*kinds: str, required: bool = True) -> FieldSpec:
+        names = tuple(state.name(s) for s in listed(*kinds) if state.name(s) in heroes)
+        return FieldSpec(name="hero", kind="str", required=required, choices=names)
+
+    def hand_cards(*kinds: str) -> FieldSpec:
+        return cards_field(state, where="hand", seats=listed(*kinds))
+
+    token_places = (tuple(state.places[i].name for i in listed("thugs", "civilians", "crisis"))
+                    if allowed is not None else places)
+    place = FieldSpec(name="location", kind="str", choices=token_places)
     number = FieldSpec(name="amount", kind="int")
     specs = [
-        ActionSpec(type="damage", actors=who, fields=(hero, cards_field(state))),
+        ActionSpec(type="damage", actors=who, fields=(hero_field("damage"),
+                                                      hand_cards("damage"))),
         ActionSpec(type="discard", actors=who, doc="a cost, not damage", fields=(
-            cards_field(state), replace(hero, required=False))),
+            hand_cards("discard"), hero_field("discard", required=False))),
         ActionSpec(type="tokens", actors=who, fields=(
             place, *(FieldSpec(name=n, kind="int", required=False)
                      for n in ("thugs", "civilians", "crisis")),
@@ -167,12 +193,13 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
             FieldSpec(name="amount", kind="int", required=False),
             FieldSpec(name="location", kind="str", required=False, choices=places))),
         ActionSpec(type="gain", actors=who, fields=(
-            hero, FieldSpec(name="tokens", kind="list[str]", choices=SYMBOL_NAMES))),
-        ActionSpec(type="invulnerable", actors=who, fields=(hero,)),
+            hero_field("gain"), FieldSpec(name="tokens", kind="list[str]",
+                                          choices=SYMBOL_NAMES))),
+        ActionSpec(type="invulnerable", actors=who, fields=(hero_field("invulnerable"),)),
         ActionSpec(type="relocate", actors=who, fields=(
-            hero, FieldSpec(name="to", kind="str", choices=places))),
-        ActionSpec(type="draw", actors=who, fields=(cards_field(state), FieldSpec(
-            name="hero", kind="str", required=False, choices=heroes))),
+            hero_field("relocate"), FieldSpec(name="to", kind="str", choices=places))),
+        ActionSpec(type="draw", actors=who, fields=(
+            cards_field(state, seats=listed("draw")), hero_field("draw", required=False))),
         ActionSpec(type="done", actors=who, doc="the effect is resolved"),
     ]
     if state.plot == "fear":

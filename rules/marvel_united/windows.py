@@ -104,13 +104,19 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
     tally = entries(state, head, event)
     if head.kind in VILLAIN_KINDS:
         villain_bookkeeping(event)
-    elif head.kind == "location":
-        location_bookkeeping(state, head, event)
-    else:
+    elif head.kind != "location":
         hero_bookkeeping(event)
+    check_limits(state, head, tally)
+    if head.kind == "location":  # after the limits: a result elsewhere is refused for that
+        location_bookkeeping(state, head, event)
+    return tally
+
+
+def check_limits(state: State, head: Step, tally: Tally) -> None:
+    """Refuse a tally beyond what the data says the effect still allows."""
     allowed = joint_limits(state, answered(state))
     if allowed is None:
-        return tally
+        return
     for key, amount in tally:
         room = allowed.get(key, 0)
         if amount <= room:
@@ -120,7 +126,6 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
         expected = words(state, allowed) or "nothing more (then 'done')"
         refuse(f"{effect_words(state, head)}: not {words(state, {key: amount})}; "
                f"still allowed: {expected}")
-    return tally
 
 
 def check_done(state: State, head: Step) -> None:
@@ -212,15 +217,29 @@ def result_types(state: State, head: Step) -> frozenset[str] | None:
     """The result actions the window may accept now (None: any; ``done`` is always listed)."""
     if cost_first(state, head):
         return frozenset({"discard"})
-    allowed = limits(state, head)
-    judged = allowed is None or (head.kind == "bam" and bool(bam_threats(state)))
-    if judged:
+    allowed = decided(state, head)
+    if allowed is None:
         if head.kind in VILLAIN_KINDS:
             return frozenset(RESULT_TYPES.values()) - GIFTS
         return None
-    assert allowed is not None
     return frozenset(RESULT_TYPES[k.partition(":")[0].rstrip("+-")]
                      for k, n in allowed.items() if n > 0)
+
+
+def decided(state: State, head: Step) -> Limits | None:
+    """What the data alone still allows in the window (None: the table judges, as for a
+    special or a BaM! with a BaM! Threat in play)."""
+    if head.kind == "bam" and bam_threats(state):
+        return None
+    return joint_limits(state, answered(state)) if head is state.pending[0] else limits(
+        state, head)
+
+
+def named(allowed: Limits, kinds: tuple[str, ...]) -> tuple[int, ...]:
+    """The seats or location indexes the keys of ``kinds`` still allow (``damage:0`` -> 0)."""
+    found = (key.partition(":") for key, n in allowed.items() if n > 0)
+    return tuple(dict.fromkeys(int(where) for what, _, where in found
+                               if what.rstrip("+-") in kinds and where.isdigit()))
 
 
 # -- the windows one entry answers ---------------------------------------------------------------

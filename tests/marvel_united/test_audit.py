@@ -1,0 +1,56 @@
+"""Found by playing the rulebook through the CLI as a table would: refusals that name the rule,
+and ``actions`` listing only the values the rules accept now."""
+
+from __future__ import annotations
+
+from rules.marvel_united import RULES
+from rules.marvel_united.state import State
+
+from .helpers import play, refused
+from .test_hero import cap_and_widow
+from .test_windows import bam_at_stark_labs, location_effect_at
+
+
+def choices(state: State, action: str, field: str) -> tuple[str, ...]:
+    """The values ``actions`` lists for one field of one action allowed now."""
+    spec = next(s for s in RULES.legal_actions(state) if s.type == action)
+    return next(f.choices for f in spec.fields if f.name == field)
+
+
+def test_times_square_refuses_a_civilian_elsewhere_for_being_elsewhere() -> None:
+    """4. Location Effect: 'apply the End of Turn effect detailed at the bottom of the
+    Location'; Times Square (C): rescue a Civilian *here*. A Civilian taken at another location
+    is refused because the effect works here, with or without mission=true (not because
+    'the effect discards tokens to the pool', which Times Square never does)."""
+    state = location_effect_at("times-square")
+    for flag in ("", " mission=true"):
+        reason = refused(state, f"tokens location=central-park civilians=-1{flag} by=olga")
+        assert "still allowed: 1 Civilian removed from times-square" in reason, reason
+        assert "pool" not in reason
+
+
+def test_a_location_effect_lists_only_its_own_places_and_hero() -> None:
+    """Times Square (C): 'rescue a Civilian here'; S.H.I.E.L.D. Helicarrier: 'She decides to
+    use it and moves to another Location' (the hero herself): ``actions`` lists Times Square
+    only, and the Helicarrier's own hero only."""
+    assert choices(location_effect_at("times-square"), "tokens", "location") == (
+        "times-square",)
+    assert choices(location_effect_at("shield-helicarrier"), "relocate", "hero") == ("Olga",)
+
+
+def test_bam_lists_the_heroes_it_damages_and_the_cards_they_hold() -> None:
+    """Activate BaM!: Red Skull's dashboard (C): 1 damage to each hero at his location; Hero
+    Damage: 'discard 1 card from their hand'. With no BaM! Threat only Olga (with him) is
+    listed, with the cards in her hand."""
+    state = bam_at_stark_labs()
+    assert choices(state, "damage", "hero") == ("Olga",)
+    assert set(choices(state, "damage", "cards")) == {"m", "mh", "aa"}
+
+
+def test_the_draw_lists_what_the_deck_can_give() -> None:
+    """1. Draw Card: 'draws the top card from their Hero deck': ``actions`` lists the cards
+    still in Patrick's deck (Black Widow: one 'm' and one 'a', both in his hand), not every
+    card of his hero."""
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma", "end"])
+    assert set(choices(state, "draw", "cards")) == {"mh", "ma", "aa", "hh", "w", "ww",
+                                                    "interrogate"}
