@@ -72,6 +72,9 @@ def setup_action(state: State) -> ActionSpec:
         FieldSpec(name="start", kind="str", required=False, choices=places),
         FieldSpec(name="bam", kind="list[str]", required=False, choices=threats),
         FieldSpec(name="on-move", kind="list[str]", required=False, choices=threats),
+        FieldSpec(name="slots", kind="list[str]", required=False, choices=tuple(
+            t for t in threats if not data.THREATS[state.villain][t].health),
+            doc="threat:symbols (e.g. hydra-elite-troops:mma) when not 3 Heroic"),
     )
     return ActionSpec(type="setup", actors=(TABLE,), fields=fields,
                       doc="empty fields: tabletape picks")

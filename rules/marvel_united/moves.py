@@ -215,7 +215,11 @@ def check_locations(state: State, names: Sequence[str]) -> list[str]:
     for name in found:
         if name not in data.LOCATIONS:
             refuse(f"'{name}' is not a location", tuple(data.LOCATIONS))
-    if len(set(found)) != wanted or len(found) != wanted:
+    twice = sorted({n for n in found if found.count(n) > 1})
+    if twice:
+        refuse(f"name {wanted} different locations, clockwise: {', '.join(twice)} is named "
+               "twice", [n for n in data.LOCATIONS if n not in found])
+    if len(found) != wanted:
         refuse(f"name {wanted} different locations, clockwise, not {len(found)}")
     if state.locations_option and found != list(state.locations_option):
         refuse("this game's options fix the locations", state.locations_option)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules.marvel_united import RULES
 from rules.marvel_united.state import State
 
-from .helpers import play, refused
+from .helpers import SETUP, play, refused, start
 from .test_hero import cap_and_widow
 from .test_windows import bam_at_stark_labs, location_effect_at
 
@@ -54,3 +54,19 @@ def test_the_draw_lists_what_the_deck_can_give() -> None:
     state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma", "end"])
     assert set(choices(state, "draw", "cards")) == {"mh", "ma", "aa", "hh", "w", "ww",
                                                     "interrogate"}
+
+
+def test_a_location_named_twice_is_refused_as_named_twice() -> None:
+    """Setup: 'Randomly pick 6 Locations': six different tiles. Six names with one twice are
+    refused for the repeat (not 'not 6')."""
+    reason = refused(start(), SETUP.replace("central-park", "stark-labs"))
+    assert "stark-labs is named twice" in reason, reason
+
+
+def test_setup_lists_the_threat_slots_field() -> None:
+    """Clear Threats: 'Note that some Threats may display other types of actions that must be
+    spent': the setup takes them as ``slots=threat:symbols``, so ``actions`` lists it, with the
+    Threats it applies to (those cleared with action tokens, not Henchmen)."""
+    spec = next(s for s in RULES.legal_actions(start()) if s.type == "setup")
+    slots = next(f for f in spec.fields if f.name == "slots")
+    assert set(slots.choices) == {"hydra-elite-troops", "subversion", "brainwashing"}
