@@ -210,7 +210,7 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     if head.kind == "location":
         specs.insert(-1, swap_action(state, head.hero))
     accepted = result_types(state, head)
-    return tuple(s for s in specs if accepted is None or s.type in accepted or s.type == "done")
+    return tuple(s for s in specs if s.type in accepted or s.type == "done")
 
 
 def swap_action(state: State, seat: int) -> ActionSpec:

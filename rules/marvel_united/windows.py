@@ -213,15 +213,16 @@ RESULT_TYPES = {"damage": "damage", "discard": "discard", "fear": "plot", "thugs
 GIFTS = frozenset({"gain", "draw", "invulnerable"})
 
 
-def result_types(state: State, head: Step) -> frozenset[str] | None:
-    """The result actions the window may accept now (None: any; ``done`` is always listed)."""
+def result_types(state: State, head: Step) -> frozenset[str]:
+    """The result actions the window may accept now (``done`` is always listed): a villain's
+    effect gives no gifts, a hero's special damages no hero (see the bookkeeping above)."""
     if cost_first(state, head):
         return frozenset({"discard"})
     allowed = decided(state, head)
     if allowed is None:
         if head.kind in VILLAIN_KINDS:
             return frozenset(RESULT_TYPES.values()) - GIFTS
-        return None
+        return frozenset(RESULT_TYPES.values()) - {"damage"}  # hero_bookkeeping
     return frozenset(RESULT_TYPES[k.partition(":")[0].rstrip("+-")]
                      for k, n in allowed.items() if n > 0)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules.marvel_united import RULES
 from rules.marvel_united.state import State
 
-from .helpers import SETUP, play, refused, start
+from .helpers import PLAYERS, SETUP, play, refused, start
 from .test_hero import cap_and_widow
 from .test_windows import bam_at_stark_labs, location_effect_at
 
@@ -70,3 +70,15 @@ def test_setup_lists_the_threat_slots_field() -> None:
     spec = next(s for s in RULES.legal_actions(start()) if s.type == "setup")
     slots = next(f for f in spec.fields if f.name == "slots")
     assert set(slots.choices) == {"hydra-elite-troops", "subversion", "brainwashing"}
+
+
+def test_a_hero_special_does_not_list_damage() -> None:
+    """Special Effect: 'The active Hero may apply the listed effect' (the team's reading: a
+    hero's special damages no hero). ``actions`` in that window does not offer ``damage``,
+    which would always be refused."""
+    state = play(start(PLAYERS, heroes="iron-man,captain-marvel"), [
+        SETUP, "deal player=olga cards=m,mh,aa", "deal player=patrick cards=hh,m,mm",
+        "villain-turn card=plan-6 move=0 bam=false thugs=0,0,0 civilians=0,0,0 special=false",
+        "draw cards=m-special by=olga", "play card=m-special", "special"])
+    listed = [spec.type for spec in RULES.legal_actions(state)]
+    assert "damage" not in listed and "gain" in listed
