@@ -599,6 +599,8 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
     allowed = attack_targets(state, here)
     if target == "villain" and target not in allowed:
         refuse(villain_guarded(state, here), allowed)
+    if target == "crisis":
+        require_crisis_open(state, here)
     if target not in allowed:
         refuse(f"no {target} to attack at {state.places[here].name}", allowed)
     if event.survives:
@@ -664,6 +666,12 @@ def crisis_open(state: State, here: int) -> bool:
     return state.villain == "taskmaster" and place.crisis > 0 and not place.thugs + place.civilians
 
 
+def require_crisis_open(state: State, here: int) -> None:
+    if not crisis_open(state, here):
+        refuse("a Crisis token is discarded only by Taskmaster's rule: at a location with "
+               "a Crisis token and no Civilians or Thugs")
+
+
 def on_rescue(state: State, actor: int, event: Rescued) -> State:
     """Heroic Action: rescue 1 Civilian here; it goes to its Mission (or the pool)."""
     seat = acting(state, actor, "rescue").seat
@@ -680,9 +688,7 @@ def on_heroic(state: State, actor: int, event: Heroic) -> State:
     here = state.heroes[seat].location
     target = event.target.strip().casefold()
     if target == "crisis":
-        if not crisis_open(state, here):
-            refuse("a Crisis token is discarded only by Taskmaster's rule: at a location with "
-                   "a Crisis token and no Civilians or Thugs")
+        require_crisis_open(state, here)
         state = spend(state, HEROIC, event.token)
         return with_place(state, here, replace(state.places[here],
                                                crisis=state.places[here].crisis - 1))

@@ -8,7 +8,7 @@ from rules.marvel_united.state import State
 
 from .helpers import PLAYERS, SETUP, play, refused, start
 from .test_hero import cap_and_widow
-from .test_windows import bam_at_stark_labs, location_effect_at
+from .test_windows import TASKMASTER, bam_at_stark_labs, location_effect_at
 
 
 def choices(state: State, action: str, field: str) -> tuple[str, ...]:
@@ -82,3 +82,19 @@ def test_a_hero_special_does_not_list_damage() -> None:
         "draw cards=m-special by=olga", "play card=m-special", "special"])
     listed = [spec.type for spec in RULES.legal_actions(state)]
     assert "damage" not in listed and "gain" in listed
+
+
+def test_an_attack_on_a_guarded_crisis_token_names_taskmasters_rule() -> None:
+    """Taskmaster's dashboard (C; the team's reading in the package docstring): an Attack or a
+    Heroic Action discards a Crisis token only where no Civilians or Thugs are. An Attack on a
+    Crisis token with Civilians beside it is refused for that rule, as the Heroic Action is
+    (not 'no crisis to attack' while one lies there)."""
+    state = play(start(PLAYERS, villain="taskmaster"), [
+        TASKMASTER, "deal player=olga cards=m,mh,aa", "deal player=patrick cards=m,ma,hh",
+        "villain-turn card=plan-1 move=3 bam=true thugs=0,0,0 civilians=0,0,0 special=false",
+        "tokens location=shield-helicarrier crisis=1", "damage hero=olga cards=m",
+        "damage hero=patrick cards=m", "done", "draw cards=aa by=olga", "play card=aa"])
+    here = state.heroes[0].location
+    assert state.places[here].crisis and state.places[here].civilians
+    for line in ("attack target=crisis", "heroic target=crisis"):
+        assert "only by Taskmaster's rule" in refused(state, line)
