@@ -556,16 +556,20 @@ def spend(state: State, symbol: int, token: bool) -> State:
     for use in (symbol, WILD):
         if hero.tokens[use]:
             return with_hero(state, turn.seat, replace(hero, tokens=bump(hero.tokens, use, -1)))
-    refuse(f"no {SYMBOL_NAMES[symbol].title()} symbol left (nor a Wild, nor an Action token)",
-           available_words(state))
+    refuse(f"no {SYMBOL_NAMES[symbol].title()} symbol left (nor a Wild, nor an Action "
+           f"token); left: {available_words(state) or 'nothing'}")
 
 
-def available_words(state: State) -> tuple[str, ...]:
+def available_words(state: State) -> str:
+    """The symbols and Action tokens the active hero has left (``1 Attack symbol, 1 Wild
+    token``)."""
     turn = state.turn
     assert turn is not None
     hero = state.heroes[turn.seat]
-    return tuple(f"{SYMBOL_NAMES[s]} {turn.symbols[s]}+{hero.tokens[s]} tokens"
-                 for s in range(4) if turn.symbols[s] or hero.tokens[s])
+    found = [f"{n} {SYMBOL_NAMES[s].title()} {what}{'s' if n != 1 else ''}"
+             for what, counts in (("symbol", turn.symbols), ("token", hero.tokens))
+             for s, n in enumerate(counts) if n]
+    return ", ".join(found)
 
 
 def acting(state: State, actor: int, what: str) -> Turn:

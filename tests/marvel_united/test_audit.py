@@ -98,3 +98,15 @@ def test_an_attack_on_a_guarded_crisis_token_names_taskmasters_rule() -> None:
     assert state.places[here].crisis and state.places[here].civilians
     for line in ("attack target=crisis", "heroic target=crisis"):
         assert "only by Taskmaster's rule" in refused(state, line)
+
+
+def test_a_spent_symbol_refusal_lists_actions_and_says_what_is_left() -> None:
+    """Resolve Actions: 'once per symbol available to them'. A second Move on one Move symbol
+    is refused saying what is left (the card's Attack), and the allowed values are actions one
+    can type, not '1+0 tokens'."""
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma",
+                                   "move to=times-square"])
+    reason = refused(state, "move to=central-park")
+    assert "left: 1 Attack symbol" in reason, reason
+    assert "+0 tokens" not in reason, reason
+    assert "Allowed: " in reason and "end" in reason.partition("Allowed: ")[2], reason
