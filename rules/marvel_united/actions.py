@@ -54,11 +54,13 @@ def cards_field(state: State, required: bool = True, seat: int = NOBODY,
 
 
 def held_cards(hero: Hero, where: str) -> tuple[str, ...]:
-    """The card names in a hero's hand, or still in their deck (shuffled part or under it)."""
+    """The card names in a hero's hand, or those a draw may take from their deck: the shuffled
+    part, then the cards put under it, in order, as far as the largest draw (4) reaches."""
     names = kinds(hero.hero)
     if where == "hand":
         return tuple(names[k] for k, n in enumerate(hero.hand) if n)
-    return tuple(names[k] for k in range(len(names)) if hero.deck[k] or k in hero.bottom)
+    under = hero.bottom[:max(0, data.KO_DRAW.value - sum(hero.deck))]
+    return tuple(names[k] for k in range(len(names)) if hero.deck[k] or k in under)
 
 
 def setup_action(state: State) -> ActionSpec:

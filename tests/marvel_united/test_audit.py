@@ -3,8 +3,10 @@ and ``actions`` listing only the values the rules accept now."""
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from rules.marvel_united import RULES
-from rules.marvel_united.state import State
+from rules.marvel_united.state import State, kinds, with_hero
 
 from .helpers import PLAYERS, SETUP, play, refused, start
 from .test_hero import cap_and_widow
@@ -54,6 +56,9 @@ def test_the_draw_lists_what_the_deck_can_give() -> None:
     state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma", "end"])
     assert set(choices(state, "draw", "cards")) == {"mh", "ma", "aa", "hh", "w", "ww",
                                                     "interrogate"}
+    patrick = state.heroes[1]
+    under = replace(patrick, bottom=(kinds("black-widow").index("m"),))
+    assert "m" not in choices(with_hero(state, 1, under), "draw", "cards")
 
 
 def test_a_location_named_twice_is_refused_as_named_twice() -> None:
