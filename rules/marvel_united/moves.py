@@ -704,11 +704,13 @@ def on_spend(state: State, actor: int, event: Spent) -> State:
     a Move or Attack action on an empty slot asking for it (Heroic: ``heroic``)."""
     seat = acting(state, actor, "spend an action on a Threat").seat
     name = event.symbol.strip().casefold()
-    if name == SYMBOL_NAMES[HEROIC]:
+    here = state.heroes[seat].location
+    threat = threat_here(state, here)
+    if name == SYMBOL_NAMES[HEROIC] and threat is not None and "H" in threat.slots:
         refuse("a Heroic action on the Threat here is recorded with 'heroic'", ["heroic"])
-    if name not in SYMBOL_NAMES[:HEROIC]:
+    if name not in SYMBOL_NAMES[:WILD]:
         refuse(f"'{name}' is not an action a Threat's slot asks for", SYMBOL_NAMES[:HEROIC])
-    return fill_slot(state, state.heroes[seat].location, SYMBOL_NAMES.index(name), event.token)
+    return fill_slot(state, here, SYMBOL_NAMES.index(name), event.token)
 
 
 def fill_slot(state: State, here: int, symbol: int, token: bool) -> State:
@@ -721,12 +723,18 @@ def fill_slot(state: State, here: int, symbol: int, token: bool) -> State:
     if letter not in threat.slots:
         asks = ", ".join(SYMBOL_NAMES[data.SYMBOLS.index(s)].title() for s in threat.slots)
         refuse(f"no {SYMBOL_NAMES[symbol].title()} slot open on {threat.name}: it asks for "
-               f"{asks}", [SYMBOL_NAMES[data.SYMBOLS.index(s)] for s in threat.slots])
+               f"{asks}", tuple(dict.fromkeys(slot_action(s) for s in threat.slots)))
     state = spend(state, symbol, token)
     index = state.places[here].threat
     threat = replace(threat, heroic=threat.heroic + 1, slots=threat.slots.replace(letter, "", 1))
     state = with_threat(state, index, threat)
     return clear_threat(state, index) if not threat.slots else state
+
+
+def slot_action(letter: str) -> str:
+    """What a table types to fill a Threat slot showing ``letter`` (M, A, H)."""
+    name = SYMBOL_NAMES[data.SYMBOLS.index(letter)]
+    return name if letter == "H" else f"spend symbol={name}"
 
 
 def on_special(state: State, actor: int, event: Special) -> State:

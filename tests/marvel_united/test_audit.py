@@ -115,3 +115,19 @@ def test_a_spent_symbol_refusal_lists_actions_and_says_what_is_left() -> None:
     assert "left: 1 Attack symbol" in reason, reason
     assert "+0 tokens" not in reason, reason
     assert "Allowed: " in reason and "end" in reason.partition("Allowed: ")[2], reason
+
+
+def test_a_threat_slot_refusal_names_what_its_slots_ask_for_as_typed() -> None:
+    """Clear Threats: 'some Threats may display other types of actions that must be spent'. At
+    a Threat whose slots ask for Move, Move, Attack (slots=hydra-elite-troops:mma), a Heroic
+    action is refused because no slot asks for it, whether typed ``heroic`` or ``spend
+    symbol=heroic``, and the allowed values are what one types: ``spend symbol=move``…"""
+    state = play(start(), [f"{SETUP} slots=hydra-elite-troops:mma",
+                           "deal player=olga cards=m,mh,aa", "deal player=patrick cards=m,ma,hh",
+                           "villain-turn card=plan-6 move=0 bam=false thugs=0,0,0 "
+                           "civilians=0,0,0 special=false", "draw cards=hh by=olga",
+                           "play card=mh", "move to=police-hq"])
+    for line in ("heroic target=threat", "spend symbol=heroic"):
+        reason = refused(state, line)
+        assert "no Heroic slot open on hydra-elite-troops" in reason, reason
+        assert reason.endswith("Allowed: spend symbol=move, spend symbol=attack."), reason
