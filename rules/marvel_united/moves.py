@@ -995,6 +995,8 @@ def on_invulnerable(state: State, actor: int, event: Invulnerable) -> State:
     window(state, actor, "invulnerable")
     seat = hero_arg(state, event.hero)
     target_hero(state, seat)
+    if state.heroes[seat].invulnerable:
+        windows.unchanged(state, f"{state.name(seat)} is Invulnerable already")
     return with_hero(state, seat, replace(state.heroes[seat], invulnerable=True))
 
 
@@ -1003,7 +1005,10 @@ def on_relocate(state: State, actor: int, event: Relocated) -> State:
     window(state, actor, "relocate")
     seat = hero_arg(state, event.hero)
     target_hero(state, seat)
-    return with_hero(state, seat, replace(state.heroes[seat], location=place_arg(state, event.to)))
+    to = place_arg(state, event.to)
+    if to == state.heroes[seat].location:
+        windows.unchanged(state, f"{state.name(seat)} is at {state.places[to].name} already")
+    return with_hero(state, seat, replace(state.heroes[seat], location=to))
 
 
 def on_swap(state: State, actor: int, event: Swapped) -> State:

@@ -216,7 +216,9 @@ def recorded_as_v1(state: State) -> bool:
     - the table could type a third-Mission draw: the hero named (``hero=``) drew, else the
       first hero owed one (version 2: each hero types their own);
     - Times Square's rescue was typed without ``mission=true`` (version 2 asks for it; the
-      Civilian goes to the Mission either way).
+      Civilian goes to the Mission either way);
+    - a result that changed nothing (``tokens`` with no numbers, a second ``invulnerable``…)
+      was recorded (version 2 refuses it).
 
     (A version 1 game-started has no ``masterplan-deck`` option: it played the shipped faces,
     :func:`.options.settings`.)"""

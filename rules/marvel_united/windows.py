@@ -102,6 +102,9 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
     """Refuse a result the effect being resolved cannot have; else what it adds to the tally.
     ``state`` is the state before the result."""
     tally = entries(state, head, event)
+    if not recorded_as_v1(state) and not any(n for _, n in tally) and changes(event):
+        refuse("this result changes nothing: say what it changes (thugs=-1, amount=1, "
+               "tokens=move…)")
     if head.kind in VILLAIN_KINDS:
         villain_bookkeeping(event)
     elif head.kind != "location":
@@ -110,6 +113,18 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
     if head.kind == "location":  # after the limits: a result elsewhere is refused for that
         location_bookkeeping(state, head, event)
     return tally
+
+
+def changes(event: Event) -> bool:
+    """Whether a result's tally is its whole change (a relocation or an Invulnerable token
+    counts 1 whatever it changes: :func:`unchanged` checks those)."""
+    return isinstance(event, Tokens | Hit | Gained)
+
+
+def unchanged(state: State, what: str) -> None:
+    """Refuse a relocation or an Invulnerable token that changes nothing (since version 2)."""
+    if not recorded_as_v1(state):
+        refuse(f"this result changes nothing: {what}")
 
 
 def check_limits(state: State, head: Step, tally: Tally) -> None:

@@ -131,3 +131,37 @@ def test_a_threat_slot_refusal_names_what_its_slots_ask_for_as_typed() -> None:
         reason = refused(state, line)
         assert "no Heroic slot open on hydra-elite-troops" in reason, reason
         assert reason.endswith("Allowed: spend symbol=move, spend symbol=attack."), reason
+
+
+def hero_special() -> State:
+    """Olga (Iron Man) resolving her m-special; Patrick (Captain Marvel) beside her."""
+    return play(start(PLAYERS, heroes="iron-man,captain-marvel"), [
+        SETUP, "deal player=olga cards=m,mh,aa", "deal player=patrick cards=hh,m,mm",
+        "villain-turn card=plan-6 move=0 bam=false thugs=0,0,0 civilians=0,0,0 special=false",
+        "draw cards=m-special by=olga", "play card=m-special", "special"])
+
+
+def test_a_result_that_changes_nothing_is_refused() -> None:
+    """Design rule 6 ('Errors are for people'): a result typed without what it changes
+    (``tokens location=x`` with no numbers, ``hit amount=0``, ``gain tokens=`` empty, a hero
+    sent where they stand, Invulnerable twice) records nothing and is refused, as ``plot
+    amount=0`` already was; the log is not touched."""
+    state = hero_special()
+    here = state.places[state.heroes[0].location].name
+    for line in (f"tokens location={here} by=olga", f"tokens location={here} crisis=0 by=olga",
+                 "hit target=villain amount=0 by=olga", "gain hero=patrick tokens= by=olga",
+                 f"relocate hero=patrick to={here} by=olga"):
+        reason = refused(state, line)
+        assert "changes nothing" in reason, (line, reason)
+    state = play(state, ["invulnerable hero=patrick by=olga"])
+    assert "changes nothing" in refused(state, "invulnerable hero=patrick by=olga")
+
+
+def test_version_1_logs_keep_their_results_that_changed_nothing() -> None:
+    """Old logs must still fold: a version 1 game may hold such a result, typed before this
+    check; it is read as it was typed."""
+    state = hero_special()
+    old = replace(state, protocol=1)
+    here = state.places[state.heroes[0].location].name
+    play(old, [f"tokens location={here} by=olga", "invulnerable hero=patrick by=olga",
+               "invulnerable hero=patrick by=olga"])
