@@ -74,7 +74,9 @@ Readings where the rulebook leaves a question open (each has a test):
   target=crisis`` or ``heroic target=crisis`` discards one where no Thugs or Civilians are.
 - **A result changes something**: ``tokens`` with no numbers, ``hit amount=0``, ``gain``
   with no tokens, a ``relocate`` to where the hero stands and ``invulnerable`` for a hero who
-  is already are refused (version 2; as ``plot amount=0`` always was).
+  is already are refused, as typos (as ``plot amount=0`` always was). Option
+  ``empty-results=refuse`` (default) or ``keep``; a log made before the option (no such key
+  in its game-started) keeps them.
 
 Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` decides):
 
@@ -89,8 +91,7 @@ Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` 
   counted together; S.H.I.E.L.D. HQ's cost is typed as ``damage``, before or after its Crisis
   token (the two still go together); a typed name means the first seat whose player or hero it
   names; the table may type a third-Mission draw (the hero named, else the first still owed,
-  draws); Times Square's rescue without ``mission=true`` still goes to the Mission; a result
-  that changes nothing (``tokens`` with no numbers, a second ``invulnerable``…) is kept. Every
+  draws); Times Square's rescue without ``mission=true`` still goes to the Mission. Every
   rules fix applies to version 1 too: a log with an impossible result is refused
   there (``audit`` names the event).
 

@@ -137,6 +137,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     locations_option: tuple[str, ...] = ()
     masterplan_deck: str = "table"
     """``table``: villain turns record their card's face; ``shipped``: the data's faces (I)."""
+    empty_results: str = "refuse"
+    """``refuse``: a result that changes nothing is refused; ``keep``: recorded (older logs)."""
     protocol: int = 2
     """The rules version the game is recorded under (game-started's ``rules_version``): it
     decides how the table's entries are read where the recording protocol changed
@@ -216,9 +218,7 @@ def recorded_as_v1(state: State) -> bool:
     - the table could type a third-Mission draw: the hero named (``hero=``) drew, else the
       first hero owed one (version 2: each hero types their own);
     - Times Square's rescue was typed without ``mission=true`` (version 2 asks for it; the
-      Civilian goes to the Mission either way);
-    - a result that changed nothing (``tokens`` with no numbers, a second ``invulnerable``…)
-      was recorded (version 2 refuses it).
+      Civilian goes to the Mission either way).
 
     (A version 1 game-started has no ``masterplan-deck`` option: it played the shipped faces,
     :func:`.options.settings`.)"""

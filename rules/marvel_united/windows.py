@@ -102,7 +102,7 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
     """Refuse a result the effect being resolved cannot have; else what it adds to the tally.
     ``state`` is the state before the result."""
     tally = entries(state, head, event)
-    if not recorded_as_v1(state) and not any(n for _, n in tally) and changes(event):
+    if state.empty_results == "refuse" and not any(n for _, n in tally) and changes(event):
         refuse("this result changes nothing: say what it changes (thugs=-1, amount=1, "
                "tokens=move…)")
     if head.kind in VILLAIN_KINDS:
@@ -122,8 +122,9 @@ def changes(event: Event) -> bool:
 
 
 def unchanged(state: State, what: str) -> None:
-    """Refuse a relocation or an Invulnerable token that changes nothing (since version 2)."""
-    if not recorded_as_v1(state):
+    """Refuse a relocation or an Invulnerable token that changes nothing (option
+    ``empty-results=refuse``)."""
+    if state.empty_results == "refuse":
         refuse(f"this result changes nothing: {what}")
 
 

@@ -3,12 +3,13 @@ and ``actions`` listing only the values the rules accept now."""
 
 from __future__ import annotations
 
+import msgspec
 from msgspec.structs import replace
 
 from rules.marvel_united import RULES
 from rules.marvel_united.state import State, kinds, with_hero
 
-from .helpers import PLAYERS, SETUP, play, refused, start
+from .helpers import PLAYERS, SETUP, play, refused, start, started
 from .test_hero import cap_and_widow
 from .test_windows import TASKMASTER, bam_at_stark_labs, location_effect_at
 
@@ -157,11 +158,16 @@ def test_a_result_that_changes_nothing_is_refused() -> None:
     assert "changes nothing" in refused(state, "invulnerable hero=patrick by=olga")
 
 
-def test_version_1_logs_keep_their_results_that_changed_nothing() -> None:
-    """Old logs must still fold: a version 1 game may hold such a result, typed before this
-    check; it is read as it was typed."""
-    state = hero_special()
-    old = replace(state, protocol=1)
+def test_logs_made_before_the_option_keep_results_that_changed_nothing() -> None:
+    """Old logs must still fold: a game-started without the ``empty-results`` key (made before
+    it) may hold such a result, typed then; it is read as it was typed. A table may choose
+    ``--option empty-results=keep`` too."""
+    for options in ({k: v for k, v in started().options.items() if k != "empty-results"},
+                    {**started().options, "empty-results": "keep"}):
+        state = RULES.start(msgspec.structs.replace(started(), options=options))
+        assert state.empty_results == "keep"
+    assert start().empty_results == "refuse"
+    state = replace(hero_special(), empty_results="keep")
     here = state.places[state.heroes[0].location].name
-    play(old, [f"tokens location={here} by=olga", "invulnerable hero=patrick by=olga",
-               "invulnerable hero=patrick by=olga"])
+    play(state, [f"tokens location={here} by=olga", "invulnerable hero=patrick by=olga",
+                 "invulnerable hero=patrick by=olga"])
