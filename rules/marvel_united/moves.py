@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 from msgspec.structs import replace
 
 from ledger.events import Event, event_type
-from rules.kernel import IllegalAction
+from rules.kernel import IllegalAction, closest
 
 from . import data, windows
 from .events import (
@@ -588,8 +588,11 @@ def on_move(state: State, actor: int, event: Moved) -> State:
     seat = acting(state, actor, "move").seat
     to = place_arg(state, event.to)
     here = state.heroes[seat].location
+    near = [state.places[i].name for i in around(state, here) if i != here]
+    if to == here:
+        refuse(f"{state.name(seat)} is at {state.places[here].name} already: a Move goes to an "
+               "adjacent Location", near)
     if not adjacent(state, here, to):
-        near = [state.places[i].name for i in around(state, here) if i != here]
         refuse(f"{state.places[to].name} is not next to {state.places[here].name}", near)
     state = spend(state, MOVE, event.token)
     return with_hero(state, seat, replace(state.heroes[seat], location=to))
@@ -601,6 +604,11 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
     here = state.heroes[seat].location
     target = event.target.strip().casefold()
     allowed = attack_targets(state, here)
+    if target not in ENEMIES:
+        close = closest(target, ENEMIES)
+        refuse(f"'{target}' is not an enemy to attack"
+               f"{f' (did you mean {close!r}?)' if close else ''}: {', '.join(ENEMIES)}",
+               allowed)
     if target == "villain" and target not in allowed:
         refuse(villain_guarded(state, here), allowed)
     if target == "crisis":
@@ -620,6 +628,10 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
         state = with_place(state, here, replace(state.places[here],
                                                 crisis=state.places[here].crisis - 1))
     return state
+
+
+ENEMIES = ("thug", "henchman", "villain", "crisis")
+"""What ``attack target=`` names (a Crisis token: Taskmaster's rule)."""
 
 
 def attack_targets(state: State, here: int) -> tuple[str, ...]:

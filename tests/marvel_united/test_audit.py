@@ -171,3 +171,13 @@ def test_logs_made_before_the_option_keep_results_that_changed_nothing() -> None
     here = state.places[state.heroes[0].location].name
     play(state, [f"tokens location={here} by=olga", "invulnerable hero=patrick by=olga",
                  "invulnerable hero=patrick by=olga"])
+
+
+def test_move_and_attack_refusals_name_the_rule_for_the_typo() -> None:
+    """Move: 'to an adjacent Location'; Attack: 'an enemy of your choice in the active Hero's
+    Location' (a Thug, a Henchman, the Villain). A move to where the hero stands is refused as
+    such, and a misspelt target gets 'did you mean'."""
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma"])
+    here = state.places[state.heroes[0].location].name
+    assert f"Olga is at {here} already" in refused(state, f"move to={here}")
+    assert "did you mean 'villain'" in refused(state, "attack target=villian")
