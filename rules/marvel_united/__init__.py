@@ -72,10 +72,11 @@ Readings where the rulebook leaves a question open (each has a test):
   location keeps in play; refused where no Threat card is.
 - **Taskmaster**: the villain cannot be damaged while any Crisis token is out; ``attack
   target=crisis`` or ``heroic target=crisis`` discards one where no Thugs or Civilians are.
-- **A result changes something**: ``tokens`` with no numbers, ``hit amount=0``, ``gain``
-  with no tokens, a ``relocate`` to where the hero stands and ``invulnerable`` for a hero who
-  is already are refused, as typos (as ``plot amount=0`` always was). Option
-  ``empty-results=refuse`` (default) or ``keep``; a log made before the option (no such key
+- **Typos**: an entry that changes nothing (``tokens`` with no numbers, ``hit amount=0``,
+  ``gain`` with no tokens, a ``relocate`` to where the hero stands, ``invulnerable`` for a hero
+  who is already) or names no known target (``heroic target=thret``) is refused as a typo (as
+  ``plot amount=0`` always was). Option ``typos=refuse`` (default) or ``keep``; a log made
+  before the option (no such key
   in its game-started) keeps them.
 
 Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` decides):

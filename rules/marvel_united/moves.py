@@ -630,6 +630,9 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
     return state
 
 
+HEROIC_TARGETS = ("threat", "crisis")
+"""What ``heroic target=`` names besides rescuing (``rescue``): the Threat here, or a Crisis
+token (Taskmaster's rule)."""
 ENEMIES = ("thug", "henchman", "villain", "crisis")
 """What ``attack target=`` names (a Crisis token: Taskmaster's rule)."""
 
@@ -703,6 +706,9 @@ def on_heroic(state: State, actor: int, event: Heroic) -> State:
     seat = acting(state, actor, "place a Heroic token").seat
     here = state.heroes[seat].location
     target = event.target.strip().casefold()
+    if target not in HEROIC_TARGETS:
+        windows.typo(state, f"'{target}' is not something a Heroic Action targets: "
+                     f"{', '.join(HEROIC_TARGETS)}", HEROIC_TARGETS)
     if target == "crisis":
         require_crisis_open(state, here)
         state = spend(state, HEROIC, event.token)

@@ -137,8 +137,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     locations_option: tuple[str, ...] = ()
     masterplan_deck: str = "table"
     """``table``: villain turns record their card's face; ``shipped``: the data's faces (I)."""
-    empty_results: str = "refuse"
-    """``refuse``: a result that changes nothing is refused; ``keep``: recorded (older logs)."""
+    typos: str = "refuse"
+    """``refuse``: an entry that changes nothing or names no known target is refused as a
+    typo; ``keep``: recorded (logs made before the option)."""
     protocol: int = 2
     """The rules version the game is recorded under (game-started's ``rules_version``): it
     decides how the table's entries are read where the recording protocol changed

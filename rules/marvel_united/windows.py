@@ -102,7 +102,7 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
     """Refuse a result the effect being resolved cannot have; else what it adds to the tally.
     ``state`` is the state before the result."""
     tally = entries(state, head, event)
-    if state.empty_results == "refuse" and not any(n for _, n in tally) and changes(event):
+    if state.typos == "refuse" and not any(n for _, n in tally) and changes(event):
         refuse("this result changes nothing: say what it changes (thugs=-1, amount=1, "
                "tokens=move…)")
     if head.kind in VILLAIN_KINDS:
@@ -123,9 +123,15 @@ def changes(event: Event) -> bool:
 
 def unchanged(state: State, what: str) -> None:
     """Refuse a relocation or an Invulnerable token that changes nothing (option
-    ``empty-results=refuse``)."""
-    if state.empty_results == "refuse":
-        refuse(f"this result changes nothing: {what}")
+    ``typos=refuse``)."""
+    typo(state, f"this result changes nothing: {what}")
+
+
+def typo(state: State, reason: str, allowed: tuple[str, ...] = ()) -> None:
+    """Refuse an entry the table surely mistyped, unless the game keeps them (option
+    ``typos=keep``, and logs made before it)."""
+    if state.typos == "refuse":
+        refuse(reason, allowed)
 
 
 def check_limits(state: State, head: Step, tally: Tally) -> None:

@@ -159,15 +159,15 @@ def test_a_result_that_changes_nothing_is_refused() -> None:
 
 
 def test_logs_made_before_the_option_keep_results_that_changed_nothing() -> None:
-    """Old logs must still fold: a game-started without the ``empty-results`` key (made before
-    it) may hold such a result, typed then; it is read as it was typed. A table may choose
-    ``--option empty-results=keep`` too."""
-    for options in ({k: v for k, v in started().options.items() if k != "empty-results"},
-                    {**started().options, "empty-results": "keep"}):
+    """Old logs must still fold: a game-started without the ``typos`` key (made before it)
+    may hold such a result, typed then; it is read as it was typed. A table may choose
+    ``--option typos=keep`` too."""
+    for options in ({k: v for k, v in started().options.items() if k != "typos"},
+                    {**started().options, "typos": "keep"}):
         state = RULES.start(msgspec.structs.replace(started(), options=options))
-        assert state.empty_results == "keep"
-    assert start().empty_results == "refuse"
-    state = replace(hero_special(), empty_results="keep")
+        assert state.typos == "keep"
+    assert start().typos == "refuse"
+    state = replace(hero_special(), typos="keep")
     here = state.places[state.heroes[0].location].name
     play(state, [f"tokens location={here} by=olga", "invulnerable hero=patrick by=olga",
                  "invulnerable hero=patrick by=olga"])
@@ -181,3 +181,14 @@ def test_move_and_attack_refusals_name_the_rule_for_the_typo() -> None:
     here = state.places[state.heroes[0].location].name
     assert f"Olga is at {here} already" in refused(state, f"move to={here}")
     assert "did you mean 'villain'" in refused(state, "attack target=villian")
+
+
+def test_a_misspelt_heroic_target_is_refused_for_the_typo() -> None:
+    """Heroic Action: 'place a Heroic Action token on an empty slot of the Threat card' (or,
+    Taskmaster's rule, discard a Crisis token): ``heroic target=thret`` is a typo, refused as
+    one, not read as the Threat."""
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma"])
+    assert "'thret' is not something a Heroic Action targets" in refused(
+        state, "heroic target=thret")
+    kept = replace(state, typos="keep")  # read as the Threat, as logs before the option were
+    assert "no Threat taking action tokens" in refused(kept, "heroic target=thret")
