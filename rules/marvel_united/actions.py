@@ -6,7 +6,7 @@ from ledger.events import TABLE
 from rules.kernel import ActionSpec, FieldSpec
 
 from . import data
-from .moves import HERO_WINDOWS, attack_targets, crisis_open, mission_draws
+from .moves import HERO_WINDOWS, attack_targets, crisis_open, draw_need, mission_draws
 from .state import (
     ATTACK,
     HEROIC,
@@ -44,22 +44,24 @@ def legal_actions(state: State) -> tuple[ActionSpec, ...]:
 
 
 def cards_field(state: State, required: bool = True, seat: int = NOBODY,
-                where: str = "deck", seats: tuple[int, ...] = ()) -> FieldSpec:
-    """The cards the heroes (``seat``, else ``seats``, else all) may name: those still in
-    their deck (a draw) or in their hand (``where="hand"``: damage, a cost)."""
+                where: str = "deck", seats: tuple[int, ...] = (),
+                reach: int = data.KO_DRAW.value) -> FieldSpec:
+    """The cards the heroes (``seat``, else ``seats``, else all) may name: those a draw of
+    ``reach`` cards may take from their deck, or those in their hand (``where="hand"``:
+    damage, a cost)."""
     chosen = (seat,) if seat != NOBODY else seats or tuple(range(len(state.heroes)))
     names = tuple(dict.fromkeys(name for s in chosen
-                                for name in held_cards(state.heroes[s], where)))
+                                for name in held_cards(state.heroes[s], where, reach)))
     return FieldSpec(name="cards", kind="list[str]", required=required, choices=names)
 
 
-def held_cards(hero: Hero, where: str) -> tuple[str, ...]:
-    """The card names in a hero's hand, or those a draw may take from their deck: the shuffled
-    part, then the cards put under it, in order, as far as the largest draw (4) reaches."""
+def held_cards(hero: Hero, where: str, reach: int) -> tuple[str, ...]:
+    """The card names in a hero's hand, or those a draw of ``reach`` cards may take from their
+    deck: the shuffled part, then the cards put under it, in order."""
     names = kinds(hero.hero)
     if where == "hand":
         return tuple(names[k] for k, n in enumerate(hero.hand) if n)
-    under = hero.bottom[:max(0, data.KO_DRAW.value - sum(hero.deck))]
+    under = hero.bottom[:max(0, reach - sum(hero.deck))]
     return tuple(names[k] for k in range(len(names)) if hero.deck[k] or k in under)
 
 
@@ -91,7 +93,8 @@ def hero_actions(state: State) -> tuple[ActionSpec, ...]:
     who = (state.name(turn.seat),)
     if state.phase == "draw":
         return (ActionSpec(type="draw", actors=who,
-                           fields=(cards_field(state, False, turn.seat),)),)
+                           fields=(cards_field(state, False, turn.seat,
+                                               reach=draw_need(state, turn)),)),)
     hero = state.heroes[turn.seat]
     if state.phase == "play":
         held = tuple(kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n)
@@ -163,7 +166,7 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     if head.kind == "mission-draw":
         owed = mission_draws(state)
         who = tuple(state.name(seat) for seat in owed)
-        cards = cards_field(state, False, seats=owed)
+        cards = cards_field(state, False, seats=owed, reach=1)
         return (ActionSpec(type="draw", actors=who, fields=(cards,),
                            doc="the third Mission's card, each hero their own"),)
     who = (state.name(head.hero),) if head.kind in HERO_WINDOWS else (TABLE,)

@@ -457,12 +457,18 @@ def on_draw(state: State, actor: int, event: Drew) -> State:
     turn = require_hero(state, actor, "draw")
     require_phase(state, "draw", "drawing")
     hero = state.heroes[turn.seat]
-    need = max(0, data.KO_DRAW.value - hero.hand_size) if turn.stood_up else 1
-    need = min(need, hero.cards_in_deck)
+    need = draw_need(state, turn)
     cards = [card_arg(state, turn.seat, c) for c in event.cards]
     if len(cards) != need:
         refuse(f"{hero.player} draws {need} card{'s' if need != 1 else ''}, not {len(cards)}")
     return replace(draw_cards(state, turn.seat, cards), phase="play")
+
+
+def draw_need(state: State, turn: Turn) -> int:
+    """Draw Card: 1 card, or up to 4 after a KO; fewer when the deck runs out."""
+    hero = state.heroes[turn.seat]
+    need = max(0, data.KO_DRAW.value - hero.hand_size) if turn.stood_up else 1
+    return min(need, hero.cards_in_deck)
 
 
 def effect_draw(state: State, actor: int, event: Drew, window: Step) -> State:

@@ -53,13 +53,17 @@ def test_bam_lists_the_heroes_it_damages_and_the_cards_they_hold() -> None:
 def test_the_draw_lists_what_the_deck_can_give() -> None:
     """1. Draw Card: 'draws the top card from their Hero deck': ``actions`` lists the cards
     still in Patrick's deck (Black Widow: one 'm' and one 'a', both in his hand), not every
-    card of his hero."""
+    card of his hero; a card put under the deck only when the draw reaches it (one card from
+    a shuffled part of one: that card)."""
     state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma", "end"])
     assert set(choices(state, "draw", "cards")) == {"mh", "ma", "aa", "hh", "w", "ww",
                                                     "interrogate"}
     patrick = state.heroes[1]
     under = replace(patrick, bottom=(kinds("black-widow").index("m"),))
     assert "m" not in choices(with_hero(state, 1, under), "draw", "cards")
+    names = kinds("black-widow")
+    last = replace(under, deck=tuple(int(name == "hh") for name in names))
+    assert choices(with_hero(state, 1, last), "draw", "cards") == ("hh",)
 
 
 def test_a_location_named_twice_is_refused_as_named_twice() -> None:
