@@ -28,8 +28,8 @@ Readings where the rulebook leaves a question open (each has a test):
   token or per location; ``done`` waits for what is owed, and nothing else is accepted.
   Ultron's overflow: each token goes to the next location clockwise *with an empty slot*.
 - **BaM! Threats** (their text is on the cards, not in our data): while one is in play, BaM!
-  also accepts damage to heroes at the villain's location or at a BaM! Threat's, and token
-  changes anywhere; the table judges the text.
+  also accepts damage to heroes at the villain's location or at a BaM! Threat's, and any
+  other villain's result (Fear, tokens anywhere, a hero moved); the table judges the text.
 - **Location effects** accept what the data says (:data:`.data.LOCATION_RESULTS`, C): Avengers
   Mansion draws up to 3 in hand; Times Square rescues 1 Civilian here (to the Mission); Central
   Park moves up to 2 tokens elsewhere, put down before ``done``; Police HQ discards 1 Thug
