@@ -199,7 +199,9 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
         ActionSpec(type="hit", actors=who, fields=(
             FieldSpec(name="target", kind="str", choices=("villain", "henchman")),
             FieldSpec(name="amount", kind="int", required=False),
-            FieldSpec(name="location", kind="str", required=False, choices=places))),
+            FieldSpec(name="location", kind="str", required=False, choices=tuple(
+                state.places[t.place].name for t in state.threats
+                if t.henchman and not t.cleared)))),
         ActionSpec(type="gain", actors=who, fields=(
             hero_field("gain"), FieldSpec(name="tokens", kind="list[str]",
                                           choices=SYMBOL_NAMES))),

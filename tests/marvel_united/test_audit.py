@@ -196,3 +196,11 @@ def test_a_misspelt_heroic_target_is_refused_for_the_typo() -> None:
         state, "heroic target=thret")
     kept = replace(state, typos="keep")  # read as the Threat, as logs before the option were
     assert "no Threat taking action tokens" in refused(kept, "heroic target=thret")
+
+
+def test_hit_lists_the_locations_of_henchmen() -> None:
+    """Attack: 'If attacking a Henchman on a Threat card, remove 1 Health token from the card':
+    an effect's ``hit target=henchman location=…`` lists the locations where a Henchman is."""
+    state = hero_special()
+    henchmen = {state.places[t.place].name for t in state.threats if t.henchman}
+    assert set(choices(state, "hit", "location")) == henchmen
