@@ -14,9 +14,9 @@ from .state import (
     NOBODY,
     SYMBOL_NAMES,
     WILD,
-    Hero,
     State,
     around,
+    card_names,
     kinds,
     threat_here,
 )
@@ -51,18 +51,10 @@ def cards_field(state: State, required: bool = True, seat: int = NOBODY,
     damage, a cost)."""
     chosen = (seat,) if seat != NOBODY else seats or tuple(range(len(state.heroes)))
     names = tuple(dict.fromkeys(name for s in chosen
-                                for name in held_cards(state.heroes[s], where, reach)))
+                                for name in card_names(state.heroes[s], where, reach)))
     return FieldSpec(name="cards", kind="list[str]", required=required, choices=names)
 
 
-def held_cards(hero: Hero, where: str, reach: int) -> tuple[str, ...]:
-    """The card names in a hero's hand, or those a draw of ``reach`` cards may take from their
-    deck: the shuffled part, then the cards put under it, in order."""
-    names = kinds(hero.hero)
-    if where == "hand":
-        return tuple(names[k] for k, n in enumerate(hero.hand) if n)
-    under = hero.bottom[:max(0, reach - sum(hero.deck))]
-    return tuple(names[k] for k in range(len(names)) if hero.deck[k] or k in under)
 
 
 def setup_action(state: State) -> ActionSpec:

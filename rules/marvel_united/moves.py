@@ -58,6 +58,7 @@ from .state import (
     adjacent,
     around,
     bump,
+    card_names,
     card_of,
     has_special,
     kinds,
@@ -138,11 +139,15 @@ def place_arg(state: State, text: str) -> int:
     return index
 
 
-def card_arg(state: State, seat: int, text: str) -> int:
-    hero = state.heroes[seat].hero
-    kind = card_of(hero, text)
+def card_arg(state: State, seat: int, text: str, where: str = "deck") -> int:
+    """The card kind a typed name means; an unknown name is refused with the cards ``where``
+    (:func:`.state.card_names`: the hand for a card played or discarded, the deck for a
+    draw)."""
+    hero = state.heroes[seat]
+    kind = card_of(hero.hero, text)
     if kind is None:
-        refuse(f"'{text}' is not a {data.HERO_TITLES[hero]} card", kinds(hero))
+        refuse(f"'{text}' is not a {data.HERO_TITLES[hero.hero]} card",
+               card_names(hero, where) if hero.dealt else kinds(hero.hero))
     return kind
 
 
@@ -533,7 +538,7 @@ def on_play(state: State, actor: int, event: Played) -> State:
     require_phase(state, "play", "playing a card")
     seat = turn.seat
     hero = state.heroes[seat]
-    kind = card_arg(state, seat, event.card)
+    kind = card_arg(state, seat, event.card, "hand")
     if not hero.hand[kind]:
         held = [kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n]
         refuse(f"{hero.player} holds no '{kinds(hero.hero)[kind]}' card", held)
@@ -930,7 +935,7 @@ def on_discard(state: State, actor: int, event: Discarded) -> State:
 def to_bottom(state: State, seat: int, names: Sequence[str]) -> State:
     """Cards from a hero's hand to the bottom of their deck, in order; the last one KOs."""
     hero = state.heroes[seat]
-    cards = [card_arg(state, seat, c) for c in names]
+    cards = [card_arg(state, seat, c, "hand") for c in names]
     hand, bottom = list(hero.hand), list(hero.bottom)
     for kind in cards:
         if not hand[kind]:
@@ -1043,7 +1048,8 @@ def on_swap(state: State, actor: int, event: Swapped) -> State:
     seat = head.hero
     hero = state.heroes[seat]
     names = kinds(hero.hero)
-    given, taken = card_arg(state, seat, event.card), card_arg(state, seat, event.storyline)
+    given = card_arg(state, seat, event.card, "hand")
+    taken = card_arg(state, seat, event.storyline, "storyline")
     if not hero.hand[given]:
         refuse(f"{hero.player} holds no '{names[given]}' card",
                [names[k] for k, n in enumerate(hero.hand) if n])

@@ -191,6 +191,18 @@ def kinds(hero: str) -> tuple[str, ...]:
     return tuple(data.HEROES[hero])
 
 
+def card_names(hero: Hero, where: str, reach: int = data.KO_DRAW.value) -> tuple[str, ...]:
+    """The names of a hero's cards ``where``: ``hand``, ``storyline``, or ``deck``, those a
+    draw of ``reach`` cards may take (the shuffled part, then the cards put under it, in
+    order)."""
+    names = kinds(hero.hero)
+    if where in ("hand", "storyline"):
+        counts = hero.hand if where == "hand" else hero.played
+        return tuple(names[k] for k, n in enumerate(counts) if n)
+    under = hero.bottom[:max(0, reach - sum(hero.deck))]
+    return tuple(names[k] for k in range(len(names)) if hero.deck[k] or k in under)
+
+
 def card_of(hero: str, text: str) -> int | None:
     key = text.strip().casefold()
     names = kinds(hero)

@@ -204,3 +204,11 @@ def test_hit_lists_the_locations_of_henchmen() -> None:
     state = hero_special()
     henchmen = {state.places[t.place].name for t in state.threats if t.henchman}
     assert set(choices(state, "hit", "location")) == henchmen
+
+
+def test_an_unknown_card_lists_the_cards_that_may_be_named() -> None:
+    """2. Play Card: 'chooses a Hero card from their hand': a card name that is no card of the
+    hero is refused with the cards in hand as the allowed values (not every card of the
+    hero)."""
+    state = play(cap_and_widow(), ["draw cards=hh by=olga"])
+    assert refused(state, "play card=zz").endswith("Allowed: m, ma, aa, hh.")
