@@ -147,7 +147,7 @@ def card_arg(state: State, seat: int, text: str, where: str = "deck") -> int:
     kind = card_of(hero.hero, text)
     if kind is None:
         refuse(f"'{text}' is not a {data.HERO_TITLES[hero.hero]} card",
-               card_names(hero, where) if hero.dealt else kinds(hero.hero))
+               card_names(hero, where))
     return kind
 
 
