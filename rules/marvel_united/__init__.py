@@ -28,8 +28,8 @@ Readings where the rulebook leaves a question open (each has a test):
   token or per location; ``done`` waits for what is owed, and nothing else is accepted.
   Ultron's overflow: each token goes to the next location clockwise *with an empty slot*.
 - **BaM! Threats** (their text is on the cards, not in our data): while one is in play, BaM!
-  also accepts damage to heroes at the villain's location or at a BaM! Threat's, and token
-  changes anywhere; the table judges the text.
+  also accepts damage to heroes at the villain's location or at a BaM! Threat's, and any
+  other villain's result (Fear, tokens anywhere, a hero moved); the table judges the text.
 - **Location effects** accept what the data says (:data:`.data.LOCATION_RESULTS`, C): Avengers
   Mansion draws up to 3 in hand; Times Square rescues 1 Civilian here (to the Mission); Central
   Park moves up to 2 tokens elsewhere, put down before ``done``; Police HQ discards 1 Thug
@@ -72,6 +72,12 @@ Readings where the rulebook leaves a question open (each has a test):
   location keeps in play; refused where no Threat card is.
 - **Taskmaster**: the villain cannot be damaged while any Crisis token is out; ``attack
   target=crisis`` or ``heroic target=crisis`` discards one where no Thugs or Civilians are.
+- **Typos**: an entry that changes nothing (``tokens`` with no numbers, ``hit amount=0``,
+  ``gain`` with no tokens, a ``relocate`` to where the hero stands, ``invulnerable`` for a hero
+  who is already) or names no known target (``heroic target=thret``) is refused as a typo (as
+  ``plot amount=0`` always was). Option ``typos=refuse`` (default) or ``keep``; a log made
+  before the option (no such key
+  in its game-started) keeps them.
 
 Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` decides):
 

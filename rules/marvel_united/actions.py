@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
 from ledger.events import TABLE
 from rules.kernel import ActionSpec, FieldSpec
 
 from . import data
-from .moves import HERO_WINDOWS, attack_targets, crisis_open, mission_draws
+from .moves import HERO_WINDOWS, attack_targets, crisis_open, draw_need, mission_draws
 from .state import (
     ATTACK,
     HEROIC,
@@ -18,10 +16,11 @@ from .state import (
     WILD,
     State,
     around,
+    card_names,
     kinds,
     threat_here,
 )
-from .windows import result_types
+from .windows import decided, named, result_types
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:
@@ -44,10 +43,18 @@ def legal_actions(state: State) -> tuple[ActionSpec, ...]:
     return hero_actions(state)
 
 
-def cards_field(state: State, required: bool = True, seat: int = NOBODY) -> FieldSpec:
-    heroes = state.heroes if seat == NOBODY else (state.heroes[seat],)
-    names = tuple(dict.fromkeys(k for h in heroes for k in kinds(h.hero)))
+def cards_field(state: State, required: bool = True, seat: int = NOBODY,
+                where: str = "deck", seats: tuple[int, ...] = (),
+                reach: int = data.KO_DRAW.value) -> FieldSpec:
+    """The cards the heroes (``seat``, else ``seats``, else all) may name: those a draw of
+    ``reach`` cards may take from their deck, or those in their hand (``where="hand"``:
+    damage, a cost)."""
+    chosen = (seat,) if seat != NOBODY else seats or tuple(range(len(state.heroes)))
+    names = tuple(dict.fromkeys(name for s in chosen
+                                for name in card_names(state.heroes[s], where, reach)))
     return FieldSpec(name="cards", kind="list[str]", required=required, choices=names)
+
+
 
 
 def setup_action(state: State) -> ActionSpec:
@@ -61,6 +68,9 @@ def setup_action(state: State) -> ActionSpec:
         FieldSpec(name="start", kind="str", required=False, choices=places),
         FieldSpec(name="bam", kind="list[str]", required=False, choices=threats),
         FieldSpec(name="on-move", kind="list[str]", required=False, choices=threats),
+        FieldSpec(name="slots", kind="list[str]", required=False, choices=tuple(
+            t for t in threats if not data.THREATS[state.villain][t].health),
+            doc="threat:symbols (e.g. hydra-elite-troops:mma) when not 3 Heroic"),
     )
     return ActionSpec(type="setup", actors=(TABLE,), fields=fields,
                       doc="empty fields: tabletape picks")
@@ -75,7 +85,8 @@ def hero_actions(state: State) -> tuple[ActionSpec, ...]:
     who = (state.name(turn.seat),)
     if state.phase == "draw":
         return (ActionSpec(type="draw", actors=who,
-                           fields=(cards_field(state, False, turn.seat),)),)
+                           fields=(cards_field(state, False, turn.seat,
+                                               reach=draw_need(state, turn)),)),)
     hero = state.heroes[turn.seat]
     if state.phase == "play":
         held = tuple(kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n)
@@ -147,17 +158,32 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     if head.kind == "mission-draw":
         owed = mission_draws(state)
         who = tuple(state.name(seat) for seat in owed)
-        cards = cards_field(state, False, owed[0] if len(owed) == 1 else NOBODY)
+        cards = cards_field(state, False, seats=owed, reach=1)
         return (ActionSpec(type="draw", actors=who, fields=(cards,),
                            doc="the third Mission's card, each hero their own"),)
     who = (state.name(head.hero),) if head.kind in HERO_WINDOWS else (TABLE,)
-    hero = FieldSpec(name="hero", kind="str", choices=heroes)
-    place = FieldSpec(name="location", kind="str", choices=places)
+    allowed = decided(state, head)
+
+    def listed(*kinds: str) -> tuple[int, ...]:
+        """Seats or places the data allows for these results (all, when the table judges)."""
+        return tuple(range(len(state.heroes))) if allowed is None else named(allowed, kinds)
+
+    def hero_field(*kinds: str, required: bool = True) -> FieldSpec:
+        names = tuple(state.name(s) for s in listed(*kinds) if state.name(s) in heroes)
+        return FieldSpec(name="hero", kind="str", required=required, choices=names)
+
+    def hand_cards(*kinds: str) -> FieldSpec:
+        return cards_field(state, where="hand", seats=listed(*kinds))
+
+    token_places = (tuple(state.places[i].name for i in listed("thugs", "civilians", "crisis"))
+                    if allowed is not None else places)
+    place = FieldSpec(name="location", kind="str", choices=token_places)
     number = FieldSpec(name="amount", kind="int")
     specs = [
-        ActionSpec(type="damage", actors=who, fields=(hero, cards_field(state))),
+        ActionSpec(type="damage", actors=who, fields=(hero_field("damage"),
+                                                      hand_cards("damage"))),
         ActionSpec(type="discard", actors=who, doc="a cost, not damage", fields=(
-            cards_field(state), replace(hero, required=False))),
+            hand_cards("discard"), hero_field("discard", required=False))),
         ActionSpec(type="tokens", actors=who, fields=(
             place, *(FieldSpec(name=n, kind="int", required=False)
                      for n in ("thugs", "civilians", "crisis")),
@@ -165,14 +191,17 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
         ActionSpec(type="hit", actors=who, fields=(
             FieldSpec(name="target", kind="str", choices=("villain", "henchman")),
             FieldSpec(name="amount", kind="int", required=False),
-            FieldSpec(name="location", kind="str", required=False, choices=places))),
+            FieldSpec(name="location", kind="str", required=False, choices=tuple(
+                state.places[t.place].name for t in state.threats
+                if t.henchman and not t.cleared)))),
         ActionSpec(type="gain", actors=who, fields=(
-            hero, FieldSpec(name="tokens", kind="list[str]", choices=SYMBOL_NAMES))),
-        ActionSpec(type="invulnerable", actors=who, fields=(hero,)),
+            hero_field("gain"), FieldSpec(name="tokens", kind="list[str]",
+                                          choices=SYMBOL_NAMES))),
+        ActionSpec(type="invulnerable", actors=who, fields=(hero_field("invulnerable"),)),
         ActionSpec(type="relocate", actors=who, fields=(
-            hero, FieldSpec(name="to", kind="str", choices=places))),
-        ActionSpec(type="draw", actors=who, fields=(cards_field(state), FieldSpec(
-            name="hero", kind="str", required=False, choices=heroes))),
+            hero_field("relocate"), FieldSpec(name="to", kind="str", choices=places))),
+        ActionSpec(type="draw", actors=who, fields=(
+            cards_field(state, seats=listed("draw")), hero_field("draw", required=False))),
         ActionSpec(type="done", actors=who, doc="the effect is resolved"),
     ]
     if state.plot == "fear":
@@ -180,7 +209,7 @@ def window_actions(state: State) -> tuple[ActionSpec, ...]:
     if head.kind == "location":
         specs.insert(-1, swap_action(state, head.hero))
     accepted = result_types(state, head)
-    return tuple(s for s in specs if accepted is None or s.type in accepted or s.type == "done")
+    return tuple(s for s in specs if s.type in accepted or s.type == "done")
 
 
 def swap_action(state: State, seat: int) -> ActionSpec:

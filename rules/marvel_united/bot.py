@@ -177,6 +177,6 @@ def hero_window(state: State, rng: random.Random, head: Step) -> Iterator[Candid
         yield 3.0, seat, Gained(hero=state.name(seat), tokens=(rng.choice(SYMBOL_NAMES),))
     here = state.places[state.heroes[seat].location].name
     if head.results == 0 and head.kind == "location" and here == "shield-helicarrier":
-        far = rng.choice([p.name for p in state.places])
+        far = rng.choice([p.name for p in state.places if p.name != here])
         yield 3.0, seat, Relocated(hero=state.name(seat), to=far)
     yield 1.0, seat, Done()

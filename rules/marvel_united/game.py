@@ -62,7 +62,7 @@ class MarvelUnited(SteppedRules[State]):
         return State(villain=found.villain, heroes=heroes, health=found.health,
                      start_health=found.health, plot=found.plot, plot_limit=found.plot_limit,
                      mission_slots=found.mission_slots, locations_option=found.locations,
-                     masterplan_deck=found.masterplan_deck,
+                     masterplan_deck=found.masterplan_deck, typos=found.typos,
                      protocol=protocol_version(self.title, started.rules_version, RULES_VERSIONS))
 
     def step(self, state: State, actor: str, event: Event) -> State:

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 from msgspec.structs import replace
 
 from ledger.events import Event, event_type
-from rules.kernel import IllegalAction
+from rules.kernel import IllegalAction, closest
 
 from . import data, windows
 from .events import (
@@ -58,6 +58,7 @@ from .state import (
     adjacent,
     around,
     bump,
+    card_names,
     card_of,
     has_special,
     kinds,
@@ -138,11 +139,15 @@ def place_arg(state: State, text: str) -> int:
     return index
 
 
-def card_arg(state: State, seat: int, text: str) -> int:
-    hero = state.heroes[seat].hero
-    kind = card_of(hero, text)
+def card_arg(state: State, seat: int, text: str, where: str = "deck") -> int:
+    """The card kind a typed name means; an unknown name is refused with the cards ``where``
+    (:func:`.state.card_names`: the hand for a card played or discarded, the deck for a
+    draw)."""
+    hero = state.heroes[seat]
+    kind = card_of(hero.hero, text)
     if kind is None:
-        refuse(f"'{text}' is not a {data.HERO_TITLES[hero]} card", kinds(hero))
+        refuse(f"'{text}' is not a {data.HERO_TITLES[hero.hero]} card",
+               card_names(hero, where))
     return kind
 
 
@@ -215,7 +220,11 @@ def check_locations(state: State, names: Sequence[str]) -> list[str]:
     for name in found:
         if name not in data.LOCATIONS:
             refuse(f"'{name}' is not a location", tuple(data.LOCATIONS))
-    if len(set(found)) != wanted or len(found) != wanted:
+    twice = sorted({n for n in found if found.count(n) > 1})
+    if twice:
+        refuse(f"name {wanted} different locations, clockwise: {', '.join(twice)} is named "
+               "twice", [n for n in data.LOCATIONS if n not in found])
+    if len(found) != wanted:
         refuse(f"name {wanted} different locations, clockwise, not {len(found)}")
     if state.locations_option and found != list(state.locations_option):
         refuse("this game's options fix the locations", state.locations_option)
@@ -453,12 +462,18 @@ def on_draw(state: State, actor: int, event: Drew) -> State:
     turn = require_hero(state, actor, "draw")
     require_phase(state, "draw", "drawing")
     hero = state.heroes[turn.seat]
-    need = max(0, data.KO_DRAW.value - hero.hand_size) if turn.stood_up else 1
-    need = min(need, hero.cards_in_deck)
+    need = draw_need(state, turn)
     cards = [card_arg(state, turn.seat, c) for c in event.cards]
     if len(cards) != need:
         refuse(f"{hero.player} draws {need} card{'s' if need != 1 else ''}, not {len(cards)}")
     return replace(draw_cards(state, turn.seat, cards), phase="play")
+
+
+def draw_need(state: State, turn: Turn) -> int:
+    """Draw Card: 1 card, or up to 4 after a KO; fewer when the deck runs out."""
+    hero = state.heroes[turn.seat]
+    need = max(0, data.KO_DRAW.value - hero.hand_size) if turn.stood_up else 1
+    return min(need, hero.cards_in_deck)
 
 
 def effect_draw(state: State, actor: int, event: Drew, window: Step) -> State:
@@ -523,7 +538,7 @@ def on_play(state: State, actor: int, event: Played) -> State:
     require_phase(state, "play", "playing a card")
     seat = turn.seat
     hero = state.heroes[seat]
-    kind = card_arg(state, seat, event.card)
+    kind = card_arg(state, seat, event.card, "hand")
     if not hero.hand[kind]:
         held = [kinds(hero.hero)[k] for k, n in enumerate(hero.hand) if n]
         refuse(f"{hero.player} holds no '{kinds(hero.hero)[kind]}' card", held)
@@ -552,16 +567,20 @@ def spend(state: State, symbol: int, token: bool) -> State:
     for use in (symbol, WILD):
         if hero.tokens[use]:
             return with_hero(state, turn.seat, replace(hero, tokens=bump(hero.tokens, use, -1)))
-    refuse(f"no {SYMBOL_NAMES[symbol].title()} symbol left (nor a Wild, nor an Action token)",
-           available_words(state))
+    refuse(f"no {SYMBOL_NAMES[symbol].title()} symbol left (nor a Wild, nor an Action "
+           f"token); left: {available_words(state) or 'nothing'}")
 
 
-def available_words(state: State) -> tuple[str, ...]:
+def available_words(state: State) -> str:
+    """The symbols and Action tokens the active hero has left (``1 Attack symbol, 1 Wild
+    token``)."""
     turn = state.turn
     assert turn is not None
     hero = state.heroes[turn.seat]
-    return tuple(f"{SYMBOL_NAMES[s]} {turn.symbols[s]}+{hero.tokens[s]} tokens"
-                 for s in range(4) if turn.symbols[s] or hero.tokens[s])
+    found = [f"{n} {SYMBOL_NAMES[s].title()} {what}{'s' if n != 1 else ''}"
+             for what, counts in (("symbol", turn.symbols), ("token", hero.tokens))
+             for s, n in enumerate(counts) if n]
+    return ", ".join(found)
 
 
 def acting(state: State, actor: int, what: str) -> Turn:
@@ -580,8 +599,11 @@ def on_move(state: State, actor: int, event: Moved) -> State:
     seat = acting(state, actor, "move").seat
     to = place_arg(state, event.to)
     here = state.heroes[seat].location
+    near = [state.places[i].name for i in around(state, here) if i != here]
+    if to == here:
+        refuse(f"{state.name(seat)} is at {state.places[here].name} already: a Move goes to an "
+               "adjacent Location", near)
     if not adjacent(state, here, to):
-        near = [state.places[i].name for i in around(state, here) if i != here]
         refuse(f"{state.places[to].name} is not next to {state.places[here].name}", near)
     state = spend(state, MOVE, event.token)
     return with_hero(state, seat, replace(state.heroes[seat], location=to))
@@ -593,8 +615,15 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
     here = state.heroes[seat].location
     target = event.target.strip().casefold()
     allowed = attack_targets(state, here)
+    if target not in ENEMIES:
+        close = closest(target, ENEMIES)
+        refuse(f"'{target}' is not an enemy to attack"
+               f"{f' (did you mean {close!r}?)' if close else ''}: {', '.join(ENEMIES)}",
+               allowed)
     if target == "villain" and target not in allowed:
         refuse(villain_guarded(state, here), allowed)
+    if target == "crisis":
+        require_crisis_open(state, here)
     if target not in allowed:
         refuse(f"no {target} to attack at {state.places[here].name}", allowed)
     if event.survives:
@@ -610,6 +639,13 @@ def on_attack(state: State, actor: int, event: Attacked) -> State:
         state = with_place(state, here, replace(state.places[here],
                                                 crisis=state.places[here].crisis - 1))
     return state
+
+
+HEROIC_TARGETS = ("threat", "crisis")
+"""What ``heroic target=`` names besides rescuing (``rescue``): the Threat here, or a Crisis
+token (Taskmaster's rule)."""
+ENEMIES = ("thug", "henchman", "villain", "crisis")
+"""What ``attack target=`` names (a Crisis token: Taskmaster's rule)."""
 
 
 def attack_targets(state: State, here: int) -> tuple[str, ...]:
@@ -660,6 +696,12 @@ def crisis_open(state: State, here: int) -> bool:
     return state.villain == "taskmaster" and place.crisis > 0 and not place.thugs + place.civilians
 
 
+def require_crisis_open(state: State, here: int) -> None:
+    if not crisis_open(state, here):
+        refuse("a Crisis token is discarded only by Taskmaster's rule: at a location with "
+               "a Crisis token and no Civilians or Thugs")
+
+
 def on_rescue(state: State, actor: int, event: Rescued) -> State:
     """Heroic Action: rescue 1 Civilian here; it goes to its Mission (or the pool)."""
     seat = acting(state, actor, "rescue").seat
@@ -675,10 +717,11 @@ def on_heroic(state: State, actor: int, event: Heroic) -> State:
     seat = acting(state, actor, "place a Heroic token").seat
     here = state.heroes[seat].location
     target = event.target.strip().casefold()
+    if target not in HEROIC_TARGETS:
+        windows.typo(state, f"'{target}' is not something a Heroic Action targets: "
+                     f"{', '.join(HEROIC_TARGETS)}", HEROIC_TARGETS)
     if target == "crisis":
-        if not crisis_open(state, here):
-            refuse("a Crisis token is discarded only by Taskmaster's rule: at a location with "
-                   "a Crisis token and no Civilians or Thugs")
+        require_crisis_open(state, here)
         state = spend(state, HEROIC, event.token)
         return with_place(state, here, replace(state.places[here],
                                                crisis=state.places[here].crisis - 1))
@@ -690,11 +733,13 @@ def on_spend(state: State, actor: int, event: Spent) -> State:
     a Move or Attack action on an empty slot asking for it (Heroic: ``heroic``)."""
     seat = acting(state, actor, "spend an action on a Threat").seat
     name = event.symbol.strip().casefold()
-    if name == SYMBOL_NAMES[HEROIC]:
+    here = state.heroes[seat].location
+    threat = threat_here(state, here)
+    if name == SYMBOL_NAMES[HEROIC] and threat is not None and "H" in threat.slots:
         refuse("a Heroic action on the Threat here is recorded with 'heroic'", ["heroic"])
-    if name not in SYMBOL_NAMES[:HEROIC]:
+    if name not in SYMBOL_NAMES[:WILD]:
         refuse(f"'{name}' is not an action a Threat's slot asks for", SYMBOL_NAMES[:HEROIC])
-    return fill_slot(state, state.heroes[seat].location, SYMBOL_NAMES.index(name), event.token)
+    return fill_slot(state, here, SYMBOL_NAMES.index(name), event.token)
 
 
 def fill_slot(state: State, here: int, symbol: int, token: bool) -> State:
@@ -707,12 +752,18 @@ def fill_slot(state: State, here: int, symbol: int, token: bool) -> State:
     if letter not in threat.slots:
         asks = ", ".join(SYMBOL_NAMES[data.SYMBOLS.index(s)].title() for s in threat.slots)
         refuse(f"no {SYMBOL_NAMES[symbol].title()} slot open on {threat.name}: it asks for "
-               f"{asks}", [SYMBOL_NAMES[data.SYMBOLS.index(s)] for s in threat.slots])
+               f"{asks}", tuple(dict.fromkeys(slot_action(s) for s in threat.slots)))
     state = spend(state, symbol, token)
     index = state.places[here].threat
     threat = replace(threat, heroic=threat.heroic + 1, slots=threat.slots.replace(letter, "", 1))
     state = with_threat(state, index, threat)
     return clear_threat(state, index) if not threat.slots else state
+
+
+def slot_action(letter: str) -> str:
+    """What a table types to fill a Threat slot showing ``letter`` (M, A, H)."""
+    name = SYMBOL_NAMES[data.SYMBOLS.index(letter)]
+    return name if letter == "H" else f"spend symbol={name}"
 
 
 def on_special(state: State, actor: int, event: Special) -> State:
@@ -884,7 +935,7 @@ def on_discard(state: State, actor: int, event: Discarded) -> State:
 def to_bottom(state: State, seat: int, names: Sequence[str]) -> State:
     """Cards from a hero's hand to the bottom of their deck, in order; the last one KOs."""
     hero = state.heroes[seat]
-    cards = [card_arg(state, seat, c) for c in names]
+    cards = [card_arg(state, seat, c, "hand") for c in names]
     hand, bottom = list(hero.hand), list(hero.bottom)
     for kind in cards:
         if not hand[kind]:
@@ -973,6 +1024,8 @@ def on_invulnerable(state: State, actor: int, event: Invulnerable) -> State:
     window(state, actor, "invulnerable")
     seat = hero_arg(state, event.hero)
     target_hero(state, seat)
+    if state.heroes[seat].invulnerable:
+        windows.unchanged(state, f"{state.name(seat)} is Invulnerable already")
     return with_hero(state, seat, replace(state.heroes[seat], invulnerable=True))
 
 
@@ -981,7 +1034,10 @@ def on_relocate(state: State, actor: int, event: Relocated) -> State:
     window(state, actor, "relocate")
     seat = hero_arg(state, event.hero)
     target_hero(state, seat)
-    return with_hero(state, seat, replace(state.heroes[seat], location=place_arg(state, event.to)))
+    to = place_arg(state, event.to)
+    if to == state.heroes[seat].location:
+        windows.unchanged(state, f"{state.name(seat)} is at {state.places[to].name} already")
+    return with_hero(state, seat, replace(state.heroes[seat], location=to))
 
 
 def on_swap(state: State, actor: int, event: Swapped) -> State:
@@ -992,7 +1048,8 @@ def on_swap(state: State, actor: int, event: Swapped) -> State:
     seat = head.hero
     hero = state.heroes[seat]
     names = kinds(hero.hero)
-    given, taken = card_arg(state, seat, event.card), card_arg(state, seat, event.storyline)
+    given = card_arg(state, seat, event.card, "hand")
+    taken = card_arg(state, seat, event.storyline, "storyline")
     if not hero.hand[given]:
         refuse(f"{hero.player} holds no '{names[given]}' card",
                [names[k] for k, n in enumerate(hero.hand) if n])

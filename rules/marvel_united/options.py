@@ -3,7 +3,9 @@
 ``--option villain=ultron --option heroes=hulk,iron-man --option challenge=moderate``;
 ``--option health=9`` (the villain's health), ``--option fear-limit=18``,
 ``--option rescue-slots=8``, ``--option locations=stark-labs,...`` (the ring, clockwise),
-``--option masterplan-deck=shipped`` (play with the shipped placeholder Masterplan faces).
+``--option masterplan-deck=shipped`` (play with the shipped placeholder Masterplan faces),
+``--option typos=keep`` (record an entry that changes nothing or names no known target, as
+logs made before the option did; default ``refuse``).
 Zero means "the data's value" (:mod:`.data`, marked there); the values in force are recorded in
 the game-started event.
 """
@@ -38,12 +40,22 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """``table``: each villain turn records what its card shows (the default: the shipped faces
     are placeholders); ``shipped``: the table plays with the shipped faces (marked I), and a
     villain turn may leave them out (tabletape draws the card and fills its face)."""
+    typos: str = "refuse"
+    """``refuse``: an entry that changes nothing (``tokens`` with no numbers, ``hit amount=0``,
+    a second ``invulnerable``…) or names no known target (``heroic target=thret``) is refused
+    as a typo (the default, a reading); ``keep``: it is recorded, as in logs made before the
+    option."""
 
 
 MASTERPLAN_DECKS = ("table", "shipped")
 MASTERPLAN_DECK = "masterplan-deck"
 """The option's key. Games recorded before it existed (rules version 1) have no such key in
 their game-started options: they played the shipped faces, and tabletape filled them in."""
+
+
+TYPOS_CHOICES = ("refuse", "keep")
+TYPOS = "typos"
+"""The option's key. Logs made before it existed lack it: they kept such results."""
 
 
 class Settings(msgspec.Struct, frozen=True):
@@ -58,11 +70,13 @@ class Settings(msgspec.Struct, frozen=True):
     mission_slots: tuple[int, ...]
     locations: tuple[str, ...]
     masterplan_deck: str
+    typos: str
 
 
 def settings(options: Mapping[str, Any], players: int) -> Settings:
     """Settings from the options of a game-started event (every option key is stored since
-    version 2; a version 1 log lacks ``masterplan-deck``, which then means ``shipped``)."""
+    version 2; a version 1 log lacks ``masterplan-deck``, which then means ``shipped``; a log
+    made before ``typos`` lacks it, which then means ``keep``)."""
     found = msgspec.convert(dict(options), Options, strict=False)
     villain = data.VILLAINS[found.villain]
     heroes = found.heroes or tuple(data.HEROES)[:players]
@@ -79,6 +93,7 @@ def settings(options: Mapping[str, Any], players: int) -> Settings:
         mission_slots=slots,
         locations=found.locations,
         masterplan_deck=found.masterplan_deck if MASTERPLAN_DECK in options else "shipped",
+        typos=found.typos if TYPOS in options else "keep",
     )
 
 
@@ -90,6 +105,7 @@ def validate(options: Any, players: Sequence[str]) -> None:
                          "player name")
     choose("challenge", options.challenge, tuple(data.CHALLENGES))
     choose(MASTERPLAN_DECK, options.masterplan_deck, MASTERPLAN_DECKS)
+    choose(TYPOS, options.typos, TYPOS_CHOICES)
     for hero in options.heroes:
         choose("heroes", hero, tuple(data.HEROES))
     if options.heroes and len(options.heroes) != len(players):

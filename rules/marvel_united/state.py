@@ -137,6 +137,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     locations_option: tuple[str, ...] = ()
     masterplan_deck: str = "table"
     """``table``: villain turns record their card's face; ``shipped``: the data's faces (I)."""
+    typos: str = "refuse"
+    """``refuse``: an entry that changes nothing or names no known target is refused as a
+    typo; ``keep``: recorded (logs made before the option)."""
     protocol: int = 2
     """The rules version the game is recorded under (game-started's ``rules_version``): it
     decides how the table's entries are read where the recording protocol changed
@@ -186,6 +189,18 @@ class State(msgspec.Struct, frozen=True, gc=False):
 
 def kinds(hero: str) -> tuple[str, ...]:
     return tuple(data.HEROES[hero])
+
+
+def card_names(hero: Hero, where: str, reach: int = data.KO_DRAW.value) -> tuple[str, ...]:
+    """The names of a hero's cards ``where``: ``hand``, ``storyline``, or ``deck``, those a
+    draw of ``reach`` cards may take (the shuffled part, then the cards put under it, in
+    order)."""
+    names = kinds(hero.hero)
+    if where in ("hand", "storyline"):
+        counts = hero.hand if where == "hand" else hero.played
+        return tuple(names[k] for k, n in enumerate(counts) if n)
+    under = hero.bottom[:max(0, reach - sum(hero.deck))]
+    return tuple(names[k] for k in range(len(names)) if hero.deck[k] or k in under)
 
 
 def card_of(hero: str, text: str) -> int | None:

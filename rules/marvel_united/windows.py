@@ -102,15 +102,43 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
     """Refuse a result the effect being resolved cannot have; else what it adds to the tally.
     ``state`` is the state before the result."""
     tally = entries(state, head, event)
+    if state.typos == "refuse" and not any(n for _, n in tally) and changes(event):
+        refuse("this result changes nothing: say what it changes (thugs=-1, amount=1, "
+               "tokens=move…)")
     if head.kind in VILLAIN_KINDS:
         villain_bookkeeping(event)
-    elif head.kind == "location":
-        location_bookkeeping(state, head, event)
-    else:
+    elif head.kind != "location":
         hero_bookkeeping(event)
+    check_limits(state, head, tally)
+    if head.kind == "location":  # after the limits: a result elsewhere is refused for that
+        location_bookkeeping(state, head, event)
+    return tally
+
+
+def changes(event: Event) -> bool:
+    """Whether a result's tally is its whole change (a relocation or an Invulnerable token
+    counts 1 whatever it changes: :func:`unchanged` checks those)."""
+    return isinstance(event, Tokens | Hit | Gained)
+
+
+def unchanged(state: State, what: str) -> None:
+    """Refuse a relocation or an Invulnerable token that changes nothing (option
+    ``typos=refuse``)."""
+    typo(state, f"this result changes nothing: {what}")
+
+
+def typo(state: State, reason: str, allowed: tuple[str, ...] = ()) -> None:
+    """Refuse an entry the table surely mistyped, unless the game keeps them (option
+    ``typos=keep``, and logs made before it)."""
+    if state.typos == "refuse":
+        refuse(reason, allowed)
+
+
+def check_limits(state: State, head: Step, tally: Tally) -> None:
+    """Refuse a tally beyond what the data says the effect still allows."""
     allowed = joint_limits(state, answered(state))
     if allowed is None:
-        return tally
+        return
     for key, amount in tally:
         room = allowed.get(key, 0)
         if amount <= room:
@@ -120,7 +148,6 @@ def check_result(state: State, head: Step, event: Event) -> Tally:
         expected = words(state, allowed) or "nothing more (then 'done')"
         refuse(f"{effect_words(state, head)}: not {words(state, {key: amount})}; "
                f"still allowed: {expected}")
-    return tally
 
 
 def check_done(state: State, head: Step) -> None:
@@ -208,19 +235,34 @@ RESULT_TYPES = {"damage": "damage", "discard": "discard", "fear": "plot", "thugs
 GIFTS = frozenset({"gain", "draw", "invulnerable"})
 
 
-def result_types(state: State, head: Step) -> frozenset[str] | None:
-    """The result actions the window may accept now (None: any; ``done`` is always listed)."""
+def result_types(state: State, head: Step) -> frozenset[str]:
+    """The result actions the window may accept now (``done`` is always listed): a villain's
+    effect gives no gifts, a hero's special damages no hero (see the bookkeeping above)."""
     if cost_first(state, head):
         return frozenset({"discard"})
-    allowed = limits(state, head)
-    judged = allowed is None or (head.kind == "bam" and bool(bam_threats(state)))
-    if judged:
+    allowed = decided(state, head)
+    if allowed is None:
         if head.kind in VILLAIN_KINDS:
             return frozenset(RESULT_TYPES.values()) - GIFTS
-        return None
-    assert allowed is not None
+        return frozenset(RESULT_TYPES.values()) - {"damage"}  # hero_bookkeeping
     return frozenset(RESULT_TYPES[k.partition(":")[0].rstrip("+-")]
                      for k, n in allowed.items() if n > 0)
+
+
+def decided(state: State, head: Step) -> Limits | None:
+    """What the data alone still allows in the window (None: the table judges, as for a
+    special or a BaM! with a BaM! Threat in play)."""
+    if head.kind == "bam" and bam_threats(state):
+        return None
+    return joint_limits(state, answered(state)) if head is state.pending[0] else limits(
+        state, head)
+
+
+def named(allowed: Limits, kinds: tuple[str, ...]) -> tuple[int, ...]:
+    """The seats or location indexes the keys of ``kinds`` still allow (``damage:0`` -> 0)."""
+    found = (key.partition(":") for key, n in allowed.items() if n > 0)
+    return tuple(dict.fromkeys(int(where) for what, _, where in found
+                               if what.rstrip("+-") in kinds and where.isdigit()))
 
 
 # -- the windows one entry answers ---------------------------------------------------------------

@@ -157,7 +157,7 @@ def test_a_threat_asking_for_attack_and_move_symbols() -> None:
     assert "no Attack slot open" in refused(state, "spend symbol=attack token=true")
     state = play(state, ["spend symbol=move token=true"])
     assert not state.threats[troops].cleared
-    assert "recorded with 'heroic'" in refused(state, "spend symbol=heroic token=true")
+    assert "no Heroic slot open" in refused(state, "spend symbol=heroic token=true")
     state = play(state, ["spend symbol=move token=true"])
     assert state.threats[troops].cleared and state.missions[2] == 1
     assert "not a Threat in play" in refused(start(), SETUP + " slots=crossbones:mma")

@@ -174,8 +174,8 @@ def test_times_square_rescues_one_civilian_here() -> None:
     state = location_effect_at("times-square")
     assert "(mission=true)" in refused(state, "tokens location=times-square civilians=-1 "
                                               "by=olga")
-    assert "pool (mission=false)" in refused(state, "tokens location=central-park civilians=-1 "
-                                                    "mission=true by=olga")
+    assert "not 1 Civilian removed from central-park" in refused(
+        state, "tokens location=central-park civilians=-1 mission=true by=olga")
     state = play(state, ["tokens location=times-square civilians=-1 mission=true by=olga"])
     assert state.missions[0] == 1
     assert "nothing more" in refused(state, "tokens location=times-square civilians=-1 "
