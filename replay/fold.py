@@ -223,6 +223,10 @@ def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Even
     listed = specs[0].actors if specs else ()
     candidates = sorted(listed or active, key=lambda actor: actor not in active)
     if not candidates:
+        result = rules.result(folded.state)
+        if result is not None:
+            raise IllegalAction(f"the game is over ({result.reason or 'finished'}): nothing more "
+                                "is recorded; `tabletape undo` takes back the last action")
         allowed = sorted({s.type for s in rules.legal_actions(folded.state)})
         raise IllegalAction(f"nobody may {action} now", allowed=allowed)
     accepted: list[tuple[str, Event]] = []

@@ -1,11 +1,16 @@
-"""A near miss of an allowed value or of a player's name gets "did you mean" (issue 11 audit)."""
+"""Refusals a table reads: "did you mean" for a near miss of an allowed value or of a player's
+name, and "the game is over" after the end (issue 11 audits)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
+from ledger import GameStarted, Ledger
+from replay.fold import open_game, prepare
+from rules.kernel import IllegalAction, bot_game, find_game
 from tests.test_cli import Cli, fails, flat
 
 SETUP = (
@@ -50,3 +55,19 @@ def test_no_suggestion_when_nothing_is_close(strike: tuple[Cli, str]) -> None:
     output = flat(fails(cli, 1, "record", game, "attack", "from=mars", "target=europe",
                         "defender=ben", game=game))
     assert "did you mean" not in output and "Allowed:" in output
+
+
+def test_after_the_end_an_action_nobody_may_take_says_the_game_is_over(tmp_path: Path) -> None:
+    """Marvel United names nobody to act once it is over: the refusal says so, not "nobody may"."""
+    rules = find_game("marvel-united")
+    players = ("Olga", "Patrick")
+    started = GameStarted(kind=rules.name, rules_version=rules.rules_version,
+                          tabletape_version="0", players=players,
+                          options=rules.options({}, players), seed=3)
+    store = Ledger(tmp_path)
+    game = store.create(started)
+    store.append(game, bot_game(rules, started, random.Random(3)), expected_seq=1)
+    folded = open_game(store, game)
+    assert rules.result(folded.state) is not None and not rules.turn(folded.state).active
+    with pytest.raises(IllegalAction, match=r"the game is over \(.+\): nothing more"):
+        prepare(folded, "done")
