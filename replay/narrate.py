@@ -17,6 +17,7 @@ from rich.text import Text
 from ledger import GameStarted, Noted, Record, Retracted
 from replay.fold import action_text, retractions
 from replay.games import plugin_function
+from replay.render import won_words
 from replay.visitor import GameInfo, Visit, Visitor, walk
 from rules.kernel import Rules, TurnInfo
 
@@ -125,9 +126,8 @@ def generic_sentences(rules: Rules[Any], visit: Visit) -> list[str]:
     told = [generic_sentence(visit)]
     result = rules.result(visit.after)
     if result is not None and rules.result(visit.before) is None:
-        winners = " and ".join(result.winners) or "nobody"
         reason = f" ({result.reason})" if result.reason else ""
-        told.append(f"The game ends: {winners} won{reason}.")
+        told.append(f"The game ends: {won_words(result)}{reason}.")
     return told
 
 

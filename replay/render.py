@@ -22,7 +22,7 @@ from ledger import Record, event_type
 from replay.fold import Folded, action_text, decode_event
 from replay.games import plugin_function
 from rules.actions import usage
-from rules.kernel import ActionSpec, Rules, TurnInfo
+from rules.kernel import ActionSpec, Result, Rules, TurnInfo
 
 
 def game_view(rules: Rules[Any], state: Any) -> RenderableType:
@@ -81,10 +81,7 @@ def situation_line(rules: Rules[Any], game: str, state: Any, info: TurnInfo,
         text.append(f" · {where}")
     result = rules.result(state)
     if result is not None:
-        winners = " and ".join(result.winners) or "nobody"
-        text.append(f" · finished: {winners} won", style="bold green")
-        if result.team:
-            text.append(f" ({result.team})")
+        text.append(f" · finished: {won_words(result)}", style="bold green")
         if result.reason:
             text.append(f" · {result.reason}")
         return text
@@ -215,3 +212,21 @@ def log_cell(folded: Folded, record: Record) -> tuple[Text]:
     elif event_type(event) == "undo":
         text.stylize("magenta")
     return (text,)
+
+
+def won_words(result: Result) -> str:
+    """Who won, in table words: the players (and their team), or a side with no player in it.
+
+    >>> won_words(Result(winners=("Olga",)))
+    'Olga won'
+    >>> won_words(Result(winners=("Olga", "Patrick"), team="heroes"))
+    'Olga and Patrick won (heroes)'
+    >>> won_words(Result(winners=(), team="villain"))
+    'the villain won'
+    >>> won_words(Result(winners=()))
+    'nobody won'
+    """
+    if result.winners:
+        team = f" ({result.team})" if result.team else ""
+        return f"{' and '.join(result.winners)} won{team}"
+    return f"the {result.team} won" if result.team else "nobody won"
