@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ledger import Event, GameStarted, Ledger, __version__  # noqa: E402
+from tabletape.ledger import Event, GameStarted, Ledger, __version__  # noqa: E402
 
 
 class Added(Event, tag="add"):

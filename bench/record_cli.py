@@ -24,9 +24,9 @@ def typed_actions(count: int, seed: int = 5) -> tuple[tuple[str, ...], list[list
     """The players and the first ``count`` actions of a bot game, as command-line words."""
     import shlex
 
-    import ledger
-    from replay.fold import action_text
-    from rules.kernel import bot_game, find_game
+    from tabletape import ledger
+    from tabletape.replay.fold import action_text
+    from tabletape.rules.kernel import bot_game, find_game
 
     rules = find_game(KIND)
     players = ("ann", "bob", "cat")

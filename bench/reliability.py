@@ -45,8 +45,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ledger import Ledger  # noqa: E402
-from ledger.codec import GENESIS_HASH, decode_line, sealed_record  # noqa: E402
+from tabletape.ledger import Ledger  # noqa: E402
+from tabletape.ledger.codec import GENESIS_HASH, decode_line, sealed_record  # noqa: E402
 
 MAIN = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from tabletape import main; main()"
 DEAL = ("deal", "player=ann", "continents=asia,europe,africa")
@@ -57,7 +57,7 @@ BATCH = 3
 WRITER = f"""
 import sys
 sys.path.insert(0, {str(ROOT)!r})
-from ledger import Ledger, Noted
+from tabletape.ledger import Ledger, Noted
 store, game = Ledger(sys.argv[1]), sys.argv[2]
 seq = store.head(game).seq
 while True:
@@ -69,7 +69,7 @@ while True:
 CONCURRENT = f"""
 import sys
 sys.path.insert(0, {str(ROOT)!r})
-from ledger import Ledger, Noted, VersionConflict
+from tabletape.ledger import Ledger, Noted, VersionConflict
 store, game, me, count = Ledger(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 done = 0
 while done < count:

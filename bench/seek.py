@@ -20,8 +20,8 @@ import typer
 from rich.console import Console
 
 from bench.common import Figure, figures_table, seconds, side_by_side
-from ledger import Draft, GameStarted, Ledger
-from replay.engine import Cursor, Point, Replay, open_replay
+from tabletape.ledger import Draft, GameStarted, Ledger
+from tabletape.replay.engine import Cursor, Point, Replay, open_replay
 
 PLAYERS = ("ann", "bob", "cat")
 JUMPS = 2000

@@ -34,10 +34,10 @@ from rich.table import Table  # noqa: E402
 import tests.queries.tinyprojections  # noqa: E402  (tiny's dice projection)
 import tests.tinygame  # noqa: E402, F401  (registers "tiny")
 from bench.common import Figure  # noqa: E402
-from ledger import GameStarted, Ledger, utc_stamp  # noqa: E402
-from ledger.events import Event  # noqa: E402
-from queries.catalog import LOG_COLUMNS, catalog_path, open_catalog, sync  # noqa: E402
-from queries.reports import REPORTS  # noqa: E402
+from tabletape.ledger import GameStarted, Ledger, utc_stamp  # noqa: E402
+from tabletape.ledger.events import Event  # noqa: E402
+from tabletape.queries.catalog import LOG_COLUMNS, catalog_path, open_catalog, sync  # noqa: E402
+from tabletape.queries.reports import REPORTS  # noqa: E402
 from tests.tinygame import Added, Cheered, Rolled  # noqa: E402
 
 PLAYERS = ("ann", "bob", "cy")

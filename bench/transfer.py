@@ -2,7 +2,8 @@
 
 A set of finished games of the test game "tiny" (1,000 events each) is written once; then, in
 alternating rounds, the whole set is imported into a fresh ledger exactly as
-``tabletape import FILE...`` does it (an :class:`ledger.transfer.ImportBatch`: per file read,
+``tabletape import FILE...`` does it (an :class:`tabletape.ledger.transfer.ImportBatch`: per file
+read,
 verify every line's hash and the chain, fold it with every event checked, refuse a game already
 there, write, fsync; then every file linked, the folder fsynced once at the end), and every line of
 the same files is decoded with a bare ``msgspec.json.decode`` (untyped, nothing checked). Both
@@ -27,7 +28,7 @@ if str(ROOT) not in sys.path:
 import msgspec  # noqa: E402
 
 from bench.common import Figure, figures_table, rate, side_by_side  # noqa: E402
-from ledger import Ledger  # noqa: E402
+from tabletape.ledger import Ledger  # noqa: E402
 
 EVENTS_PER_GAME = 1000
 
@@ -43,7 +44,7 @@ def log_set(folder: Path, events: int) -> tuple[list[Path], int]:
 
 def import_all(files: list[Path], target: Path) -> None:
     """What ``tabletape import FILE...`` does for each file, into a fresh ledger."""
-    from queries.transfer import ImportBatch, game_log_problem
+    from tabletape.queries.transfer import ImportBatch, game_log_problem
 
     with ImportBatch(Ledger(target), game_log_problem) as batch:
         for path in files:

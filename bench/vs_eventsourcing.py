@@ -47,7 +47,7 @@ def eventsourcing_app(folder: Path) -> Any:
 
 def append_figure(quick: bool) -> Figure:
     """``append_vs_eventsourcing``."""
-    from ledger import GameStarted, Ledger, Noted
+    from tabletape.ledger import GameStarted, Ledger, Noted
 
     batch = 150 if quick else 600
     with tempfile.TemporaryDirectory() as folder:
@@ -80,10 +80,10 @@ def append_figure(quick: bool) -> Figure:
 
 def fold_figure(quick: bool, kinds: tuple[str, ...] | None = None) -> Figure:
     """``fold_vs_eventsourcing``: the slowest game's fold rate against eventsourcing's."""
-    from ledger import Ledger
-    from replay.fold import open_game
-    from replay.simulate import simulate
-    from rules.kernel import BUILTIN_GAMES, registered
+    from tabletape.ledger import Ledger
+    from tabletape.replay.fold import open_game
+    from tabletape.replay.simulate import simulate
+    from tabletape.rules.kernel import BUILTIN_GAMES, registered
 
     games = 30 if quick else 150
     with tempfile.TemporaryDirectory() as folder:

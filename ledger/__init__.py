@@ -4,9 +4,9 @@ It knows no game's rules: it stores envelopes around payloads, chains them, lock
 verifies and repairs.
 """
 
-from ledger.codec import GENESIS_HASH, Record, decode_line, utc_stamp
-from ledger.events import TABLE, Event, GameStarted, Noted, Retracted, event_type
-from ledger.store import (
+from tabletape.ledger.codec import GENESIS_HASH, Record, decode_line, utc_stamp
+from tabletape.ledger.events import TABLE, Event, GameStarted, Noted, Retracted, event_type
+from tabletape.ledger.store import (
     Corrupt,
     Damaged,
     Draft,

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 
 import msgspec
 
-from ledger.events import GENESIS_HASH, Event, event_type
+from tabletape.ledger.events import GENESIS_HASH, Event, event_type
 
 __all__ = [
     "GENESIS_HASH",
@@ -95,7 +95,7 @@ def utc_stamp(moment: datetime | None = None) -> str:
 def encode_payload(event: Event) -> bytes:
     """The event's fields as JSON, without its tag (the envelope's ``type`` holds that).
 
-    >>> from ledger.events import Retracted
+    >>> from tabletape.ledger.events import Retracted
     >>> encode_payload(Retracted(seq=4))
     b'{"seq":4}'
     """

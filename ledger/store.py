@@ -1,7 +1,7 @@
 """A ledger: a folder holding one append-only, hash-chained JSON Lines file per game.
 
 >>> import tempfile
->>> from ledger.events import GameStarted, Noted
+>>> from tabletape.ledger.events import GameStarted, Noted
 >>> ledger = Ledger(tempfile.mkdtemp())
 >>> game = ledger.create(GameStarted(kind="demo", rules_version="1", tabletape_version="0",
 ...                                  players=("olga", "patrick")), game_id="dm-test")
@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from ledger.codec import (
+from tabletape.ledger.codec import (
     GENESIS_HASH,
     HASH_FIELD,
     SEALED_TAIL,
@@ -38,7 +38,7 @@ from ledger.codec import (
     sealed_record,
     utc_stamp,
 )
-from ledger.events import TABLE, Event, GameStarted, event_type
+from tabletape.ledger.events import TABLE, Event, GameStarted, event_type
 
 if sys.platform != "win32":
     import fcntl
@@ -823,7 +823,7 @@ def head_of(line: bytes, game: str) -> Head:
 def opens_more(line: bytes) -> bool:
     """True when a stored line is not the last of its append (it says ``more``).
 
-    >>> from ledger.codec import GENESIS_HASH, sealed_record
+    >>> from tabletape.ledger.codec import GENESIS_HASH, sealed_record
     >>> at = "2026-01-01T00:00:00.000000Z"
     >>> opens_more(sealed_record(1, at, "table", "note", b'{"more":1}', GENESIS_HASH)[0])
     False

@@ -18,9 +18,9 @@ from typing import NamedTuple
 
 import msgspec
 
-from ledger.codec import GENESIS_HASH, Record, decode_line
-from ledger.events import GameStarted
-from ledger.store import Ledger, LedgerError, chain_intact, fsync_dir, line_problem
+from tabletape.ledger.codec import GENESIS_HASH, Record, decode_line
+from tabletape.ledger.events import GameStarted
+from tabletape.ledger.store import Ledger, LedgerError, chain_intact, fsync_dir, line_problem
 
 
 class TransferError(LedgerError):
@@ -132,7 +132,7 @@ GameCheck = Callable[[str, list[Record]], str]
 """Why the verified records of game ``id`` are not a game this install can replay, or ``""``.
 
 The ledger knows no game's rules: the import command passes one (see
-``queries.transfer.game_log_problem``)."""
+``tabletape.queries.transfer.game_log_problem``)."""
 
 
 class Candidate(NamedTuple):

@@ -2,7 +2,7 @@
 
 For notebooks::
 
-    import queries
+    from tabletape import queries
     con = queries.connect(ledger="~/games")     # synced, read-only, every table and view
     con.sql("SELECT * FROM games").df()         # .df() needs pandas, .pl() polars
 
@@ -18,7 +18,7 @@ __all__ = ["connect", "records_from_catalog", "sync"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from queries import catalog
+        from tabletape.queries import catalog
 
         return getattr(catalog, name)
-    raise AttributeError(f"module 'queries' has no attribute {name!r}")
+    raise AttributeError(f"module 'tabletape.queries' has no attribute {name!r}")

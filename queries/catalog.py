@@ -12,7 +12,7 @@ catalog is opened for writing only when there is something to sync. Rows go in b
 ``read_json``, fold-derived rows through a temporary JSON file read the same way.
 
 >>> import tempfile
->>> from ledger import Ledger
+>>> from tabletape.ledger import Ledger
 >>> report = sync(Ledger(tempfile.mkdtemp()))
 >>> (report.loaded, report.events)
 (0, 0)
@@ -35,8 +35,8 @@ from typing import Any
 import duckdb
 import msgspec
 
-from ledger import Head, Ledger, LedgerError, Record, Rewritten
-from queries.projections import (
+from tabletape.ledger import Head, Ledger, LedgerError, Record, Rewritten
+from tabletape.queries.projections import (
     SHARED_SCHEMAS,
     Column,
     Projection,
@@ -47,8 +47,8 @@ from queries.projections import (
     quote,
     seconds_between,
 )
-from replay.visitor import GameInfo, Visit, Visitor, walk
-from rules.kernel import Rules, RulesError, find_game, registered
+from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
+from tabletape.rules.kernel import Rules, RulesError, find_game, registered
 
 CATALOG_FILE = "catalog.duckdb"
 CATALOG_VERSION = "2"
@@ -317,8 +317,8 @@ def open_catalog(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
                                "close it and try again") from None
         if "different configuration" in message:
             raise CatalogError(f"the catalog {path} is open in this program (a "
-                               "queries.connect() connection, say) and needs syncing: close "
-                               "that connection and try again") from None
+                               "tabletape.queries.connect() connection, say) and needs syncing: "
+                               "close that connection and try again") from None
         raise CatalogError(f"cannot open the catalog {path}: {message}; delete it and it "
                            "will be rebuilt from the logs") from None
 
@@ -901,7 +901,8 @@ class LeftOutWarning(UserWarning):
 def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Record]:
     """The records of ``game`` rebuilt from its ``events`` rows (for games only in a catalog).
 
-    The payload is the stored JSON, so ``replay.fold.fold_records`` and ``replay.visitor.walk``
+    The payload is the stored JSON, so ``tabletape.replay.fold.fold_records`` and
+    ``tabletape.replay.visitor.walk``
     work on the result; raises :class:`CatalogError` when the catalog has no such game.
     """
     rows = con.execute(

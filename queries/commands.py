@@ -1,7 +1,9 @@
 """The query commands: sql, sync, stats, export, import.
 
-Thin: parsing and printing here, the work in :mod:`queries.catalog`, :mod:`queries.reports` and
-:mod:`queries.transfer`. duckdb is imported inside the commands only, so composing this module
+Thin: parsing and printing here, the work in :mod:`tabletape.queries.catalog`,
+:mod:`tabletape.queries.reports` and
+:mod:`tabletape.queries.transfer`. duckdb is imported inside the commands only, so composing this
+module
 into the CLI never slows ``tabletape record`` down.
 """
 
@@ -26,8 +28,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ledger import Ledger
-from replay.cli import (
+from tabletape.ledger import Ledger
+from tabletape.replay.cli import (
     ILLEGAL_EXIT,
     USAGE_EXIT,
     JsonOption,
@@ -77,8 +79,8 @@ def catalog_errors() -> Iterator[None]:
     """Ledger and rules errors as people_errors does; catalog, DuckDB and refusals likewise."""
     import duckdb
 
-    from ledger.transfer import TransferError
-    from queries.catalog import CatalogError
+    from tabletape.ledger.transfer import TransferError
+    from tabletape.queries.catalog import CatalogError
 
     with people_errors():
         try:
@@ -111,7 +113,7 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
 
     Games the catalog leaves out are named on standard error; with ``strict`` that is an error.
     """
-    from queries.catalog import CatalogError, catalog_path, opened, stored_problems, sync
+    from tabletape.queries.catalog import CatalogError, catalog_path, opened, stored_problems, sync
 
     store = Ledger(ledger)
     if sync_first:
@@ -223,7 +225,7 @@ def sql_command(
     no_sync: NoSyncOption = False,
 ) -> None:
     """Run a read-only SQL query on the catalog (synced with the logs first)."""
-    from queries.catalog import catalog_path, opened
+    from tabletape.queries.catalog import catalog_path, opened
 
     with catalog_errors():
         check_read_only(query)
@@ -241,7 +243,7 @@ def sql_command(
 
 def check_output(path: Path, ledger_root: Path, *, force: bool = False) -> None:
     """Refuse an output file inside the ledger, or one that exists (unless ``force``)."""
-    from queries.transfer import inside_ledger
+    from tabletape.queries.transfer import inside_ledger
 
     if inside_ledger(path, ledger_root):
         raise QueryRefused(f"{path} is inside the ledger {ledger_root}: write results outside it")
@@ -253,7 +255,7 @@ def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
                  output: Path | None) -> None:
     """Print or write the query's rows in ``output_format``."""
     if output_format is SqlFormat.parquet:
-        from queries.transfer import portable
+        from tabletape.queries.transfer import portable
 
         assert output is not None
         columns = list(zip(relation.columns, map(str, relation.types), strict=True))
@@ -340,7 +342,7 @@ def sync_command(
     """Bring the DuckDB catalog up to date with the logs (only games whose logs changed)."""
     import msgspec
 
-    from queries.catalog import sync
+    from tabletape.queries.catalog import sync
 
     with catalog_errors(), progress_bar() as progress:
         report = sync(Ledger(ledger), rebuild=rebuild, progress=progress)
@@ -373,9 +375,9 @@ def stats_command(
     no_sync: NoSyncOption = False,
 ) -> None:
     """Win rates, first-player advantage, game lengths, dice luck and battle odds."""
-    from queries.catalog import catalog_path, opened
-    from queries.reports import all_reports, run_reports
-    from rules.kernel import unknown_name_message
+    from tabletape.queries.catalog import catalog_path, opened
+    from tabletape.queries.reports import all_reports, run_reports
+    from tabletape.rules.kernel import unknown_name_message
 
     with catalog_errors():
         reports = all_reports()
@@ -426,8 +428,8 @@ def export_command(
     strict: StrictOption = False,
 ) -> None:
     """Export one game's log (--jsonl) or the whole catalog as Parquet (--parquet)."""
-    from queries.catalog import catalog_path, opened
-    from queries.transfer import export_log, export_parquet
+    from tabletape.queries.catalog import catalog_path, opened
+    from tabletape.queries.transfer import export_log, export_parquet
 
     with catalog_errors():
         if (jsonl is None) == (parquet is None):
@@ -468,7 +470,7 @@ def import_command(
     into the ledger; each file's outcome is reported."""
     import msgspec
 
-    from queries.transfer import ImportBatch, TransferError, game_log_problem
+    from tabletape.queries.transfer import ImportBatch, TransferError, game_log_problem
 
     if game_id and len(files) > 1:
         fail("--as names one game: import one file at a time with it", USAGE_EXIT)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 
-from replay.fairness import chi_square_sf
+from tabletape.replay.fairness import chi_square_sf
 
 
 @cache

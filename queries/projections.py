@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, NamedTuple
 
-from replay.visitor import GameInfo, Visit, Visitor
-from rules.kernel import Rules
+from tabletape.replay.visitor import GameInfo, Visit, Visitor
+from tabletape.rules.kernel import Rules
 
 
 class Column(NamedTuple):
@@ -298,8 +298,8 @@ def register_projections(kind: str, factory: ProjectionFactory) -> None:
 
 
 def game_module_name(kind: str) -> str:
-    """``risk-strike`` -> ``queries.games.risk_strike``."""
-    return f"queries.games.{kind.replace('-', '_')}"
+    """``risk-strike`` -> ``tabletape.queries.games.risk_strike``."""
+    return f"tabletape.queries.games.{kind.replace('-', '_')}"
 
 
 def plugin(kind: str) -> ProjectionFactory | None:

@@ -18,7 +18,7 @@ from typing import Any
 import duckdb
 import msgspec
 
-from queries.odds import battle_odds, chi_square, face_test, z_score
+from tabletape.queries.odds import battle_odds, chi_square, face_test, z_score
 
 SUSPICIOUS_P = 1e-4
 """A player's dice whose fairness test gives a p-value below this are flagged ``suspicious``."""
@@ -58,8 +58,8 @@ REPORTS: dict[str, Report] = {}
 
 def all_reports() -> dict[str, Report]:
     """Every report, the shipped games' own included (their plug-ins register them on import)."""
-    from queries.projections import plugin
-    from rules.kernel import BUILTIN_GAMES
+    from tabletape.queries.projections import plugin
+    from tabletape.rules.kernel import BUILTIN_GAMES
 
     for names in BUILTIN_GAMES.values():
         plugin(names[0])

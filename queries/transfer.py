@@ -1,4 +1,5 @@
-"""Exporting the catalog to other engines (Parquet); moving logs is :mod:`ledger.transfer`'s job.
+"""Exporting the catalog to other engines (Parquet); moving logs is
+:mod:`tabletape.ledger.transfer`'s job.
 
 The log import and export that the ``import`` and ``export --jsonl`` commands run write to and
 read from the ledger, so they live in the ledger package (queries never write to a ledger); they
@@ -13,8 +14,8 @@ from pathlib import Path
 import duckdb
 import msgspec
 
-from ledger.codec import Record
-from ledger.transfer import (
+from tabletape.ledger.codec import Record
+from tabletape.ledger.transfer import (
     ImportBatch,
     Imported,
     TransferError,
@@ -23,7 +24,7 @@ from ledger.transfer import (
     import_log,
     verify_log_bytes,
 )
-from queries.projections import quote
+from tabletape.queries.projections import quote
 
 __all__ = [
     "ImportBatch",
@@ -45,9 +46,9 @@ def game_log_problem(game: str, records: list[Record]) -> str:
     The log is folded with every event checked, as ``status`` folds it; a log from elsewhere is
     untrusted input, so whatever its first event makes the rules raise is a refusal too.
     """
-    from ledger.events import GameStarted
-    from replay.fold import RefusedEvent, fold_records
-    from rules.kernel import RulesError, find_game
+    from tabletape.ledger.events import GameStarted
+    from tabletape.replay.fold import RefusedEvent, fold_records
+    from tabletape.rules.kernel import RulesError, find_game
 
     try:
         started = msgspec.json.decode(records[0].payload, type=GameStarted)

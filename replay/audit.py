@@ -1,6 +1,7 @@
 """Audit: proof that a recorded game is intact and was played by the rules.
 
-One walk of the log (:func:`replay.visitor.walk` with ``check=True``) feeds one visitor that
+One walk of the log (:func:`tabletape.replay.visitor.walk` with ``check=True``) feeds one visitor
+that
 gathers everything an auditor asks:
 
 * the hash chain verifies (the first bad seq is named);
@@ -12,7 +13,7 @@ gathers everything an auditor asks:
 * dice are fair: the game's ``dice(visit) -> list[(player, sides, face)]`` lists the dice of each
   event; faces are counted per player and overall and tested against uniform (chi-square).
 
-The statistics are :mod:`replay.fairness`.
+The statistics are :mod:`tabletape.replay.fairness`.
 """
 
 from __future__ import annotations
@@ -31,12 +32,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ledger import Ledger, Record
-from replay.fairness import chi_square_uniform
-from replay.fold import RefusedEvent, action_text
-from replay.games import plugin_function
-from replay.visitor import GameInfo, Visit, Visitor, walk
-from rules.kernel import Rules, UnknownGame
+from tabletape.ledger import Ledger, Record
+from tabletape.replay.fairness import chi_square_uniform
+from tabletape.replay.fold import RefusedEvent, action_text
+from tabletape.replay.games import plugin_function
+from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
+from tabletape.rules.kernel import Rules, UnknownGame
 
 LOADED_P = 1e-4
 """Below this p-value (with enough rolls) dice are reported as loaded: the audit fails.
@@ -114,7 +115,8 @@ class AuditReport(msgspec.Struct, kw_only=True):
 
 def game_hook(rules: Rules[Any], name: str) -> Callable[..., Any] | None:
     """A game's optional audit function (``dice``, ``conservation``): a method of its Rules, a
-    function of its rules module or package, or of its replay plug-in (:mod:`replay.games`)."""
+    function of its rules module or package, or of its replay plug-in
+    (:mod:`tabletape.replay.games`)."""
     found = getattr(rules, name, None)
     if callable(found):
         return found

@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-import ledger as ledger_pkg
-from ledger import (
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import (
     Damaged,
     GameStarted,
     Ledger,
@@ -29,9 +29,9 @@ from ledger import (
     UnknownGameId,
     VersionConflict,
 )
-from ledger.store import trusted
-from replay import render
-from replay.fold import (
+from tabletape.ledger.store import trusted
+from tabletape.replay import render
+from tabletape.replay.fold import (
     Folded,
     RefusedEvent,
     decode_event,
@@ -40,10 +40,10 @@ from replay.fold import (
     record_action,
     undo,
 )
-from replay.games import plugin_function
-from replay.quick import printable
-from rules.actions import ActionSyntaxError
-from rules.kernel import BadOptions, IllegalAction, UnknownGame, find_game, registered
+from tabletape.replay.games import plugin_function
+from tabletape.replay.quick import printable
+from tabletape.rules.actions import ActionSyntaxError
+from tabletape.rules.kernel import BadOptions, IllegalAction, UnknownGame, find_game, registered
 
 app = typer.Typer(
     help="Record tabletop games as event logs; replay, audit and query them.",
@@ -112,7 +112,8 @@ def games(as_json: JsonOption = False) -> None:
     if as_json:
         print_json([{"kind": r.name, "title": r.title, "aliases": list(r.aliases),
                      "players": [r.min_players, r.max_players],
-                     "rules_version": r.rules_version} for r in kinds])
+                     "rules_version": r.rules_version,
+                     "tabletape_version": ledger_pkg.__version__} for r in kinds])
         return
     table = Table(box=box.SIMPLE_HEAD, title="Game kinds", title_justify="left")
     for column in ("kind", "title", "players", "aliases"):
@@ -414,7 +415,7 @@ def demo(
     ledger: LedgerOption = None,
 ) -> None:
     """Record an example game into the ledger and show it: start here."""
-    from replay.demo import run_demo
+    from tabletape.replay.demo import run_demo
 
     with people_errors():
         run_demo(open_ledger(ledger), out, find_game(game_kind).name)
@@ -423,7 +424,7 @@ def demo(
 @app.command()
 def play(game: GameArgument, ledger: LedgerOption = None) -> None:
     """Interactive prompt: see the game, record actions, undo; tab completes names."""
-    from replay.prompt import Prompt
+    from tabletape.replay.prompt import Prompt
 
     with people_errors():
         Prompt(open_ledger(ledger), game, out).run()
@@ -444,7 +445,7 @@ def simulate(
     """Let the game's bot play whole games into the ledger (deterministic for a seed)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from replay.simulate import simulate as run_simulation
+    from tabletape.replay.simulate import simulate as run_simulation
 
     store = open_ledger(ledger)
     with people_errors(), Progress(

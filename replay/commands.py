@@ -1,7 +1,8 @@
 """Replay and audit commands: replay, fork, diff, note, audit.
 
-Thin like :mod:`replay.cli`: parsing and printing here; folding in :mod:`replay.engine`, telling in
-:mod:`replay.narrate`, checking in :mod:`replay.audit`.
+Thin like :mod:`tabletape.replay.cli`: parsing and printing here; folding in
+:mod:`tabletape.replay.engine`, telling in
+:mod:`tabletape.replay.narrate`, checking in :mod:`tabletape.replay.audit`.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ledger import GameStarted, LedgerError, Noted, Record
-from replay import render
-from replay.audit import audit_game, audit_view, audits_view
-from replay.cli import (
+from tabletape.ledger import GameStarted, LedgerError, Noted, Record
+from tabletape.replay import render
+from tabletape.replay.audit import audit_game, audit_view, audits_view
+from tabletape.replay.cli import (
     ILLEGAL_EXIT,
     USAGE_EXIT,
     GameArgument,
@@ -35,12 +36,19 @@ from replay.cli import (
     people_errors,
     print_json,
 )
-from replay.diff import changes, diff_table
-from replay.engine import POINT_SYNTAX, BadPoint, Replay, fork_game, open_replay, parse_point
-from replay.fold import open_game, resolve_player
-from replay.narrate import Narrator, narrate_game, narration_view
-from replay.stepper import Stepper, frame
-from rules.kernel import find_game
+from tabletape.replay.diff import changes, diff_table
+from tabletape.replay.engine import (
+    POINT_SYNTAX,
+    BadPoint,
+    Replay,
+    fork_game,
+    open_replay,
+    parse_point,
+)
+from tabletape.replay.fold import open_game, resolve_player
+from tabletape.replay.narrate import Narrator, narrate_game, narration_view
+from tabletape.replay.stepper import Stepper, frame
+from tabletape.rules.kernel import find_game
 
 app = typer.Typer()
 
@@ -49,7 +57,7 @@ AtOption = Annotated[str | None, typer.Option("--at", help=f"A point: {POINT_SYN
 
 @contextmanager
 def replay_errors() -> Iterator[None]:
-    """:func:`replay.cli.people_errors`, plus points that do not parse or do not exist."""
+    """:func:`tabletape.replay.cli.people_errors`, plus points that do not parse or do not exist."""
     with people_errors():
         try:
             yield

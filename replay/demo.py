@@ -12,11 +12,11 @@ import tempfile
 from rich.console import Console
 from rich.progress import Progress
 
-import ledger as ledger_pkg
-from ledger import GameStarted, Ledger
-from replay import render
-from replay.fold import Folded, append_checked, decode_event, open_game, prepare
-from rules.kernel import find_game
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import GameStarted, Ledger
+from tabletape.replay import render
+from tabletape.replay.fold import Folded, append_checked, decode_event, open_game, prepare
+from tabletape.rules.kernel import find_game
 
 DEMO_KIND = "risk-strike"
 DEMO_SEED = 2023
@@ -29,7 +29,7 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
     ``ledger`` in one write: a demo that fails half-way (a full disk) leaves no game behind.
     """
     rules = find_game(kind)
-    module = importlib.import_module(f"rules.{rules.name.replace('-', '_')}.demo")
+    module = importlib.import_module(f"tabletape.rules.{rules.name.replace('-', '_')}.demo")
     players = tuple(module.DEMO_PLAYERS)
     started = GameStarted(kind=rules.name, rules_version=rules.rules_version,
                           tabletape_version=ledger_pkg.__version__, players=players,

@@ -15,7 +15,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from replay.render import format_value
+from tabletape.replay.render import format_value
 
 
 class Change(msgspec.Struct, frozen=True, kw_only=True):

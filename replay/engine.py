@@ -23,11 +23,11 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from ledger import Damaged, Draft, Event, GameStarted, Ledger, Record, Retracted
-from ledger.store import trusted
-from replay.fold import Folded, Step
-from replay.visitor import GameInfo, Visit, Visitor, apply_refused, walk
-from rules.kernel import Rules, RulesError, TurnInfo
+from tabletape.ledger import Damaged, Draft, Event, GameStarted, Ledger, Record, Retracted
+from tabletape.ledger.store import trusted
+from tabletape.replay.fold import Folded, Step
+from tabletape.replay.visitor import GameInfo, Visit, Visitor, apply_refused, walk
+from tabletape.rules.kernel import Rules, RulesError, TurnInfo
 
 SNAPSHOT_EVERY = 32
 """Most events applied after a snapshot inside one turn before another snapshot is kept."""
@@ -194,7 +194,8 @@ class Replay:
                      effective=self.effective[position], refused=self.refused[position])
 
     def folded_at(self, position: int) -> Folded:
-        """The game as :func:`replay.fold.open_game` would give it, had the log ended here."""
+        """The game as :func:`tabletape.replay.fold.open_game` would give it, had the log ended
+        here."""
         position = self.clamp(position)
         steps = [Step(self.records[p], self.events[p])
                  for p in range(1, position + 1) if self.effective[p]]

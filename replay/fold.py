@@ -4,8 +4,8 @@ This is the path every recorded action takes (parse, complete, check, append, fo
 rich and duckdb so that ``tabletape record`` starts fast.
 
 >>> import tempfile
->>> from ledger import Ledger
->>> from rules.kernel import find_game
+>>> from tabletape.ledger import Ledger
+>>> from tabletape.rules.kernel import find_game
 """
 
 from __future__ import annotations
@@ -15,10 +15,18 @@ from typing import Any
 
 import msgspec
 
-from ledger import Event, GameStarted, Ledger, Record, Retracted, VersionConflict, event_type
-from ledger.codec import utc_stamp
-from rules.actions import ActionSyntaxError, ParsedAction, event_from, parse_action
-from rules.kernel import IllegalAction, Rules, RulesError, dice_rng, find_game
+from tabletape.ledger import (
+    Event,
+    GameStarted,
+    Ledger,
+    Record,
+    Retracted,
+    VersionConflict,
+    event_type,
+)
+from tabletape.ledger.codec import utc_stamp
+from tabletape.rules.actions import ActionSyntaxError, ParsedAction, event_from, parse_action
+from tabletape.rules.kernel import IllegalAction, Rules, RulesError, dice_rng, find_game
 
 UNDOABLE_SKIP = frozenset({"game-started", "undo", "note"})
 """Event types that ``undo`` never retracts (it retracts the latest *action*)."""
@@ -165,7 +173,7 @@ def resolve_player(name: str, players: Sequence[str]) -> str:
     matches = [p for p in players if p.casefold().startswith(wanted)] if wanted else []
     if len(matches) == 1:
         return matches[0]
-    from rules.kernel import unknown_name_message
+    from tabletape.rules.kernel import unknown_name_message
 
     raise ActionSyntaxError(unknown_name_message("player", name, list(players)))
 
@@ -290,7 +298,7 @@ def describe_step(step: Step) -> str:
 
 
 def action_text(event: Event) -> str:
-    """The typed form of an event (the inverse of :func:`rules.actions.event_from`).
+    """The typed form of an event (the inverse of :func:`tabletape.rules.actions.event_from`).
 
     Fields still at their default are left out, as a person would leave them out.
     """

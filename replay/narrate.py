@@ -1,7 +1,8 @@
 """Narration: every stored event told as sentences in table words.
 
 Ledger events (the start, undo, note) are told here for every game; a game's own events are told
-by its plug-in's ``narrate(visit)`` (see :mod:`replay.games`), which says what the fold derived
+by its plug-in's ``narrate(visit)`` (see :mod:`tabletape.replay.games`), which says what the fold
+derived
 too. Games without one get :func:`generic_sentences`: ``olga: roll attacker=6,3,2 defender=5,5``.
 """
 
@@ -14,12 +15,12 @@ import msgspec
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ledger import GameStarted, Noted, Record, Retracted
-from replay.fold import action_text, retractions
-from replay.games import plugin_function
-from replay.render import won_words
-from replay.visitor import GameInfo, Visit, Visitor, walk
-from rules.kernel import Rules, TurnInfo
+from tabletape.ledger import GameStarted, Noted, Record, Retracted
+from tabletape.replay.fold import action_text, retractions
+from tabletape.replay.games import plugin_function
+from tabletape.replay.render import won_words
+from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
+from tabletape.rules.kernel import Rules, TurnInfo
 
 NarrateFunction = Callable[[Visit], list[str]]
 """The plug-in signature: one visit in, its sentences out."""

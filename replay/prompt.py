@@ -13,11 +13,11 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ledger import Ledger, LedgerError, VersionConflict
-from replay import render
-from replay.fold import Folded, append_checked, open_game, prepare, undo
-from rules.actions import ActionSyntaxError
-from rules.kernel import IllegalAction
+from tabletape.ledger import Ledger, LedgerError, VersionConflict
+from tabletape.replay import render
+from tabletape.replay.fold import Folded, append_checked, open_game, prepare, undo
+from tabletape.rules.actions import ActionSyntaxError
+from tabletape.rules.kernel import IllegalAction
 
 COMMANDS = ("undo", "status", "log", "actions", "help", "quit")
 

@@ -3,7 +3,8 @@
 Recording happens many times a game, at the table, so its start-up matters: this module parses
 ``record GAME ACTION [KEY=VALUE ...] [--ledger PATH] [--expect-seq N] [--json]`` by hand and
 shares every other step (parse, complete, check, append, fold, print) with the full command in
-:mod:`replay.cli`. Anything it does not understand (``--help``, an unknown option) goes to the
+:mod:`tabletape.replay.cli`. Anything it does not understand (``--help``, an unknown option) goes
+to the
 full command.
 """
 
@@ -60,10 +61,10 @@ def record_main(args: Sequence[str]) -> int | None:
     from rich.console import Console
     from rich.markup import escape
 
-    from ledger import Ledger, LedgerError
-    from replay.fold import RefusedEvent, decode_event, record_action
-    from rules.actions import ActionSyntaxError
-    from rules.kernel import IllegalAction, RulesError
+    from tabletape.ledger import Ledger, LedgerError
+    from tabletape.replay.fold import RefusedEvent, decode_event, record_action
+    from tabletape.rules.actions import ActionSyntaxError
+    from tabletape.rules.kernel import IllegalAction, RulesError
 
     err = Console(stderr=True, highlight=False)
     ledger_path = options.get("--ledger") or os.environ.get("TABLETAPE_LEDGER") or None
@@ -77,24 +78,24 @@ def record_main(args: Sequence[str]) -> int | None:
         err.print(f"[bold red]error:[/] {escape(printable(str(error)))}")
         return 2
     except (LedgerError, RefusedEvent) as error:
-        from ledger import UnknownGameId
+        from tabletape.ledger import UnknownGameId
 
         err.print(f"[bold red]error:[/] {escape(printable(str(error)))}")
         return 2 if isinstance(error, UnknownGameId) else 1
     except OSError as error:
-        from ledger import os_failure
+        from tabletape.ledger import os_failure
 
         err.print(f"[bold red]error:[/] {escape(printable(os_failure(error)))}")
         return 1
     if options.get("--json"):
-        from replay.render import status_json
+        from tabletape.replay.render import status_json
 
         payload = json.loads(bytes(stored.payload))
         sys.stdout.write(json.dumps({"seq": stored.seq, "actor": stored.actor,
                                      "type": stored.type, "payload": payload,
                                      "status": status_json(folded)}, indent=2) + "\n")
         return 0
-    from replay.render import headline, recorded_line
+    from tabletape.replay.render import headline, recorded_line
 
     out = Console(highlight=False)
     out.print(recorded_line(stored.seq, stored.actor, decode_event(folded.rules, stored)))

@@ -1,6 +1,6 @@
 """What people read: games, logs and legal actions rendered with rich; the ``--json`` shapes.
 
-Each game may ship a plug-in ``replay/games/<module>.py`` (see :mod:`replay.games`) with
+Each game may ship a plug-in ``replay/games/<module>.py`` (see :mod:`tabletape.replay.games`) with
 ``view(rules, state)`` returning a rich renderable (the older ``replay/<module>_view.py`` is still
 found); games without one get a table of their per-player figures.
 """
@@ -18,11 +18,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ledger import Record, event_type
-from replay.fold import Folded, action_text, decode_event
-from replay.games import plugin_function
-from rules.actions import usage
-from rules.kernel import ActionSpec, Result, Rules, TurnInfo
+from tabletape.ledger import Record, event_type
+from tabletape.replay.fold import Folded, action_text, decode_event
+from tabletape.replay.games import plugin_function
+from tabletape.rules.actions import usage
+from tabletape.rules.kernel import ActionSpec, Result, Rules, TurnInfo
 
 
 def game_view(rules: Rules[Any], state: Any) -> RenderableType:

@@ -4,7 +4,7 @@ The same ``seed`` gives byte-identical logs: game ids, dice, and recorded-at tim
 a fixed moment and advance a few seconds per event) all derive from it.
 
 >>> import tempfile
->>> from ledger import Ledger
+>>> from tabletape.ledger import Ledger
 >>> import tests.tinygame
 >>> ids = simulate(Ledger(tempfile.mkdtemp()), "tiny", games=2, seed=7)
 >>> ids
@@ -17,10 +17,10 @@ import random
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 
-import ledger as ledger_pkg
-from ledger import Draft, GameStarted, Ledger, LedgerError
-from ledger.codec import utc_stamp
-from rules.kernel import Rules, bot_game, find_game
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import Draft, GameStarted, Ledger, LedgerError
+from tabletape.ledger.codec import utc_stamp
+from tabletape.rules.kernel import Rules, bot_game, find_game
 
 PLAYER_NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
 """Seat names of simulated players."""
@@ -64,7 +64,7 @@ def simulate(ledger: Ledger, kind: str, *, games: int, seed: int = 0, players: i
     rules = find_game(kind)
     count = players or rules.min_players
     if not rules.min_players <= count <= rules.max_players:
-        from rules.kernel import BadOptions
+        from tabletape.rules.kernel import BadOptions
 
         raise BadOptions(f"{rules.title} is for {rules.min_players} to {rules.max_players} "
                          f"players, not {count}")

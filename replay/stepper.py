@@ -16,10 +16,10 @@ from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from ledger import Noted
-from replay.engine import BadPoint, Cursor, Point, Replay
-from replay.narrate import Narrator
-from replay.render import game_view, situation_line
+from tabletape.ledger import Noted
+from tabletape.replay.engine import BadPoint, Cursor, Point, Replay
+from tabletape.replay.narrate import Narrator
+from tabletape.replay.render import game_view, situation_line
 
 KEYS_HELP = "→ next event · ← previous · n/p next/previous turn · g go to turn · q quit"
 

@@ -22,9 +22,9 @@ from typing import Any
 
 import msgspec
 
-from ledger import Event, GameStarted, Record
-from replay.fold import UNDOABLE_SKIP, decode_event, decoders, retractions
-from rules.kernel import IllegalAction, Rules, TurnInfo, find_game
+from tabletape.ledger import Event, GameStarted, Record
+from tabletape.replay.fold import UNDOABLE_SKIP, decode_event, decoders, retractions
+from tabletape.rules.kernel import IllegalAction, Rules, TurnInfo, find_game
 
 
 class GameInfo(msgspec.Struct, frozen=True, kw_only=True):

@@ -3,7 +3,7 @@
 ``ACTION key=value ...``: the event type's kebab-case name, then fields converted by msgspec
 (lists comma-separated). ``by=NAME`` names who acts when it is not obvious (an out-of-turn card).
 
->>> from ledger.events import Noted
+>>> from tabletape.ledger.events import Noted
 >>> parse_action("note text=hello by=olga")
 ParsedAction(action='note', values={'text': 'hello'}, by='olga')
 >>> event_from(ParsedAction("note", {"text": "hi"}, None), {"note": Noted})
@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from ledger.events import Event
-from rules.kernel import FieldSpec, RulesError, split_list, unknown_name_message
+from tabletape.ledger.events import Event
+from tabletape.rules.kernel import FieldSpec, RulesError, split_list, unknown_name_message
 
 ACTOR_KEY = "by"
 """The reserved key that names who acts: ``by=patrick``."""

@@ -47,7 +47,7 @@ from typing import Any
 
 import msgspec
 
-from rules.kernel import BadOptions, unknown_name_message
+from tabletape.rules.kernel import BadOptions, unknown_name_message
 
 ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 """What a space id looks like: ``red-station``, ``planet-7``."""
@@ -382,7 +382,7 @@ def require_tags(board: Board, counts: Mapping[str, int]) -> None:
     >>> require_tags(board, {"home:blue": 1})
     Traceback (most recent call last):
     ...
-    rules.kernel.BadOptions: board 't' needs 1 space tagged home:blue, and has 0
+    tabletape.rules.kernel.BadOptions: board 't' needs 1 space tagged home:blue, and has 0
     """
     for tag, wanted in counts.items():
         found = board.tagged(tag)
@@ -406,7 +406,8 @@ def require_separate(board: Board, roles: Mapping[str, str]) -> None:
     >>> require_separate(board, {"corner": "a corner", "x": "a station"})
     Traceback (most recent call last):
     ...
-    rules.kernel.BadOptions: board 't': space 'a' is both a corner and a station (corner, x)
+    tabletape.rules.kernel.BadOptions: board 't': space 'a' is both a corner and a station (corner,
+    x)
     """
     for space in board.spaces:
         played = {tag: words for tag in space.tags for role, words in roles.items()

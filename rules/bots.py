@@ -2,7 +2,7 @@
 
 A bot proposes ``(weight, seat, event)`` candidates; :func:`first_legal` draws them by weight,
 without replacement, and returns the first that ``attempt`` accepts (``attempt`` returns the
-event to record, perhaps completed, or raises :class:`~rules.kernel.IllegalAction`).
+event to record, perhaps completed, or raises :class:`~tabletape.rules.kernel.IllegalAction`).
 
 >>> import random
 >>> def attempt(seat, event):
@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rules.kernel import IllegalAction
+from tabletape.rules.kernel import IllegalAction
 
 Candidate = tuple[float, int, Any]
 """A proposed action: its weight, the seat that would take it, the event."""

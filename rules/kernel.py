@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
-from ledger.events import LEDGER_EVENTS, Event, GameStarted, event_type
+from tabletape.ledger.events import LEDGER_EVENTS, Event, GameStarted, event_type
 
 S = TypeVar("S")
 
@@ -258,7 +258,8 @@ def protocol_version(title: str, version: str, known: Sequence[str]) -> int:
     >>> protocol_version("Risk Strike", "3", ("1", "2"))
     Traceback (most recent call last):
     ...
-    rules.kernel.UnknownGame: Risk Strike rules version '3' is not known to this tabletape ...
+    tabletape.rules.kernel.UnknownGame: Risk Strike rules version '3' is not known to this
+    tabletape ...
     """
     if version not in known:
         raise UnknownGame(f"{title} rules version '{version}' is not known to this tabletape "
@@ -277,7 +278,8 @@ def check_player_name(name: str) -> None:
     >>> check_player_name("a=b")
     Traceback (most recent call last):
     ...
-    rules.kernel.BadOptions: player name 'a=b' may not contain '='; use letters, digits, - or _
+    tabletape.rules.kernel.BadOptions: player name 'a=b' may not contain '='; use letters, digits,
+    - or _
     """
     if not name or name != name.strip():
         raise BadOptions(f"player name '{name}' is empty or starts or ends with a space")
@@ -421,9 +423,9 @@ def import_game_module(module: str) -> None:
 
 
 BUILTIN_GAMES: dict[str, tuple[str, ...]] = {
-    "rules.risk_strike": ("risk-strike", "strike", "rs"),
-    "rules.marvel_united": ("marvel-united", "marvel", "mu"),
-    "rules.risk_deep_space": ("risk-deep-space", "deep-space", "ds"),
+    "tabletape.rules.risk_strike": ("risk-strike", "strike", "rs"),
+    "tabletape.rules.marvel_united": ("marvel-united", "marvel", "mu"),
+    "tabletape.rules.risk_deep_space": ("risk-deep-space", "deep-space", "ds"),
 }
 """Packages of the shipped games, with their kind name first, then their aliases; each registers
 its rules on import. (Kept here so that finding a game imports that game only.)"""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ledger.events import GameStarted, event_type
-from rules.kernel import Rules, dice_rng
+from tabletape.ledger.events import GameStarted, event_type
+from tabletape.rules.kernel import Rules, dice_rng
 
 
 def bot_prefix(rules: Rules[Any], begun: GameStarted, steps: int) -> Any:

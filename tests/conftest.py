@@ -1,8 +1,24 @@
+import importlib.abc
 import os
+import sys
 
 from hypothesis import settings
 
-import tests.tinygame  # noqa: F401  (registers the test-only game "tiny")
+
+class BareNames(importlib.abc.MetaPathFinder):
+    """Refuses ``import rules`` & co. in the test process: the folders install as
+    ``tabletape.rules`` etc., and run from the repository a bare name would quietly import a
+    second copy of a module from the source folder (an installed tabletape has no such name)."""
+
+    def find_spec(self, name, path=None, target=None):  # type: ignore[no-untyped-def]
+        if name.partition(".")[0] in {"ledger", "rules", "replay", "queries"}:
+            raise ModuleNotFoundError(f"no bare {name!r}: import tabletape.{name}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, BareNames())
+
+import tests.tinygame  # noqa: E402, F401  (registers the test-only game "tiny"; after the guard)
 
 # No per-example deadline anywhere: CI machines are shared and a slow example is not a failure.
 # No example database either: an outcome never depends on examples saved by an earlier run (a

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.board import (
+from tabletape.rules.board import (
     Board,
     board_from_data,
     holder,
@@ -15,7 +15,7 @@ from rules.board import (
     require_separate,
     require_tags,
 )
-from rules.kernel import BadOptions
+from tabletape.rules.kernel import BadOptions
 
 LINE = {
     "name": "line",

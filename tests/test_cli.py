@@ -1,4 +1,4 @@
-"""The recording commands, driven through typer's CliRunner on ``replay.cli.app``.
+"""The recording commands, driven through typer's CliRunner on ``tabletape.replay.cli.app``.
 
 Every game is of the test-only kind "tiny" (tests/tinygame.py): players take turns adding 1 to 3
 (or a die roll) to a total; ``cheer`` may be played by anyone any time.
@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import tests.tinygame  # noqa: F401  (registers "tiny")
-from ledger import Ledger
-from ledger.store import ID_ALPHABET
-from replay.cli import app
+from tabletape.ledger import Ledger
+from tabletape.ledger.store import ID_ALPHABET
+from tabletape.replay.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]
 STATUS_KEYS = {"game", "kind", "turn", "round", "phase", "active", "finished", "winners",
@@ -539,7 +539,7 @@ def test_a_stored_payload_of_the_wrong_shape_is_one_message(cli: Cli, game: str)
     cli.ok("record", game, "add", "n=2")
     path = Ledger(cli.root).path(game)
     lines = path.read_bytes().splitlines(keepends=True)
-    from ledger.codec import decode_line, encode_body, seal
+    from tabletape.ledger.codec import decode_line, encode_body, seal
 
     record = decode_line(lines[1].rstrip(b"\n"))
     body = encode_body(record.seq, record.at, record.actor, record.type, b'{"n":"two"}',

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rules.kernel import BUILTIN_GAMES
 from tabletape import build_app
+from tabletape.rules.kernel import BUILTIN_GAMES
 
 KINDS = sorted(names[0] for names in BUILTIN_GAMES.values())
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import ledger as ledger_pkg
-from ledger import (
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import (
     GENESIS_HASH,
     TABLE,
     Corrupt,
@@ -31,8 +31,8 @@ from ledger import (
     VersionConflict,
     default_root,
 )
-from ledger.codec import line_body
-from ledger.store import ID_ALPHABET
+from tabletape.ledger.codec import line_body
+from tabletape.ledger.store import ID_ALPHABET
 
 STARTED = GameStarted(kind="tiny", rules_version="3", tabletape_version=ledger_pkg.__version__,
                       players=("olga", "patrick", "zoë"), options={"target": 12}, seed=987654321)
@@ -356,7 +356,7 @@ def test_verify_names_the_first_changed_line(store: Ledger, game: str, line_inde
 
 def test_verify_finds_a_rehashed_line_by_the_broken_chain(store: Ledger, game: str) -> None:
     """Rewriting a line *and* its own hash still breaks the next line's ``prev``."""
-    from ledger.codec import seal
+    from tabletape.ledger.codec import seal
 
     store.append(game, notes("honest", "after"), expected_seq=1)
     lines = file_bytes(store, game).splitlines()

@@ -15,7 +15,7 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from ledger import GameStarted, Ledger, Noted, TornTail, VersionConflict
+from tabletape.ledger import GameStarted, Ledger, Noted, TornTail, VersionConflict
 
 CTX = multiprocessing.get_context("fork")
 STARTED = GameStarted(kind="tiny", rules_version="1", tabletape_version="0",

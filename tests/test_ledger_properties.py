@@ -21,10 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ledger as ledger_pkg
 import tests.tinygame  # noqa: F401  (registers "tiny")
-from ledger import Event, GameStarted, Ledger, Noted, Retracted, event_type
-from ledger.codec import (
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import Event, GameStarted, Ledger, Noted, Retracted, event_type
+from tabletape.ledger.codec import (
     body_hash_matches,
     decode_line,
     encode_body,
@@ -32,8 +32,8 @@ from ledger.codec import (
     line_body,
     seal,
 )
-from replay.fold import open_game, record_action, undo
-from rules.kernel import IllegalAction, find_game
+from tabletape.replay.fold import open_game, record_action, undo
+from tabletape.rules.kernel import IllegalAction, find_game
 from tests.tinygame import Added, Cheered, Rolled
 
 FAST = settings(max_examples=60, deadline=None,

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger import Ledger
+from tabletape.ledger import Ledger
 from tests.test_cli import MAIN, ROOT, flat
 from tests.tinygame import Cheered
 

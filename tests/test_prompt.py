@@ -13,7 +13,7 @@ import msgspec
 import pexpect
 import pytest
 
-from ledger import Ledger, Retracted
+from tabletape.ledger import Ledger, Retracted
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.tinygame; "

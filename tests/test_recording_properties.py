@@ -1,7 +1,8 @@
 """Properties of the recording path: whatever a person types, a refused action changes nothing.
 
 Typed actions are drawn from the game's own legal-action specs (right and wrong values alike) and
-from plain junk; each is recorded through :func:`replay.fold.record_action`, exactly as the CLI
+from plain junk; each is recorded through :func:`tabletape.replay.fold.record_action`, exactly as
+the CLI
 and the prompt do.
 """
 
@@ -14,11 +15,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ledger as ledger_pkg
-from ledger import GameStarted, Ledger
-from replay.fold import open_game, record_action
-from rules.actions import ActionSyntaxError
-from rules.kernel import ActionSpec, IllegalAction, find_game
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import GameStarted, Ledger
+from tabletape.replay.fold import open_game, record_action
+from tabletape.rules.actions import ActionSyntaxError
+from tabletape.rules.kernel import ActionSpec, IllegalAction, find_game
 
 WORDS = st.sampled_from(["asia", "europe", "troop", "rally", "olga", "patrick", "1", "2", "6",
                          "6,3,2", "5,5", "", "attacker", "defender", "x", "-1", "[/x]"])
@@ -36,7 +37,7 @@ def new_game(folder: str, kind: str = "risk-strike") -> tuple[Ledger, str]:
 
 def bot_moves(store: Ledger, game: str, count: int, seed: int) -> None:
     """Advance the game by ``count`` bot actions, recorded as typed text."""
-    from replay.fold import action_text
+    from tabletape.replay.fold import action_text
 
     rng = random.Random(seed)
     for _ in range(count):

@@ -8,10 +8,10 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from ledger import GameStarted, Ledger
-from replay.demo import run_demo
-from rules.kernel import BUILTIN_GAMES, UnknownGame, find_game, registered
 from tabletape import build_app
+from tabletape.ledger import GameStarted, Ledger
+from tabletape.replay.demo import run_demo
+from tabletape.rules.kernel import BUILTIN_GAMES, UnknownGame, find_game, registered
 
 
 @pytest.mark.parametrize("module", sorted(BUILTIN_GAMES))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ledger import GameStarted, Ledger
-from replay.fold import open_game, prepare
-from rules.kernel import IllegalAction, bot_game, find_game
+from tabletape.ledger import GameStarted, Ledger
+from tabletape.replay.fold import open_game, prepare
+from tabletape.rules.kernel import IllegalAction, bot_game, find_game
 from tests.test_cli import Cli, fails, flat
 
 SETUP = (

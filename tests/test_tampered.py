@@ -16,7 +16,7 @@ import pytest
 
 import tabletape
 import tests.test_cli
-from ledger import Ledger
+from tabletape.ledger import Ledger
 from tests.test_cli import ROOT, Cli, fails, flat
 
 CHANGED = "game {game} fails verification at event 2: its hash does not match its bytes"
@@ -75,7 +75,7 @@ def test_note_and_undo_never_append_after_a_changed_line(cli: Cli) -> None:
 
 def test_append_checks_the_chain_without_a_verified_head(cli: Cli) -> None:
     """``Ledger.append`` from a fresh process state checks the whole chain under its lock."""
-    from ledger import Damaged, Noted
+    from tabletape.ledger import Damaged, Noted
 
     game = tampered(cli)
     store = Ledger(cli.root)

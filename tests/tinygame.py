@@ -11,8 +11,16 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Event, GameStarted
-from rules.kernel import ActionSpec, FieldSpec, IllegalAction, Result, Rules, TurnInfo, register
+from tabletape.ledger.events import Event, GameStarted
+from tabletape.rules.kernel import (
+    ActionSpec,
+    FieldSpec,
+    IllegalAction,
+    Result,
+    Rules,
+    TurnInfo,
+    register,
+)
 
 
 class Added(Event, tag="add"):

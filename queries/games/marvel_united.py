@@ -3,7 +3,7 @@ were completed (``missions``), and the reports ``stats`` shows for it: win rate 
 hero team, and how games were lost.
 
 The reports register when this module is imported (the catalog imports it to fold a Marvel United
-game; ``stats`` must import it too, see :func:`queries.reports.report`).
+game; ``stats`` must import it too, see :func:`tabletape.queries.reports.report`).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 
 import duckdb
 
-from queries.projections import Column, Projection, Schema
-from queries.reports import report, rows_of
-from replay.visitor import Visit
-from rules.marvel_united.events import Played, VillainTurn
-from rules.marvel_united.state import State
+from tabletape.queries.projections import Column, Projection, Schema
+from tabletape.queries.reports import report, rows_of
+from tabletape.replay.visitor import Visit
+from tabletape.rules.marvel_united.events import Played, VillainTurn
+from tabletape.rules.marvel_united.state import State
 
 STORYLINE = Schema("storyline", (
     Column("seq", "BIGINT", "The event that added the card."),

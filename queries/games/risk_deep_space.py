@@ -8,12 +8,12 @@ absorbs still counts as a loss of the side. Roll-off dice are ``dice`` rows with
 
 from __future__ import annotations
 
-from queries.projections import BATTLES, DICE, Projection
-from replay.visitor import Visit
-from rules import dice
-from rules.risk_deep_space.events import Battled, RolledOff
-from rules.risk_deep_space.moves import SIDES, battle_bonus
-from rules.risk_deep_space.state import State
+from tabletape.queries.projections import BATTLES, DICE, Projection
+from tabletape.replay.visitor import Visit
+from tabletape.rules import dice
+from tabletape.rules.risk_deep_space.events import Battled, RolledOff
+from tabletape.rules.risk_deep_space.moves import SIDES, battle_bonus
+from tabletape.rules.risk_deep_space.state import State
 
 
 def exchange(visit: Visit) -> tuple[State, int, int, int, int] | None:

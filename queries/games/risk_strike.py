@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from queries.projections import BATTLES, DICE, Projection
-from replay.visitor import GameInfo, Visit
-from rules import dice
-from rules.risk_strike.events import Resolved, Retreated, Rolled, RolledOff
-from rules.risk_strike.moves import prepare, settle
-from rules.risk_strike.state import CONTINENTS, Dice, State
+from tabletape.queries.projections import BATTLES, DICE, Projection
+from tabletape.replay.visitor import GameInfo, Visit
+from tabletape.rules import dice
+from tabletape.rules.risk_strike.events import Resolved, Retreated, Rolled, RolledOff
+from tabletape.rules.risk_strike.moves import prepare, settle
+from tabletape.rules.risk_strike.state import CONTINENTS, Dice, State
 
 SIDES = 6
 """Risk Strike's dice are six-sided, attack and defence alike."""

@@ -14,10 +14,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay.visitor import Visit
-from rules.kernel import Rules
-from rules.marvel_united import data
-from rules.marvel_united.events import (
+from tabletape.replay.visitor import Visit
+from tabletape.rules.kernel import Rules
+from tabletape.rules.marvel_united import data
+from tabletape.rules.marvel_united.events import (
     Attacked,
     Damaged,
     Dealt,
@@ -42,8 +42,8 @@ from rules.marvel_united.events import (
     Tokens,
     VillainTurn,
 )
-from rules.marvel_united.moves import window_words
-from rules.marvel_united.state import State, invariant_errors, seat_of
+from tabletape.rules.marvel_united.moves import window_words
+from tabletape.rules.marvel_united.state import State, invariant_errors, seat_of
 
 
 def label(name: str) -> str:

@@ -15,11 +15,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay.visitor import Visit
-from rules.board import NOBODY
-from rules.kernel import IllegalAction, Rules
-from rules.risk_deep_space import data
-from rules.risk_deep_space.events import (
+from tabletape.replay.visitor import Visit
+from tabletape.rules.board import NOBODY
+from tabletape.rules.kernel import IllegalAction, Rules
+from tabletape.rules.risk_deep_space import data
+from tabletape.rules.risk_deep_space.events import (
     Battled,
     Built,
     Covered,
@@ -36,8 +36,14 @@ from rules.risk_deep_space.events import (
     Shielded,
     TradedCards,
 )
-from rules.risk_deep_space.moves import SIDES, battle_bonus, card_called, rollers, seat_called
-from rules.risk_deep_space.state import State, invariant_errors, on_board
+from tabletape.rules.risk_deep_space.moves import (
+    SIDES,
+    battle_bonus,
+    card_called,
+    rollers,
+    seat_called,
+)
+from tabletape.rules.risk_deep_space.state import State, invariant_errors, on_board
 
 # -- narration -----------------------------------------------------------------------------------
 

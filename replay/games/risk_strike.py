@@ -15,9 +15,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from replay.visitor import Visit
-from rules.kernel import Rules
-from rules.risk_strike.events import (
+from tabletape.replay.visitor import Visit
+from tabletape.rules.kernel import Rules
+from tabletape.rules.risk_strike.events import (
     Attacked,
     Dealt,
     Deployed,
@@ -29,8 +29,8 @@ from rules.risk_strike.events import (
     Rolled,
     RolledOff,
 )
-from rules.risk_strike.moves import settle
-from rules.risk_strike.state import (
+from tabletape.rules.risk_strike.moves import settle
+from tabletape.rules.risk_strike.state import (
     CANCEL,
     CONTINENTS,
     NOBODY,

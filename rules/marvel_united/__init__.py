@@ -99,9 +99,8 @@ Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` 
 Card faces are data (:mod:`.data`), marked; the log records what each card shows.
 """
 
-from rules.kernel import register
-
-from .game import MarvelUnited
+from tabletape.rules.kernel import register
+from tabletape.rules.marvel_united.game import MarvelUnited
 
 RULES = register(MarvelUnited())
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from ledger.events import TABLE
-from rules.kernel import ActionSpec, FieldSpec
-
-from . import data
-from .moves import HERO_WINDOWS, attack_targets, crisis_open, draw_need, mission_draws
-from .state import (
+from tabletape.ledger.events import TABLE
+from tabletape.rules.kernel import ActionSpec, FieldSpec
+from tabletape.rules.marvel_united import data
+from tabletape.rules.marvel_united.moves import (
+    HERO_WINDOWS,
+    attack_targets,
+    crisis_open,
+    draw_need,
+    mission_draws,
+)
+from tabletape.rules.marvel_united.state import (
     ATTACK,
     HEROIC,
     MOVE,
@@ -20,7 +25,7 @@ from .state import (
     kinds,
     threat_here,
 )
-from .windows import decided, named, result_types
+from tabletape.rules.marvel_united.windows import decided, named, result_types
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:

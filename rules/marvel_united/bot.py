@@ -9,11 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from ledger.events import TABLE, Event
-from rules.bots import Candidate, first_legal
-
-from .actions import can_spend, heroic_targets, spendable_slots
-from .events import (
+from tabletape.ledger.events import TABLE, Event
+from tabletape.rules.bots import Candidate, first_legal
+from tabletape.rules.marvel_united.actions import can_spend, heroic_targets, spendable_slots
+from tabletape.rules.marvel_united.events import (
     Attacked,
     Damaged,
     Dealt,
@@ -34,8 +33,8 @@ from .events import (
     Tokens,
     VillainTurn,
 )
-from .moves import attack_targets, step
-from .state import (
+from tabletape.rules.marvel_united.moves import attack_targets, step
+from tabletape.rules.marvel_united.state import (
     ATTACK,
     HEROIC,
     MOVE,
@@ -47,7 +46,7 @@ from .state import (
     kinds,
     threat_here,
 )
-from .windows import owed
+from tabletape.rules.marvel_united.windows import owed
 
 
 def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:
@@ -70,8 +69,8 @@ def actor_of(state: State, seat: int) -> str:
 def completed(state: State, actor: str, event: Event, rng: random.Random) -> Event:
     """The bot shuffles and draws with its own generator, as a table would; its Masterplan
     deck is the shipped one (placeholder faces, I), which it records card by card."""
-    from . import RULES
-    from .game import complete_villain
+    from tabletape.rules.marvel_united import RULES
+    from tabletape.rules.marvel_united.game import complete_villain
 
     if isinstance(event, VillainTurn):
         return complete_villain(state, event, rng)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.events import Event
+from tabletape.ledger.events import Event
 
 
 class SetUp(Event, tag="setup"):

@@ -8,8 +8,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ledger.events import TABLE, Event, GameStarted
-from rules.kernel import (
+from tabletape.ledger.events import TABLE, Event, GameStarted
+from tabletape.rules.kernel import (
     ActionSpec,
     IllegalAction,
     Result,
@@ -17,13 +17,18 @@ from rules.kernel import (
     TurnInfo,
     protocol_version,
 )
-
-from . import data
-from .actions import legal_actions
-from .events import EVENTS, Dealt, Drew, SetUp, VillainTurn
-from .moves import mission_draws, phase_words, step, v1_drawer, window_words
-from .options import Options, settings, validate
-from .state import (
+from tabletape.rules.marvel_united import data
+from tabletape.rules.marvel_united.actions import legal_actions
+from tabletape.rules.marvel_united.events import EVENTS, Dealt, Drew, SetUp, VillainTurn
+from tabletape.rules.marvel_united.moves import (
+    mission_draws,
+    phase_words,
+    step,
+    v1_drawer,
+    window_words,
+)
+from tabletape.rules.marvel_united.options import Options, settings, validate
+from tabletape.rules.marvel_united.state import (
     NOBODY,
     RULES_VERSIONS,
     SYMBOL_NAMES,
@@ -50,7 +55,8 @@ class MarvelUnited(SteppedRules[State]):
     max_players = 4
     events = EVENTS
     Options = Options
-    """``apply`` runs the very step ``check`` runs (see :func:`replay.fold.fold_records`)."""
+    """``apply`` runs the very step ``check`` runs (see
+    :func:`tabletape.replay.fold.fold_records`)."""
 
     def validate_options(self, options: Any, players: Sequence[str]) -> None:
         validate(options, players)
@@ -113,7 +119,9 @@ class MarvelUnited(SteppedRules[State]):
         return extra_figures(state)
 
     def bot_action(self, state: State, rng: random.Random) -> tuple[str, Event] | None:
-        from . import bot  # the bot is not needed to record or replay a game
+        from tabletape.rules.marvel_united import (
+            bot,  # the bot is not needed to record or replay a game
+        )
 
         return bot.choose(state, rng)
 

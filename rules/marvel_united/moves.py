@@ -1,5 +1,5 @@
 """Check and apply in one pure step: each action yields the next state or raises
-:class:`~rules.kernel.IllegalAction` saying why, in table words.
+:class:`~tabletape.rules.kernel.IllegalAction` saying why, in table words.
 
 The flow: ``setup``, a ``deal`` per hero, then villain turns (``villain-turn``) and hero turns
 (``draw``, ``play``, actions, ``end``). Effects that need judgement wait in ``State.pending`` as
@@ -14,11 +14,10 @@ from typing import Any, NoReturn
 
 from msgspec.structs import replace
 
-from ledger.events import Event, event_type
-from rules.kernel import IllegalAction, closest
-
-from . import data, windows
-from .events import (
+from tabletape.ledger.events import Event, event_type
+from tabletape.rules.kernel import IllegalAction, closest
+from tabletape.rules.marvel_united import data, windows
+from tabletape.rules.marvel_united.events import (
     Attacked,
     Damaged,
     Dealt,
@@ -43,7 +42,7 @@ from .events import (
     Tokens,
     VillainTurn,
 )
-from .state import (
+from tabletape.rules.marvel_united.state import (
     ATTACK,
     HEROIC,
     MOVE,

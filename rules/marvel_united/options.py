@@ -17,9 +17,8 @@ from typing import Any
 
 import msgspec
 
-from rules.kernel import BadOptions
-
-from . import data
+from tabletape.rules.kernel import BadOptions
+from tabletape.rules.marvel_united import data
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

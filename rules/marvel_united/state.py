@@ -1,7 +1,8 @@
 """The state of a Marvel United game, and the small pure moves every rule is built from.
 
 Heroes are seat indexes (``NOBODY`` is -1); a hero's cards are counts per card kind, the kinds
-of :data:`~rules.marvel_united.data.HEROES` in order. A deck has a shuffled part (order unknown,
+of :data:`~tabletape.rules.marvel_united.data.HEROES` in order. A deck has a shuffled part (order
+unknown,
 so counts) and a bottom (cards put under it by damage, in order: drawn after the shuffled part).
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 import msgspec
 from msgspec.structs import replace
 
-from . import data
+from tabletape.rules.marvel_united import data
 
 NOBODY = -1
 MOVE, ATTACK, HEROIC, WILD = range(4)

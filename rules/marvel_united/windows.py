@@ -13,11 +13,10 @@ from __future__ import annotations
 from itertools import takewhile
 from typing import NoReturn
 
-from ledger.events import Event
-from rules.kernel import IllegalAction
-
-from . import data
-from .events import (
+from tabletape.ledger.events import Event
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.marvel_united import data
+from tabletape.rules.marvel_united.events import (
     Damaged,
     Discarded,
     Drew,
@@ -29,7 +28,15 @@ from .events import (
     Swapped,
     Tokens,
 )
-from .state import NOBODY, State, Step, Threat, present, recorded_as_v1, seat_of
+from tabletape.rules.marvel_united.state import (
+    NOBODY,
+    State,
+    Step,
+    Threat,
+    present,
+    recorded_as_v1,
+    seat_of,
+)
 
 Tally = tuple[tuple[str, int], ...]
 Limits = dict[str, int]

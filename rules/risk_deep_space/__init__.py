@@ -22,7 +22,8 @@ Actions, as typed at the table (``by=NAME`` when the actor is not the only one a
 Readings where the rulebook leaves a question open (each has a test and, where a table might
 differ, an option):
 
-- **The board** is not printed anywhere: ``--option board=FILE`` (format in :mod:`rules.board`);
+- **The board** is not printed anywhere: ``--option board=FILE`` (format in
+:mod:`tabletape.rules.board`);
   the default board is a reconstruction (mark I), and the board in force is stored in the log.
 - **Turn order of steps**: draw, then trade cards and mine (both "the beginning of your turn",
   in either order), then recruit, then movements, Bases and own-turn cards in any order; an
@@ -75,9 +76,8 @@ differ, an option):
 - **Roll-off**: one die each; players tied for highest roll again.
 """
 
-from rules.kernel import register
-
-from .game import RiskDeepSpace
+from tabletape.rules.kernel import register
+from tabletape.rules.risk_deep_space.game import RiskDeepSpace
 
 RULES = register(RiskDeepSpace())
 

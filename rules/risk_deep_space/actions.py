@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from ledger.events import TABLE
-from rules.kernel import ActionSpec, FieldSpec
-
-from . import data
-from .moves import (
+from tabletape.ledger.events import TABLE
+from tabletape.rules.kernel import ActionSpec, FieldSpec
+from tabletape.rules.risk_deep_space import data
+from tabletape.rules.risk_deep_space.moves import (
     ACT,
     DRAW,
     MINE,
@@ -30,7 +29,7 @@ from .moves import (
     rollers,
     shieldable,
 )
-from .state import State
+from tabletape.rules.risk_deep_space.state import State
 
 
 def legal_actions(state: State) -> tuple[ActionSpec, ...]:

@@ -12,13 +12,12 @@ from collections.abc import Iterator
 
 from msgspec.structs import replace
 
-from ledger.events import TABLE, Event
-from rules.board import NOBODY
-from rules.bots import Candidate, first_legal
-
-from . import data
-from .actions import buildable, playable_in_battle, shield_choices
-from .events import (
+from tabletape.ledger.events import TABLE, Event
+from tabletape.rules.board import NOBODY
+from tabletape.rules.bots import Candidate, first_legal
+from tabletape.rules.risk_deep_space import data
+from tabletape.rules.risk_deep_space.actions import buildable, playable_in_battle, shield_choices
+from tabletape.rules.risk_deep_space.events import (
     Battled,
     Built,
     Covered,
@@ -35,7 +34,7 @@ from .events import (
     Shielded,
     TradedCards,
 )
-from .moves import (
+from tabletape.rules.risk_deep_space.moves import (
     DRAW,
     MINE,
     RECRUIT,
@@ -51,7 +50,7 @@ from .moves import (
     reshuffle_if_empty,
     step,
 )
-from .state import CARDS, State, dogs_at, mine_at
+from tabletape.rules.risk_deep_space.state import CARDS, State, dogs_at, mine_at
 
 
 def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:

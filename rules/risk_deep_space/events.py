@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ledger.events import Event
+from tabletape.ledger.events import Event
 
 
 class Dealt(Event, tag="deal"):

@@ -8,10 +8,10 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ledger.events import TABLE, Event, GameStarted
-from rules import dice
-from rules.board import NOBODY
-from rules.kernel import (
+from tabletape.ledger.events import TABLE, Event, GameStarted
+from tabletape.rules import dice
+from tabletape.rules.board import NOBODY
+from tabletape.rules.kernel import (
     ActionSpec,
     IllegalAction,
     Result,
@@ -19,11 +19,10 @@ from rules.kernel import (
     TurnInfo,
     protocol_version,
 )
-
-from . import data
-from .actions import legal_actions
-from .events import EVENTS, Battled, RolledOff
-from .moves import (
+from tabletape.rules.risk_deep_space import data
+from tabletape.rules.risk_deep_space.actions import legal_actions
+from tabletape.rules.risk_deep_space.events import EVENTS, Battled, RolledOff
+from tabletape.rules.risk_deep_space.moves import (
     SIDES,
     STAGE_WORDS,
     acting_now,
@@ -33,8 +32,22 @@ from .moves import (
     rollers,
     step,
 )
-from .options import Options, readings, resolve_board, settings, validate
-from .state import CARDS, Seat, State, bases_built, dogs_at, mine_at, on_board
+from tabletape.rules.risk_deep_space.options import (
+    Options,
+    readings,
+    resolve_board,
+    settings,
+    validate,
+)
+from tabletape.rules.risk_deep_space.state import (
+    CARDS,
+    Seat,
+    State,
+    bases_built,
+    dogs_at,
+    mine_at,
+    on_board,
+)
 
 
 class RiskDeepSpace(SteppedRules[State]):
@@ -153,7 +166,9 @@ class RiskDeepSpace(SteppedRules[State]):
         }
 
     def bot_action(self, state: State, rng: random.Random) -> tuple[str, Event] | None:
-        from . import bot  # the bot is not needed to record or replay a game
+        from tabletape.rules.risk_deep_space import (
+            bot,  # the bot is not needed to record or replay a game
+        )
 
         return bot.choose(state, rng)
 

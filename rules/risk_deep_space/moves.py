@@ -1,7 +1,7 @@
 """Every rule of Risk: Deep Space as one pure ``step(state, seat, event)``.
 
 ``check`` runs ``step`` and throws the result away; ``apply`` returns it. A refusal raises
-:class:`~rules.kernel.IllegalAction` with the reason in table words.
+:class:`~tabletape.rules.kernel.IllegalAction` with the reason in table words.
 """
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from collections.abc import Callable, Sequence
 
 from msgspec.structs import replace
 
-from ledger.events import Event
-from rules import dice
-from rules.board import NOBODY
-from rules.kernel import IllegalAction
-
-from . import data
-from .events import (
+from tabletape.ledger.events import Event
+from tabletape.rules import dice
+from tabletape.rules.board import NOBODY
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_deep_space import data
+from tabletape.rules.risk_deep_space.events import (
     Battled,
     Built,
     Covered,
@@ -33,7 +32,7 @@ from .events import (
     Shielded,
     TradedCards,
 )
-from .state import (
+from tabletape.rules.risk_deep_space.state import (
     CARDS,
     Battle,
     Dog,

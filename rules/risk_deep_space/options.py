@@ -1,6 +1,7 @@
 """Setup options: the board, colours, and the defaults the rulebook leaves open.
 
-``--option board=FILE`` (a board file, see :mod:`rules.board`), ``--option colours=red,blue``,
+``--option board=FILE`` (a board file, see :mod:`tabletape.rules.board`), ``--option
+colours=red,blue``,
 ``--option lost-base=destroyed``, ``--option home-bases=true``, ``--option open-stations=true``,
 ``--option deck.air-leak=8 --option deck.bribe-a-rival=3`` (the deck keeps 36 cards),
 ``--option cost.mail-from-mom=gem``, ``--option force-fields=shield`` (see
@@ -18,7 +19,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from rules.board import (
+from tabletape.rules.board import (
     ID,
     Board,
     board_from_data,
@@ -26,9 +27,8 @@ from rules.board import (
     require_separate,
     require_tags,
 )
-from rules.kernel import BadOptions
-
-from . import data
+from tabletape.rules.kernel import BadOptions
+from tabletape.rules.risk_deep_space import data
 
 
 def _fields() -> list[tuple[str, Any, Any]]:

@@ -1,7 +1,7 @@
 """The state of a Risk: Deep Space game and the small pure changes every rule is built from.
 
 Planets are indexes into the board's spaces; players are seat indexes; ``NOBODY`` is -1;
-cards are indexes into :data:`~rules.risk_deep_space.data.CARDS`.
+cards are indexes into :data:`~tabletape.rules.risk_deep_space.data.CARDS`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from typing import TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from rules.board import NOBODY, Board
-
-from . import data
-from .options import Settings
+from tabletape.rules.board import NOBODY, Board
+from tabletape.rules.risk_deep_space import data
+from tabletape.rules.risk_deep_space.options import Settings
 
 CARDS = data.CARDS
 T = TypeVar("T")

@@ -106,9 +106,8 @@ the map) are defaults marked in :mod:`.data`, overridable with ``--option``; so 
 ``reshuffle``, ``expand-cards`` and ``after-win`` (:data:`.data.READINGS`).
 """
 
-from rules.kernel import register
-
-from .game import RiskStrike
+from tabletape.rules.kernel import register
+from tabletape.rules.risk_strike.game import RiskStrike
 
 RULES = register(RiskStrike())
 

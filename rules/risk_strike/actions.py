@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ledger.events import TABLE
-from rules.kernel import ActionSpec, FieldSpec
-
-from .moves import (
+from tabletape.ledger.events import TABLE
+from tabletape.rules.kernel import ActionSpec, FieldSpec
+from tabletape.rules.risk_strike.moves import (
     SIDES,
     answering,
     deploy_rank,
@@ -19,7 +18,7 @@ from .moves import (
     resolve_roll,
     settle,
 )
-from .state import (
+from tabletape.rules.risk_strike.state import (
     ATTACKER_STEP,
     CANCEL,
     CONTINENTS,

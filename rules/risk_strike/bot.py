@@ -9,12 +9,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from ledger.events import TABLE, Event
-from rules import dice
-from rules.bots import Candidate, first_legal
-
-from .actions import attack_options
-from .events import (
+from tabletape.ledger.events import TABLE, Event
+from tabletape.rules import dice
+from tabletape.rules.bots import Candidate, first_legal
+from tabletape.rules.risk_strike.actions import attack_options
+from tabletape.rules.risk_strike.events import (
     Attacked,
     Dealt,
     Deployed,
@@ -26,7 +25,7 @@ from .events import (
     Rolled,
     RolledOff,
 )
-from .moves import (
+from tabletape.rules.risk_strike.moves import (
     SIDES,
     deployers,
     dice_allowed,
@@ -38,7 +37,7 @@ from .moves import (
     shown_faces,
     step,
 )
-from .state import (
+from tabletape.rules.risk_strike.state import (
     ARTILLERY,
     BOMBARD,
     CANCEL,

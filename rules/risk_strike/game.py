@@ -8,9 +8,9 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from ledger.events import TABLE, Event, GameStarted
-from rules import dice
-from rules.kernel import (
+from tabletape.ledger.events import TABLE, Event, GameStarted
+from tabletape.rules import dice
+from tabletape.rules.kernel import (
     ActionSpec,
     IllegalAction,
     Result,
@@ -18,10 +18,9 @@ from rules.kernel import (
     TurnInfo,
     protocol_version,
 )
-
-from . import data
-from .actions import legal_actions
-from .events import (
+from tabletape.rules.risk_strike import data
+from tabletape.rules.risk_strike.actions import legal_actions
+from tabletape.rules.risk_strike.events import (
     EVENTS,
     Attacked,
     Dealt,
@@ -33,10 +32,10 @@ from .events import (
     Rolled,
     RolledOff,
 )
-from .hidden import first_world
-from .moves import dice_allowed, phase_words, prepare, resolve_roll, step
-from .options import Options, settings, validate
-from .state import (
+from tabletape.rules.risk_strike.hidden import first_world
+from tabletape.rules.risk_strike.moves import dice_allowed, phase_words, prepare, resolve_roll, step
+from tabletape.rules.risk_strike.options import Options, settings, validate
+from tabletape.rules.risk_strike.state import (
     ATTACKER_STEP,
     CONTINENTS,
     DEFENDER_STEP,
@@ -74,7 +73,8 @@ class RiskStrike(SteppedRules[State]):
     events = EVENTS
     Options = Options
     """``apply`` runs the very step ``check`` runs, so it refuses whatever ``check`` refuses:
-    a fold of a stored log may call ``apply`` alone (see :func:`replay.fold.fold_records`)."""
+    a fold of a stored log may call ``apply`` alone (see
+    :func:`tabletape.replay.fold.fold_records`)."""
 
     def validate_options(self, options: Any, players: Sequence[str]) -> None:
         validate(options, players)
@@ -180,7 +180,9 @@ class RiskStrike(SteppedRules[State]):
         }
 
     def bot_action(self, state: State, rng: random.Random) -> tuple[str, Event] | None:
-        from . import bot  # the bot is not needed to record or replay a game
+        from tabletape.rules.risk_strike import (
+            bot,  # the bot is not needed to record or replay a game
+        )
 
         return bot.choose(state, rng)
 

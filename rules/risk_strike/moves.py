@@ -1,5 +1,5 @@
 """Check and apply in one pure step: each action either yields the next state or raises
-:class:`~rules.kernel.IllegalAction` saying why, in table words, and what is allowed.
+:class:`~tabletape.rules.kernel.IllegalAction` saying why, in table words, and what is allowed.
 
 Windows: a tactics card played (other than a Troop) waits in ``pending`` while others may answer
 it with Canceled Orders; any other action closes that window first (:func:`settle`), so cards
@@ -14,12 +14,11 @@ from typing import Any, NoReturn
 
 from msgspec.structs import replace
 
-from ledger.events import Event, event_type
-from rules import dice
-from rules.kernel import IllegalAction
-
-from . import data
-from .events import (
+from tabletape.ledger.events import Event, event_type
+from tabletape.rules import dice
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_strike import data
+from tabletape.rules.risk_strike.events import (
     Attacked,
     Dealt,
     Deployed,
@@ -31,7 +30,7 @@ from .events import (
     Rolled,
     RolledOff,
 )
-from .state import (
+from tabletape.rules.risk_strike.state import (
     ARTILLERY,
     ATTACKER_STEP,
     BOMBARD,
@@ -812,7 +811,8 @@ def resolve_roll(state: State, lost: tuple[int, ...] = ()) -> State:
 
 
 def pair_winners(roll: Dice) -> tuple[str, ...]:
-    """:func:`rules.dice.compare` of a roll (pairs highest first, ties to the defender), done
+    """:func:`tabletape.rules.dice.compare` of a roll (pairs highest first, ties to the defender),
+    done
     directly for the one or two pairs a Risk Strike roll has."""
     attack, defend = roll.attacker, roll.defender
     pairs = min(len(attack), len(defend))

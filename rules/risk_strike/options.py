@@ -2,9 +2,10 @@
 
 ``--option domination.europe=6``, ``--option sizes.asia=11 --option sizes.europe=8``,
 ``--option links.australia=asia,south-america --option links.south-america=...``. Defaults come
-from :mod:`rules.risk_strike.data` (marked there R, V or I); the values in force are recorded in
+from :mod:`tabletape.rules.risk_strike.data` (marked there R, V or I); the values in force are
+recorded in
 the game-started event. Where the rulebook leaves a card rule open, the reading is an option too
-(:data:`rules.risk_strike.data.READINGS`): ``--option reshuffle=when-empty``,
+(:data:`tabletape.rules.risk_strike.data.READINGS`): ``--option reshuffle=when-empty``,
 ``--option expand-cards=active``, ``--option after-win=stop``.
 """
 
@@ -15,10 +16,9 @@ from typing import Any
 
 import msgspec
 
-from rules.kernel import BadOptions
-
-from . import data
-from .state import CONTINENTS, continent_of, title
+from tabletape.rules.kernel import BadOptions
+from tabletape.rules.risk_strike import data
+from tabletape.rules.risk_strike.state import CONTINENTS, continent_of, title
 
 
 def _key(kind: str, continent: str) -> str:

@@ -1,7 +1,8 @@
 """The state of a Risk Strike game and the pure moves of cards that every rule is built from.
 
-Continents and tactics cards are indexes into :data:`~rules.risk_strike.data.CONTINENTS` and
-:data:`~rules.risk_strike.data.TACTICS`; players are seat indexes; ``NOBODY`` is -1.
+Continents and tactics cards are indexes into :data:`~tabletape.rules.risk_strike.data.CONTINENTS`
+and
+:data:`~tabletape.rules.risk_strike.data.TACTICS`; players are seat indexes; ``NOBODY`` is -1.
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from typing import TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from rules.kernel import IllegalAction
-
-from . import data
-from .hidden import (
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_strike import data
+from tabletape.rules.risk_strike.hidden import (
     World,
     could_reveal,
     deck_kinds,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ledger.events import TABLE, Event, GameStarted
-from rules.actions import event_from, parse_action
-from rules.marvel_united import RULES
-from rules.marvel_united.state import State, invariant_errors
+from tabletape.ledger.events import TABLE, Event, GameStarted
+from tabletape.rules.actions import event_from, parse_action
+from tabletape.rules.marvel_united import RULES
+from tabletape.rules.marvel_united.state import State, invariant_errors
 
 PLAYERS = ("Olga", "Patrick")
 
@@ -77,7 +77,7 @@ def ready(players: Sequence[str] = PLAYERS, hands: Sequence[str] = (), **options
 
 
 def default_hand(state: State, player: str) -> str:
-    from rules.marvel_united.state import kinds, seat_of
+    from tabletape.rules.marvel_united.state import kinds, seat_of
 
     seat = seat_of(state, player)
     assert seat is not None

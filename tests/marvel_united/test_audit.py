@@ -6,8 +6,8 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from rules.marvel_united import RULES
-from rules.marvel_united.state import State, kinds, with_hero
+from tabletape.rules.marvel_united import RULES
+from tabletape.rules.marvel_united.state import State, kinds, with_hero
 
 from .helpers import PLAYERS, SETUP, play, refused, start, started
 from .test_hero import cap_and_widow

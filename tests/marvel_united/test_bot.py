@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from ledger.events import event_type
-from rules.kernel import bot_game, dice_rng
-from rules.marvel_united import RULES
-from rules.marvel_united.state import invariant_errors
+from tabletape.ledger.events import event_type
+from tabletape.rules.kernel import bot_game, dice_rng
+from tabletape.rules.marvel_united import RULES
+from tabletape.rules.marvel_united.state import invariant_errors
 
 from .helpers import started
 

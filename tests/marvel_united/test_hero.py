@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from rules.marvel_united.state import State, with_hero, with_place, with_threat
+from tabletape.rules.marvel_united.state import State, with_hero, with_place, with_threat
 
 from .helpers import PLAYERS, play, ready, refused
 

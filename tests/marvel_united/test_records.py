@@ -7,9 +7,9 @@ import random
 
 from msgspec.structs import replace
 
-from rules.marvel_united import RULES
-from rules.marvel_united.events import VillainTurn
-from rules.marvel_united.state import State, with_hero, with_place
+from tabletape.rules.marvel_united import RULES
+from tabletape.rules.marvel_united.events import VillainTurn
+from tabletape.rules.marvel_united.state import State, with_hero, with_place
 
 from .helpers import PLAYERS, SETUP, parse, play, ready, refused, start
 from .test_hero import cap_and_widow, clear
@@ -224,7 +224,7 @@ def test_the_villain_cannot_be_attacked_before_2_missions() -> None:
 def test_the_narration_names_the_player_a_hero_name_meant() -> None:
     """Hero Damage: the narration says whose hand the card left: ``hero=captain-america``
     is Olga, as the state has it."""
-    from replay.games.marvel_united import recorded
+    from tabletape.replay.games.marvel_united import recorded
 
     state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=m", "end",
                                    "draw cards=hh", "play card=m", "end",
@@ -249,7 +249,7 @@ def test_a_player_may_not_be_called_villain() -> None:
     """Storyline: Masterplan cards are the villain's entries, so no player takes that name."""
     import pytest
 
-    from rules.kernel import BadOptions
+    from tabletape.rules.kernel import BadOptions
 
     with pytest.raises(BadOptions, match="'villain' names the villain"):
         start(("villain", "Patrick"))
@@ -300,7 +300,7 @@ def test_an_action_before_the_third_mission_draws_says_to_draw() -> None:
 def test_the_narration_tells_new_facts_in_table_words() -> None:
     """Move Villain 'clockwise (unless otherwise indicated)'; a cost is not damage; a Thug a
     Threat keeps: the narration says what was recorded."""
-    from replay.games.marvel_united import recorded
+    from tabletape.replay.games.marvel_united import recorded
 
     state = dealt()
     line = ("villain-turn card=plan-2 move=-1 bam=false thugs=0,0,0 civilians=0,0,0 "

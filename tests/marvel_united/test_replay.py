@@ -9,17 +9,17 @@ import random
 import pytest
 from rich.console import Console
 
-import ledger as ledger_pkg
-from ledger import GameStarted, Ledger
-from queries.catalog import connect
-from queries.reports import REPORTS, run_reports
-from replay.audit import audit_game
-from replay.demo import run_demo
-from replay.engine import open_replay
-from replay.fold import open_game
-from replay.narrate import FAILED_MARK, narrate_game
-from replay.render import status_json, status_view
-from rules.kernel import bot_game, find_game
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import GameStarted, Ledger
+from tabletape.queries.catalog import connect
+from tabletape.queries.reports import REPORTS, run_reports
+from tabletape.replay.audit import audit_game
+from tabletape.replay.demo import run_demo
+from tabletape.replay.engine import open_replay
+from tabletape.replay.fold import open_game
+from tabletape.replay.narrate import FAILED_MARK, narrate_game
+from tabletape.replay.render import status_json, status_view
+from tabletape.rules.kernel import bot_game, find_game
 from tests.replay.conftest import assert_steps_back_to_start
 
 MU = find_game("marvel-united")

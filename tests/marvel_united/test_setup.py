@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.kernel import BadOptions
-from rules.marvel_united import RULES, data
-from rules.marvel_united.state import invariant_errors
+from tabletape.rules.kernel import BadOptions
+from tabletape.rules.marvel_united import RULES, data
+from tabletape.rules.marvel_united.state import invariant_errors
 
 from .helpers import PLAYERS, SETUP, play, ready, refused, start
 

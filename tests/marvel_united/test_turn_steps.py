@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from rules.marvel_united import RULES
-from rules.marvel_united.state import State, with_hero
+from tabletape.rules.marvel_united import RULES
+from tabletape.rules.marvel_united.state import State, with_hero
 
 from .helpers import play, ready, refused
 from .test_hero import cap_and_widow, clear

@@ -17,12 +17,12 @@ import pytest
 from msgspec.structs import replace
 from typer.testing import CliRunner
 
-import ledger as ledger_pkg
-from ledger import GameStarted, Ledger
-from replay.audit import audit_game
-from replay.fold import RefusedEvent, open_game, record_action
-from rules.marvel_united import RULES
-from rules.marvel_united.state import State, kinds, seat_of
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import GameStarted, Ledger
+from tabletape.replay.audit import audit_game
+from tabletape.replay.fold import RefusedEvent, open_game, record_action
+from tabletape.rules.marvel_united import RULES
+from tabletape.rules.marvel_united.state import State, kinds, seat_of
 from tests.replay.conftest import stamp
 
 from .helpers import PLAYERS, SETUP, parse, play, refused

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from rules.marvel_united.state import State, with_hero, with_place
+from tabletape.rules.marvel_united.state import State, with_hero, with_place
 
 from .helpers import PLAYERS, SETUP, play, ready, refused, start
 
@@ -155,8 +155,8 @@ def test_tabletape_draws_the_masterplan_card_and_fills_what_it_shows() -> None:
     the seeded generator and records the card's face from the data (marked I)."""
     import random
 
-    from rules.marvel_united import RULES
-    from rules.marvel_united.events import VillainTurn
+    from tabletape.rules.marvel_united import RULES
+    from tabletape.rules.marvel_united.events import VillainTurn
 
     state = play(start(PLAYERS, **{"masterplan-deck": "shipped"}), [
         SETUP, "deal player=olga cards=m,mh,aa", "deal player=patrick cards=m,ma,hh"])

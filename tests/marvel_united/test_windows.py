@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from rules.marvel_united import RULES
-from rules.marvel_united.state import State, kinds, with_hero, with_place
+from tabletape.rules.marvel_united import RULES
+from tabletape.rules.marvel_united.state import State, kinds, with_hero, with_place
 
 from .helpers import PLAYERS, SETUP, play, refused, start
 from .test_hero import cap_and_widow, clear
@@ -250,7 +250,7 @@ def test_status_shows_the_dashboard_and_each_threats_symbols() -> None:
 
     from rich.console import Console
 
-    from replay.games.marvel_united import view
+    from tabletape.replay.games.marvel_united import view
 
     state = location_effect_at("times-square")
     console = Console(file=StringIO(), width=200)

@@ -10,9 +10,9 @@ import pytest
 
 import tests.queries.duelgame
 import tests.queries.tinyprojections  # noqa: F401
-from ledger import GameStarted, Ledger, utc_stamp
-from ledger.events import Event
-from rules.kernel import bot_game, find_game
+from tabletape.ledger import GameStarted, Ledger, utc_stamp
+from tabletape.ledger.events import Event
+from tabletape.rules.kernel import bot_game, find_game
 
 EPOCH = datetime(2026, 1, 1, 18, 0, tzinfo=UTC)
 

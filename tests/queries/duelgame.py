@@ -13,11 +13,11 @@ from typing import Any
 
 import msgspec
 
-from ledger.events import Event, GameStarted
-from queries.projections import BATTLES, DICE, Projection, register_projections
-from replay.visitor import GameInfo, Visit
-from rules import dice
-from rules.kernel import ActionSpec, IllegalAction, Result, Rules, TurnInfo, register
+from tabletape.ledger.events import Event, GameStarted
+from tabletape.queries.projections import BATTLES, DICE, Projection, register_projections
+from tabletape.replay.visitor import GameInfo, Visit
+from tabletape.rules import dice
+from tabletape.rules.kernel import ActionSpec, IllegalAction, Result, Rules, TurnInfo, register
 
 
 class Attacked(Event, tag="attack"):

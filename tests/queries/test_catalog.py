@@ -12,12 +12,12 @@ import duckdb
 import msgspec
 import pytest
 
-from ledger import GameStarted, Ledger, Noted, Retracted
-from queries import catalog
-from queries.catalog import CatalogError, connect, records_from_catalog, sync
-from queries.projections import numeric_figures
-from replay.fold import fold_records
-from replay.visitor import Visit, Visitor, walk
+from tabletape.ledger import GameStarted, Ledger, Noted, Retracted
+from tabletape.queries import catalog
+from tabletape.queries.catalog import CatalogError, connect, records_from_catalog, sync
+from tabletape.queries.projections import numeric_figures
+from tabletape.replay.fold import fold_records
+from tabletape.replay.visitor import Visit, Visitor, walk
 from tests.queries.conftest import EPOCH, bot_games, record, start_game
 from tests.queries.duelgame import Attacked
 from tests.tinygame import Added, Cheered, Rolled
@@ -291,7 +291,7 @@ def test_a_second_sync_is_quick(known: Ledger) -> None:
 
 
 def test_recording_never_imports_duckdb() -> None:
-    code = ("import sys, tabletape; tabletape.build_app(); import replay.fold; "
+    code = ("import sys, tabletape; tabletape.build_app(); import tabletape.replay.fold; "
             "assert 'duckdb' not in sys.modules, 'duckdb imported'")
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)

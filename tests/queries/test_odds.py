@@ -8,10 +8,10 @@ from fractions import Fraction
 
 import pytest
 
-from queries.odds import battle_odds, chi_square, face_test
-from replay.fairness import chi_square_sf as chi_square_p
-from replay.fairness import regularized_gamma_q
-from rules import dice
+from tabletape.queries.odds import battle_odds, chi_square, face_test
+from tabletape.replay.fairness import chi_square_sf as chi_square_p
+from tabletape.replay.fairness import regularized_gamma_q
+from tabletape.rules import dice
 
 
 def test_three_against_two_d6_known_values() -> None:
@@ -27,7 +27,8 @@ def test_one_against_one_attacker_wins_15_of_36() -> None:
     (a, d, sa, sd) for a in (1, 2, 3) for d in (1, 2) for sa, sd in ((6, 6), (8, 6), (6, 8),
                                                                       (8, 8))])
 def test_odds_agree_with_the_rules_dice_and_sum_to_one(a: int, d: int, sa: int, sd: int) -> None:
-    """Every roll compared by rules.dice (the rules' own lineup and ties to the defender)."""
+    """Every roll compared by tabletape.rules.dice (the rules' own lineup and ties to the
+    defender)."""
     counts = [0] * (min(a, d) + 1)
     for attack in itertools.product(range(1, sa + 1), repeat=a):
         for defend in itertools.product(range(1, sd + 1), repeat=d):

@@ -15,9 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 import tabletape
-from ledger import Ledger
-from queries.catalog import catalog_path, opened, sync
-from queries.transfer import export_parquet
+from tabletape.ledger import Ledger
+from tabletape.queries.catalog import catalog_path, opened, sync
+from tabletape.queries.transfer import export_parquet
 from tests.queries.conftest import EPOCH, record, start_game
 from tests.tinygame import Rolled
 

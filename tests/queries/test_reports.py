@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 import tabletape
-from ledger import Ledger
-from queries.catalog import connect
-from queries.reports import REPORTS, SUSPICIOUS_P, run_reports
-from replay.fold import fold_records
+from tabletape.ledger import Ledger
+from tabletape.queries.catalog import connect
+from tabletape.queries.reports import REPORTS, SUSPICIOUS_P, run_reports
+from tabletape.replay.fold import fold_records
 from tests.queries.conftest import bot_games
 
 MIN_P = 1e-9
@@ -123,7 +123,7 @@ def test_a_games_own_report_is_found_by_name_before_any_sync(tmp_path) -> None:
     import subprocess
     import sys
 
-    code = ("from queries.reports import all_reports; "
+    code = ("from tabletape.queries.reports import all_reports; "
             "print(sorted(set(all_reports()) & {'villains', 'losses', 'hero-teams'}))")
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True).stdout

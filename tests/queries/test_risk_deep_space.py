@@ -10,16 +10,16 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from ledger import Ledger
-from queries.catalog import connect
-from replay.demo import run_demo
-from replay.fold import record_action, undo
-from replay.simulate import simulate
-from replay.visitor import GameInfo, Visit, Visitor, walk
-from rules.risk_deep_space import RULES
-from rules.risk_deep_space.demo import DEMO_PLAYERS, demo_actions
-from rules.risk_deep_space.events import Battled, RolledOff
-from rules.risk_deep_space.state import State, on_board
+from tabletape.ledger import Ledger
+from tabletape.queries.catalog import connect
+from tabletape.replay.demo import run_demo
+from tabletape.replay.fold import record_action, undo
+from tabletape.replay.simulate import simulate
+from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
+from tabletape.rules.risk_deep_space import RULES
+from tabletape.rules.risk_deep_space.demo import DEMO_PLAYERS, demo_actions
+from tabletape.rules.risk_deep_space.events import Battled, RolledOff
+from tabletape.rules.risk_deep_space.state import State, on_board
 from tests.queries.conftest import start_game
 
 FIGURES = ("bases", "recruits", "gems", "ore")

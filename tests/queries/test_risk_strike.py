@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from ledger import Ledger
-from queries.catalog import connect
-from queries.reports import run_reports
-from replay.visitor import Visit, Visitor, walk
-from rules import dice
-from rules.risk_strike.events import Rolled
+from tabletape.ledger import Ledger
+from tabletape.queries.catalog import connect
+from tabletape.queries.reports import run_reports
+from tabletape.replay.visitor import Visit, Visitor, walk
+from tabletape.rules import dice
+from tabletape.rules.risk_strike.events import Rolled
 from tests.queries.conftest import bot_games
 
 

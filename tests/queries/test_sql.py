@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 import tabletape
-from ledger import Ledger
+from tabletape.ledger import Ledger
 from tests.queries.conftest import bot_games
 
 APP = tabletape.build_app()
@@ -61,7 +61,7 @@ def test_writing_statements_are_refused(games: Ledger, statement: str) -> None:
 
 
 def test_the_catalog_connection_itself_is_read_only(games: Ledger) -> None:
-    from queries.catalog import connect
+    from tabletape.queries.catalog import connect
 
     with connect(games) as con, pytest.raises(duckdb.Error, match="read-only"):
         con.execute("INSERT INTO games (game) VALUES ('x')")
@@ -125,7 +125,7 @@ def test_parquet_output(games: Ledger, tmp_path: Path) -> None:
 
 
 def connect_catalog(ledger: Ledger) -> duckdb.DuckDBPyConnection:
-    from queries.catalog import connect
+    from tabletape.queries.catalog import connect
 
     return connect(ledger, sync_first=False)
 

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 import tabletape
-from ledger import Ledger
-from queries.catalog import connect, records_from_catalog
-from replay.fold import fold_records
+from tabletape.ledger import Ledger
+from tabletape.queries.catalog import connect, records_from_catalog
+from tabletape.replay.fold import fold_records
 from tests.queries.conftest import bot_games, record, start_game
 from tests.tinygame import Added, Rolled
 
@@ -133,7 +133,7 @@ def test_parquet_export_partitioned_by_kind_and_replayable(source: Ledger,
 
 def sealed_log(*lines: tuple[str, str, bytes]) -> bytes:
     """A log whose chain is intact, of ``(actor, type, payload)`` lines, whatever they say."""
-    from ledger.codec import GENESIS_HASH, sealed_record
+    from tabletape.ledger.codec import GENESIS_HASH, sealed_record
 
     prev, out = GENESIS_HASH, []
     for seq, (actor, kind, payload) in enumerate(lines, 1):

@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import tabletape
-from ledger import Ledger
-from queries import catalog
-from queries.catalog import connect, sync
+from tabletape.ledger import Ledger
+from tabletape.queries import catalog
+from tabletape.queries.catalog import connect, sync
 from tests.queries.conftest import record, start_game
 from tests.tinygame import Rolled
 
@@ -125,7 +125,7 @@ def test_a_log_no_longer_holding_the_loaded_head_is_a_problem(ledger: Ledger, ho
 
 def test_a_log_that_does_not_fold_is_named_by_sql(ledger: Ledger) -> None:
     """A sound chain whose payload its game cannot decode: left out, and every query says so."""
-    from ledger.codec import decode_line, encode_body, seal
+    from tabletape.ledger.codec import decode_line, encode_body, seal
 
     rolled(ledger, "ty-ok")
     game = rolled(ledger, "ty-odd")
@@ -210,7 +210,7 @@ def test_a_current_catalog_is_not_written(ledger: Ledger) -> None:
 HOLDER = """
 import sys
 import tests.tinygame, tests.queries.conftest  # the games and projections of the test
-from queries import connect
+from tabletape.queries import connect
 con = connect(sys.argv[1])
 print("ready", flush=True)
 sys.stdin.readline()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from queries.projections import DICE, Projection, register_projections
-from replay.visitor import Visit
+from tabletape.queries.projections import DICE, Projection, register_projections
+from tabletape.replay.visitor import Visit
 
 
 class TinyDice(Projection):

@@ -12,13 +12,13 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-import ledger as ledger_pkg
-from ledger import GameStarted, Ledger, Noted
-from ledger.codec import GENESIS_HASH, encode_body, encode_payload, seal
-from ledger.events import Event, event_type
-from replay.engine import Cursor, Replay
-from replay.fold import record_action, undo
-from rules.kernel import bot_game, find_game
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import GameStarted, Ledger, Noted
+from tabletape.ledger.codec import GENESIS_HASH, encode_body, encode_payload, seal
+from tabletape.ledger.events import Event, event_type
+from tabletape.replay.engine import Cursor, Replay
+from tabletape.replay.fold import record_action, undo
+from tabletape.rules.kernel import bot_game, find_game
 
 EPOCH = datetime(2026, 3, 1, 19, 0, tzinfo=UTC)
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger import Ledger
-from replay.audit import audit_game
-from replay.fairness import chi_square_sf, chi_square_uniform, regularized_gamma_q
+from tabletape.ledger import Ledger
+from tabletape.replay.audit import audit_game
+from tabletape.replay.fairness import chi_square_sf, chi_square_uniform, regularized_gamma_q
 from tests.replay.conftest import bot_log, raw_log, record_script, run, stamp, tiny_started
 from tests.tinygame import TINY, Added, Cheered, Rolled
 

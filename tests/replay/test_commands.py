@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ledger import Ledger
+from tabletape.ledger import Ledger
 from tests.replay.conftest import run
 
 
@@ -98,9 +98,9 @@ def test_replay_html_writes_a_static_page_with_narration_and_table(tmp_path) -> 
     """``replay --html FILE``: one standalone page holding the narration and the final table."""
     from typer.testing import CliRunner
 
-    from ledger import Ledger
-    from replay.demo import run_demo
     from tabletape import build_app
+    from tabletape.ledger import Ledger
+    from tabletape.replay.demo import run_demo
 
     ledger = Ledger(tmp_path / "ledger")
     import io
@@ -119,7 +119,7 @@ def test_replay_html_writes_a_static_page_with_narration_and_table(tmp_path) -> 
 
 def test_a_note_has_a_size_limit_and_no_control_characters(store: Ledger, story: str) -> None:
     """Notes are shown on terminals and kept forever: refused past the limit or with controls."""
-    from replay.commands import MAX_NOTE_CHARS
+    from tabletape.replay.commands import MAX_NOTE_CHARS
 
     before = store.path(story).read_bytes()
     code, output = run(store, "note", story, "x" * (MAX_NOTE_CHARS + 1))

@@ -9,12 +9,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import Ledger
-from replay import engine
-from replay.engine import BadPoint, Cursor, Point, Replay, fork_game, open_replay, parse_point
-from replay.fold import UNDOABLE_SKIP, decode_event, open_game, retractions
-from replay.render import status_json
-from rules.kernel import find_game
+from tabletape.ledger import Ledger
+from tabletape.replay import engine
+from tabletape.replay.engine import (
+    BadPoint,
+    Cursor,
+    Point,
+    Replay,
+    fork_game,
+    open_replay,
+    parse_point,
+)
+from tabletape.replay.fold import UNDOABLE_SKIP, decode_event, open_game, retractions
+from tabletape.replay.render import status_json
+from tabletape.rules.kernel import find_game
 from tests.replay.conftest import bot_log, record_script, tiny_started
 
 TINY = find_game("tiny")
@@ -49,13 +57,13 @@ def scripted_replay(ops: list[str], target: int = 40) -> Replay:
 
 
 def record_script_line(store: Ledger, line: str, index: int) -> None:
-    from replay.fold import record_action, undo
+    from tabletape.replay.fold import record_action, undo
     from tests.replay.conftest import stamp
 
     if line == "undo":
         undo(store, "ty-h", at=stamp(index + 1))
     elif line.startswith("note"):
-        from ledger import Noted
+        from tabletape.ledger import Noted
 
         store.append("ty-h", [("table", Noted(text="hm"))],
                      expected_seq=store.head("ty-h").seq, at=stamp(index + 1))

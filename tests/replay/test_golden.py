@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console, RenderableType
 
-from ledger import Ledger
-from replay.audit import audit_game, audit_view
-from replay.diff import changes, diff_table
-from replay.engine import open_replay
-from replay.narrate import Narrator, narrate_game, narration_view
-from replay.render import status_json
-from replay.stepper import frame
+from tabletape.ledger import Ledger
+from tabletape.replay.audit import audit_game, audit_view
+from tabletape.replay.diff import changes, diff_table
+from tabletape.replay.engine import open_replay
+from tabletape.replay.narrate import Narrator, narrate_game, narration_view
+from tabletape.replay.render import status_json
+from tabletape.replay.stepper import frame
 from tests.replay.test_audit import dice_log, rule_breaking_log
 
 GOLDEN = Path(__file__).parent / "golden"

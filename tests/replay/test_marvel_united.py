@@ -7,11 +7,11 @@ from io import StringIO
 import pytest
 from rich.console import Console
 
-from ledger import Ledger
-from replay import render
-from replay.demo import run_demo
-from replay.fold import open_game
-from replay.narrate import FAILED_MARK, narrate_game, narration_view
+from tabletape.ledger import Ledger
+from tabletape.replay import render
+from tabletape.replay.demo import run_demo
+from tabletape.replay.fold import open_game
+from tabletape.replay.narrate import FAILED_MARK, narrate_game, narration_view
 from tests.replay.test_golden import check, rendered
 
 

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.text import Text
 
-from ledger import Ledger
-from replay import render
-from replay.narrate import FAILED_MARK, narrate_game
-from rules.kernel import find_game
+from tabletape.ledger import Ledger
+from tabletape.replay import render
+from tabletape.replay.narrate import FAILED_MARK, narrate_game
+from tabletape.rules.kernel import find_game
 from tests.replay.conftest import bot_log
 
 
@@ -57,7 +57,7 @@ def plugin(monkeypatch, name: str, **functions) -> None:
 
 
 def test_a_game_plugin_narrates_and_views(monkeypatch, store: Ledger, story: str) -> None:
-    plugin(monkeypatch, "replay.games.tiny",
+    plugin(monkeypatch, "tabletape.replay.games.tiny",
            narrate=lambda visit: [f"{visit.record.actor.title()} adds up to "
                                   f"{visit.after.total}."],
            view=lambda rules, state: Text(f"total {state.total}"))
@@ -69,7 +69,7 @@ def test_a_game_plugin_narrates_and_views(monkeypatch, store: Ledger, story: str
 
 def test_a_failing_narrator_falls_back_to_the_generic_sentence(monkeypatch, store: Ledger,
                                                                story: str) -> None:
-    plugin(monkeypatch, "replay.games.tiny", narrate=lambda visit: 1 / 0)
+    plugin(monkeypatch, "tabletape.replay.games.tiny", narrate=lambda visit: 1 / 0)
     lines = narrate_game(story, store.records(story))
     assert lines[1].sentences[0] == "olga: add n=2"
     assert FAILED_MARK in lines[1].sentences[1]

@@ -7,10 +7,10 @@ from io import StringIO
 import pytest
 from rich.console import Console
 
-from ledger import Ledger
-from replay.demo import run_demo
-from replay.narrate import FAILED_MARK, narrate_game, narration_view
-from replay.simulate import simulate
+from tabletape.ledger import Ledger
+from tabletape.replay.demo import run_demo
+from tabletape.replay.narrate import FAILED_MARK, narrate_game, narration_view
+from tabletape.replay.simulate import simulate
 from tests.replay.test_golden import check, rendered
 
 
@@ -52,8 +52,8 @@ def test_bot_games_narrate_in_words(tmp_path_factory: pytest.TempPathFactory,
 
 def test_a_deal_is_told_to_the_player_the_rules_dealt_to() -> None:
     """``deal player=yellow`` deals to the player of that colour: the narration names them."""
-    from replay.games.risk_deep_space import recorded
-    from rules.risk_deep_space.events import Dealt
+    from tabletape.replay.games.risk_deep_space import recorded
+    from tabletape.rules.risk_deep_space.events import Dealt
     from tests.risk_deep_space.helpers import start
 
     state = start(("Olga", "Red"))

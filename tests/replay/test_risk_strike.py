@@ -9,15 +9,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import ledger as ledger_pkg
-from ledger import GameStarted, Ledger
-from replay.audit import audit_game
-from replay.demo import run_demo
-from replay.engine import open_replay
-from replay.fold import open_game
-from replay.narrate import FAILED_MARK, narrate_game, narration_view
-from replay.render import status_json
-from rules.kernel import bot_game, find_game
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import GameStarted, Ledger
+from tabletape.replay.audit import audit_game
+from tabletape.replay.demo import run_demo
+from tabletape.replay.engine import open_replay
+from tabletape.replay.fold import open_game
+from tabletape.replay.narrate import FAILED_MARK, narrate_game, narration_view
+from tabletape.replay.render import status_json
+from tabletape.rules.kernel import bot_game, find_game
 from tests.replay.conftest import assert_steps_back_to_start, stamp
 from tests.replay.test_golden import check, rendered
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from ledger import Ledger
+from tabletape.ledger import Ledger
 
 ROOT = Path(__file__).resolve().parents[2]
 RIGHT, LEFT = "\x1b[C", "\x1b[D"

@@ -6,10 +6,16 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from ledger.events import TABLE, Event, GameStarted
-from rules.actions import event_from, parse_action
-from rules.risk_deep_space import RULES
-from rules.risk_deep_space.state import CARDS, State, invariant_errors, set_recruits, with_seat
+from tabletape.ledger.events import TABLE, Event, GameStarted
+from tabletape.rules.actions import event_from, parse_action
+from tabletape.rules.risk_deep_space import RULES
+from tabletape.rules.risk_deep_space.state import (
+    CARDS,
+    State,
+    invariant_errors,
+    set_recruits,
+    with_seat,
+)
 
 TWO = ("Olga", "Patrick")
 

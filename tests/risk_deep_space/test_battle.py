@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from rules.kernel import IllegalAction
-from rules.risk_deep_space import RULES, data
-from rules.risk_deep_space.state import State
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_deep_space import RULES, data
+from tabletape.rules.risk_deep_space.state import State
 
 from .helpers import (
     SETUP_TWO,

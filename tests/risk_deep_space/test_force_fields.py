@@ -15,12 +15,12 @@ import random
 import pytest
 from rich.console import Console
 
-from replay.games.risk_deep_space import derived, recorded, view
-from rules.board import NOBODY
-from rules.kernel import IllegalAction, bot_game
-from rules.risk_deep_space import RULES
-from rules.risk_deep_space.events import Ended, Shielded
-from rules.risk_deep_space.state import invariant_errors
+from tabletape.replay.games.risk_deep_space import derived, recorded, view
+from tabletape.rules.board import NOBODY
+from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.risk_deep_space import RULES
+from tabletape.rules.risk_deep_space.events import Ended, Shielded
+from tabletape.rules.risk_deep_space.state import invariant_errors
 
 from .helpers import TWO, grant, planet, play, ready, spread, started
 

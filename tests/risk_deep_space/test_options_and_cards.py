@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from rules.kernel import BadOptions, IllegalAction
-from rules.risk_deep_space import RULES
-from rules.risk_deep_space.state import Dog, State, bases_built, put, with_seat
+from tabletape.rules.kernel import BadOptions, IllegalAction
+from tabletape.rules.risk_deep_space import RULES
+from tabletape.rules.risk_deep_space.state import Dog, State, bases_built, put, with_seat
 
 from .helpers import TWO, grant, holding, planet, play, ready, spread
 

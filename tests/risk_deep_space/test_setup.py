@@ -8,10 +8,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from rules.kernel import BadOptions, IllegalAction
-from rules.risk_deep_space import RULES
-from rules.risk_deep_space.options import default_board_data
-from rules.risk_deep_space.state import on_board
+from tabletape.rules.kernel import BadOptions, IllegalAction
+from tabletape.rules.risk_deep_space import RULES
+from tabletape.rules.risk_deep_space.options import default_board_data
+from tabletape.rules.risk_deep_space.state import on_board
 
 from .helpers import SETUP_TWO, TWO, play, ready, start, started
 

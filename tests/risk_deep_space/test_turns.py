@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from rules.kernel import IllegalAction
-from rules.risk_deep_space import RULES
-from rules.risk_deep_space.events import Recruited
-from rules.risk_deep_space.state import CARDS
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_deep_space import RULES
+from tabletape.rules.risk_deep_space.events import Recruited
+from tabletape.rules.risk_deep_space.state import CARDS
 
 from .helpers import TWO, grant, holding, planet, play, ready, spread
 

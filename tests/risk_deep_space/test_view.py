@@ -6,10 +6,10 @@ import io
 
 from rich.console import Console
 
-from replay.games.risk_deep_space import conservation, recorded, roll_off_news, view
-from rules.risk_deep_space import RULES
-from rules.risk_deep_space.demo import DEMO_PLAYERS, demo_actions
-from rules.risk_deep_space.events import RolledOff
+from tabletape.replay.games.risk_deep_space import conservation, recorded, roll_off_news, view
+from tabletape.rules.risk_deep_space import RULES
+from tabletape.rules.risk_deep_space.demo import DEMO_PLAYERS, demo_actions
+from tabletape.rules.risk_deep_space.events import RolledOff
 
 from .helpers import play, start
 
@@ -61,7 +61,7 @@ def test_status_shows_the_defaults_the_rulebook_does_not_print_marked() -> None:
 def test_new_says_the_board_is_a_reconstruction_and_shows_the_defaults(tmp_path) -> None:
     """What ``new`` prints for Deep Space: the board is a reconstruction, and the defaults in
     force, marked, as ``status`` shows them."""
-    from ledger import Ledger
+    from tabletape.ledger import Ledger
     from tests.replay.conftest import run
 
     code, output = run(Ledger(tmp_path / "ledger"), "new", "risk-deep-space",

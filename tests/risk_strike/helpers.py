@@ -6,10 +6,10 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from ledger.events import TABLE, Event, GameStarted
-from rules.kernel import split_list
-from rules.risk_strike import RULES
-from rules.risk_strike.state import State, draw_tactics, invariant_errors
+from tabletape.ledger.events import TABLE, Event, GameStarted
+from tabletape.rules.kernel import split_list
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.state import State, draw_tactics, invariant_errors
 
 
 def started(

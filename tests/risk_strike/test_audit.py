@@ -6,11 +6,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from replay.games.risk_strike import narrate
-from rules.kernel import IllegalAction
-from rules.risk_strike import RULES
-from rules.risk_strike.events import Deployed
-from rules.risk_strike.state import DEPLOYED, HELPERS_STEP, RALLY, SPY, TROOP, seat_of
+from tabletape.replay.games.risk_strike import narrate
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.events import Deployed
+from tabletape.rules.risk_strike.state import DEPLOYED, HELPERS_STEP, RALLY, SPY, TROOP, seat_of
 
 from .helpers import dealt, parse, play, start
 
@@ -162,8 +162,8 @@ def test_stored_deploy_entries_keep_their_count() -> None:
     ``{"troops":1}`` still folds as one troop, and the typed form shows the count."""
     import msgspec
 
-    from ledger.codec import encode_payload
-    from replay.fold import action_text
+    from tabletape.ledger.codec import encode_payload
+    from tabletape.replay.fold import action_text
 
     assert encode_payload(Deployed(troops=1)) == b'{"troops":1,"side":""}'
     event = msgspec.json.decode(b'{"type":"deploy","troops":1,"side":""}', type=Deployed)
@@ -231,7 +231,7 @@ def test_an_artillery_has_its_article() -> None:
     state = battle("deploy troops=1 by=olga", "deploy troops=2 by=patrick")
     (text,) = told(state, "play card=artillery target=patrick by=carol")
     assert "a Artillery" not in text
-    from replay.games.risk_strike import tactics_words
+    from tabletape.replay.games.risk_strike import tactics_words
     assert tactics_words(["artillery", "expand", "troop"]) == "an Artillery, an Expand and a Troop"
 
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from rules.kernel import IllegalAction
-from rules.risk_strike import RULES
-from rules.risk_strike.state import CONTINENTS
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.state import CONTINENTS
 
 from .helpers import dealt, parse, play
 

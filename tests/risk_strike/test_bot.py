@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.events import Event
-from rules.kernel import IllegalAction, bot_game
-from rules.risk_strike import RULES
-from rules.risk_strike.events import (
+from tabletape.ledger.events import Event
+from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.events import (
     Attacked,
     Dealt,
     Deployed,
@@ -25,7 +25,7 @@ from rules.risk_strike.events import (
     Rolled,
     RolledOff,
 )
-from rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
+from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
 from tests.bots import bot_prefix as shared_bot_prefix
 
 from .helpers import started

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from rules.kernel import IllegalAction, bot_game
-from rules.risk_strike import RULES, hidden
-from rules.risk_strike.state import CONTINENTS, TACTICS, invariant_errors
+from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.risk_strike import RULES, hidden
+from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, invariant_errors
 
 from .helpers import dealt, deck_into_hand, play, started
 
@@ -105,7 +105,8 @@ def test_face_down_cards_drawn_with_every_rally_seen_are_no_rally() -> None:
 
 def test_a_card_named_from_two_decks_keeps_both_pasts() -> None:
     """Design rule 4 (hidden information is first-class), worked on the worlds of
-    :mod:`rules.risk_strike.hidden`: two kinds A and B, a deck of A, A, B. Olga and Patrick each
+    :mod:`tabletape.rules.risk_strike.hidden`: two kinds A and B, a deck of A, A, B. Olga and
+    Patrick each
     draw one face down, Patrick draws the other A face up and plays it, the deck runs out and the
     discard pile (that A) is shuffled into a new deck; Olga draws it face down."""
     a, b, olga, patrick = 0, 1, 0, 1

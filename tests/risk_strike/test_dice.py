@@ -8,15 +8,15 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rules.dice
-from rules import dice
+import tabletape.rules.dice
+from tabletape.rules import dice
 
 FACES = st.lists(st.integers(1, 6), min_size=1, max_size=3)
 
 
 def test_doctests() -> None:
     """The examples in rules/dice.py run."""
-    assert doctest.testmod(rules.dice).failed == 0
+    assert doctest.testmod(tabletape.rules.dice).failed == 0
 
 
 @given(attack=FACES, defend=st.lists(st.integers(1, 6), min_size=1, max_size=2))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.kernel import IllegalAction
-from rules.risk_strike import RULES
-from rules.risk_strike.state import CONTINENTS, coins_of
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.state import CONTINENTS, coins_of
 
 from .helpers import dealt, play
 

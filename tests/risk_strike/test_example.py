@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rules.risk_strike import RULES
-from rules.risk_strike.demo import DEMO_PLAYERS, demo_actions
-from rules.risk_strike.state import CONTINENTS, TACTICS
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.demo import DEMO_PLAYERS, demo_actions
+from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS
 
 from .helpers import parse, play, start
 

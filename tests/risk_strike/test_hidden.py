@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.kernel import IllegalAction
-from rules.risk_strike.state import TACTICS, unseen
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_strike.state import TACTICS, unseen
 
 from .helpers import dealt, deck_into_hand, play, start
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules.kernel import BadOptions
-from rules.risk_strike import RULES
-from rules.risk_strike.data import DOMINATION, LINKS, SIZES
-from rules.risk_strike.state import CONTINENTS
+from tabletape.rules.kernel import BadOptions
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.data import DOMINATION, LINKS, SIZES
+from tabletape.rules.risk_strike.state import CONTINENTS
 
 from .helpers import dealt, play, start
 

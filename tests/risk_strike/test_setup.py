@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from rules.kernel import IllegalAction, find_game
-from rules.risk_strike import RULES
-from rules.risk_strike.state import CONTINENTS, TACTICS, seat_of
+from tabletape.rules.kernel import IllegalAction, find_game
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, seat_of
 
 from .helpers import dealt, parse, play, start
 

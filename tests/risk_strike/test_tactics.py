@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.kernel import IllegalAction
-from rules.risk_strike import RULES
-from rules.risk_strike.state import CONTINENTS, TACTICS
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS
 
 from .helpers import dealt, deck_into_hand, play, start
 

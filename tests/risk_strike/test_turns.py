@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.kernel import IllegalAction
-from rules.risk_strike import RULES
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.risk_strike import RULES
 
 from .helpers import dealt, play
 

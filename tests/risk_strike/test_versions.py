@@ -13,13 +13,13 @@ import random
 
 import pytest
 
-import ledger as ledger_pkg
-from ledger import GameStarted, Ledger
-from replay.audit import audit_game
-from replay.fold import RefusedEvent, open_game, record_action
-from rules.kernel import IllegalAction, bot_game
-from rules.risk_strike import RULES
-from rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
+from tabletape import ledger as ledger_pkg
+from tabletape.ledger import GameStarted, Ledger
+from tabletape.replay.audit import audit_game
+from tabletape.replay.fold import RefusedEvent, open_game, record_action
+from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
 from tests.replay.conftest import stamp
 from tests.risk_strike.helpers import parse
 

@@ -6,10 +6,10 @@ import io
 
 from rich.console import Console
 
-from replay.games.risk_strike import recorded, view
-from rules.risk_strike import RULES
-from rules.risk_strike.demo import DEMO_PLAYERS, demo_actions
-from rules.risk_strike.moves import settle
+from tabletape.replay.games.risk_strike import recorded, view
+from tabletape.rules.risk_strike import RULES
+from tabletape.rules.risk_strike.demo import DEMO_PLAYERS, demo_actions
+from tabletape.rules.risk_strike.moves import settle
 
 from .helpers import parse, play, start
 

@@ -2,6 +2,10 @@
 
 Run it as ``tabletape`` (console script) or ``python -m tabletape``. Each package keeps its
 commands on a ``typer.Typer`` of its own; this module lays them side by side on one app.
+
+The repository's folders ``ledger/``, ``rules/``, ``replay/`` and ``queries/`` install as
+``tabletape.ledger``, ``tabletape.rules``, ``tabletape.replay`` and ``tabletape.queries``
+(a notebook writes ``from tabletape import queries``).
 """
 
 from __future__ import annotations
@@ -13,7 +17,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import typer
 
-COMMAND_MODULES = ("replay.cli", "replay.commands", "queries.commands")
+COMMAND_MODULES = (
+    "tabletape.replay.cli",
+    "tabletape.replay.commands",
+    "tabletape.queries.commands",
+)
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
 
 
@@ -27,15 +35,39 @@ def build_app() -> typer.Typer:
         add_completion=False,
         rich_markup_mode="rich",
     )
+
+    def top_options(
+        show_version: bool = typer.Option(
+            False, "--version", help="Print tabletape's version and exit.",
+            callback=_show_version, is_eager=True),
+    ) -> None:
+        pass
+
+    app.callback()(top_options)
     for name in COMMAND_MODULES:
         app.registered_commands.extend(importlib.import_module(name).app.registered_commands)
     return app
 
 
+def version() -> str:
+    """tabletape's version: ``tabletape.ledger.__version__`` (pyproject.toml reads it too)."""
+    from tabletape.ledger import __version__
+
+    return __version__
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        import typer
+
+        print(f"tabletape {version()}")
+        raise typer.Exit()
+
+
 def main() -> None:
     """Entry point of the ``tabletape`` command (``record`` takes a fast path)."""
     if sys.argv[1:2] == ["record"]:
-        from replay.quick import record_main
+        from tabletape.replay.quick import record_main
 
         status = record_main(sys.argv[2:])
         if status is not None:
@@ -43,8 +75,8 @@ def main() -> None:
     try:
         build_app()()
     except OSError as error:  # a command that does not word its own: still one line, no traceback
-        from ledger import os_failure
-        from replay.quick import printable
+        from tabletape.ledger import os_failure
+        from tabletape.replay.quick import printable
 
         sys.stderr.write(f"error: {printable(os_failure(error))}\n")
         sys.exit(1)
