@@ -20,14 +20,13 @@ from rich.text import Text
 
 from tabletape.ledger import Record, event_type
 from tabletape.replay.fold import Folded, action_text, decode_event
-from tabletape.replay.games import plugin_function
 from tabletape.rules.actions import usage
-from tabletape.rules.kernel import ActionSpec, Result, Rules, TurnInfo
+from tabletape.rules.kernel import ActionSpec, Result, Rules, TurnInfo, game_part
 
 
 def game_view(rules: Rules[Any], state: Any) -> RenderableType:
     """The game's own view of ``state``, or a table of its figures."""
-    view = plugin_function(rules.name, "view")
+    view = game_part(rules.name, "view")
     if view is None:
         return figures_table(rules.figures(state))
     return view(rules, state)

@@ -17,7 +17,7 @@ from tabletape.rules.kernel import (
     TurnInfo,
     protocol_version,
 )
-from tabletape.rules.marvel_united import data
+from tabletape.rules.marvel_united import MANIFEST, data
 from tabletape.rules.marvel_united.actions import legal_actions
 from tabletape.rules.marvel_united.events import EVENTS, Dealt, Drew, SetUp, VillainTurn
 from tabletape.rules.marvel_united.moves import (
@@ -40,13 +40,9 @@ from tabletape.rules.marvel_united.state import (
 )
 
 
-class MarvelUnited(SteppedRules[State]):
+class MarvelUnited(SteppedRules[State], manifest=MANIFEST):
     """Marvel United for 2 to 4 heroes against Red Skull, Ultron or Taskmaster."""
 
-    name = "marvel-united"
-    title = "Marvel United"
-    aliases = ("marvel", "mu")
-    short = "mu"
     rules_version = RULES_VERSIONS[-1]
     """Version 2 records a Masterplan card's face, each overflowing location's ``done`` and a
     Location effect's cost as ``discard``; version 1 logs keep their protocol

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 import tempfile
-import types
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +13,7 @@ from tabletape.replay import render
 from tabletape.replay.narrate import FAILED_MARK, narrate_game
 from tabletape.rules.kernel import find_game
 from tests.replay.conftest import bot_log
+from tests.tinygame import with_parts
 
 
 def test_every_event_is_told_undo_and_notes_too(store: Ledger, story: str) -> None:
@@ -49,18 +48,11 @@ def test_narration_never_fails_on_a_bot_game(seed: int, players: int, target: in
         assert not any(FAILED_MARK in sentence for sentence in line.sentences)
 
 
-def plugin(monkeypatch, name: str, **functions) -> None:
-    module = types.ModuleType(name)
-    for key, value in functions.items():
-        setattr(module, key, value)
-    monkeypatch.setitem(sys.modules, name, module)
-
-
 def test_a_game_plugin_narrates_and_views(monkeypatch, store: Ledger, story: str) -> None:
-    plugin(monkeypatch, "tabletape.replay.games.tiny",
-           narrate=lambda visit: [f"{visit.record.actor.title()} adds up to "
+    with_parts(monkeypatch,
+               narrate=lambda visit: [f"{visit.record.actor.title()} adds up to "
                                   f"{visit.after.total}."],
-           view=lambda rules, state: Text(f"total {state.total}"))
+               view=lambda rules, state: Text(f"total {state.total}"))
     lines = narrate_game(story, store.records(story))
     assert lines[1].sentences == ["Olga adds up to 2."]
     assert render.game_view(find_game("tiny"), find_game("tiny").start(
@@ -69,7 +61,7 @@ def test_a_game_plugin_narrates_and_views(monkeypatch, store: Ledger, story: str
 
 def test_a_failing_narrator_falls_back_to_the_generic_sentence(monkeypatch, store: Ledger,
                                                                story: str) -> None:
-    plugin(monkeypatch, "tabletape.replay.games.tiny", narrate=lambda visit: 1 / 0)
+    with_parts(monkeypatch, narrate=lambda visit: 1 / 0)
     lines = narrate_game(story, store.records(story))
     assert lines[1].sentences[0] == "olga: add n=2"
     assert FAILED_MARK in lines[1].sentences[1]
