@@ -1,8 +1,8 @@
 """What people read: games, logs and legal actions rendered with rich; the ``--json`` shapes.
 
-Each game may ship a plug-in ``replay/games/<module>.py`` (see :mod:`tabletape.replay.games`) with
-``view(rules, state)`` returning a rich renderable (the older ``replay/<module>_view.py`` is still
-found); games without one get a table of their per-player figures.
+A game's manifest may name a ``view(rules, state)`` returning a rich renderable (the shipped
+games keep theirs in ``replay/games/<game>.py``, see :mod:`tabletape.replay.games`); games
+without one get a table of their per-player figures.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Narration: every event in table words, plug-ins found by convention, never a failure."""
+"""Narration: every event in table words, plug-ins named by the manifest, never a failure."""
 
 from __future__ import annotations
 
