@@ -479,9 +479,17 @@ def rules_of(manifest: GameManifest) -> Rules[Any]:
 
 def game_part(kind: str, part: str) -> Any:
     """Part ``part`` (``view``, ``narrate``, ``dice``, ``projections``...) of game ``kind``, as
-    its manifest names it; None when the game ships none (or is not known)."""
+    its manifest names it; None when the game ships none (or is not known), or when it cannot be
+    imported (then with a :class:`~tabletape.rules.manifest.GameNotLoaded` warning: the game
+    goes on without it)."""
     manifest = manifest_of(kind)
-    return manifest.part(part) if manifest is not None else None
+    if manifest is None:
+        return None
+    try:
+        return manifest.part(part)
+    except Exception as error:  # a broken plug-in module: the generic view, narrator... instead
+        warn_not_loaded(f"'{kind}' part {part} ({getattr(manifest, part)})", error)
+        return None
 
 
 # -- playing without a table ---------------------------------------------------------------------

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import tempfile
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 from rich.text import Text
 
 from tabletape.ledger import Ledger
 from tabletape.replay import render
 from tabletape.replay.narrate import FAILED_MARK, narrate_game
 from tabletape.rules.kernel import find_game
+from tabletape.rules.manifest import GameNotLoaded
 from tests.replay.conftest import bot_log
 from tests.tinygame import with_parts
 
@@ -65,3 +69,18 @@ def test_a_failing_narrator_falls_back_to_the_generic_sentence(monkeypatch, stor
     lines = narrate_game(story, store.records(story))
     assert lines[1].sentences[0] == "olga: add n=2"
     assert FAILED_MARK in lines[1].sentences[1]
+
+
+def test_a_part_that_cannot_be_imported_is_left_out_with_a_warning(monkeypatch, store: Ledger,
+                                                                   story: str) -> None:
+    """A broken plug-in module never breaks the game: its generic view and narrator stand in."""
+    with_parts(monkeypatch, view="no_such_plugin_module:view", narrate="tests.tinygame:nothing")
+    rules = find_game("tiny")
+    with pytest.warns(GameNotLoaded, match=r"'tiny' part view \(no_such_plugin_module:view\)"):
+        view = render.game_view(rules, rules.start(store.started(story)))
+    console = Console(file=io.StringIO(), width=80)
+    console.print(view)
+    assert "olga" in console.file.getvalue()  # the figures table
+    with pytest.warns(GameNotLoaded, match=r"'tiny' part narrate .*AttributeError"):
+        lines = narrate_game(story, store.records(story))
+    assert lines[1].sentences == ["olga: add n=2"]
