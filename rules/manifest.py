@@ -27,6 +27,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import os
+import re
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -114,12 +116,10 @@ def discovered() -> dict[str, GameManifest]:
 
 def scan() -> Iterator[GameManifest]:
     """Load each entry point of :data:`ENTRY_POINT_GROUP`; yield those that are manifests."""
-    from importlib.metadata import entry_points
-
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        what = f"'{entry.name}' ({entry.value})"
+    for name, value in entry_points(ENTRY_POINT_GROUP):
+        what = f"'{name}' ({value})"
         try:
-            manifest = entry.load()
+            manifest = load(value)
         except Exception as error:  # a broken third-party game must not break the others
             warn_not_loaded(what, error)
             continue
@@ -127,6 +127,54 @@ def scan() -> Iterator[GameManifest]:
             warn_not_loaded(what, TypeError(f"{type(manifest).__name__} is not a GameManifest"))
             continue
         yield manifest
+
+
+def entry_points(group: str) -> Iterator[tuple[str, str]]:
+    """``(name, "module:attribute")`` of each entry point in ``group`` of the distributions
+    installed on ``sys.path``, the first of each distribution's name only, as
+    ``importlib.metadata.entry_points(group=group)`` finds them (a test holds the two together),
+    without importing ``importlib.metadata`` and its e-mail parser: every ``tabletape`` command
+    starts here, ``record`` included."""
+    seen: set[str] = set()
+    for folder in sys.path:
+        try:
+            entries = sorted(os.listdir(folder or "."))
+        except OSError:  # a zip file, a folder that is gone
+            continue
+        for entry in entries:
+            stem, dot, suffix = entry.rpartition(".")
+            if suffix not in ("dist-info", "egg-info") or not dot:
+                continue
+            distribution = re.sub(r"[-_.]+", "-", stem.partition("-")[0]).lower()
+            if distribution in seen:
+                continue
+            seen.add(distribution)
+            yield from entry_point_section(os.path.join(folder or ".", entry), group)
+
+
+def entry_point_section(metadata: str, group: str) -> Iterator[tuple[str, str]]:
+    """The ``name = value`` lines of section ``[group]`` of ``entry_points.txt`` in the
+    ``metadata`` folder (none when it has no such file).
+
+    >>> import tempfile, pathlib
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = (pathlib.Path(folder) / "entry_points.txt").write_text(
+    ...     "[console_scripts]\nx = a:b\n\n[tabletape.games]\n# ours\npebbles = pebbles:MANIFEST\n")
+    >>> list(entry_point_section(folder, "tabletape.games"))
+    [('pebbles', 'pebbles:MANIFEST')]
+    """
+    try:
+        with open(os.path.join(metadata, "entry_points.txt"), encoding="utf-8") as file:
+            lines = file.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return
+    section = ""
+    for line in (line.strip() for line in lines):
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif section == group and "=" in line and not line.startswith(("#", ";")):
+            name, _, value = line.partition("=")
+            yield name.strip(), value.partition("[")[0].strip()
 
 
 def one_line_warnings(show: Callable[..., None]) -> Callable[..., None]:

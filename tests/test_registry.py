@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from tabletape import build_app
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.demo import run_demo
 from tabletape.rules.kernel import UnknownGame, find_game, registered
-from tabletape.rules.manifest import PARTS, discovered
+from tabletape.rules.manifest import PARTS, discovered, entry_points
 
 SHIPPED = {
     "marvel-united": ("marvel", "mu"),
@@ -42,6 +43,14 @@ def test_each_shipped_game_is_declared_once_by_its_entry_point(kind: str) -> Non
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, **env}, timeout=120)
+
+
+@pytest.mark.parametrize("group", ["tabletape.games", "console_scripts", "pytest11"])
+def test_the_entry_point_scan_finds_what_importlib_metadata_finds(group: str) -> None:
+    """tabletape reads entry_points.txt itself (importlib.metadata costs every command ~20 ms
+    of imports); it must find the same entry points."""
+    expected = {(entry.name, entry.value) for entry in metadata.entry_points(group=group)}
+    assert set(entry_points(group)) == expected and expected
 
 
 def test_finding_a_game_imports_that_game_only() -> None:
