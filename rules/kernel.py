@@ -449,7 +449,7 @@ def find_game(name: str) -> Rules[Any]:
     try:
         return rules_of(manifest)
     except (ImportError, AttributeError, TypeError) as error:
-        raise UnknownGame(f"game kind '{manifest.name}' is installed but its rules cannot be "
+        raise UnknownGame(f"game kind '{manifest.name}' is known but its rules cannot be "
                           f"loaded ({type(error).__name__}: {error})") from None
 
 

@@ -153,7 +153,7 @@ def entry_points(group: str) -> Iterator[tuple[str, str]]:
 
 
 def entry_point_section(metadata: str, group: str) -> Iterator[tuple[str, str]]:
-    """The ``name = value`` lines of section ``[group]`` of ``entry_points.txt`` in the
+    r"""The ``name = value`` lines of section ``[group]`` of ``entry_points.txt`` in the
     ``metadata`` folder (none when it has no such file).
 
     >>> import tempfile, pathlib

@@ -16,8 +16,16 @@ from typer.testing import CliRunner
 from tabletape import build_app
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.demo import run_demo
-from tabletape.rules.kernel import UnknownGame, find_game, registered
-from tabletape.rules.manifest import PARTS, discovered, entry_points
+from tabletape.rules import kernel
+from tabletape.rules.kernel import (
+    UnknownGame,
+    find_game,
+    find_manifest,
+    manifests,
+    register,
+    registered,
+)
+from tabletape.rules.manifest import PARTS, GameManifest, discovered, entry_points
 
 SHIPPED = {
     "marvel-united": ("marvel", "mu"),
@@ -91,6 +99,18 @@ def test_games_json_tells_each_games_id_prefix_and_parts() -> None:
         "strike", "rs"]
     assert "setup_notes" in rows["risk-deep-space"]["parts"]
     assert {"view", "projections", "demo"} <= set(rows["marvel-united"]["parts"])
+
+
+def test_a_manifest_registered_in_code_is_found_and_its_rules_checked(monkeypatch) -> None:
+    """register(manifest) for notebooks: found by its alias, its rules imported when asked,
+    and rules of another game refused with a clear message."""
+    monkeypatch.setattr(kernel, "REGISTERED", dict(kernel.REGISTERED))
+    register(GameManifest(name="tiny-copy", title="Tiny copy", aliases=("tc",),
+                          rules="tests.tinygame:Tiny"))
+    assert "tiny-copy" in manifests() and find_manifest("tc").title == "Tiny copy"
+    with pytest.raises(UnknownGame, match=r"'tiny-copy' is known but its rules cannot be "
+                                          r"loaded \(TypeError: 'tests.tinygame:Tiny' is not"):
+        find_game("tc")
 
 
 # -- a broken third-party game -------------------------------------------------------------------
