@@ -53,7 +53,7 @@ class GameManifest:
     """Other names ``find_game`` accepts: ``strike``, ``rs``."""
     short: str = "g"
     """Prefix of game ids of this kind: ``rs`` gives ids like ``rs-k7pq``."""
-    rules: Any = None
+    rules: Any
     """The :class:`~tabletape.rules.kernel.Rules` instance or subclass (instantiated once)."""
     view: Any = None
     """``view(rules, state) -> RenderableType``: a state for ``status`` and ``replay``."""
@@ -97,7 +97,7 @@ def load(where: Any) -> Any:
 
 
 class GameNotLoaded(UserWarning):
-    """An installed game's declaration could not be read; the other games still work."""
+    """A game's declaration, rules or part could not be imported; the rest still works."""
 
 
 def warn_not_loaded(what: str, error: BaseException) -> None:
