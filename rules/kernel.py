@@ -25,13 +25,16 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import LEDGER_EVENTS, Event, GameStarted, event_type
 
 S = TypeVar("S")
 
 
-class RulesError(Exception):
-    """Base of the errors a person can cause; the message is meant to be shown as it is."""
+class RulesError(TabletapeError):
+    """Base of the rules' errors: by default input that is not understood (exit 2)."""
+
+    exit_code = USAGE_EXIT
 
 
 class IllegalAction(RulesError):
@@ -40,6 +43,8 @@ class IllegalAction(RulesError):
     >>> IllegalAction("Olga has no Asia cards", allowed=("europe", "africa")).message()
     'Olga has no Asia cards. Allowed: europe, africa.'
     """
+
+    exit_code = ILLEGAL_EXIT
 
     def __init__(self, reason: str, *, allowed: Sequence[str] = (), rule: str = "") -> None:
         super().__init__(reason)
@@ -74,6 +79,9 @@ class IllegalAction(RulesError):
 
     def __str__(self) -> str:
         return self.message()
+
+    def for_people(self) -> str:
+        return f"illegal: {self.message()}"
 
 
 class UnknownGame(RulesError):

@@ -75,11 +75,11 @@ def main() -> None:
     try:
         build_app()()
     except OSError as error:  # a command that does not word its own: still one line, no traceback
-        from tabletape.ledger import os_failure
-        from tabletape.replay.quick import printable
+        from tabletape.exits import failure, printable
 
-        sys.stderr.write(f"error: {printable(os_failure(error))}\n")
-        sys.exit(1)
+        message, code = failure(error)
+        sys.stderr.write(f"error: {printable(message)}\n")
+        sys.exit(code)
 
 
 if __name__ == "__main__":
