@@ -5,12 +5,33 @@ Exit statuses: 2 for input that is not understood, 1 for what is refused, damage
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import pytest
 
-from tabletape.ledger import Ledger
+from tabletape.exits import failure
+from tabletape.ledger import (
+    Corrupt,
+    Damaged,
+    Ledger,
+    LedgerError,
+    NotALog,
+    Rewritten,
+    TornTail,
+    UnfinishedAppend,
+    UnknownGameId,
+    VersionConflict,
+)
+from tabletape.ledger.errors import TabletapeError
+from tabletape.ledger.transfer import TransferError
+from tabletape.queries.catalog import CatalogError
+from tabletape.queries.commands import QueryRefused
+from tabletape.replay.engine import BadPoint
+from tabletape.replay.fold import RefusedEvent
 from tabletape.replay.quick import record_main
+from tabletape.rules.actions import ActionSyntaxError
+from tabletape.rules.kernel import BadOptions, IllegalAction, RulesError, UnknownGame
 from tests.test_cli import Cli, flat
 from tests.tinygame import Added
 
@@ -42,3 +63,67 @@ def test_a_stored_event_the_rules_refuse_ends_both_paths_alike(
     full = full_record(cli, game, "add", "n=1", "by=bob")
     assert full[0] == 1 and "refused by the current rules" in full[1]
     assert fast_record(cli, capsys, game, "add", "n=1", "by=bob") == full
+
+
+@pytest.mark.parametrize(("error_class", "code"), [
+    (TabletapeError, 1),
+    (LedgerError, 1),
+    (UnknownGameId, 2),
+    (NotALog, 1),
+    (VersionConflict, 1),
+    (TornTail, 1),
+    (UnfinishedAppend, 1),
+    (Corrupt, 1),
+    (Damaged, 1),
+    (Rewritten, 1),
+    (TransferError, 1),
+    (RulesError, 2),
+    (IllegalAction, 1),
+    (UnknownGame, 2),
+    (BadOptions, 2),
+    (ActionSyntaxError, 2),
+    (BadPoint, 2),
+    (RefusedEvent, 1),
+    (CatalogError, 1),
+    (QueryRefused, 2),
+])
+def test_every_error_class_declares_its_exit_code(error_class: type[TabletapeError],
+                                                  code: int) -> None:
+    assert issubclass(error_class, TabletapeError)
+    assert error_class.exit_code == code
+
+
+def test_an_os_error_is_one_line_and_exit_1() -> None:
+    refused = failure(OSError(errno.EROFS, "Read-only file system", "/l/games/x.jsonl"))
+    assert refused == ("/l/games/x.jsonl: the file system is read-only; nothing was changed: "
+                       "use a writable --ledger", 1)
+
+
+def test_an_illegal_action_says_illegal() -> None:
+    assert failure(IllegalAction("not now", allowed=("later",))) == (
+        "illegal: not now. Allowed: later.", 1)
+
+
+@pytest.mark.parametrize(("action", "code"), [
+    (("ad", "n=1"), 2),  # unknown action
+    (("add", "m=1"), 2),  # unknown field
+    (("add", "n=x"), 2),  # bad value
+    (("add", "n=9"), 1),  # illegal
+    (("add", "n=1", "--expect-seq", "7"), 1),  # the log moved on
+])
+def test_both_record_paths_end_alike(cli: Cli, capsys: pytest.CaptureFixture[str],
+                                     action: tuple[str, ...], code: int) -> None:
+    game = cli.new("ann", "bob")
+    before = cli.log_bytes(game)
+    full = full_record(cli, game, *action)
+    assert full[0] == code and full[1].startswith("error: ")
+    assert fast_record(cli, capsys, game, *action) == full
+    assert cli.log_bytes(game) == before
+
+
+def test_an_unknown_game_id_ends_both_paths_alike(cli: Cli,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    cli.new("ann", "bob")
+    full = full_record(cli, "ty-nope", "add", "n=1")
+    assert full[0] == 2 and "no game 'ty-nope'" in full[1]
+    assert fast_record(cli, capsys, "ty-nope", "add", "n=1") == full
