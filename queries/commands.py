@@ -50,7 +50,6 @@ app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 PROGRESS_BYTES = 4_000_000
 """A sync with more log bytes than this to load shows a progress bar."""
 
-READ_STATEMENTS = ("SELECT", "EXPLAIN", "PRAGMA")
 PRAGMA_READS = frozenset({
     "show_tables", "show_tables_expanded", "table_info", "show", "database_size",
     "storage_info", "version", "platform", "database_list", "functions", "collations",

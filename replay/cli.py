@@ -1,5 +1,6 @@
-"""The recording commands: games, new, record, undo, status, log, actions, play, list, verify,
-repair, demo. Thin: parsing and printing here, everything else in ledger/, rules/ and replay/."""
+"""The recording commands: games, new, record, undo, status, log, actions, list, verify, repair,
+demo, play, simulate. Thin: parsing and printing here, everything else in ledger/, rules/ and
+replay/; the plumbing every package's commands share is in :mod:`tabletape.cli`."""
 
 from __future__ import annotations
 

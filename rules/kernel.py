@@ -9,9 +9,10 @@ A game is a :class:`Rules` subclass holding metadata as class attributes and pur
     rules.check(state, actor, event)  # raises IllegalAction("why, in table words")
     state = rules.apply(state, actor, event)
 
-Rules do no I/O and use no randomness they were not given: dice that tabletape rolls come from
-:func:`roll_dice`, seeded by the game's seed and the seq of the event being recorded, so anyone can
-re-derive them from the log.
+Rules do no I/O and use no randomness they were not given: dice left out of an action are filled
+in by ``rules.complete(state, actor, event, rng)`` from :func:`dice_rng`, seeded by the game's
+seed and the seq of the event being recorded, and stored; so anyone can re-derive them from the
+log (:func:`roll_dice`).
 """
 
 from __future__ import annotations
@@ -335,7 +336,8 @@ class SteppedRules(Rules[S]):
 
 
 def roll_dice(seed: int, seq: int, count: int, sides: int = 6) -> tuple[int, ...]:
-    """Dice rolled by tabletape for the event at ``seq`` of a game seeded with ``seed``.
+    """Dice rolled by tabletape for the event at ``seq`` of a game seeded with ``seed``: the
+    ``count`` dice an event's ``complete`` drew from :func:`dice_rng`, in the order it drew them.
 
     Deterministic, so an auditor re-derives them from the log:
 
