@@ -1,7 +1,10 @@
 """tabletape's command line: composes the commands each package contributes.
 
 Run it as ``tabletape`` (console script) or ``python -m tabletape``. Each package keeps its
-commands on a ``typer.Typer`` of its own; this module lays them side by side on one app.
+commands on a ``typer.Typer`` of its own; this module lays them side by side on one app. The
+plumbing those commands share (options, consoles, error handling) is :mod:`tabletape.cli`; how an
+error ends a command (its line, its exit status) is :mod:`tabletape.exits`, which the fast
+``record`` path uses too.
 
 The repository's folders ``ledger/``, ``rules/``, ``replay/`` and ``queries/`` install as
 ``tabletape.ledger``, ``tabletape.rules``, ``tabletape.replay`` and ``tabletape.queries``

@@ -6,6 +6,8 @@ Exit statuses: 2 for input that is not understood, 1 for what is refused, damage
 from __future__ import annotations
 
 import errno
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,7 +34,7 @@ from tabletape.replay.fold import RefusedEvent
 from tabletape.replay.quick import record_main
 from tabletape.rules.actions import ActionSyntaxError
 from tabletape.rules.kernel import BadOptions, IllegalAction, RulesError, UnknownGame
-from tests.test_cli import Cli, flat
+from tests.test_cli import ROOT, Cli, flat
 from tests.tinygame import Added
 
 
@@ -127,3 +129,29 @@ def test_an_unknown_game_id_ends_both_paths_alike(cli: Cli,
     full = full_record(cli, "ty-nope", "add", "n=1")
     assert full[0] == 2 and "no game 'ty-nope'" in full[1]
     assert fast_record(cli, capsys, "ty-nope", "add", "n=1") == full
+
+
+def test_the_layers_below_the_command_line_never_import_its_plumbing() -> None:
+    """DESIGN: the CLI composes everything; the ledger, rules, the fold and the catalog never
+    import it (nor typer)."""
+    code = ("import sys; import tabletape.ledger, tabletape.rules.kernel, tabletape.replay.fold, "
+            "tabletape.replay.engine, tabletape.queries.catalog; "
+            "assert not {'tabletape.cli', 'typer'} & set(sys.modules), 'imported'")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("action", "code"), [(("add", "n=1"), 0), (("add", "n=9"), 1)])
+def test_the_fast_record_path_never_imports_typer(cli: Cli, action: tuple[str, ...],
+                                                  code: int) -> None:
+    """``tabletape record`` at the table, recorded or refused, starts without typer (or click)."""
+    game = cli.new("ann", "bob")
+    script = (f"import atexit, sys; sys.path.insert(0, {str(ROOT)!r}); import tests.tinygame; "
+              "atexit.register(lambda: print('typer' in sys.modules or 'click' in sys.modules, "
+              "file=sys.stderr)); from tabletape import main; main()")
+    done = subprocess.run([sys.executable, "-c", script, "record", game, *action, "--ledger",
+                           str(cli.root)], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == code, done.stderr
+    assert done.stderr.splitlines()[-1] == "False"
