@@ -14,17 +14,3 @@ reconstruction or a default). Games without them get a table of their figures an
 generic narrator. The audit hooks ``dice`` and ``conservation`` live here too (see
 :mod:`tabletape.replay.audit`).
 """
-
-from __future__ import annotations
-
-from collections.abc import Iterable
-
-
-def player_called(typed: str, players: Iterable[str]) -> str:
-    """The seat name a typed player name means, for narration (``olga`` -> ``Olga``).
-
-    >>> player_called("olga", ["Olga", "Patrick"])
-    'Olga'
-    """
-    wanted = typed.strip().casefold()
-    return next((name for name in players if name.casefold() == wanted), typed)
