@@ -40,11 +40,15 @@ def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
     """A read-only connection to the ledger's catalog, synced first: every table and view.
 
     Games the catalog leaves out (their logs do not verify or do not fold) are named in a
-    :class:`LeftOutWarning`.
+    :class:`LeftOutWarning`; a catalog of another version, rebuilt, in a
+    :class:`CatalogRebuiltWarning`.
     """
     store = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
     if sync_first:
-        problems = sync(store).problems
+        report = sync(store)
+        if report.outdated:
+            warnings.warn(report.outdated, CatalogRebuiltWarning, stacklevel=2)
+        problems = report.problems
         if problems:
             listed = "; ".join(f"{game}: {why}" for game, why in sorted(problems.items())[:10])
             warnings.warn(f"{len(problems)} game(s) left out of the catalog: {listed}",
@@ -54,6 +58,10 @@ def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
 
 class LeftOutWarning(UserWarning):
     """Some games are left out of the catalog; the message names them and why."""
+
+
+class CatalogRebuiltWarning(UserWarning):
+    """The catalog was made by another catalog version and was rebuilt from the logs."""
 
 
 def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Record]:
@@ -79,6 +87,7 @@ __all__ = [
     "CATALOG_VERSION",
     "LOG_COLUMNS",
     "CatalogError",
+    "CatalogRebuiltWarning",
     "LeftOutWarning",
     "SyncReport",
     "catalog_path",

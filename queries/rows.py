@@ -64,9 +64,8 @@ class GameRows(Visitor):
         figures = {str(f.get("name")): f for f in rules.figures(final_state)}
         villain = rules.extra(final_state).get("villain") or started.options.get("villain")
         self.players = [
-            (seat, name, play_order.get(name), text(figures.get(name, {}).get("faction")),
-             text(figures.get(name, {}).get("leader")), text(figures.get(name, {}).get("hero")),
-             name in winners)
+            (seat, name, play_order.get(name),
+             *(text(figures.get(name, {}).get(key)) for key in PLAYER_FIGURES), name in winners)
             for seat, name in enumerate(started.players, start=1)
         ]
         head = records[-1]
@@ -81,6 +80,10 @@ class GameRows(Visitor):
             head.seq, len(acted), len(info.retracted), len(numbers), rounds,
             minutes,
         )
+
+
+PLAYER_FIGURES = ("faction", "leader", "hero", "team")
+"""The ``players`` columns taken from each player's figures, in the schema's order."""
 
 
 class Columns(tuple):  # type: ignore[type-arg]

@@ -23,10 +23,12 @@ from tabletape.queries.projections import (
 )
 from tabletape.rules.kernel import registered
 
-CATALOG_VERSION = "2"
+CATALOG_VERSION = "3"
 """Bump when the core tables change: catalogs of another version are rebuilt from scratch.
 
 2: only verified logs are loaded (catalogs of version 1 may hold rows of changed logs).
+3: teams and mixed dice: ``players.team``; ``dice.modifier``; in ``battles`` the sides and
+modifier of each die (``attacker_die_sides``...), ``attacker_sides`` NULL when mixed.
 """
 
 GAMES = Schema("games", (
@@ -41,7 +43,8 @@ GAMES = Schema("games", (
     Column("ended", "TIMESTAMP", "When the last effective event was recorded, if finished."),
     Column("finished", "BOOLEAN"),
     Column("winners", "VARCHAR[]"),
-    Column("team", "VARCHAR", "Winning team or side, when the game has teams."),
+    Column("team", "VARCHAR", "Winning team or side, when the game has teams (the rules' "
+                              "result: ``heroes``/``villain`` in Marvel United)."),
     Column("reason", "VARCHAR", "Why the game ended, in table words."),
     Column("villain", "VARCHAR", "The villain, in games that have one."),
     Column("parent", "VARCHAR", "For a forked game: the game it was forked from."),
@@ -63,6 +66,8 @@ PLAYERS = Schema("players", (
     Column("faction", "VARCHAR", "Faction, where the game has one."),
     Column("leader", "VARCHAR", "Leader, where the game has one."),
     Column("hero", "VARCHAR", "Hero, where the game has one."),
+    Column("team", "VARCHAR", "The player's team or side, where the game has teams (the "
+                              "``team`` of the player's figures)."),
     Column("won", "BOOLEAN", "Among the winners (false while the game goes on)."),
 ), "One row per player per game.")
 
@@ -168,10 +173,12 @@ def drop_all(con: duckdb.DuckDBPyConnection) -> None:
 VIEWS = {
     "results": """
         SELECT g.kind, p.game, p.seat, p.name AS player, p.play_order, p.faction, p.leader,
-               p.hero, g.villain, p.won, g.team, g.turns, g.rounds, g.minutes
+               p.hero, p.team AS player_team, g.villain, p.won, g.team, g.turns, g.rounds,
+               g.minutes
         FROM players p JOIN games g USING (game) WHERE g.finished""",
 }
-"""Views kept in the catalog: ``results`` (one row per player of every finished game)."""
+"""Views kept in the catalog: ``results`` (one row per player of every finished game; ``team``
+is the winning team, ``player_team`` the player's own)."""
 
 
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
@@ -181,9 +188,26 @@ def create_views(con: duckdb.DuckDBPyConnection) -> None:
 
 def is_current(con: duckdb.DuckDBPyConnection, schemas: dict[str, Schema]) -> bool:
     """True when the catalog has this version's tables and every projection's columns."""
-    if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
-                       "'main' AND table_name = '_meta'").fetchone()[0]:  # type: ignore[index]
-        return False
-    stored = meta(con)
+    stored = stored_meta(con)
     return stored.get("catalog_version") == CATALOG_VERSION and all(
         stored.get(f"table:{s.table}") == s.fingerprint() for s in schemas.values())
+
+
+def stored_meta(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The catalog's ``_meta`` entries; none for a new, empty catalog file."""
+    if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+                       "'main' AND table_name = '_meta'").fetchone()[0]:  # type: ignore[index]
+        return {}
+    return meta(con)
+
+
+def outdated(con: duckdb.DuckDBPyConnection) -> str:
+    """What to tell people when the catalog was made by another catalog version, else ``""``.
+
+    Said by the sync that rebuilds it, so people hear it once.
+    """
+    version = stored_meta(con).get("catalog_version")
+    if version is None or version == CATALOG_VERSION:
+        return ""
+    return (f"the catalog was made by another version of tabletape (catalog version {version}, "
+            f"this one writes {CATALOG_VERSION}): it is rebuilt from the logs")

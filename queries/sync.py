@@ -48,6 +48,7 @@ from tabletape.queries.schema import (
     SYNC,
     is_current,
     known_schemas,
+    outdated,
     prepare_tables,
 )
 from tabletape.rules.kernel import Rules, RulesError, find_game
@@ -80,6 +81,9 @@ class SyncReport(msgspec.Struct, kw_only=True):
     events: int = 0
     """Events loaded by this sync."""
     rebuilt: bool = False
+    outdated: str = ""
+    """Said when the catalog was made by another catalog version and so rebuilt (by the sync
+    that rebuilt it only: people are told once)."""
     seconds: float = 0.0
     problems: dict[str, str] = {}
     """Every game left out of the catalog -> why (its log fails verification at a named event,
@@ -186,6 +190,7 @@ def sync(ledger: Ledger, *, rebuild: bool = False, progress: Progress | None = N
     report = SyncReport(catalog=str(path))
     ledger.root.mkdir(parents=True, exist_ok=True)
     with opened(path, read_only=False) as con:
+        report.outdated = outdated(con)
         report.rebuilt = prepare_tables(con, schemas, rebuild)
         work = plan(con, ledger, report)
         settle(con, work)
