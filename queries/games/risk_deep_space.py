@@ -1,8 +1,8 @@
 """Risk: Deep Space's projections: every die (``dice``) and every battle exchange (``battles``).
 
 A battle is a series of exchanges of one die each; each exchange is one ``battle`` event and one
-``battles`` row. The Space Dog's +1 is the ``value``/``modifier``/``modified`` part; a defeat a Space Dog
-absorbs still counts as a loss of the side. Roll-off dice are ``dice`` rows with role
+``battles`` row. The Space Dog's +1 is the ``value``/``modifier``/``modified`` part; a defeat a
+Space Dog absorbs still counts as a loss of the side. Roll-off dice are ``dice`` rows with role
 ``roll-off``. ``standings`` (bases, recruits, gems, ore...) come from the game's figures.
 """
 
