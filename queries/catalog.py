@@ -5,7 +5,8 @@ Delete it and the next sync rebuilds it. This module is the catalog's public fac
 :func:`connect` gives a read-only connection to it, :func:`records_from_catalog` reads a game
 back. The work lives in modules with one job each: :mod:`tabletape.queries.schema` (the tables),
 :mod:`tabletape.queries.rows` (rows from the fold), :mod:`tabletape.queries.database` (the DuckDB
-file) and :mod:`tabletape.queries.sync`.
+file), :mod:`tabletape.queries.sync` (what changed) and :mod:`tabletape.queries.loading` (folding
+and loading logs).
 
 >>> import tempfile
 >>> from tabletape.ledger import Ledger
