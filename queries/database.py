@@ -16,6 +16,7 @@ from pathlib import Path
 import duckdb
 
 from tabletape.ledger import Ledger
+from tabletape.ledger.errors import TabletapeError
 from tabletape.queries.projections import Schema, quote
 
 CATALOG_FILE = "catalog.duckdb"
@@ -24,7 +25,7 @@ STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
 """The ledger's ``at`` format, for DuckDB's ``strptime``/``strftime``."""
 
 
-class CatalogError(Exception):
+class CatalogError(TabletapeError):
     """The catalog cannot be opened or built; the message is meant for people."""
 
 
