@@ -250,7 +250,7 @@ class GameRows(Visitor):
         )
 
 
-class Columns(tuple):  # type: ignore[type-arg]
+class Columns(tuple):
     """Rows given column by column (equal-length lists, in the schema's order)."""
 
     __slots__ = ()

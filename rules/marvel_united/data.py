@@ -245,7 +245,7 @@ SYMBOLS = "MAHW"
 class HeroCard(NamedTuple):
     symbols: str
     special: str
-    count: int
+    count: int  # type: ignore[assignment]  # copies in the deck; shadows tuple.count(), unused
 
 
 def _cards(*entries: tuple[str, str, str, int]) -> dict[str, HeroCard]:
