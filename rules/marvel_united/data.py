@@ -246,7 +246,7 @@ SYMBOLS = "MAHW"
 class HeroCard(NamedTuple):
     symbols: str
     special: str
-    count: int  # type: ignore[assignment]  # copies in the deck; shadows tuple.count(), unused
+    count: int  # type: ignore[assignment]  # copies in the deck (shadows tuple.count(), uncalled)
 
 
 def _cards(*entries: tuple[str, str, str, int]) -> dict[str, HeroCard]:
