@@ -10,7 +10,8 @@ rich and duckdb so that ``tabletape record`` starts fast.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import enum
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -26,7 +27,15 @@ from tabletape.ledger import (
 )
 from tabletape.ledger.codec import utc_stamp
 from tabletape.rules.actions import ActionSyntaxError, ParsedAction, event_from, parse_action
-from tabletape.rules.kernel import IllegalAction, Rules, RulesError, dice_rng, find_game
+from tabletape.rules.kernel import (
+    IllegalAction,
+    Rules,
+    RulesError,
+    TurnInfo,
+    Upcaster,
+    dice_rng,
+    find_game,
+)
 
 UNDOABLE_SKIP = frozenset({"game-started", "undo", "note"})
 """Event types that ``undo`` never retracts (it retracts the latest *action*)."""
@@ -84,14 +93,58 @@ def decoders(rules: Rules[Any]) -> dict[str, msgspec.json.Decoder[Any]]:
     return cached
 
 
-def decode_event(rules: Rules[Any], record: Record, game: str = "?") -> Event:
-    """The event stored in ``record``, as its game's Struct; RefusedEvent when it is not one."""
+Decode = Callable[[bytes], Event]
+"""Stored payload -> the event it holds (raises msgspec's errors when it holds none)."""
+
+
+def event_decoders(rules: Rules[Any], version: str = "") -> dict[str, Decode]:
+    """How each event type's payload decodes in a log recorded under rules ``version``.
+
+    The cached decoders, with the game's upcaster in front for the types that have one at that
+    version (cached per version on the rules object).
+    """
+    tables = getattr(rules, "_tabletape_tables", None)
+    if tables is None:
+        tables = rules._tabletape_tables = {}  # type: ignore[attr-defined]
+    table = tables.get(version)
+    if table is None:
+        plain = decoders(rules)
+        table = {tag: decoder.decode for tag, decoder in plain.items()}
+        for (tag, old), upcast in rules.upcasters.items():
+            if old == version and tag in plain:
+                table[tag] = upcasting(upcast, plain[tag], old)
+        tables[version] = table
+    return table
+
+
+def upcasting(upcast: Upcaster, decoder: msgspec.json.Decoder[Any], version: str) -> Decode:
+    """``decoder`` reading payloads of rules ``version`` through ``upcast`` (the stored bytes are
+    never changed: only the decoded value is)."""
+
+    def decode(payload: bytes) -> Event:
+        old = msgspec.json.decode(payload)
+        try:
+            current = upcast(old)
+        except (KeyError, TypeError, ValueError) as error:
+            raise msgspec.ValidationError(
+                f"not a payload of rules version {version} ({type(error).__name__}: {error})"
+            ) from None
+        return decoder.decode(msgspec.json.encode(current))
+
+    return decode
+
+
+def decode_event(rules: Rules[Any], record: Record, game: str = "?", version: str = "") -> Event:
+    """The event stored in ``record``, as its game's Struct; RefusedEvent when it is not one.
+
+    ``version`` is the rules version the log was recorded under (its upcasters apply).
+    """
     try:
-        decoder = decoders(rules)[record.type]
+        decode = event_decoders(rules, version)[record.type]
     except KeyError:
         raise RefusedEvent(game, record.seq, f"unknown event type '{record.type}'") from None
     try:
-        return decoder.decode(record.payload)
+        return decode(record.payload)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise RefusedEvent(game, record.seq, f"its {record.type} payload is not valid: {error}"
                            ) from None
@@ -103,46 +156,178 @@ def retractions(records: Iterable[Record]) -> dict[int, Record]:
     return {undo.decode(r.payload).seq: r for r in records if r.type == "undo"}
 
 
-def fold_records(game: str, records: list[Record], *, check: bool = True) -> Folded:
-    """Fold a whole log (retractions honoured); ``check`` re-checks every event with the rules.
+# -- the one fold loop ---------------------------------------------------------------------------
 
-    Rules whose ``apply`` refuses whatever ``check`` refuses (``apply_checks = True``: both run
-    the same step) are checked by ``apply`` itself, so each event is stepped once, not twice; a
-    refusal still ends in the :class:`RefusedEvent` that ``check`` words.
-    """
+
+class Check(enum.Enum):
+    """What the fold does with each effective event besides applying it."""
+
+    NONE = "none"
+    """Apply only: the events were checked when they were recorded."""
+    REFUSE = "refuse"
+    """Check first: a refused event ends the fold in :class:`RefusedEvent` (the record path)."""
+    REPORT = "report"
+    """Check first: a refused event is reported in ``Visit.refused`` and applied anyway when
+    ``apply`` can (an audit sees the whole log)."""
+
+
+class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """What a fold (and a visitor) learns when a game begins."""
+
+    game: str
+    rules: Rules[Any]
+    started: GameStarted
+    start_state: Any
+    retracted: dict[int, Record]
+    """Retracted seq -> the undo record that retracted it."""
+
+
+class Visit(msgspec.Struct, frozen=True, gc=False):
+    """One stored event as the fold meets it."""
+
+    record: Record
+    event: Event
+    before: Any
+    after: Any
+    turn: TurnInfo
+    """Where the game was when the event was recorded (turn info of ``before``)."""
+    effective: bool
+    """False for game-started, undo, note and retracted events: they do not change the state."""
+    refused: str = ""
+    """When folding with :attr:`Check.REPORT`: why the current rules refuse this event ("" if
+    legal)."""
+    turn_after: TurnInfo | None = None
+    """Turn info of ``after`` (the next visit's ``turn``), when the fold worked it out."""
+
+
+NO_TURN = TurnInfo(turn=0, round=0, phase="", active=())
+"""The turn of visits met without turn info (``folding(..., whole=False)``)."""
+
+Stepper = Callable[[Any, Record, Event], tuple[Any, str]]
+"""(state, record, event) -> the state after the event, and why it was refused ("" if legal)."""
+
+
+def begin(game: str, records: Sequence[Record]) -> GameInfo:
+    """What folding ``records`` starts from: game-started decoded, its rules looked up, the start
+    state, and the retractions."""
     started = msgspec.json.decode(records[0].payload, type=GameStarted)
     rules = find_game(started.kind)
-    retracted = retractions(records)
-    state = rules.start(started)
-    steps: list[Step] = []
-    append = steps.append
-    apply = rules.apply
-    table = decoders(rules)
-    check_apart = check and not rules.apply_checks
-    for record in records[1:]:
+    return GameInfo(game=game, rules=rules, started=started, start_state=rules.start(started),
+                    retracted=retractions(records))
+
+
+def folding(info: GameInfo, records: Sequence[Record], *, check: Check = Check.NONE,
+            whole: bool = True) -> Iterator[Visit]:
+    """The one loop that folds a log: each record met as a :class:`Visit`, in seq order.
+
+    It owns what every reader of a log needs alike: the retraction skip (game-started, undo and
+    note records and retracted events leave the state as it was), decoding (cached per-type
+    decoders, the game's upcaster first when the log's ``rules_version`` has one for the type,
+    :class:`RefusedEvent` saying why when a payload holds no event), the ``check`` policy
+    (rules with ``apply_checks`` are checked by ``apply`` itself: each event is stepped once),
+    and turn info (``rules.turn`` once per state: states are immutable).
+
+    ``whole`` meets every record with its turn info (the visitors' view); without it only the
+    effective events are met, with :data:`NO_TURN` (the record path needs neither).
+    """
+    rules, started, game = info.rules, info.started, info.game
+    version = started.rules_version
+    table = event_decoders(rules, version)
+    apply, turn_of = rules.apply, rules.turn
+    stepped_once = check is Check.NONE or (check is Check.REFUSE and rules.apply_checks)
+    step = stepper(rules, game, check)
+    retracted, skip = info.retracted, UNDOABLE_SKIP
+    state = info.start_state
+    turn = turn_of(state) if whole else NO_TURN
+    turn_state = state
+    first, *rest = records
+    if whole:
+        yield Visit(first, started, state, state, turn, False, "", turn)
+    for record in rest:
         kind = record.type
-        if kind in UNDOABLE_SKIP or record.seq in retracted:
+        if kind in skip or record.seq in retracted:
+            if whole:
+                event = decode_event(rules, record, game, version)
+                yield Visit(record, event, state, state, turn, False, "", turn)
             continue
         try:
-            event = table[kind].decode(record.payload)
+            event = table[kind](record.payload)
         except (KeyError, msgspec.ValidationError, msgspec.DecodeError):
-            event = decode_event(rules, record, game)  # raises RefusedEvent, saying why
-        if check_apart:
+            event = decode_event(rules, record, game, version)  # raises, saying why
+        if stepped_once:  # the common paths, inline: apply alone
             try:
-                rules.check(state, record.actor, event)
+                after, refused = apply(state, record.actor, event), ""
             except IllegalAction as error:
-                raise RefusedEvent(game, record.seq, error.message()) from None
-            state = apply(state, record.actor, event)
-        elif check:
-            try:
-                state = apply(state, record.actor, event)
-            except IllegalAction as error:
-                raise RefusedEvent(game, record.seq, refusal(rules, state, record, event,
-                                                             error)) from None
+                if check is Check.NONE:
+                    raise
+                raise refused_event(rules, game, state, record, event, error) from None
         else:
-            state = apply(state, record.actor, event)
-        append(Step(record, event))
-    return Folded(game, rules, started, records, state, steps, retracted)
+            after, refused = step(state, record, event)
+        if whole:
+            before_turn = turn
+            if after is not turn_state:
+                turn, turn_state = turn_of(after), after
+            yield Visit(record, event, state, after, before_turn, True, refused, turn)
+        else:
+            yield Visit(record, event, state, after, NO_TURN, True)
+        state = after
+
+
+def stepper(rules: Rules[Any], game: str, check: Check) -> Stepper:
+    """How one effective event is checked and applied under ``check``."""
+    apply, apart = rules.apply, not rules.apply_checks
+
+    def unchecked(state: Any, record: Record, event: Event) -> tuple[Any, str]:
+        return apply(state, record.actor, event), ""
+
+    def refuse(state: Any, record: Record, event: Event) -> tuple[Any, str]:
+        try:
+            if apart:
+                rules.check(state, record.actor, event)
+            else:
+                return apply(state, record.actor, event), ""
+        except IllegalAction as error:
+            raise refused_event(rules, game, state, record, event, error) from None
+        return apply(state, record.actor, event), ""
+
+    def report(state: Any, record: Record, event: Event) -> tuple[Any, str]:
+        try:
+            if apart:
+                rules.check(state, record.actor, event)
+            else:
+                return apply(state, record.actor, event), ""
+        except IllegalAction as error:
+            if apart:
+                return apply_refused(rules, state, record, event), error.message()
+            return state, refusal(rules, state, record, event, error)
+        return apply(state, record.actor, event), ""
+
+    return {Check.NONE: unchecked, Check.REFUSE: refuse, Check.REPORT: report}[check]
+
+
+def refused_event(rules: Rules[Any], game: str, state: Any, record: Record, event: Event,
+                  error: IllegalAction) -> RefusedEvent:
+    """The :class:`RefusedEvent` for an event the rules refused with ``error``."""
+    why = refusal(rules, state, record, event, error) if rules.apply_checks else error.message()
+    return RefusedEvent(game, record.seq, why)
+
+
+def apply_refused(rules: Rules[Any], state: Any, record: Record, event: Event) -> Any:
+    """Apply an event the rules refused, when ``apply`` can; else leave the state as it was."""
+    try:
+        return rules.apply(state, record.actor, event)
+    except Exception:  # a refused event may break apply's assumptions: the audit reports it
+        return state
+
+
+def fold_records(game: str, records: list[Record], *, check: bool = True) -> Folded:
+    """Fold a whole log (retractions honoured); ``check`` re-checks every event with the rules
+    (a refused one ends the fold in :class:`RefusedEvent`)."""
+    info = begin(game, records)
+    last = Visit(records[0], info.started, None, info.start_state, NO_TURN, False)
+    visits = folding(info, records, check=Check.REFUSE if check else Check.NONE, whole=False)
+    steps = [Step((last := visit).record, visit.event) for visit in visits]
+    return Folded(game, info.rules, info.started, records, last.after, steps, info.retracted)
 
 
 def refusal(rules: Rules[Any], state: Any, record: Record, event: Event,
@@ -330,14 +515,18 @@ def shlex_quote(text: str) -> str:
 
 __all__ = [
     "ActionSyntaxError",
+    "Check",
     "Folded",
+    "GameInfo",
     "RefusedEvent",
     "Step",
+    "Visit",
     "action_text",
     "append_checked",
     "decode_event",
     "describe_step",
     "fold_records",
+    "folding",
     "open_game",
     "prepare",
     "record_action",
