@@ -3,6 +3,12 @@
 This is the path every recorded action takes (parse, complete, check, append, fold), kept free of
 rich and duckdb so that ``tabletape record`` starts fast.
 
+Every reader of a log folds it with the one loop here, :func:`folding` (the record path through
+:func:`fold_records`; narration, audit, replay and the catalog through
+:func:`tabletape.replay.visitor.walk`): it decodes game-started and finds the rules, skips what
+is retracted, decodes each payload (through the game's upcaster when the log's rules version has
+one), checks events as asked (:class:`Check`) and works out turn info.
+
 >>> import tempfile
 >>> from tabletape.ledger import Ledger
 >>> from tabletape.rules.kernel import find_game
