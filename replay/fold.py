@@ -3,7 +3,7 @@
 This is the path every recorded action takes (parse, complete, check, append, fold), kept free of
 rich and duckdb so that ``tabletape record`` starts fast.
 
-Every reader of a log folds it with the one loop here, :func:`folding` (the record path through
+Every reader of a log folds it with the one loop here, :class:`Fold` (the record path through
 :func:`fold_records`; narration, audit, replay and the catalog through
 :func:`tabletape.replay.visitor.walk`): it decodes game-started and finds the rules, skips what
 is retracted, decodes each payload (through the game's upcaster when the log's rules version has
@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from itertools import islice
+from typing import Any, cast
 
 import msgspec
 
@@ -206,8 +207,8 @@ class Visit(msgspec.Struct, frozen=True, gc=False):
     """Turn info of ``after`` (the next visit's ``turn``), when the fold worked it out."""
 
 
-NO_TURN = TurnInfo(turn=0, round=0, phase="", active=())
-"""The turn of visits met without turn info (``folding(..., whole=False)``)."""
+_NO_TURN = TurnInfo(turn=0, round=0, phase="", active=())
+"""Turn info where none is worked out (:meth:`Fold.steps`)."""
 
 Stepper = Callable[[Any, Record, Event], tuple[Any, str]]
 """(state, record, event) -> the state after the event, and why it was refused ("" if legal)."""
@@ -222,61 +223,79 @@ def begin(game: str, records: Sequence[Record]) -> GameInfo:
                     retracted=retractions(records))
 
 
-def folding(info: GameInfo, records: Sequence[Record], *, check: Check = Check.NONE,
-            whole: bool = True) -> Iterator[Visit]:
-    """The one loop that folds a log: each record met as a :class:`Visit`, in seq order.
+class Fold:
+    """One pass of the one loop that folds a log, in seq order.
 
-    It owns what every reader of a log needs alike: the retraction skip (game-started, undo and
-    note records and retracted events leave the state as it was), decoding (cached per-type
-    decoders, the game's upcaster first when the log's ``rules_version`` has one for the type,
-    :class:`RefusedEvent` saying why when a payload holds no event), the ``check`` policy
+    Iterate :meth:`visits` (every record as a :class:`Visit`, with turn info: the visitors'
+    view) or :meth:`steps` (the effective events as :class:`Step`s: the record path, which needs
+    neither the states between nor turn info); once iterated to the end, :attr:`state` is the
+    state after the last record.
+
+    The loop owns what every reader of a log needs alike: the retraction skip (game-started,
+    undo and note records and retracted events leave the state as it was), decoding (cached
+    per-type decoders, the game's upcaster first when the log's ``rules_version`` has one for the
+    type, :class:`RefusedEvent` saying why when a payload holds no event), the ``check`` policy
     (rules with ``apply_checks`` are checked by ``apply`` itself: each event is stepped once),
     and turn info (``rules.turn`` once per state: states are immutable).
-
-    ``whole`` meets every record with its turn info (the visitors' view); without it only the
-    effective events are met, with :data:`NO_TURN` (the record path needs neither).
     """
-    rules, started, game = info.rules, info.started, info.game
-    version = started.rules_version
-    table = event_decoders(rules, version)
-    apply, turn_of = rules.apply, rules.turn
-    stepped_once = check is Check.NONE or (check is Check.REFUSE and rules.apply_checks)
-    step = stepper(rules, game, check)
-    retracted, skip = info.retracted, UNDOABLE_SKIP
-    state = info.start_state
-    turn = turn_of(state) if whole else NO_TURN
-    turn_state = state
-    first, *rest = records
-    if whole:
-        yield Visit(first, started, state, state, turn, False, "", turn)
-    for record in rest:
-        kind = record.type
-        if kind in skip or record.seq in retracted:
-            if whole:
-                event = decode_event(rules, record, game, version)
-                yield Visit(record, event, state, state, turn, False, "", turn)
-            continue
-        try:
-            event = table[kind](record.payload)
-        except (KeyError, msgspec.ValidationError, msgspec.DecodeError):
-            event = decode_event(rules, record, game, version)  # raises, saying why
-        if stepped_once:  # the common paths, inline: apply alone
-            try:
-                after, refused = apply(state, record.actor, event), ""
-            except IllegalAction as error:
-                if check is Check.NONE:
-                    raise
-                raise refused_event(rules, game, state, record, event, error) from None
-        else:
-            after, refused = step(state, record, event)
+
+    def __init__(self, info: GameInfo, records: Sequence[Record],
+                 check: Check = Check.NONE) -> None:
+        self.info = info
+        self.records = records
+        self.check = check
+        self.state: Any = info.start_state
+        """The state after the records met so far (set when the loop ends)."""
+
+    def visits(self) -> Iterator[Visit]:
+        return cast(Iterator[Visit], self.loop(whole=True))
+
+    def steps(self) -> Iterator[Step]:
+        return cast(Iterator[Step], self.loop(whole=False))
+
+    def loop(self, *, whole: bool) -> Iterator[Visit | Step]:
+        """The loop itself: every record as a Visit (``whole``), else effective events as Steps."""
+        info, check, records = self.info, self.check, self.records
+        rules, started, game = info.rules, info.started, info.game
+        version = started.rules_version
+        table = event_decoders(rules, version)
+        apply, turn_of = rules.apply, rules.turn
+        stepped_once = check is Check.NONE or (check is Check.REFUSE and rules.apply_checks)
+        step = stepper(rules, game, check)
+        retracted, skip = info.retracted, UNDOABLE_SKIP
+        state = info.start_state
+        turn = turn_of(state) if whole else _NO_TURN
         if whole:
-            before_turn = turn
-            if after is not turn_state:
-                turn, turn_state = turn_of(after), after
-            yield Visit(record, event, state, after, before_turn, True, refused, turn)
-        else:
-            yield Visit(record, event, state, after, NO_TURN, True)
-        state = after
+            yield Visit(records[0], started, state, state, turn, False, "", turn)
+        for record in islice(records, 1, None):
+            kind = record.type
+            if kind in skip or record.seq in retracted:
+                if whole:
+                    event = decode_event(rules, record, game, version)
+                    yield Visit(record, event, state, state, turn, False, "", turn)
+                continue
+            try:
+                event = table[kind](record.payload)
+            except (KeyError, msgspec.ValidationError, msgspec.DecodeError):
+                event = decode_event(rules, record, game, version)  # raises, saying why
+            if stepped_once:  # the common paths, inline: apply alone
+                try:
+                    after, refused = apply(state, record.actor, event), ""
+                except IllegalAction as error:
+                    if check is Check.NONE:
+                        raise
+                    raise refused_event(rules, game, state, record, event, error) from None
+            else:
+                after, refused = step(state, record, event)
+            if whole:
+                before_turn = turn
+                if after is not state:  # states are immutable: the same state, the same turn
+                    turn = turn_of(after)
+                yield Visit(record, event, state, after, before_turn, True, refused, turn)
+            else:
+                yield Step(record, event)
+            state = after
+        self.state = state
 
 
 def stepper(rules: Rules[Any], game: str, check: Check) -> Stepper:
@@ -330,10 +349,9 @@ def fold_records(game: str, records: list[Record], *, check: bool = True) -> Fol
     """Fold a whole log (retractions honoured); ``check`` re-checks every event with the rules
     (a refused one ends the fold in :class:`RefusedEvent`)."""
     info = begin(game, records)
-    last = Visit(records[0], info.started, None, info.start_state, NO_TURN, False)
-    visits = folding(info, records, check=Check.REFUSE if check else Check.NONE, whole=False)
-    steps = [Step((last := visit).record, visit.event) for visit in visits]
-    return Folded(game, info.rules, info.started, records, last.after, steps, info.retracted)
+    fold = Fold(info, records, Check.REFUSE if check else Check.NONE)
+    steps = list(fold.steps())
+    return Folded(game, info.rules, info.started, records, fold.state, steps, info.retracted)
 
 
 def refusal(rules: Rules[Any], state: Any, record: Record, event: Event,
@@ -522,6 +540,7 @@ def shlex_quote(text: str) -> str:
 __all__ = [
     "ActionSyntaxError",
     "Check",
+    "Fold",
     "Folded",
     "GameInfo",
     "RefusedEvent",
@@ -532,7 +551,6 @@ __all__ = [
     "decode_event",
     "describe_step",
     "fold_records",
-    "folding",
     "open_game",
     "prepare",
     "record_action",

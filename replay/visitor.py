@@ -13,7 +13,7 @@ end (the shape of python-chess's ``pgn.BaseVisitor``)::
 Every record is visited, including game-started, undo, note and retracted ones (``effective`` is
 False for those, and ``before is after``), so an auditor sees the whole log and a projection can
 skip what the fold skipped. The visits come from the one fold loop,
-:func:`tabletape.replay.fold.folding`, which the record path folds with too.
+:class:`tabletape.replay.fold.Fold`, which the record path folds with too.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tabletape.ledger import Record
-from tabletape.replay.fold import Check, GameInfo, Visit, begin, folding
+from tabletape.replay.fold import Check, Fold, GameInfo, Visit, begin
 
 
 class Visitor:
@@ -53,13 +53,12 @@ def walk(
     for visitor in visitors:
         visitor.begin_game(info)
     calls = [visitor.visit_event for visitor in visitors]  # bound after begin_game may rebind
-    state = info.start_state
-    for visit in folding(info, records, check=Check.REPORT if check else Check.NONE):
+    fold = Fold(info, records, Check.REPORT if check else Check.NONE)
+    for visit in fold.visits():
         for call in calls:
             call(visit)
-        state = visit.after
     for visitor in visitors:
-        visitor.end_game(info, state)
+        visitor.end_game(info, fold.state)
     return [visitor.result() for visitor in visitors]
 
 
