@@ -28,28 +28,28 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.ledger import Ledger
-from tabletape.replay.cli import (
+from tabletape.cli import (
     ILLEGAL_EXIT,
     USAGE_EXIT,
     JsonOption,
     LedgerOption,
+    err,
     fail,
     out,
     people_errors,
     print_json,
 )
+from tabletape.ledger import Ledger
+from tabletape.ledger.errors import TabletapeError
 
 if TYPE_CHECKING:
     import duckdb
 
 app = typer.Typer(add_completion=False, rich_markup_mode="rich")
-err = Console(stderr=True)
 
 PROGRESS_BYTES = 4_000_000
 """A sync with more log bytes than this to load shows a progress bar."""
 
-READ_STATEMENTS = ("SELECT", "EXPLAIN", "PRAGMA")
 PRAGMA_READS = frozenset({
     "show_tables", "show_tables_expanded", "table_info", "show", "database_size",
     "storage_info", "version", "platform", "database_list", "functions", "collations",
@@ -58,8 +58,10 @@ PRAGMA_READS = frozenset({
 """PRAGMAs that only read (everything else, e.g. ``PRAGMA threads=…``, is refused)."""
 
 
-class QueryRefused(Exception):
-    """A statement the read-only SQL runner will not run."""
+class QueryRefused(TabletapeError):
+    """A statement the read-only SQL runner will not run, or options that do not go together."""
+
+    exit_code = USAGE_EXIT
 
 
 class SqlFormat(StrEnum):
@@ -76,21 +78,14 @@ class ReportFormat(StrEnum):
 
 @contextmanager
 def catalog_errors() -> Iterator[None]:
-    """Ledger and rules errors as people_errors does; catalog, DuckDB and refusals likewise."""
+    """:func:`tabletape.cli.people_errors`, plus DuckDB's errors (SQL it cannot run: exit 2)."""
     import duckdb
-
-    from tabletape.ledger.transfer import TransferError
-    from tabletape.queries.catalog import CatalogError
 
     with people_errors():
         try:
             yield
-        except QueryRefused as error:
-            fail(str(error), USAGE_EXIT)
         except duckdb.Error as error:
             fail(duckdb_message(error), USAGE_EXIT)
-        except (CatalogError, TransferError) as error:
-            fail(str(error), ILLEGAL_EXIT)
 
 
 def duckdb_message(error: Exception) -> str:
@@ -118,7 +113,9 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
     store = Ledger(ledger)
     if sync_first:
         with progress_bar() as progress:
-            problems = sync(store, progress=progress).problems
+            report = sync(store, progress=progress)
+        problems = report.problems
+        say_outdated(report.outdated)
     else:
         if not catalog_path(store).exists():
             raise CatalogError(f"ledger {store.root} has no catalog yet: run `tabletape sync` "
@@ -127,6 +124,12 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
             problems = stored_problems(con)
     name_left_out(problems, strict)
     return store
+
+
+def say_outdated(outdated: str) -> None:
+    """Tell people (on standard error) that the catalog of another version was rebuilt."""
+    if outdated:
+        err.print(f"[yellow]note:[/] {escape(outdated)}", highlight=False)
 
 
 def name_left_out(problems: dict[str, str], strict: bool) -> None:
@@ -349,6 +352,7 @@ def sync_command(
     if as_json:
         print_json(msgspec.to_builtins(report))
         return
+    say_outdated(report.outdated)
     changes = ", ".join(f"{n} {what}" for what, n in (
         ("new", report.new), ("grew", report.grew), ("recovered", report.recovered),
         ("reprojected", report.reprojected), ("removed", report.removed),
