@@ -31,8 +31,9 @@ class Visitor:
     def begin_game(self, info: GameInfo) -> None:
         """Called once, before any event."""
 
-    def visit_event(self, visit: Visit) -> None:
-        """Called for every stored record, in seq order."""
+    def visit_event(self, visit: Visit, /) -> None:
+        """Called for every stored record, in seq order (positionally: a visitor may make it a
+        list's ``append``)."""
 
     def end_game(self, info: GameInfo, final_state: Any) -> None:
         """Called once, after the last event."""

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -798,9 +799,7 @@ def air_leak(state: State, seat: int, event: Played) -> State:
         raise IllegalAction("Air Leak is played by a player in the battle")
     other = fight.defender if seat == fight.attacker else fight.attacker
     state = lose_recruits(state, fight, other, 3)
-    fight = state.battle
-    assert fight is not None
-    state = lose_recruits(state, fight, seat, 1)
+    state = lose_recruits(state, require_battle(state), seat, 1)
     return finish_battle(state)
 
 
@@ -884,11 +883,13 @@ CARD_EFFECTS: dict[str, Callable[[State, int, Played], State]] = {
 
 # -- the step --------------------------------------------------------------------------------------
 
-STEPS: dict[type[Event], Callable[[State, int, Event], State]] = {
+# Each step takes the event class it is filed under (a dict type cannot say so: Any, as the other
+# games' HANDLERS); step() looks it up by type(event).
+STEPS: dict[type[Event], Callable[[State, int, Any], State]] = {
     Dealt: deal, Covered: cover, RolledOff: roll_off, Drew: draw, TradedCards: trade_cards,
     Mined: mine, Recruited: recruit, Moved: move, Battled: battle, Built: build, Played: play,
     Shielded: shield, SentDog: send_dog, Passed: pass_answer, Ended: end,
-}  # type: ignore[dict-item]
+}
 
 
 def step(state: State, seat: int, event: Event) -> State:
