@@ -35,15 +35,19 @@ from tabletape.rules.risk_deep_space.events import (
 )
 from tabletape.rules.risk_deep_space.state import (
     CARDS,
+    SIDES,
     Battle,
     Dog,
     State,
     bases_built,
+    card_called,
     card_index,
     dogs_at,
     mine_at,
     one_less,
     put,
+    rollers,
+    seat_called,
     set_recruits,
     shield_on,
     with_seat,
@@ -53,7 +57,6 @@ DRAW, START, MINE, RECRUIT, ACT = range(5)
 """Stages of a turn: each action may come at its stage or earlier, and moves the turn on."""
 STAGE_WORDS = ("draw", "trade cards or mine", "mine or trade cards", "recruit", "move and build")
 RESOURCES = ("gem", "ore")
-SIDES = 6
 
 # -- setup -----------------------------------------------------------------------------------------
 
@@ -85,11 +88,6 @@ def setup_done(state: State) -> State:
 
 
 SETUP = ("deal", "cover", "roll-off")
-
-
-def rollers(state: State) -> tuple[int, ...]:
-    """Who rolls for first player now: everyone, or the players tied for highest."""
-    return state.contenders or tuple(range(len(state.seats)))
 
 
 def may_roll_off(state: State) -> bool:
@@ -555,7 +553,7 @@ def battle(state: State, seat: int, event: Battled) -> State:
     bonus = battle_bonus(state, fight)
     winner = dice.pair_winner(faces[0] + bonus[0], faces[1] + bonus[1])
     fight = replace(fight, exchanges=fight.exchanges + 1, last=faces)
-    state = replace(state, battle=fight)
+    state = replace(state, battle=fight, bonus=bonus)
     loser = fight.defender if winner == dice.ATTACKER else fight.attacker
     return finish_battle(defeat(state, fight, loser))
 
@@ -963,16 +961,6 @@ def require_battle(state: State) -> Battle:
     return state.battle
 
 
-def seat_called(state: State, text: str) -> int:
-    """The seat a typed player means: a player's name first, else the colour a player plays."""
-    wanted = text.strip().casefold()
-    for matches in (lambda me: me.name.casefold() == wanted, lambda me: me.colour == wanted):
-        found = next((seat for seat, me in enumerate(state.seats) if matches(me)), None)
-        if found is not None:
-            return found
-    raise IllegalAction(f"nobody called '{text}' plays", allowed=[s.name for s in state.seats])
-
-
 def card_in_hand(state: State, seat: int, text: str) -> str:
     """The card a player typed; a name no card has is refused naming the cards they hold."""
     try:
@@ -980,15 +968,6 @@ def card_in_hand(state: State, seat: int, text: str) -> str:
     except IllegalAction:
         raise IllegalAction(f"no Action card called '{text}'",
                             allowed=tuple(dict.fromkeys(state.seats[seat].hand))) from None
-
-
-def card_called(text: str) -> str:
-    wanted = (text.strip().casefold().replace(" ", "-").replace("_", "-").replace(",", "")
-              .replace("!", ""))
-    for card in CARDS:
-        if wanted in (card, data.title(card).casefold().replace(" ", "-").replace(",", "")):
-            return card
-    raise IllegalAction(f"no Action card called '{text}'", allowed=CARDS)
 
 
 def planet_called(state: State, text: str, among: Sequence[int] | None = None) -> int:

@@ -13,10 +13,13 @@ import msgspec
 from msgspec.structs import replace
 
 from tabletape.rules.board import NOBODY, Board
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.options import Settings
 
 CARDS = data.CARDS
+SIDES = 6
+"""Every die of the game is six-sided."""
 T = TypeVar("T")
 
 
@@ -118,6 +121,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     battles: int = 0
     """Battles begun so far (numbering for narration)."""
 
+    bonus: tuple[int, int] = (0, 0)
+    """Space Dog: the +1 (or 0) on the attacker's and the defender's die in the last battle
+    exchange."""
+
     # -- lookups -------------------------------------------------------------------------------
 
     @property
@@ -132,6 +139,34 @@ class State(msgspec.Struct, frozen=True, gc=False):
 
     def title(self, index: int) -> str:
         return self.board.spaces[index].title
+
+
+# -- names as typed --------------------------------------------------------------------------------
+
+
+def seat_called(state: State, text: str) -> int:
+    """The seat a typed player means: a player's name first, else the colour a player plays."""
+    wanted = text.strip().casefold()
+    for matches in (lambda me: me.name.casefold() == wanted, lambda me: me.colour == wanted):
+        found = next((seat for seat, me in enumerate(state.seats) if matches(me)), None)
+        if found is not None:
+            return found
+    raise IllegalAction(f"nobody called '{text}' plays", allowed=[s.name for s in state.seats])
+
+
+def card_called(text: str) -> str:
+    """The Action card a typed name means (its id or its title)."""
+    wanted = (text.strip().casefold().replace(" ", "-").replace("_", "-").replace(",", "")
+              .replace("!", ""))
+    for card in CARDS:
+        if wanted in (card, data.title(card).casefold().replace(" ", "-").replace(",", "")):
+            return card
+    raise IllegalAction(f"no Action card called '{text}'", allowed=CARDS)
+
+
+def rollers(state: State) -> tuple[int, ...]:
+    """Who rolls for first player now: everyone, or the players tied for highest."""
+    return state.contenders or tuple(range(len(state.seats)))
 
 
 # -- small pure changes ----------------------------------------------------------------------------
