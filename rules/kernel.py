@@ -424,8 +424,9 @@ REGISTERED: dict[str, GameManifest] = {}
 
 R = TypeVar("R", bound="Rules[Any] | GameManifest")
 
-_RULES: dict[str, Rules[Any]] = {}
-"""The Rules object of each game loaded so far, by name (one per game per process)."""
+_RULES: dict[str, tuple[Any, Rules[Any]]] = {}
+"""The Rules object of each game loaded so far, by name, with the manifest's ``rules`` it was
+loaded from (one per game per process, unless the manifest's ``rules`` changes)."""
 
 
 def register(game: R, **parts: Any) -> R:
@@ -433,15 +434,17 @@ def register(game: R, **parts: Any) -> R:
     make its manifest; ``parts`` (``view=``, ``projections=``, ...) are given as objects or places.
     Installed games need none of this: their manifest is found through their entry point."""
     if isinstance(game, Rules):
-        manifest = GameManifest(name=game.name, title=game.title, aliases=game.aliases,
-                                short=game.short, rules=game, **parts)
+        manifest = rules_manifest(game, **parts)
     else:
         manifest = dataclasses.replace(game, **parts)
-    previous = manifest_of(manifest.name)
-    if previous is None or previous.rules is not manifest.rules:
-        _RULES.pop(manifest.name, None)  # new rules; the same ones stay the same object
     REGISTERED[manifest.name] = manifest
     return game
+
+
+def rules_manifest(rules: Rules[Any], **parts: Any) -> GameManifest:
+    """The manifest of a game made in code from its Rules object (names from its attributes)."""
+    return GameManifest(name=rules.name, title=rules.title, aliases=rules.aliases,
+                        short=rules.short, rules=rules, **parts)
 
 
 def manifests() -> dict[str, GameManifest]:
@@ -495,13 +498,15 @@ def find_manifest(name: str) -> GameManifest:
 
 def rules_of(manifest: GameManifest) -> Rules[Any]:
     """The Rules object of ``manifest`` (imported and, for a class, instantiated once)."""
-    if manifest.name not in _RULES:
-        rules = load(manifest.rules)
-        rules = rules() if isinstance(rules, type) else rules
-        if not isinstance(rules, Rules) or rules.name != manifest.name:
-            raise TypeError(f"{manifest.rules!r} is not the Rules of '{manifest.name}'")
-        _RULES[manifest.name] = rules
-    return _RULES[manifest.name]
+    cached = _RULES.get(manifest.name)
+    if cached is not None and cached[0] == manifest.rules:
+        return cached[1]
+    rules = load(manifest.rules)
+    rules = rules() if isinstance(rules, type) else rules
+    if not isinstance(rules, Rules) or rules.name != manifest.name:
+        raise TypeError(f"{manifest.rules!r} is not the Rules of '{manifest.name}'")
+    _RULES[manifest.name] = (manifest.rules, rules)
+    return rules
 
 
 def game_part(kind: str, part: str) -> Any:
