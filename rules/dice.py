@@ -20,6 +20,11 @@ from typing import Literal
 Side = Literal["attacker", "defender"]
 ATTACKER: Side = "attacker"
 DEFENDER: Side = "defender"
+BATTLE_SIDES: tuple[Side, Side] = (ATTACKER, DEFENDER)
+"""The two sides of a battle, as people type them (``side=attacker``)."""
+
+D6 = 6
+"""Faces of the six-sided dice every shipped game rolls."""
 
 
 def dice_count(units: int, maximum: int) -> int:
@@ -31,7 +36,7 @@ def dice_count(units: int, maximum: int) -> int:
     return max(0, min(units, maximum))
 
 
-def roll(rng: random.Random, count: int, sides: int = 6) -> tuple[int, ...]:
+def roll(rng: random.Random, count: int, sides: int = D6) -> tuple[int, ...]:
     """``count`` dice of ``sides`` faces from ``rng``."""
     return tuple(rng.randint(1, sides) for _ in range(count))
 

@@ -10,12 +10,12 @@ Artillery until ``resolve`` or the attacker's next ``roll`` or ``retreat``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from msgspec.structs import replace
 
-from tabletape.ledger.events import Event, event_type
-from tabletape.rules import dice
+from tabletape.ledger.events import Event
+from tabletape.rules import dice, steps
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_strike import data
 from tabletape.rules.risk_strike.events import (
@@ -66,6 +66,7 @@ from tabletape.rules.risk_strike.state import (
     in_use,
     name_face_down,
     names,
+    players,
     put,
     seat_of,
     tactics_left,
@@ -73,14 +74,11 @@ from tabletape.rules.risk_strike.state import (
     title,
     unseen,
 )
+from tabletape.rules.seats import seat_named
+from tabletape.rules.steps import Steps, refuse, require_table
 
-ATTACKER, DEFENDER = dice.ATTACKER, dice.DEFENDER
-SIDES = (ATTACKER, DEFENDER)
+ATTACKER, DEFENDER, SIDES = dice.ATTACKER, dice.DEFENDER, dice.BATTLE_SIDES
 ATTACK_DICE, DEFEND_DICE = data.ATTACK_DICE.value, data.DEFEND_DICE.value
-
-
-def refuse(reason: str, allowed: Sequence[str] = ()) -> NoReturn:
-    raise IllegalAction(reason, allowed=allowed)
 
 
 # -- the step ----------------------------------------------------------------------------------
@@ -90,9 +88,7 @@ def step(state: State, actor: int, event: Event) -> State:
     """The state after ``actor`` (a seat, or ``NOBODY`` for the table) records ``event``."""
     if state.phase == "over":
         refuse(f"the game is over: {state.name(state.winner)} won")
-    handler = HANDLERS.get(type(event))
-    if handler is None:
-        refuse(f"'{event_type(event)}' is not a Risk Strike action")
+    handler = HANDLERS.find(event)
     if state.pending is not None:  # else prepare() has nothing to close
         require_battle_left(state, event)
         state = prepare(state, event)
@@ -133,10 +129,7 @@ def is_cancel(event: Event) -> bool:
 
 
 def player_arg(state: State, text: str, what: str = "player") -> int:
-    seat = seat_of(state, text)
-    if seat is None:
-        refuse(f"no {what} called '{text}' plays this game", player_names(state))
-    return seat
+    return seat_named(text, players(state), refusal=f"no {what} called '{text}' plays this game")
 
 
 def continent_arg(text: str) -> int:
@@ -170,27 +163,16 @@ def tactics_arg(items: Sequence[str], default: int) -> list[int | None]:
 
 def require_player(state: State, actor: int) -> int:
     if actor == NOBODY:
-        refuse("a player does this, not the table (name them with by=NAME)", player_names(state))
+        refuse("a player does this, not the table (name them with by=NAME)", players(state))
     return actor
 
 
-def require_table(state: State, actor: int, what: str) -> None:
-    if actor != NOBODY:
-        refuse(f"the table records the {what}, not {state.name(actor)}", ["table"])
-
-
 def require_turn(state: State, actor: int, what: str) -> int:
+    """A player's action in their own turn, once the game has begun; returns their seat."""
     seat = require_player(state, actor)
-    current = state.current
-    if current == NOBODY:
+    if state.current == NOBODY:
         refuse(f"the game has not begun: {setup_words(state)}")
-    if seat != current:
-        refuse(f"it is {state.name(current)}'s turn: only {state.name(current)} may {what}")
-    return seat
-
-
-def player_names(state: State) -> tuple[str, ...]:
-    return names(state, range(len(state.seats)))
+    return steps.require_turn(state, seat, state.current, what)
 
 
 def setup_words(state: State) -> str:
@@ -207,7 +189,7 @@ def setup_words(state: State) -> str:
 def on_deal(state: State, actor: int, event: Dealt) -> State:
     """Game Setup 1, 2 and 6: three continent cards face up and three tactics cards each; in a
     two-player game the player who does not go first takes a fourth continent card."""
-    require_table(state, actor, "deal")
+    require_table(state, actor, "the deal")
     seat = player_arg(state, event.player)
     if state.phase == "deal":
         waiting = [s for s, done in enumerate(state.dealt) if not done]
@@ -282,7 +264,7 @@ def name_extra(state: State, seat: int, event: Dealt) -> State:
 def on_roll_off(state: State, actor: int, event: RolledOff) -> State:
     """Game Setup 5: 'the highest roller goes first. (Roll again if there's a tie.)'; Setup 6:
     all players except the first draw an additional tactics card."""
-    require_table(state, actor, "roll-off")
+    require_table(state, actor, "the roll-off")
     if state.phase != "roll-off":
         refuse(f"there is no roll-off now: {phase_words(state)}")
     contenders = state.contenders
@@ -1175,7 +1157,7 @@ def phase_words(state: State) -> str:
     }[battle.step]
 
 
-HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
+HANDLERS: Steps[State] = Steps("Risk Strike", {
     Dealt: on_deal,
     RolledOff: on_roll_off,
     Drew: on_draw,
@@ -1186,4 +1168,4 @@ HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
     Resolved: on_resolve,
     Retreated: on_retreat,
     Passed: on_pass,
-}
+})
