@@ -16,7 +16,8 @@ True
 >>> find_seat("pa", players)
 Traceback (most recent call last):
 ...
-tabletape.rules.seats.AmbiguousName: 'pa' could be Patrick or Paula: type more of the name.
+tabletape.rules.seats.AmbiguousName: 'pa' begins more than one player's name: type more of it.
+Allowed: Patrick, Paula.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def unique_prefix(typed: str, key: str, players: Sequence[str],
     found = [seat for seat, name in enumerate(folded) if name.startswith(key)]
     if len(found) > 1:
         candidates = [players[seat] for seat in found]
-        raise AmbiguousName(f"'{typed}' could be {' or '.join(candidates)}: type more of the name",
+        raise AmbiguousName(f"'{typed}' begins more than one player's name: type more of it",
                             allowed=candidates)
     return found[0] if found else None
 
