@@ -87,7 +87,14 @@ def seat_named(typed: str, players: Sequence[str], *, aliases: Sequence[Sequence
     """
     seat = find_seat(typed, players, aliases=aliases, table=table)
     if seat is None:
-        allowed = (*players, TABLE) if table else tuple(players)
-        reason = refusal or f"nobody called '{typed}' plays this game"
-        raise IllegalAction(reason, allowed=allowed).suggesting([typed.strip()])
+        raise no_such_player(typed, players, table=table, refusal=refusal)
     return seat
+
+
+def no_such_player(typed: str, players: Sequence[str], *, table: bool = False,
+                   refusal: str = "") -> IllegalAction:
+    """The refusal of a name that names no seat: ``refusal`` (by default ``nobody called 'TYPED'
+    plays this game``), the players (and the table) allowed, "did you mean" for a near miss."""
+    allowed = (*players, TABLE) if table else tuple(players)
+    reason = refusal or f"nobody called '{typed}' plays this game"
+    return IllegalAction(reason, allowed=allowed).suggesting([typed.strip()])

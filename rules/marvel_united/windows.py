@@ -11,10 +11,8 @@ bookkeeping is checked: who gains, where, how many.
 from __future__ import annotations
 
 from itertools import takewhile
-from typing import NoReturn
 
 from tabletape.ledger.events import Event
-from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.marvel_united import data
 from tabletape.rules.marvel_united.events import (
     Damaged,
@@ -37,6 +35,7 @@ from tabletape.rules.marvel_united.state import (
     recorded_as_v1,
     seat_of,
 )
+from tabletape.rules.steps import refuse
 
 Tally = tuple[tuple[str, int], ...]
 Limits = dict[str, int]
@@ -44,10 +43,6 @@ VILLAIN_KINDS = ("threat-move", "bam", "overflow", "special", "ko-bam")
 TOKENS = ("thugs", "civilians", "crisis")
 TOKEN_WORDS = {"thugs": ("Thug", "Thugs"), "civilians": ("Civilian", "Civilians"),
                "crisis": ("Crisis token", "Crisis tokens")}
-
-
-def refuse(reason: str, allowed: tuple[str, ...] = ()) -> NoReturn:
-    raise IllegalAction(reason, allowed=allowed)
 
 
 # -- the tally ---------------------------------------------------------------------------------
@@ -88,6 +83,7 @@ def entries(state: State, head: Step, event: Event) -> Tally:
 
 
 def seat_named(state: State, text: str) -> int:
+    """The seat a typed hero name means, ``NOBODY`` for none (the tally's check refuses it)."""
     seat = seat_of(state, text)
     return NOBODY if seat is None else seat
 
