@@ -12,7 +12,7 @@ from tabletape.queries.projections import BATTLES, DICE, Projection
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice
 from tabletape.rules.risk_deep_space.events import Battled, RolledOff
-from tabletape.rules.risk_deep_space.moves import SIDES, battle_bonus
+from tabletape.rules.risk_deep_space.moves import battle_bonus
 from tabletape.rules.risk_deep_space.state import State
 
 
@@ -39,7 +39,7 @@ class DeepSpaceDice(Projection):
             before: State = visit.before
             for die, (seat, face) in enumerate(zip(before.contenders, visit.event.dice,
                                                    strict=False), start=1):
-                self.row(seq, turn, before.name(seat), "roll-off", die, SIDES, face, face)
+                self.row(seq, turn, before.name(seat), "roll-off", die, dice.D6, face, face)
             return
         found = exchange(visit)
         if found is None:
@@ -47,9 +47,9 @@ class DeepSpaceDice(Projection):
         state, attack, defend, attack_bonus, defend_bonus = found
         fight = state.battle
         assert fight is not None
-        self.row(seq, turn, state.name(fight.attacker), dice.ATTACKER, 1, SIDES, attack,
+        self.row(seq, turn, state.name(fight.attacker), dice.ATTACKER, 1, dice.D6, attack,
                  attack + attack_bonus)
-        self.row(seq, turn, state.name(fight.defender), dice.DEFENDER, 1, SIDES, defend,
+        self.row(seq, turn, state.name(fight.defender), dice.DEFENDER, 1, dice.D6, defend,
                  defend + defend_bonus)
 
 
@@ -69,7 +69,7 @@ class DeepSpaceBattles(Projection):
         attacker_losses, defender_losses = dice.losses((winner,))
         self.row(visit.record.seq, visit.turn.turn, state.name(fight.attacker),
                  state.name(fight.defender), state.space(fight.source),
-                 state.space(fight.target), 1, 1, SIDES, SIDES, [attack], [defend],
+                 state.space(fight.target), 1, 1, dice.D6, dice.D6, [attack], [defend],
                  bool(attack_bonus or defend_bonus), attacker_losses, defender_losses)
 
 

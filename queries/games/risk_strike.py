@@ -18,9 +18,6 @@ from tabletape.rules.risk_strike.events import Resolved, Retreated, Rolled, Roll
 from tabletape.rules.risk_strike.moves import prepare, settle
 from tabletape.rules.risk_strike.state import CONTINENTS, Dice, State
 
-SIDES = 6
-"""Risk Strike's dice are six-sided, attack and defence alike."""
-
 RESOLVING = (Rolled, Resolved, Retreated)
 """The events that may resolve an open roll."""
 
@@ -96,7 +93,7 @@ class RiskStrikeDice(RollWatcher):
         for die, (seat, face) in enumerate(zip(before.contenders, visit.event.dice,  # type: ignore[attr-defined]
                                                strict=False), start=1):
             self.row(visit.record.seq, visit.turn.turn, before.name(seat), "roll-off", die,
-                     SIDES, face, face)
+                     dice.D6, face, face)
 
     def resolved(self, roll: OpenRoll, final: Dice) -> None:
         self.sides(roll, final.attacker, final.attacker_bonus, final.defender,
@@ -112,7 +109,7 @@ class RiskStrikeDice(RollWatcher):
             (dice.DEFENDER, roll.defender, roll.landed.defender, defend, defend_bonus),
         ):
             for die, (face, value) in enumerate(zip(landed, shown, strict=True), start=1):
-                self.row(roll.seq, roll.turn, player, role, die, SIDES, face, value + bonus)
+                self.row(roll.seq, roll.turn, player, role, die, dice.D6, face, value + bonus)
 
 
 class RiskStrikeBattles(RollWatcher):
@@ -129,7 +126,7 @@ class RiskStrikeBattles(RollWatcher):
                         or final.attacker != roll.landed.attacker
                         or final.defender != roll.landed.defender)
         self.row(roll.seq, roll.turn, roll.attacker, roll.defender, roll.source, roll.target,
-                 len(roll.landed.attacker), len(roll.landed.defender), SIDES, SIDES,
+                 len(roll.landed.attacker), len(roll.landed.defender), dice.D6, dice.D6,
                  list(roll.landed.attacker), list(roll.landed.defender), modified,
                  attacker_losses, defender_losses)
 

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from tabletape.replay.visitor import Visit
 from tabletape.rules.board import NOBODY
+from tabletape.rules.dice import D6
 from tabletape.rules.kernel import IllegalAction, Rules
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.events import (
@@ -37,7 +38,6 @@ from tabletape.rules.risk_deep_space.events import (
     TradedCards,
 )
 from tabletape.rules.risk_deep_space.moves import (
-    SIDES,
     battle_bonus,
     card_called,
     rollers,
@@ -238,10 +238,10 @@ def dice(visit: Visit) -> list[tuple[str, int, int]]:
     event, before = visit.event, visit.before
     if isinstance(event, Battled) and before.battle is not None:
         fight = before.battle
-        return [(before.name(fight.attacker), SIDES, event.attacker),
-                (before.name(fight.defender), SIDES, event.defender)]
+        return [(before.name(fight.attacker), D6, event.attacker),
+                (before.name(fight.defender), D6, event.defender)]
     if isinstance(event, RolledOff):
-        return [(before.name(s), SIDES, d)
+        return [(before.name(s), D6, d)
                 for s, d in zip(rollers(before), event.dice, strict=False)]
     return []
 

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.replay.visitor import Visit
+from tabletape.rules.dice import D6
 from tabletape.rules.kernel import Rules
 from tabletape.rules.risk_strike.events import (
     Attacked,
@@ -42,8 +43,6 @@ from tabletape.rules.risk_strike.state import (
     invariant_errors,
     title,
 )
-
-SIDES = 6
 
 
 def narrate(visit: Visit) -> list[str]:
@@ -349,10 +348,10 @@ def dice(visit: Visit) -> list[tuple[str, int, int]]:
     if isinstance(event, Rolled) and before.battle is not None:
         attacker = before.name(before.battle.attacker)
         defender = before.name(before.battle.defender)
-        return ([(attacker, SIDES, face) for face in event.attacker]
-                + [(defender, SIDES, face) for face in event.defender])
+        return ([(attacker, D6, face) for face in event.attacker]
+                + [(defender, D6, face) for face in event.defender])
     if isinstance(event, RolledOff):
-        return [(who, SIDES, face) for who, face in roll_off(before, event)]
+        return [(who, D6, face) for who, face in roll_off(before, event)]
     return []
 
 

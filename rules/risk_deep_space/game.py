@@ -10,10 +10,8 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import TABLE, Event, GameStarted
 from tabletape.rules import dice
-from tabletape.rules.board import NOBODY
 from tabletape.rules.kernel import (
     ActionSpec,
-    IllegalAction,
     Result,
     SteppedRules,
     TurnInfo,
@@ -23,12 +21,12 @@ from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.actions import legal_actions
 from tabletape.rules.risk_deep_space.events import EVENTS, Battled, RolledOff
 from tabletape.rules.risk_deep_space.moves import (
-    SIDES,
     STAGE_WORDS,
     acting_now,
     closed_spaces,
     may_roll_off,
     phase_words,
+    players,
     rollers,
     step,
 )
@@ -48,6 +46,7 @@ from tabletape.rules.risk_deep_space.state import (
     mine_at,
     on_board,
 )
+from tabletape.rules.seats import NOBODY, seat_named
 
 
 class RiskDeepSpace(SteppedRules[State]):
@@ -112,7 +111,8 @@ class RiskDeepSpace(SteppedRules[State]):
             return replace(event, dice=dice.roll(rng, len(rollers(state))))
         if (isinstance(event, Battled) and state.battle is not None
                 and not event.attacker and not event.defender):
-            return replace(event, attacker=rng.randint(1, SIDES), defender=rng.randint(1, SIDES))
+            return replace(event, attacker=rng.randint(1, dice.D6),
+                           defender=rng.randint(1, dice.D6))
         return event
 
     # -- what the table sees -------------------------------------------------------------------
@@ -174,15 +174,8 @@ class RiskDeepSpace(SteppedRules[State]):
 
 
 def actor_seat(state: State, actor: str) -> int:
-    """The seat of the actor, or ``NOBODY`` for the table."""
-    if actor.strip().casefold() == TABLE:
-        return NOBODY
-    wanted = actor.strip().casefold()
-    for seat, me in enumerate(state.seats):
-        if me.name.casefold() == wanted:
-            return seat
-    players = tuple(me.name for me in state.seats)
-    raise IllegalAction(f"nobody called '{actor}' plays this game", allowed=(*players, TABLE))
+    """The seat of the actor, or ``NOBODY`` for the table (a player's name, never a colour)."""
+    return seat_named(actor, players(state), table=True)
 
 
 def seat_figures(state: State, seat: int) -> dict[str, Any]:

@@ -12,9 +12,10 @@ from typing import TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from tabletape.rules.board import NOBODY, Board
+from tabletape.rules.board import Board
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.options import Settings
+from tabletape.rules.seats import NOBODY
 
 CARDS = data.CARDS
 T = TypeVar("T")

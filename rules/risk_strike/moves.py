@@ -77,7 +77,7 @@ from tabletape.rules.risk_strike.state import (
 from tabletape.rules.seats import seat_named
 from tabletape.rules.steps import Steps, refuse, require_table
 
-ATTACKER, DEFENDER, SIDES = dice.ATTACKER, dice.DEFENDER, dice.BATTLE_SIDES
+ATTACKER, DEFENDER, BATTLE_SIDES = dice.ATTACKER, dice.DEFENDER, dice.BATTLE_SIDES
 ATTACK_DICE, DEFEND_DICE = data.ATTACK_DICE.value, data.DEFEND_DICE.value
 
 
@@ -602,9 +602,8 @@ def deploy_side(state: State, battle: Battle, seat: int, text: str) -> str:
             refuse(f"{state.name(seat)} deploys for their own side, the {own}", [own])
         return own
     if chosen is None:
-        refuse(
-            f"{state.name(seat)} helps a side: name it with side=attacker or side=defender", SIDES
-        )
+        refuse(f"{state.name(seat)} helps a side: name it with side=attacker or side=defender",
+               BATTLE_SIDES)
     helping = helped_side(battle, seat)
     if helping not in (None, chosen):
         refuse(f"{state.name(seat)} helps the {helping} in this battle", [helping])
@@ -621,9 +620,9 @@ def side_arg(state: State, battle: Battle, text: str) -> str:
     key = text.strip().casefold()
     by_name = {state.name(battle.attacker).casefold(): ATTACKER}
     by_name[state.name(battle.defender).casefold()] = DEFENDER
-    side = key if key in SIDES else by_name.get(key)
+    side = key if key in BATTLE_SIDES else by_name.get(key)
     if side is None:
-        refuse(f"'{text}' is not a side of this battle", SIDES)
+        refuse(f"'{text}' is not a side of this battle", BATTLE_SIDES)
     return side
 
 
@@ -1019,7 +1018,7 @@ def bombard_target(state: State, seat: int, card: int, event: Played) -> Pending
     assert battle is not None and battle.roll is not None
     side = side_arg(state, battle, event.side) if event.side else ""
     if not side:
-        refuse("Bombard names a die: side=attacker or side=defender, and die=FACE", SIDES)
+        refuse("Bombard names a die: side=attacker or side=defender, and die=FACE", BATTLE_SIDES)
     faces = named_faces(state, battle.roll, side)
     if event.die not in faces:
         refuse(f"no {side} die shows {event.die}", [str(face) for face in sorted(set(faces))])
