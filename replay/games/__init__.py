@@ -16,19 +16,8 @@ generic narrator.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
-
-
-def player_called(typed: str, players: Iterable[str]) -> str:
-    """The seat name a typed player name means, for narration (``olga`` -> ``Olga``).
-
-    >>> player_called("olga", ["Olga", "Patrick"])
-    'Olga'
-    """
-    wanted = typed.strip().casefold()
-    return next((name for name in players if name.casefold() == wanted), typed)
 
 
 def module_name(kind: str) -> str:
