@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.ledger.events import event_type
 from tabletape.replay.visitor import Visit
 from tabletape.rules.kernel import IllegalAction, Rules
 from tabletape.rules.marvel_united import data
@@ -130,7 +131,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case Done():
             head = before.pending[0] if before.pending else None
             return f"Done: {window_words(head, before)}." if head else "Done."
-    return f"{actor}: {type(event).__name__}"
+    return f"{actor}: {event_type(event)}"
 
 
 def movement(move: int | None) -> str:

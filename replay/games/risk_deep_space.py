@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.ledger.events import event_type
 from tabletape.replay.visitor import Visit
 from tabletape.rules.board import NOBODY
 from tabletape.rules.dice import D6
@@ -122,7 +123,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
                     f"{planet_name(before, event.to)}.")
         case Ended():
             return f"{actor} ends the turn."
-    return f"{actor}: {type(event).__name__}"
+    return f"{actor}: {event_type(event)}"
 
 
 def battled(before: State, event: Battled) -> str:

@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.ledger.events import event_type
 from tabletape.replay.visitor import Visit
 from tabletape.rules.dice import D6
 from tabletape.rules.kernel import Rules
@@ -86,7 +87,7 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
         case Passed():
             card = f" ({label(event.drew)})" if event.drew else ""
             return f"{actor} does not attack and draws a tactics card{card}."
-    return f"{actor}: {type(event).__name__}"
+    return f"{actor}: {event_type(event)}"
 
 
 def helpers_closed(before: State, after: State) -> bool:
