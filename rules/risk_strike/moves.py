@@ -74,7 +74,7 @@ from tabletape.rules.risk_strike.state import (
     title,
     unseen,
 )
-from tabletape.rules.seats import seat_named
+from tabletape.rules.seats import find_seat, seat_named
 from tabletape.rules.steps import Steps, refuse, require_table
 
 ATTACKER, DEFENDER, BATTLE_SIDES = dice.ATTACKER, dice.DEFENDER, dice.BATTLE_SIDES
@@ -616,14 +616,14 @@ def helped_side(battle: Battle, seat: int) -> str | None:
 
 
 def side_arg(state: State, battle: Battle, text: str) -> str:
-    """``attacker``, ``defender``, or the name of either."""
+    """``attacker``, ``defender``, or the name of either (as :func:`.seats.find_seat` reads it)."""
     key = text.strip().casefold()
-    by_name = {state.name(battle.attacker).casefold(): ATTACKER}
-    by_name[state.name(battle.defender).casefold()] = DEFENDER
-    side = key if key in BATTLE_SIDES else by_name.get(key)
-    if side is None:
+    if key in BATTLE_SIDES:
+        return key
+    fighter = find_seat(text, names(state, (battle.attacker, battle.defender)))
+    if fighter is None:
         refuse(f"'{text}' is not a side of this battle", BATTLE_SIDES)
-    return side
+    return BATTLE_SIDES[fighter]
 
 
 def dice_allowed(state: State, battle: Battle) -> tuple[int, int]:
