@@ -48,9 +48,11 @@ def find_seat(typed: str, players: Sequence[str], *, aliases: Sequence[Sequence[
     key = typed.strip().casefold()
     if table and key == TABLE:
         return NOBODY
+    if typed in players:  # the usual case, kept cheap: every stored actor is spelled exactly
+        seat = players.index(typed)
+        if all(name.casefold() != key for name in players[:seat]):
+            return seat
     folded = [name.casefold() for name in players]
-    if typed in players and folded.index(typed.casefold()) == players.index(typed):
-        return players.index(typed)
     if key in folded:
         return folded.index(key)
     for names in aliases:
