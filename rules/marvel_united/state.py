@@ -253,7 +253,7 @@ def seat_of(state: State, text: str) -> int | None:
 
 def players(state: State) -> tuple[str, ...]:
     """The players' names in seat order."""
-    return tuple(hero.player for hero in state.heroes)
+    return tuple([hero.player for hero in state.heroes])
 
 
 def place_of(state: State, text: str) -> int | None:

@@ -960,7 +960,7 @@ def seat_called(state: State, text: str) -> int:
 
 def players(state: State) -> tuple[str, ...]:
     """The players' names in seat order."""
-    return tuple(me.name for me in state.seats)
+    return tuple([me.name for me in state.seats])
 
 
 def card_in_hand(state: State, seat: int, text: str) -> str:

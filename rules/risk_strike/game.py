@@ -193,6 +193,9 @@ class RiskStrike(SteppedRules[State]):
 
 def actor_seat(state: State, actor: str) -> int:
     """The seat of the actor, or ``NOBODY`` for the table."""
+    exact = state.seat_names  # the fold's fast path: a stored actor is spelled as seated
+    if actor in exact:
+        return exact.index(actor)
     return seat_named(actor, players(state), table=True)
 
 

@@ -264,7 +264,7 @@ def seat_of(state: State, text: str) -> int | None:
 
 def players(state: State) -> tuple[str, ...]:
     """The players' names in seat order."""
-    return tuple(seat.name for seat in state.seats)
+    return tuple([seat.name for seat in state.seats])
 
 
 def exact_seat_names(players: Sequence[str]) -> tuple[str | None, ...]:
