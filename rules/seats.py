@@ -39,24 +39,23 @@ def find_seat(typed: str, players: Sequence[str], *, aliases: Sequence[Sequence[
               table: bool = False) -> int | None:
     """The seat ``typed`` names among ``players`` (in seat order), or None when it names none.
 
-    In order: ``table`` (:data:`NOBODY`) when ``table`` is true; the exact spelling (unless an
-    earlier seat has the same name in another case); the name in any case (the first such seat);
-    each list of ``aliases`` in turn (a seat's colour or hero, one entry per seat, any case);
-    then a unique prefix of a player's name. A prefix that begins several names raises
-    :class:`AmbiguousName` naming them; an empty name names nobody.
+    In order: ``table`` (:data:`NOBODY`) when ``table`` is true; the exact spelling; a player's
+    name in any case (the first seat so named; a game's players differ in more than case, see
+    :meth:`~tabletape.rules.kernel.Rules.options`); each list of ``aliases`` in turn (a seat's
+    colour or hero, one entry per seat, any case); then a unique prefix of a player's name. A
+    prefix that begins several names raises :class:`AmbiguousName` naming them; an empty name
+    names nobody.
     """
     key = typed.strip().casefold()
     if table and key == TABLE:
         return NOBODY
-    if typed in players:  # the usual case, kept cheap: every stored actor is spelled exactly
-        seat = players.index(typed)
-        if all(name.casefold() != key for name in players[:seat]):
-            return seat
-    folded = [name.casefold() for name in players]
+    if typed in players:  # the exact spelling: every recorded actor is spelled this way
+        return players.index(typed)
+    folded = list(map(str.casefold, players))
     if key in folded:
         return folded.index(key)
     for names in aliases:
-        other = [name.casefold() for name in names]
+        other = list(map(str.casefold, names))
         if key in other:
             return other.index(key)
     return unique_prefix(typed, key, players, folded)

@@ -44,10 +44,11 @@ def test_the_table_is_a_seat_only_where_the_table_may_act() -> None:
     assert find_seat("table", PLAYERS) is None
 
 
-def test_an_exact_spelling_never_passes_an_earlier_seat_of_the_same_name() -> None:
-    """Logs from before names had to differ in more than case: the first such seat is meant."""
-    assert find_seat("ann", ("Ann", "ann")) == 0
-    assert find_seat("Bob", ("Ann", "Bob")) == 1
+def test_an_exact_spelling_comes_before_any_case() -> None:
+    """Players never differ only in case (options refuse it); where a hand-made log has them, the
+    exact spelling names its own seat."""
+    assert find_seat("ann", ("Ann", "ann")) == 1
+    assert find_seat("ANN", ("Ann", "ann")) == 0
 
 
 def test_an_ambiguous_prefix_is_refused_naming_the_candidates() -> None:

@@ -244,11 +244,11 @@ def seat_of(state: State, text: str) -> int | None:
     name first, then the hero they play (a player called Hulk is that player, even when another
     seat plays Hulk), then a unique prefix of a player's name; version 1: the first seat whose
     player or hero it names."""
-    key = text.strip().casefold()
     if recorded_as_v1(state):
+        key = text.strip().casefold()
         return next((seat for seat, hero in enumerate(state.heroes)
                      if key in (hero.player.casefold(), hero.hero)), None)
-    return find_seat(text, players(state), aliases=(tuple(h.hero for h in state.heroes),))
+    return find_seat(text, players(state), aliases=([hero.hero for hero in state.heroes],))
 
 
 def players(state: State) -> tuple[str, ...]:

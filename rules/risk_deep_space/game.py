@@ -175,6 +175,8 @@ class RiskDeepSpace(SteppedRules[State]):
 
 def actor_seat(state: State, actor: str) -> int:
     """The seat of the actor, or ``NOBODY`` for the table (a player's name, never a colour)."""
+    if actor == TABLE:  # as stored
+        return NOBODY
     return seat_named(actor, players(state), table=True)
 
 
