@@ -36,6 +36,15 @@ def dice_count(units: int, maximum: int) -> int:
     return max(0, min(units, maximum))
 
 
+def faces_fit(faces: Sequence[int], sides: int = D6) -> bool:
+    """Whether every value is a face of a die with ``sides`` faces (1 to ``sides``).
+
+    >>> faces_fit((6, 1)), faces_fit((7,)), faces_fit((8,), sides=8), faces_fit(())
+    (True, False, True, True)
+    """
+    return not faces or (min(faces) >= 1 and max(faces) <= sides)
+
+
 def roll(rng: random.Random, count: int, sides: int = D6) -> tuple[int, ...]:
     """``count`` dice of ``sides`` faces from ``rng``."""
     return tuple(rng.randint(1, sides) for _ in range(count))

@@ -132,7 +132,7 @@ def roll_off(state: State, seat: int, event: RolledOff) -> State:
         raise IllegalAction("the roll for first player is decided once, during setup")
     require_table(state, seat, "the roll-off")
     rolling = rollers(state)
-    if len(event.dice) != len(rolling) or not all(1 <= d <= dice.D6 for d in event.dice):
+    if len(event.dice) != len(rolling) or not dice.faces_fit(event.dice):
         who = ", ".join(state.name(s) for s in rolling)
         raise IllegalAction(f"roll one die each for {who}: {len(rolling)} faces from 1 to 6")
     best = max(event.dice)
@@ -549,7 +549,7 @@ def battle(state: State, seat: int, event: Battled) -> State:
         raise IllegalAction(f"{state.name(fight.attacker)} records the dice of the battle",
                             allowed=(state.name(fight.attacker),))
     faces = (event.attacker, event.defender)
-    if not all(1 <= face <= dice.D6 for face in faces):
+    if not dice.faces_fit(faces):
         raise IllegalAction("one die each: attacker=1..6 defender=1..6")
     bonus = battle_bonus(state, fight)
     winner = dice.pair_winner(faces[0] + bonus[0], faces[1] + bonus[1])

@@ -288,15 +288,15 @@ def on_roll_off(state: State, actor: int, event: RolledOff) -> State:
 
 def dice_fit(values: Sequence[int], count: int) -> bool:
     """Whether :func:`expect_dice` accepts ``values`` (without wording its refusal first)."""
-    return len(values) == count and (not values or (min(values) >= 1 and max(values) <= 6))
+    return len(values) == count and dice.faces_fit(values)
 
 
 def expect_dice(values: Sequence[int], count: int, what: str) -> None:
     if len(values) != count:
         refuse(f"roll {count} {'die' if count == 1 else 'dice'} ({what}), not {len(values)}")
-    bad = [v for v in values if not 1 <= v <= 6]
-    if bad:
-        refuse(f"a die shows 1 to 6, not {bad[0]}")
+    if not dice.faces_fit(values):
+        bad = next(v for v in values if not dice.faces_fit((v,)))
+        refuse(f"a die shows 1 to {dice.D6}, not {bad}")
 
 
 # -- turns -------------------------------------------------------------------------------------
