@@ -5,6 +5,7 @@ one step dispatcher, one data fact, refusals that name actions as people type th
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -23,6 +24,7 @@ from tabletape.rules.seats import NOBODY, AmbiguousName, find_seat, seat_named
 from tests.marvel_united import helpers as mu
 from tests.risk_deep_space import helpers as ds
 from tests.risk_strike import helpers as rs
+from tests.test_cli import Cli, fails
 
 PLAYERS = ("Olga", "Patrick", "Paula")
 
@@ -81,6 +83,22 @@ def test_by_name_takes_a_prefix_and_refuses_an_ambiguous_one_as_input_not_unders
         resolve_player("pa", (*PLAYERS, "table"))
     with pytest.raises(ActionSyntaxError, match="unknown player 'xo'"):
         resolve_player("xo", (*PLAYERS, "table"))
+
+
+def test_at_the_command_line_a_prefix_is_read_and_an_ambiguous_one_changes_nothing(
+        tmp_path: Path) -> None:
+    cli = Cli(tmp_path)
+    created = cli.json("new", "risk-strike", "--player", "Ann", "--player", "Ben", "--player",
+                       "Bea")
+    assert isinstance(created, dict)
+    game = created["game"]
+    cli.ok("record", game, "deal", "player=an", "continents=asia,asia,europe")
+    output = fails(cli, 1, "record", game, "deal", "player=b", "continents=asia", game=game)
+    assert "'b' begins more than one player's name" in output and "Allowed: Ben, Bea" in output
+    output = fails(cli, 2, "record", game, "deal", "player=ben", "continents=asia", "by=b",
+                   game=game)
+    assert "'b' begins more than one player's name" in output
+    assert b'"player":"Ann"' in cli.log_bytes(game)  # stored as the player's own spelling
 
 
 def test_nobody_is_defined_once() -> None:
