@@ -54,11 +54,11 @@ def entries(state: State, head: Step, event: Event) -> Tally:
         case Drew(hero=""):
             return ((f"draw:{head.hero}", len(event.cards)),)
         case Damaged() if head.kind == "location" and recorded_as_v1(state):
-            return ((f"discard:{seat_named(state, event.hero)}", len(event.cards)),)
+            return ((f"discard:{hero_seat(state, event.hero)}", len(event.cards)),)
         case Damaged():
-            return ((f"damage:{seat_named(state, event.hero)}", len(event.cards)),)
+            return ((f"damage:{hero_seat(state, event.hero)}", len(event.cards)),)
         case Discarded():
-            seat = seat_named(state, event.hero) if event.hero else head.hero
+            seat = hero_seat(state, event.hero) if event.hero else head.hero
             return ((f"discard:{seat}", len(event.cards)),)
         case Plot():
             return (("fear", event.amount),)
@@ -68,21 +68,21 @@ def entries(state: State, head: Step, event: Event) -> Tally:
             return tuple((f"{what}{'+' if n > 0 else '-'}:{index}", abs(n))
                          for what, n in changes if n)
         case Relocated():
-            return ((f"relocate:{seat_named(state, event.hero)}", 1),)
+            return ((f"relocate:{hero_seat(state, event.hero)}", 1),)
         case Drew():
-            return ((f"draw:{seat_named(state, event.hero)}", len(event.cards)),)
+            return ((f"draw:{hero_seat(state, event.hero)}", len(event.cards)),)
         case Gained():
-            return ((f"gain:{seat_named(state, event.hero)}", len(event.tokens)),)
+            return ((f"gain:{hero_seat(state, event.hero)}", len(event.tokens)),)
         case Hit():
             return ((f"hit:{event.target}", event.amount),)
         case Invulnerable():
-            return ((f"invulnerable:{seat_named(state, event.hero)}", 1),)
+            return ((f"invulnerable:{hero_seat(state, event.hero)}", 1),)
         case Swapped():
             return ((f"swap:{head.hero}", 1),)
     return ()
 
 
-def seat_named(state: State, text: str) -> int:
+def hero_seat(state: State, text: str) -> int:
     """The seat a typed hero name means, ``NOBODY`` for none (the tally's check refuses it)."""
     seat = seat_of(state, text)
     return NOBODY if seat is None else seat
