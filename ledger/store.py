@@ -38,6 +38,7 @@ from tabletape.ledger.codec import (
     sealed_record,
     utc_stamp,
 )
+from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import TABLE, Event, GameStarted, event_type
 
 if sys.platform != "win32":
@@ -56,12 +57,14 @@ file systems allow a name."""
 _records_decoder = msgspec.json.Decoder(Record)
 
 
-class LedgerError(Exception):
-    """Base of the ledger's errors; messages are meant for people."""
+class LedgerError(TabletapeError):
+    """Base of the ledger's errors (exit 1: a damaged or changed log, a refused append)."""
 
 
 class UnknownGameId(LedgerError):
     """No log for that game id in this ledger."""
+
+    exit_code = USAGE_EXIT
 
 
 class NotALog(LedgerError):

@@ -36,6 +36,7 @@ import duckdb
 import msgspec
 
 from tabletape.ledger import Head, Ledger, LedgerError, Record, Rewritten
+from tabletape.ledger.errors import TabletapeError
 from tabletape.queries.projections import (
     SHARED_SCHEMAS,
     Column,
@@ -68,7 +69,7 @@ STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
 """The ledger's ``at`` format, for DuckDB's ``strptime``/``strftime``."""
 
 
-class CatalogError(Exception):
+class CatalogError(TabletapeError):
     """The catalog cannot be opened or built; the message is meant for people."""
 
 

@@ -28,28 +28,28 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.ledger import Ledger
-from tabletape.replay.cli import (
+from tabletape.cli import (
     ILLEGAL_EXIT,
     USAGE_EXIT,
     JsonOption,
     LedgerOption,
+    err,
     fail,
     out,
     people_errors,
     print_json,
 )
+from tabletape.ledger import Ledger
+from tabletape.ledger.errors import TabletapeError
 
 if TYPE_CHECKING:
     import duckdb
 
 app = typer.Typer(add_completion=False, rich_markup_mode="rich")
-err = Console(stderr=True)
 
 PROGRESS_BYTES = 4_000_000
 """A sync with more log bytes than this to load shows a progress bar."""
 
-READ_STATEMENTS = ("SELECT", "EXPLAIN", "PRAGMA")
 PRAGMA_READS = frozenset({
     "show_tables", "show_tables_expanded", "table_info", "show", "database_size",
     "storage_info", "version", "platform", "database_list", "functions", "collations",
@@ -58,8 +58,10 @@ PRAGMA_READS = frozenset({
 """PRAGMAs that only read (everything else, e.g. ``PRAGMA threads=…``, is refused)."""
 
 
-class QueryRefused(Exception):
-    """A statement the read-only SQL runner will not run."""
+class QueryRefused(TabletapeError):
+    """A statement the read-only SQL runner will not run, or options that do not go together."""
+
+    exit_code = USAGE_EXIT
 
 
 class SqlFormat(StrEnum):
@@ -76,21 +78,14 @@ class ReportFormat(StrEnum):
 
 @contextmanager
 def catalog_errors() -> Iterator[None]:
-    """Ledger and rules errors as people_errors does; catalog, DuckDB and refusals likewise."""
+    """:func:`tabletape.cli.people_errors`, plus DuckDB's errors (SQL it cannot run: exit 2)."""
     import duckdb
-
-    from tabletape.ledger.transfer import TransferError
-    from tabletape.queries.catalog import CatalogError
 
     with people_errors():
         try:
             yield
-        except QueryRefused as error:
-            fail(str(error), USAGE_EXIT)
         except duckdb.Error as error:
             fail(duckdb_message(error), USAGE_EXIT)
-        except (CatalogError, TransferError) as error:
-            fail(str(error), ILLEGAL_EXIT)
 
 
 def duckdb_message(error: Exception) -> str:

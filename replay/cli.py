@@ -1,24 +1,34 @@
-"""The recording commands: games, new, record, undo, status, log, actions, play, list, verify,
-repair, demo. Thin: parsing and printing here, everything else in ledger/, rules/ and replay/."""
+"""The recording commands: games, new, record, undo, status, log, actions, list, verify, repair,
+demo, play, simulate. Thin: parsing and printing here, everything else in ledger/, rules/ and
+replay/; the plumbing every package's commands share is in :mod:`tabletape.cli`."""
 
 from __future__ import annotations
 
-import json
 import random
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import msgspec
 import typer
 from rich import box
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from tabletape import ledger as ledger_pkg
+from tabletape.cli import (
+    ILLEGAL_EXIT,
+    USAGE_EXIT,
+    GameArgument,
+    JsonOption,
+    LedgerOption,
+    err,
+    fail,
+    open_ledger,
+    out,
+    people_errors,
+    print_json,
+)
+from tabletape.exits import failure
 from tabletape.ledger import (
     Damaged,
     GameStarted,
@@ -26,14 +36,11 @@ from tabletape.ledger import (
     LedgerError,
     Record,
     TornTail,
-    UnknownGameId,
-    VersionConflict,
 )
 from tabletape.ledger.store import trusted
 from tabletape.replay import render
 from tabletape.replay.fold import (
     Folded,
-    RefusedEvent,
     decode_event,
     fold_records,
     open_game,
@@ -41,9 +48,7 @@ from tabletape.replay.fold import (
     undo,
 )
 from tabletape.replay.games import plugin_function
-from tabletape.replay.quick import printable
-from tabletape.rules.actions import ActionSyntaxError
-from tabletape.rules.kernel import BadOptions, IllegalAction, UnknownGame, find_game, registered
+from tabletape.rules.kernel import BadOptions, find_game, registered
 
 app = typer.Typer(
     help="Record tabletop games as event logs; replay, audit and query them.",
@@ -51,55 +56,10 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="rich",
 )
-out = Console()
-err = Console(stderr=True)
 
-LedgerOption = Annotated[
-    Path | None,
-    typer.Option("--ledger", envvar="TABLETAPE_LEDGER", show_envvar=True,
-                 help="Ledger folder (default: your user data folder)."),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output (see README).")]
-GameArgument = Annotated[str, typer.Argument(help="Game id, e.g. rs-k7pq.", show_default=False)]
-
-USAGE_EXIT = 2
-"""Exit status for input that is not understood (unknown game, action, field, bad value)."""
-ILLEGAL_EXIT = 1
-"""Exit status for an action the rules refuse, and for a damaged or changed log."""
 MAX_SEED = 2**63 - 1
 """Largest seed of tabletape's dice: seeds are drawn below 2**63, so a 64-bit integer (the
 Parquet export's BIGINT) holds every one exactly."""
-
-
-def fail(message: str, code: int, hint: str = "") -> NoReturn:
-    """Print one error line (control characters escaped) and exit with ``code``."""
-    err.print(f"[bold red]error:[/] {escape(printable(message))}", highlight=False)
-    if hint:
-        err.print(hint, highlight=False)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def people_errors() -> Iterator[None]:
-    """Turn every error a person can cause into one message and an exit status, no traceback."""
-    try:
-        yield
-    except IllegalAction as error:
-        fail(f"illegal: {error.message()}", ILLEGAL_EXIT)
-    except (ActionSyntaxError, UnknownGame, BadOptions, UnknownGameId) as error:
-        fail(str(error), USAGE_EXIT)
-    except (VersionConflict, TornTail, RefusedEvent, LedgerError) as error:
-        fail(str(error), ILLEGAL_EXIT)
-    except OSError as error:  # read-only, permissions, disk full, size limit, a file in the way
-        fail(ledger_pkg.os_failure(error), ILLEGAL_EXIT)
-
-
-def open_ledger(path: Path | None) -> Ledger:
-    return Ledger(path)
-
-
-def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 # -- commands ------------------------------------------------------------------------------------
@@ -319,9 +279,9 @@ def game_row(store: Ledger, game: str) -> dict[str, Any]:
             "first_bad_seq": verification.first_bad_seq}
 
 
-def problem_of(error: Exception) -> str:
+def problem_of(error: LedgerError | OSError) -> str:
     """A ledger or operating-system error as one line for people."""
-    return ledger_pkg.os_failure(error) if isinstance(error, OSError) else str(error)
+    return failure(error).message
 
 
 @app.command()

@@ -10,8 +10,6 @@ from __future__ import annotations
 import io
 import sys
 import unicodedata
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -20,10 +18,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from tabletape.ledger import GameStarted, LedgerError, Noted, Record
-from tabletape.replay import render
-from tabletape.replay.audit import audit_game, audit_view, audits_view
-from tabletape.replay.cli import (
+from tabletape.cli import (
     ILLEGAL_EXIT,
     USAGE_EXIT,
     GameArgument,
@@ -36,10 +31,12 @@ from tabletape.replay.cli import (
     people_errors,
     print_json,
 )
+from tabletape.ledger import GameStarted, LedgerError, Noted, Record
+from tabletape.replay import render
+from tabletape.replay.audit import audit_game, audit_view, audits_view
 from tabletape.replay.diff import changes, diff_table
 from tabletape.replay.engine import (
     POINT_SYNTAX,
-    BadPoint,
     Replay,
     fork_game,
     open_replay,
@@ -53,16 +50,6 @@ from tabletape.rules.kernel import find_game
 app = typer.Typer()
 
 AtOption = Annotated[str | None, typer.Option("--at", help=f"A point: {POINT_SYNTAX}.")]
-
-
-@contextmanager
-def replay_errors() -> Iterator[None]:
-    """:func:`tabletape.replay.cli.people_errors`, plus points that do not parse or do not exist."""
-    with people_errors():
-        try:
-            yield
-        except BadPoint as error:
-            fail(str(error), USAGE_EXIT)
 
 
 def interactive() -> bool:
@@ -87,7 +74,7 @@ def replay(
     With --json, that is the `status --json` shape. --narrate tells the whole game;
     --html FILE writes it as a page to share.
     """
-    with replay_errors():
+    with people_errors():
         store = open_ledger(ledger)
         records = store.records(game)
         if html is not None:
@@ -150,7 +137,7 @@ def fork(
     as_json: JsonOption = False,
 ) -> None:
     """Start a what-if game that repeats GAME up to a point; record the new line there."""
-    with replay_errors():
+    with people_errors():
         store = open_ledger(ledger)
         made = fork_game(store, game, parse_point(at), new_id)
         folded = open_game(store, made.game)
@@ -180,7 +167,7 @@ def diff(
     as_json: JsonOption = False,
 ) -> None:
     """What changed between two points of a game (e.g. --from turn=3 --to turn=5)."""
-    with replay_errors():
+    with people_errors():
         opened = open_replay(open_ledger(ledger), game)
         start = opened.position(parse_point(from_point))
         end = opened.position(parse_point(to_point))
@@ -230,7 +217,7 @@ def note(
     as_json: JsonOption = False,
 ) -> None:
     """Add a note to a game's log (shown in replay and narration; the rules ignore it)."""
-    with replay_errors():
+    with people_errors():
         store = open_ledger(ledger)
         problem = note_problem(text)
         if problem:
@@ -261,7 +248,7 @@ def audit(
     """Prove a game intact and legal: chain, rules, undos, times, conservation, dice."""
     if not game and not all_games:
         fail("name a game or pass --all", USAGE_EXIT)
-    with replay_errors():
+    with people_errors():
         store = open_ledger(ledger)
         ids = store.game_ids() if all_games else [store.existing_path(game or "").stem]
         reports = [audit_game(store, one) for one in ids]

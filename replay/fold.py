@@ -25,6 +25,7 @@ from tabletape.ledger import (
     event_type,
 )
 from tabletape.ledger.codec import utc_stamp
+from tabletape.ledger.errors import ILLEGAL_EXIT
 from tabletape.rules.actions import ActionSyntaxError, ParsedAction, event_from, parse_action
 from tabletape.rules.kernel import (
     IllegalAction,
@@ -48,7 +49,10 @@ class Step(msgspec.Struct, frozen=True, gc=False):
 
 
 class RefusedEvent(RulesError):
-    """A stored event the current rules refuse (a log from an older version, or edited)."""
+    """A stored event the current rules refuse (a log from an older version, or edited): the
+    log is damaged for these rules, so exit 1 like a log that fails verification."""
+
+    exit_code = ILLEGAL_EXIT
 
     def __init__(self, game: str, seq: int, reason: str) -> None:
         super().__init__(

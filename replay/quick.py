@@ -3,9 +3,9 @@
 Recording happens many times a game, at the table, so its start-up matters: this module parses
 ``record GAME ACTION [KEY=VALUE ...] [--ledger PATH] [--expect-seq N] [--json]`` by hand and
 shares every other step (parse, complete, check, append, fold, print) with the full command in
-:mod:`tabletape.replay.cli`. Anything it does not understand (``--help``, an unknown option) goes
-to the
-full command.
+:mod:`tabletape.replay.cli`, and ends on an error as every command does
+(:func:`tabletape.exits.failure`). Anything it does not understand (``--help``, an unknown
+option) goes to the full command.
 """
 
 from __future__ import annotations
@@ -17,18 +17,6 @@ from collections.abc import Sequence
 
 OPTIONS_WITH_VALUE = ("--ledger", "--expect-seq")
 FLAGS = ("--json",)
-
-
-def printable(text: str) -> str:
-    r"""``text`` with terminal control characters (but newlines) escaped, safe to print.
-
-    >>> print(printable("no game '\x1b[2Jx'"))
-    no game '\x1b[2Jx'
-
-    """
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
 def split_record_args(args: Sequence[str]) -> tuple[dict[str, str | bool], list[str]] | None:
@@ -59,34 +47,19 @@ def record_main(args: Sequence[str]) -> int | None:
     if "--expect-seq" in options and not expect.isdigit():
         return None  # typer says what is wrong with the value
     from rich.console import Console
-    from rich.markup import escape
 
-    from tabletape.ledger import Ledger, LedgerError
-    from tabletape.replay.fold import RefusedEvent, decode_event, record_action
-    from tabletape.rules.actions import ActionSyntaxError
-    from tabletape.rules.kernel import IllegalAction, RulesError
+    from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
+    from tabletape.ledger import Ledger
+    from tabletape.replay.fold import decode_event, record_action
 
-    err = Console(stderr=True, highlight=False)
     ledger_path = options.get("--ledger") or os.environ.get("TABLETAPE_LEDGER") or None
     try:
         folded, stored = record_action(Ledger(str(ledger_path) if ledger_path else None),
                                        game, action, expect_seq=int(expect) if expect else None)
-    except IllegalAction as error:
-        err.print(f"[bold red]error:[/] illegal: {escape(printable(error.message()))}")
-        return 1
-    except (ActionSyntaxError, RulesError) as error:
-        err.print(f"[bold red]error:[/] {escape(printable(str(error)))}")
-        return 2
-    except (LedgerError, RefusedEvent) as error:
-        from tabletape.ledger import UnknownGameId
-
-        err.print(f"[bold red]error:[/] {escape(printable(str(error)))}")
-        return 2 if isinstance(error, UnknownGameId) else 1
-    except OSError as error:
-        from tabletape.ledger import os_failure
-
-        err.print(f"[bold red]error:[/] {escape(printable(os_failure(error)))}")
-        return 1
+    except PEOPLE_ERRORS as error:
+        message, code = failure(error)
+        Console(stderr=True).print(error_markup(message), highlight=False)
+        return code
     if options.get("--json"):
         from tabletape.replay.render import status_json
 

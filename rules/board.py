@@ -234,11 +234,6 @@ def holder(pieces: Sequence[int]) -> int:
     return present[0] if present else NOBODY
 
 
-def held_by(holders: Sequence[int], seat: int) -> tuple[int, ...]:
-    """Indexes of the spaces ``seat`` holds, given the holder of each space."""
-    return tuple(i for i, who in enumerate(holders) if who == seat)
-
-
 # -- loading and validation ----------------------------------------------------------------------
 
 

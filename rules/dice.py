@@ -1,7 +1,8 @@
 """Dice battles in the Risk family: pairs compared highest first, ties to the defender.
 
-Generic over the number of sides and dice; game modules add their own modifiers (a bonus to each
-die of one side, a die turned to a chosen face) and decide what a lost pair costs.
+Generic over the number of sides and dice, with a bonus to each die of one side; game modules add
+their own modifiers (Risk Strike's Bombard turns one die to a 6) and decide what a lost pair
+costs.
 
 >>> compare((6, 3, 2), (5, 5))
 ('attacker', 'defender')
@@ -57,18 +58,6 @@ def lined_up(faces: Sequence[int], bonus: int = 0) -> tuple[int, ...]:
     (8, 5, 4)
     """
     return tuple(sorted((face + bonus for face in faces), reverse=True))
-
-
-def set_face(faces: Sequence[int], old: int, new: int) -> tuple[int, ...]:
-    """``faces`` with one die showing ``old`` turned to ``new`` (unchanged if none shows it).
-
-    >>> set_face((3, 5, 3), 3, 6)
-    (6, 5, 3)
-    """
-    result = list(faces)
-    if old in result:
-        result[result.index(old)] = new
-    return tuple(result)
 
 
 def compare(

@@ -9,9 +9,10 @@ A game is a :class:`Rules` subclass holding metadata as class attributes and pur
     rules.check(state, actor, event)  # raises IllegalAction("why, in table words")
     state = rules.apply(state, actor, event)
 
-Rules do no I/O and use no randomness they were not given: dice that tabletape rolls come from
-:func:`roll_dice`, seeded by the game's seed and the seq of the event being recorded, so anyone can
-re-derive them from the log.
+Rules do no I/O and use no randomness they were not given: dice left out of an action are filled
+in by ``rules.complete(state, actor, event, rng)`` from :func:`dice_rng`, seeded by the game's
+seed and the seq of the event being recorded, and stored; so anyone can re-derive them from the
+log (:func:`roll_dice`).
 """
 
 from __future__ import annotations
@@ -25,13 +26,16 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import LEDGER_EVENTS, Event, GameStarted, event_type
 
 S = TypeVar("S")
 
 
-class RulesError(Exception):
-    """Base of the errors a person can cause; the message is meant to be shown as it is."""
+class RulesError(TabletapeError):
+    """Base of the rules' errors: by default input that is not understood (exit 2)."""
+
+    exit_code = USAGE_EXIT
 
 
 class IllegalAction(RulesError):
@@ -40,6 +44,8 @@ class IllegalAction(RulesError):
     >>> IllegalAction("Olga has no Asia cards", allowed=("europe", "africa")).message()
     'Olga has no Asia cards. Allowed: europe, africa.'
     """
+
+    exit_code = ILLEGAL_EXIT
 
     def __init__(self, reason: str, *, allowed: Sequence[str] = (), rule: str = "") -> None:
         super().__init__(reason)
@@ -76,6 +82,9 @@ class IllegalAction(RulesError):
 
     def __str__(self) -> str:
         return self.message()
+
+    def for_people(self) -> str:
+        return f"illegal: {self.message()}"
 
 
 class UnknownGame(RulesError):
@@ -329,7 +338,8 @@ class SteppedRules(Rules[S]):
 
 
 def roll_dice(seed: int, seq: int, count: int, sides: int = 6) -> tuple[int, ...]:
-    """Dice rolled by tabletape for the event at ``seq`` of a game seeded with ``seed``.
+    """Dice rolled by tabletape for the event at ``seq`` of a game seeded with ``seed``: the
+    ``count`` dice an event's ``complete`` drew from :func:`dice_rng`, in the order it drew them.
 
     Deterministic, so an auditor re-derives them from the log:
 

@@ -1,7 +1,10 @@
 """tabletape's command line: composes the commands each package contributes.
 
 Run it as ``tabletape`` (console script) or ``python -m tabletape``. Each package keeps its
-commands on a ``typer.Typer`` of its own; this module lays them side by side on one app.
+commands on a ``typer.Typer`` of its own; this module lays them side by side on one app. The
+plumbing those commands share (options, consoles, error handling) is :mod:`tabletape.cli`; how an
+error ends a command (its line, its exit status) is :mod:`tabletape.exits`, which the fast
+``record`` path uses too.
 
 The repository's folders ``ledger/``, ``rules/``, ``replay/`` and ``queries/`` install as
 ``tabletape.ledger``, ``tabletape.rules``, ``tabletape.replay`` and ``tabletape.queries``
@@ -75,11 +78,11 @@ def main() -> None:
     try:
         build_app()()
     except OSError as error:  # a command that does not word its own: still one line, no traceback
-        from tabletape.ledger import os_failure
-        from tabletape.replay.quick import printable
+        from tabletape.exits import failure, printable
 
-        sys.stderr.write(f"error: {printable(os_failure(error))}\n")
-        sys.exit(1)
+        message, code = failure(error)
+        sys.stderr.write(f"error: {printable(message)}\n")
+        sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -204,6 +204,17 @@ def test_record_rolls_dice_when_none_are_given(cli: Cli, game: str) -> None:
     assert 1 <= face <= 6
 
 
+def test_anyone_re_derives_the_dice_tabletape_rolled(cli: Cli, game: str) -> None:
+    """README: the dice are re-derived from the game's seed and the event's seq (``roll_dice``)."""
+    from tabletape.rules.kernel import roll_dice
+
+    seed = Ledger(cli.root).started(game).seed
+    rolls = [cli.json("record", game, *action) for action in (("roll",), ("add", "n=1"), ("roll",))]
+    for recorded in rolls[0], rolls[2]:
+        assert isinstance(recorded, dict)
+        assert tuple(recorded["payload"]["dice"]) == roll_dice(seed, recorded["seq"], 1)
+
+
 @pytest.mark.parametrize(("action", "message"), [
     (["ad", "n=2"], "unknown action 'ad' (did you mean 'add'?); allowed: add, cheer, roll"),
     (["add", "m=2"], "'m'"),

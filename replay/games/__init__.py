@@ -1,6 +1,6 @@
 """Per-game plug-ins of replay: how each game looks and how its events are told.
 
-A game kind ``risk-strike`` may ship ``replay/games/risk_strike.py`` defining either or both of::
+A game kind ``risk-strike`` may ship ``replay/games/risk_strike.py`` defining any of::
 
     def view(rules: Rules, state: S) -> rich.console.RenderableType: ...
     def narrate(visit: tabletape.replay.visitor.Visit) -> list[str]: ...
@@ -36,7 +36,7 @@ def import_optional(name: str) -> ModuleType | None:
 
 
 def plugin_function(kind: str, function: str) -> Any | None:
-    """The plug-in's ``function`` for ``kind`` (``view``, ``narrate``), or None.
-    """
+    """The plug-in's ``function`` for ``kind`` (``view``, ``narrate``, ``setup_notes``), or
+    None."""
     module = import_optional(f"{__name__}.{module_name(kind)}")
     return getattr(module, function, None) if module is not None else None

@@ -119,7 +119,6 @@ class Turn(msgspec.Struct, frozen=True, gc=False):
     location_used: bool = False
 
 
-VILLAIN_PHASES = ("setup", "deal", "villain", "villain-resolving")
 RULES_VERSIONS = ("1", "2")
 """The rules versions a game may be recorded under (game-started's ``rules_version``), the
 current one last. Version 2 changed what a table types (see :func:`recorded_as_v1`)."""

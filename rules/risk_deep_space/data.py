@@ -60,7 +60,6 @@ CARD_TITLES = {
 }
 
 FREE, GEM, RECRUIT = "free", "gem", "recruit"
-COSTS = ("free", "gem", "recruit")
 
 CARD_COSTS: dict[str, Fact] = {
     TRACTOR_BEAM: Fact(FREE, "I", "no cost icon described; the battle icon only"),

@@ -721,7 +721,7 @@ def resolve_roll(state: State, lost: tuple[int, ...] = ()) -> State:
 
     One lost pair (in the order of the pairs, highest first): an active troop is discarded (see
     :func:`troop_to_lose`), else the defender gives the attacker a defending card (not active in
-    this battle; the attacker may take its coin, see :func:`~.state.gain`) or the attacker
+    this battle; the attacker may take its coin, see :func:`~.state.gain_all`) or the attacker
     surrenders an attacking card to the lineup. ``lost`` names, pair by pair among the pairs that
     cost a troop, whose troop goes. Worked out on counts, then one replace.
     """

@@ -282,10 +282,6 @@ def names(state: State, seats: Iterable[int]) -> tuple[str, ...]:
     return tuple(state.name(seat) for seat in seats)
 
 
-def continent_titles(indexes: Iterable[int]) -> str:
-    return ", ".join(title(CONTINENTS[c]) for c in indexes)
-
-
 # -- counts ----------------------------------------------------------------------------------------
 
 
@@ -475,26 +471,13 @@ def drawable_kinds(state: State) -> tuple[str, ...]:
 # -- continent cards and coins ---------------------------------------------------------------------
 
 
-def gain(state: State, seat: int, continent: int, count: int = 1) -> State:
-    """Continent cards join a player; reaching the domination number takes the coin.
+def gain_all(state: State, seat: int, counts: Mapping[int, int], **changes: object) -> State:
+    """``counts[c]`` continent cards of each continent ``c`` join a player, with ``changes`` to
+    other fields of the state, in one replace; reaching the domination number takes the coin.
 
     Dominating: 'take that continent's domination coin, even if it is controlled by another
     player'. Winning: 'The first player to collect two domination coins wins!'
     """
-    cards = state.seats[seat]
-    cards = replace(cards, continents=bump(cards.continents, continent, count))
-    state = with_seat(state, seat, cards)
-    reached = cards.continents[continent] >= state.domination[continent]
-    if reached and state.coins[continent] != seat:
-        state = replace(state, coins=put(state.coins, continent, seat))
-        if len(coins_of(state, seat)) >= 2 and state.winner == NOBODY:
-            state = replace(state, winner=seat)
-    return state
-
-
-def gain_all(state: State, seat: int, counts: Mapping[int, int], **changes: object) -> State:
-    """:func:`gain` of ``counts[c]`` cards of each continent ``c``, with ``changes`` to other
-    fields of the state, in one replace."""
     cards = state.seats[seat]
     held = [*cards.continents]
     coins = state.coins
@@ -511,12 +494,6 @@ def gain_all(state: State, seat: int, counts: Mapping[int, int], **changes: obje
             changes["winner"] = seat
     cards = Seat(cards.name, tuple(held), cards.known, cards.unknown)
     return replace(state, seats=put(state.seats, seat, cards), **changes)
-
-
-def lose(state: State, seat: int, continent: int) -> State:
-    """One continent card leaves a player (the coin stays where it is)."""
-    cards = state.seats[seat]
-    return with_seat(state, seat, replace(cards, continents=bump(cards.continents, continent, -1)))
 
 
 # -- invariants ------------------------------------------------------------------------------------

@@ -33,10 +33,10 @@ def test_pairs_highest_first_ties_to_the_defender(attack: list[int], defend: lis
     assert sum(dice.losses(winners)) == len(winners)
 
 
-def test_bonus_and_set_face_reorder_the_lineup() -> None:
+def test_bonus_and_a_changed_die_reorder_the_lineup() -> None:
     """Tactics Cards, Bombard: 'change any one die to a 6 ... reorder the dice lineup'; Rally:
     'Add 2 to each die you rolled.'"""
-    assert dice.compare((5, 4, 1), dice.set_face((3, 2), 2, 6)) == ("defender", "attacker")
+    assert dice.compare((5, 4, 1), (3, 6)) == ("defender", "attacker")  # (3, 2) with 2 -> 6
     assert dice.compare((4, 1), (5, 3), attacker_bonus=2) == ("attacker", "defender")
     assert dice.compare((3,), (3,), ties_to="attacker") == ("attacker",)
 

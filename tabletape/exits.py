@@ -1,0 +1,64 @@
+"""How a command ends on an error: the one mapping from an error to its line and exit status.
+
+Shared by the full command line (:mod:`tabletape.cli`) and the fast ``record`` path
+(:mod:`tabletape.replay.quick`), so both end alike. Light on purpose: no typer, and rich only when
+there is an error to print.
+
+>>> from tabletape.ledger import UnknownGameId, VersionConflict
+>>> failure(UnknownGameId("no game 'rs-x'"))
+Failure(message="no game 'rs-x'", exit_code=2)
+>>> failure(VersionConflict("rs-x", 3, 4)).exit_code
+1
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
+from tabletape.ledger.store import os_failure
+
+__all__ = ["ILLEGAL_EXIT", "PEOPLE_ERRORS", "USAGE_EXIT", "Failure", "error_markup", "failure",
+           "printable"]
+
+PEOPLE_ERRORS = (TabletapeError, OSError)
+"""What a person can cause: tabletape's own errors, and what the operating system refuses
+(read-only, permissions, disk full, size limit, a file in the way)."""
+
+
+class Failure(NamedTuple):
+    """The line a command prints for an error, and the status it exits with."""
+
+    message: str
+    exit_code: int
+
+
+def failure(error: TabletapeError | OSError) -> Failure:
+    """The line and exit status for ``error``: its class declares the status; an OSError is
+    one line of :func:`tabletape.ledger.os_failure`, exit 1."""
+    if isinstance(error, TabletapeError):
+        return Failure(error.for_people(), error.exit_code)
+    return Failure(os_failure(error), ILLEGAL_EXIT)
+
+
+def printable(text: str) -> str:
+    r"""``text`` with terminal control characters (but newlines) escaped, safe to print.
+
+    >>> print(printable("no game '\x1b[2Jx'"))
+    no game '\x1b[2Jx'
+
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
+
+
+def error_markup(message: str) -> str:
+    r"""The rich markup of an error line: ``error:`` in bold red, then ``message`` shown as typed.
+
+    >>> error_markup("no game '[x]\x07'")
+    "[bold red]error:[/] no game '\\[x]\\x07'"
+    """
+    from rich.markup import escape
+
+    return f"[bold red]error:[/] {escape(printable(message))}"
