@@ -295,7 +295,7 @@ def expect_dice(values: Sequence[int], count: int, what: str) -> None:
     if len(values) != count:
         refuse(f"roll {count} {'die' if count == 1 else 'dice'} ({what}), not {len(values)}")
     if not dice.faces_fit(values):
-        bad = next(v for v in values if not dice.faces_fit((v,)))
+        bad = next(v for v in values if not 1 <= v <= dice.D6)
         refuse(f"a die shows 1 to {dice.D6}, not {bad}")
 
 
