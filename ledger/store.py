@@ -194,6 +194,31 @@ class Head(msgspec.Struct, frozen=True):
     at: str
 
 
+class LogFile(msgspec.Struct, frozen=True):
+    """A log file of the ledger as listed: its game, path, size and modification time."""
+
+    game: str
+    path: Path
+    size: int
+    mtime_ns: int
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    """A consistent read of one log: its records, whose chain verified, and the head it ends at.
+
+    ``records`` is the whole log (a fold needs every event); :meth:`after` gives those past a
+    head read before (what an incremental reader adds).
+    """
+
+    game: str
+    records: list[Record]
+    head: Head
+
+    def after(self, head: Head | None) -> list[Record]:
+        """The records past ``head`` (all of them without one)."""
+        return self.records[head.seq:] if head is not None else self.records
+
+
 class OpenLog(NamedTuple):
     """A log kept open between appends: its descriptor, and its size and head after our write."""
 
@@ -482,6 +507,35 @@ class Ledger:
         if records is not None:
             return records
         raise damage_of(game, data, after)
+
+    def verified(self, game: str, *, holding: Head | None = None,
+                 checked_after: bool = False) -> Snapshot:
+        """A consistent snapshot of ``game``'s log: its verified records and the head it ends at.
+
+        The log is read as it stood while no append was writing (the shared lock, as
+        :meth:`records`). With ``holding`` (a head read and verified before) the log must still
+        hold that head, else :class:`Rewritten`; with ``checked_after`` too, only the lines after
+        it are checked (the reader trusts what it verified before: an incremental sync). Damage
+        raises what :meth:`records` raises.
+        """
+        records = self.records(game, after=holding if checked_after else None)
+        if holding is not None and not (len(records) >= holding.seq
+                                        and records[holding.seq - 1].hash == holding.hash):
+            raise Rewritten(game, holding.seq)
+        last = records[-1]
+        return Snapshot(game, records, Head(last.seq, last.hash, last.at))
+
+    def log_files(self) -> dict[str, LogFile]:
+        """Every log of the ledger by game id, with its size and modification time (one scan)."""
+        files: dict[str, LogFile] = {}
+        if self.games_dir.is_dir():
+            for entry in os.scandir(self.games_dir):
+                if entry.name.endswith(".jsonl") and entry.is_file():
+                    info = entry.stat()
+                    game = entry.name.removesuffix(".jsonl")
+                    files[game] = LogFile(game, Path(entry.path), info.st_size,
+                                          info.st_mtime_ns)
+        return files
 
     def salvage(self, game: str) -> tuple[list[Record], Verification]:
         """What can still be read of a log, damaged or not, and what ``verify`` says of it.

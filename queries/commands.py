@@ -113,7 +113,9 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
     store = Ledger(ledger)
     if sync_first:
         with progress_bar() as progress:
-            problems = sync(store, progress=progress).problems
+            report = sync(store, progress=progress)
+        problems = report.problems
+        say_outdated(report.outdated)
     else:
         if not catalog_path(store).exists():
             raise CatalogError(f"ledger {store.root} has no catalog yet: run `tabletape sync` "
@@ -122,6 +124,12 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
             problems = stored_problems(con)
     name_left_out(problems, strict)
     return store
+
+
+def say_outdated(outdated: str) -> None:
+    """Tell people (on standard error) that the catalog of another version was rebuilt."""
+    if outdated:
+        err.print(f"[yellow]note:[/] {escape(outdated)}", highlight=False)
 
 
 def name_left_out(problems: dict[str, str], strict: bool) -> None:
@@ -344,6 +352,7 @@ def sync_command(
     if as_json:
         print_json(msgspec.to_builtins(report))
         return
+    say_outdated(report.outdated)
     changes = ", ".join(f"{n} {what}" for what, n in (
         ("new", report.new), ("grew", report.grew), ("recovered", report.recovered),
         ("reprojected", report.reprojected), ("removed", report.removed),

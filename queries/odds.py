@@ -21,24 +21,44 @@ from tabletape.replay.fairness import chi_square_sf
 @cache
 def battle_odds(attacker_dice: int, defender_dice: int, attacker_sides: int = 6,
                 defender_sides: int = 6) -> dict[int, Fraction]:
-    """Exact distribution of the attacker's losses in one dice battle, by enumeration.
-
-    Both sides' dice are lined up highest first and paired; ties go to the defender; the loser
-    of each pair loses one. The attacker loses ``k`` of ``min(a, d)`` contested pairs.
+    """Exact distribution of the attacker's losses when each side's dice are all one size.
 
     >>> odds = battle_odds(3, 2)
     >>> [odds[k] * 7776 for k in range(3)]
     [Fraction(2890, 1), Fraction(2611, 1), Fraction(2275, 1)]
     """
-    pairs = min(attacker_dice, defender_dice)
+    return dice_odds((attacker_sides,) * attacker_dice, (defender_sides,) * defender_dice)
+
+
+@cache
+def dice_odds(attacker: tuple[int, ...], defender: tuple[int, ...]) -> dict[int, Fraction]:
+    """Exact distribution of the attacker's losses in one battle of dice of any sizes.
+
+    ``attacker`` and ``defender`` give the sides of each die a side rolls: ``(8, 6)`` is a d8
+    and a d6. Both sides' dice are lined up highest first and paired; ties go to the defender;
+    the loser of each pair loses one. The attacker loses ``k`` of ``min(a, d)`` contested pairs.
+
+    >>> dice_odds((8,), (6,))  # a d8 beats a d6 in 27 of 48 rolls
+    {0: Fraction(9, 16), 1: Fraction(7, 16)}
+    """
+    pairs = min(len(attacker), len(defender))
     counts: Counter[int] = Counter()
-    for attack in itertools.product(range(1, attacker_sides + 1), repeat=attacker_dice):
-        top_attack = sorted(attack, reverse=True)[:pairs]
-        for defend in itertools.product(range(1, defender_sides + 1), repeat=defender_dice):
-            top_defend = sorted(defend, reverse=True)[:pairs]
-            counts[sum(a <= d for a, d in zip(top_attack, top_defend, strict=True))] += 1
-    total = attacker_sides ** attacker_dice * defender_sides ** defender_dice
+    defences = lineups(defender, pairs)
+    for attack, ways in lineups(attacker, pairs).items():
+        for defend, other in defences.items():
+            counts[sum(a <= d for a, d in zip(attack, defend, strict=True))] += ways * other
+    total = math.prod(attacker) * math.prod(defender)
     return {losses: Fraction(counts[losses], total) for losses in range(pairs + 1)}
+
+
+def lineups(sides: Sequence[int], keep: int) -> Counter[tuple[int, ...]]:
+    """How many rolls of dice of ``sides`` give each lineup of their ``keep`` highest faces.
+
+    >>> lineups((6, 6), 1)[(6,)]  # the higher of two d6 is a 6 in 11 of 36 rolls
+    11
+    """
+    return Counter(tuple(sorted(roll, reverse=True)[:keep])
+                   for roll in itertools.product(*(range(1, n + 1) for n in sides)))
 
 
 def chi_square(observed: Sequence[int], expected: Sequence[float]) -> tuple[float, float]:

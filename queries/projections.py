@@ -122,9 +122,11 @@ DICE = Schema("dice", (
     Column("player", "VARCHAR", "Who rolled."),
     Column("role", "VARCHAR", "``attacker``, ``defender`` or ``roll``."),
     Column("die", "INTEGER", "Position of the die in the roll as recorded, from 1."),
-    Column("sides", "INTEGER"),
+    Column("sides", "INTEGER", "This die's sides (a side may roll dice of different sizes)."),
     Column("face", "INTEGER", "The face as it landed."),
     Column("value", "INTEGER", "The value after the game's modifiers (bonus, face changes)."),
+    Column("modifier", "INTEGER", "What the modifiers did to this die: ``value - face`` (0: "
+                                  "untouched; a card that adds 1 to one die gives 1 on that die)."),
 ), "Every die rolled (retracted events excluded).")
 
 BATTLES = Schema("battles", (
@@ -136,10 +138,17 @@ BATTLES = Schema("battles", (
     Column("target", "VARCHAR", "What was attacked."),
     Column("attacker_dice", "INTEGER"),
     Column("defender_dice", "INTEGER"),
-    Column("attacker_sides", "INTEGER"),
-    Column("defender_sides", "INTEGER"),
+    Column("attacker_sides", "INTEGER", "Sides of the attacker's dice when they are all one "
+                                        "size; NULL when mixed (see ``attacker_die_sides``)."),
+    Column("defender_sides", "INTEGER", "Likewise for the defender."),
     Column("attacker_faces", "INTEGER[]", "Faces as they landed."),
     Column("defender_faces", "INTEGER[]"),
+    Column("attacker_die_sides", "INTEGER[]", "Sides of each attacker die, in the order of "
+                                              "``attacker_faces`` (e.g. ``[8, 6]``)."),
+    Column("defender_die_sides", "INTEGER[]"),
+    Column("attacker_modifiers", "INTEGER[]", "What modifiers did to each attacker die (value - "
+                                              "face), in the order of ``attacker_faces``."),
+    Column("defender_modifiers", "INTEGER[]"),
     Column("modified", "BOOLEAN", "True when a modifier (bonus, changed face) touched the dice."),
     Column("attacker_losses", "INTEGER", "Pairs the attacker lost."),
     Column("defender_losses", "INTEGER", "Pairs the defender lost."),
@@ -147,6 +156,59 @@ BATTLES = Schema("battles", (
 
 SHARED_SCHEMAS: tuple[Schema, ...] = (TURNS, STANDINGS, DICE, BATTLES)
 """Projection tables every catalog has, even before any game fills them."""
+
+
+def dice_row(seq: int, turn: int, player: str, role: str, die: int, sides: int, face: int,
+             value: int) -> tuple[Any, ...]:
+    """A ``dice`` row; its ``modifier`` is what the game's modifiers did, ``value - face``.
+
+    >>> dice_row(5, 2, "olga", "attacker", 1, 8, 3, 4)
+    (5, 2, 'olga', 'attacker', 1, 8, 3, 4, 1)
+    """
+    return seq, turn, player, role, die, sides, face, value, value - face
+
+
+def battle_dice(attacker: Sequence[int], defender: Sequence[int], *,
+                attacker_sides: int | Sequence[int], defender_sides: int | Sequence[int],
+                attacker_values: Sequence[int] | None = None,
+                defender_values: Sequence[int] | None = None) -> tuple[Any, ...]:
+    """The ``battles`` columns from ``attacker_dice`` to ``defender_modifiers``.
+
+    ``attacker``/``defender`` are the faces as they landed; ``*_sides`` one size for every die
+    of the side or one per die; ``*_values`` the dice after modifiers (default: the faces).
+
+    >>> battle_dice((5, 2), (4,), attacker_sides=(8, 6), defender_sides=6,
+    ...             attacker_values=(5, 3))
+    (2, 1, None, 6, [5, 2], [4], [8, 6], [6], [0, 1], [0])
+    """
+    shifts = [modifiers(faces, values) for faces, values in ((attacker, attacker_values),
+                                                             (defender, defender_values))]
+    return (len(attacker), len(defender), one_size(attacker_sides), one_size(defender_sides),
+            list(attacker), list(defender), per_die(attacker_sides, len(attacker)),
+            per_die(defender_sides, len(defender)), *shifts)
+
+
+def per_die(sides: int | Sequence[int], count: int) -> list[int]:
+    """One size per die: ``sides`` repeated ``count`` times, or the sizes as given."""
+    return [sides] * count if isinstance(sides, int) else list(sides)
+
+
+def one_size(sides: int | Sequence[int]) -> int | None:
+    """The size of every die of a side when they are all one size (None when mixed).
+
+    >>> one_size(6), one_size([8, 8]), one_size([8, 6])
+    (6, 8, None)
+    """
+    if isinstance(sides, int):
+        return sides
+    return sides[0] if sides and len(set(sides)) == 1 else None
+
+
+def modifiers(faces: Sequence[int], values: Sequence[int] | None) -> list[int]:
+    """``value - face`` per die (0s when there are no values)."""
+    if values is None:
+        return [0] * len(faces)
+    return [value - face for face, value in zip(faces, values, strict=True)]
 
 
 # -- generic projections -------------------------------------------------------------------------

@@ -11,6 +11,7 @@ Each returns a :class:`ReportTable`: column names, rows and notes for people.
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import duckdb
 import msgspec
 
-from tabletape.queries.odds import battle_odds, chi_square, face_test, z_score
+from tabletape.queries.odds import chi_square, dice_odds, face_test, z_score
 
 SUSPICIOUS_P = 1e-4
 """A player's dice whose fairness test gives a p-value below this are flagged ``suspicious``."""
@@ -176,18 +177,18 @@ def dice_luck(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any], lis
 
 @report("battles", "Battle outcomes against the exact odds")
 def battle_outcomes(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any], list[str]]:
-    """Unmodified battles per matchup (attack dice v defence dice, die sizes): how often the
-    attacker lost 0, 1, 2 pairs, beside the exact probability (ties to the defender)."""
+    """Unmodified battles per matchup (the sides of each attack die v each defence die): how
+    often the attacker lost 0, 1, 2 pairs, beside the exact probability (ties to the defender)."""
     found = con.execute("""
-        SELECT attacker_dice, defender_dice, attacker_sides, defender_sides, attacker_losses,
-               count(*)
+        SELECT list_sort(attacker_die_sides, 'DESC'), list_sort(defender_die_sides, 'DESC'),
+               attacker_losses, count(*)
         FROM battles WHERE NOT modified AND attacker_dice > 0 AND defender_dice > 0
         GROUP BY ALL""").fetchall()
-    matchups: dict[tuple[int, int, int, int], Counter[int]] = defaultdict(Counter)
-    for a, d, sa, sd, lost, n in found:
-        matchups[(a, d, sa, sd)][lost] = n
+    matchups: dict[Matchup, Counter[int]] = defaultdict(Counter)
+    for attacker, defender, lost, n in found:
+        matchups[(tuple(attacker), tuple(defender))][lost] = n
     rows = []
-    for key in sorted(matchups, key=lambda k: (k[2], k[3], -k[0], -k[1])):
+    for key in sorted(matchups, key=matchup_order):
         rows.extend(matchup_rows(key, matchups[key]))
     notes = ["exact: probability by enumerating every roll; z: (observed - expected) / sd; "
              "p_value: chi-square test of the matchup's counts. Modified battles (bonuses, "
@@ -197,18 +198,45 @@ def battle_outcomes(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any
     return columns, rows, notes
 
 
-def matchup_name(a: int, d: int, sa: int, sd: int) -> str:
-    """``3v2 d6`` or ``3v2 d8/d6``."""
-    return f"{a}v{d} d{sa}" if sa == sd else f"{a}v{d} d{sa}/d{sd}"
+Matchup = tuple[tuple[int, ...], tuple[int, ...]]
+"""The sides of each attack die and of each defence die, largest first: ``((8, 6), (6, 6))``."""
 
 
-def matchup_rows(key: tuple[int, int, int, int], counts: Counter[int]) -> list[tuple[Any, ...]]:
+def matchup_order(key: Matchup) -> tuple[Any, ...]:
+    """Smaller dice first, then more dice first (``3v2 d6`` before ``1v1 d6``)."""
+    attacker, defender = key
+    return max(attacker), max(defender), -len(attacker), -len(defender), attacker, defender
+
+
+def matchup_name(key: Matchup) -> str:
+    """``3v2 d6`` or ``3v2 d8/d6`` when each side's dice are one size, else ``d8+d6 v 2d6``.
+
+    >>> matchup_name(((6, 6, 6), (6, 6))), matchup_name(((8,), (6,)))
+    ('3v2 d6', '1v1 d8/d6')
+    >>> matchup_name(((8, 6), (6, 6)))
+    'd8+d6 v 2d6'
+    """
+    attacker, defender = key
+    if len(set(attacker)) == 1 and len(set(defender)) == 1:
+        sa, sd = attacker[0], defender[0]
+        sizes = f"d{sa}" if sa == sd else f"d{sa}/d{sd}"
+        return f"{len(attacker)}v{len(defender)} {sizes}"
+    return f"{dice_name(attacker)} v {dice_name(defender)}"
+
+
+def dice_name(sides: tuple[int, ...]) -> str:
+    """``2d6``, ``d8+d6``: one side's dice as players write them."""
+    counts = Counter(sides)
+    return "+".join(f"{n if n > 1 else ''}d{size}" for size, n in counts.items())
+
+
+def matchup_rows(key: Matchup, counts: Counter[int]) -> list[tuple[Any, ...]]:
     """One row per attacker-loss count of one matchup."""
-    odds = battle_odds(*key)
+    odds = dice_odds(*key)
     n = sum(counts.values())
     _, p = chi_square([counts.get(k, 0) for k in odds], [n * float(q) for q in odds.values()])
-    outcomes = key[2] ** key[0] * key[3] ** key[1]
-    return [(matchup_name(*key), n, losses, counts.get(losses, 0),
+    outcomes = math.prod(key[0]) * math.prod(key[1])
+    return [(matchup_name(key), n, losses, counts.get(losses, 0),
              round(counts.get(losses, 0) / n, 4), round(float(q), 4),
              f"{q * outcomes}/{outcomes}", round(z_score(counts.get(losses, 0), n, float(q)), 2),
              float(f"{p:.3g}"))

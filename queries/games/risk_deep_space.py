@@ -1,14 +1,14 @@
 """Risk: Deep Space's projections: every die (``dice``) and every battle exchange (``battles``).
 
 A battle is a series of exchanges of one die each; each exchange is one ``battle`` event and one
-``battles`` row. The Space Dog's +1 is the ``value``/``modified`` part; a defeat a Space Dog
-absorbs still counts as a loss of the side. Roll-off dice are ``dice`` rows with role
+``battles`` row. The Space Dog's +1 is the ``value``/``modifier``/``modified`` part; a defeat a
+Space Dog absorbs still counts as a loss of the side. Roll-off dice are ``dice`` rows with role
 ``roll-off``. ``standings`` (bases, recruits, gems, ore...) come from the game's figures.
 """
 
 from __future__ import annotations
 
-from tabletape.queries.projections import BATTLES, DICE, Projection
+from tabletape.queries.projections import BATTLES, DICE, Projection, battle_dice, dice_row
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice
 from tabletape.rules.risk_deep_space.events import Battled, RolledOff
@@ -39,7 +39,8 @@ class DeepSpaceDice(Projection):
             before: State = visit.before
             for die, (seat, face) in enumerate(zip(before.contenders, visit.event.dice,
                                                    strict=False), start=1):
-                self.row(seq, turn, before.name(seat), "roll-off", die, dice.D6, face, face)
+                self.row(*dice_row(seq, turn, before.name(seat), "roll-off", die, dice.D6, face,
+                                   face))
             return
         found = exchange(visit)
         if found is None:
@@ -47,10 +48,10 @@ class DeepSpaceDice(Projection):
         state, attack, defend, attack_bonus, defend_bonus = found
         fight = state.battle
         assert fight is not None
-        self.row(seq, turn, state.name(fight.attacker), dice.ATTACKER, 1, dice.D6, attack,
-                 attack + attack_bonus)
-        self.row(seq, turn, state.name(fight.defender), dice.DEFENDER, 1, dice.D6, defend,
-                 defend + defend_bonus)
+        self.row(*dice_row(seq, turn, state.name(fight.attacker), dice.ATTACKER, 1, dice.D6,
+                           attack, attack + attack_bonus))
+        self.row(*dice_row(seq, turn, state.name(fight.defender), dice.DEFENDER, 1, dice.D6,
+                           defend, defend + defend_bonus))
 
 
 class DeepSpaceBattles(Projection):
@@ -69,7 +70,10 @@ class DeepSpaceBattles(Projection):
         attacker_losses, defender_losses = dice.losses((winner,))
         self.row(visit.record.seq, visit.turn.turn, state.name(fight.attacker),
                  state.name(fight.defender), state.space(fight.source),
-                 state.space(fight.target), 1, 1, dice.D6, dice.D6, [attack], [defend],
+                 state.space(fight.target),
+                 *battle_dice((attack,), (defend,), attacker_sides=dice.D6, defender_sides=dice.D6,
+                              attacker_values=(attack + attack_bonus,),
+                              defender_values=(defend + defend_bonus,)),
                  bool(attack_bonus or defend_bonus), attacker_losses, defender_losses)
 
 

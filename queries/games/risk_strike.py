@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletape.queries.projections import BATTLES, DICE, Projection
+from tabletape.queries.projections import BATTLES, DICE, Projection, battle_dice, dice_row
 from tabletape.replay.visitor import GameInfo, Visit
 from tabletape.rules import dice
 from tabletape.rules.risk_strike.events import Resolved, Retreated, Rolled, RolledOff
@@ -92,8 +92,8 @@ class RiskStrikeDice(RollWatcher):
         before: State = visit.before
         for die, (seat, face) in enumerate(zip(before.contenders, visit.event.dice,  # type: ignore[attr-defined]
                                                strict=False), start=1):
-            self.row(visit.record.seq, visit.turn.turn, before.name(seat), "roll-off", die,
-                     dice.D6, face, face)
+            self.row(*dice_row(visit.record.seq, visit.turn.turn, before.name(seat), "roll-off",
+                               die, dice.D6, face, face))
 
     def resolved(self, roll: OpenRoll, final: Dice) -> None:
         self.sides(roll, final.attacker, final.attacker_bonus, final.defender,
@@ -109,7 +109,8 @@ class RiskStrikeDice(RollWatcher):
             (dice.DEFENDER, roll.defender, roll.landed.defender, defend, defend_bonus),
         ):
             for die, (face, value) in enumerate(zip(landed, shown, strict=True), start=1):
-                self.row(roll.seq, roll.turn, player, role, die, dice.D6, face, value + bonus)
+                self.row(*dice_row(roll.seq, roll.turn, player, role, die, dice.D6, face,
+                                   value + bonus))
 
 
 class RiskStrikeBattles(RollWatcher):
@@ -126,9 +127,16 @@ class RiskStrikeBattles(RollWatcher):
                         or final.attacker != roll.landed.attacker
                         or final.defender != roll.landed.defender)
         self.row(roll.seq, roll.turn, roll.attacker, roll.defender, roll.source, roll.target,
-                 len(roll.landed.attacker), len(roll.landed.defender), dice.D6, dice.D6,
-                 list(roll.landed.attacker), list(roll.landed.defender), modified,
-                 attacker_losses, defender_losses)
+                 *battle_dice(roll.landed.attacker, roll.landed.defender, attacker_sides=dice.D6,
+                              defender_sides=dice.D6,
+                              attacker_values=values_after(final.attacker, final.attacker_bonus),
+                              defender_values=values_after(final.defender, final.defender_bonus)),
+                 modified, attacker_losses, defender_losses)
+
+
+def values_after(shown: tuple[int, ...], bonus: int) -> tuple[int, ...]:
+    """Each die's value after Bombard (``shown``) and Rally (``bonus``), in the order rolled."""
+    return tuple(face + bonus for face in shown)
 
 
 def projections() -> list[Projection]:

@@ -2,8 +2,10 @@
 
 Each turn the active player attacks the other once: up to three attack dice against up to two
 defence dice (one die per troop), pairs compared highest first, ties to the defender; each lost
-pair costs one troop. An optional ``bonus`` adds to every attack die (a modified battle). Its
-projections (``dice``, ``battles``) follow the queries plug-in convention.
+pair costs one troop. An optional ``bonus`` adds to every attack die and ``boost`` to the first
+one only (a card that modifies one die); the ``attacker_mix`` option rolls attack dice of
+different sizes (a leader's d8 beside d6s). Its projections (``dice``, ``battles``) follow the
+queries plug-in convention.
 """
 
 from __future__ import annotations
@@ -14,7 +16,14 @@ from typing import Any
 import msgspec
 
 from tabletape.ledger.events import Event, GameStarted
-from tabletape.queries.projections import BATTLES, DICE, Projection, register_projections
+from tabletape.queries.projections import (
+    BATTLES,
+    DICE,
+    Projection,
+    battle_dice,
+    dice_row,
+    register_projections,
+)
 from tabletape.replay.visitor import GameInfo, Visit
 from tabletape.rules import dice
 from tabletape.rules.kernel import ActionSpec, IllegalAction, Result, Rules, TurnInfo, register
@@ -26,12 +35,18 @@ class Attacked(Event, tag="attack"):
     bonus: int = 0
     attacker: tuple[int, ...] = ()
     defender: tuple[int, ...] = ()
+    boost: int = 0
+    """Added to the first attack die only."""
 
 
 class DuelOptions(msgspec.Struct, kw_only=True):
     troops: int = 8
     attacker_sides: int = 6
     defender_sides: int = 6
+    teams: dict[str, str] = {}
+    """Each player's team, as the figures and the result name it (a test of team columns)."""
+    attacker_mix: list[int] = []
+    """Sides of each attack die when they differ (``[8, 6, 6]``); the first ``count`` roll."""
     bias: int = 0
     """Test hook: 1 in ``bias`` of ``cheat``'s attack dice is rolled as a 6 (a loaded die)."""
     cheat: str = ""
@@ -71,10 +86,10 @@ class Duel(Rules[DuelState]):
         if not isinstance(event, Attacked) or event.attacker:
             return event
         a, d = self.dice_counts(state, event.count)
-        sides_a, sides_d = state.options["attacker_sides"], state.options["defender_sides"]
+        sides_d = state.options["defender_sides"]
         bias = state.options.get("bias", 0) if actor == state.options.get("cheat") else 0
         attack = tuple(sides_a if bias and rng.randrange(bias) == 0 else rng.randint(1, sides_a)
-                       for _ in range(a))
+                       for sides_a in attack_sides(state.options, a))
         return msgspec.structs.replace(event, attacker=attack, defender=dice.roll(rng, d, sides_d))
 
     def check(self, state: DuelState, actor: str, event: Event) -> None:
@@ -90,8 +105,7 @@ class Duel(Rules[DuelState]):
 
     def apply(self, state: DuelState, actor: str, event: Event) -> DuelState:
         assert isinstance(event, Attacked)
-        lost_a, lost_d = dice.losses(dice.compare(event.attacker, event.defender,
-                                                  attacker_bonus=event.bonus))
+        lost_a, lost_d = dice.losses(dice.compare(attack_values(event), event.defender))
         me, other = self.seats(state)
         troops = list(state.troops)
         troops[me] -= lost_a
@@ -107,7 +121,8 @@ class Duel(Rules[DuelState]):
         for seat, troops in enumerate(state.troops):
             if troops <= 0:
                 winner = state.players[1 - seat]
-                return Result(winners=(winner,), reason=f"{state.players[seat]} has no troops")
+                return Result(winners=(winner,), team=(state.options.get("teams") or {}).get(
+                    winner), reason=f"{state.players[seat]} has no troops")
         return None
 
     def legal_actions(self, state: DuelState) -> tuple[ActionSpec, ...]:
@@ -116,7 +131,9 @@ class Duel(Rules[DuelState]):
         return (ActionSpec(type="attack", actors=(state.players[self.seats(state)[0]],)),)
 
     def figures(self, state: DuelState) -> list[dict[str, Any]]:
-        return [{"name": p, "troops": t, "faction": "red" if seat == 0 else "black"}
+        teams = state.options.get("teams") or {}
+        return [{"name": p, "troops": t, "faction": "red" if seat == 0 else "black",
+                 **({"team": teams[p]} if p in teams else {})}
                 for seat, (p, t) in enumerate(zip(state.players, state.troops, strict=True))]
 
     def bot_action(self, state: DuelState, rng: random.Random) -> tuple[str, Event] | None:
@@ -125,6 +142,18 @@ class Duel(Rules[DuelState]):
         me, _ = self.seats(state)
         bonus = 1 if rng.random() < 0.1 else 0
         return state.players[me], Attacked(count=rng.randint(1, 3), bonus=bonus)
+
+
+def attack_sides(options: dict[str, Any], count: int) -> list[int]:
+    """The sides of each of ``count`` attack dice."""
+    mix = options.get("attacker_mix") or []
+    return list(mix[:count]) if mix else [options["attacker_sides"]] * count
+
+
+def attack_values(event: Attacked) -> tuple[int, ...]:
+    """Each attack die after ``bonus`` (every die) and ``boost`` (the first die)."""
+    return tuple(face + event.bonus + (event.boost if die == 0 else 0)
+                 for die, face in enumerate(event.attacker))
 
 
 DUEL = register(Duel())
@@ -141,12 +170,14 @@ class DuelDice(Projection):
         me, other = (visit.turn.turn - 1) % 2, visit.turn.turn % 2
         options = state.options
         seq, turn = visit.record.seq, visit.turn.turn
-        for die, face in enumerate(event.attacker, start=1):
-            self.row(seq, turn, state.players[me], "attacker", die, options["attacker_sides"],
-                     face, face + event.bonus)
+        sides = attack_sides(options, len(event.attacker))
+        for die, (face, value) in enumerate(zip(event.attacker, attack_values(event),
+                                                strict=True), start=1):
+            self.row(*dice_row(seq, turn, state.players[me], "attacker", die, sides[die - 1],
+                               face, value))
         for die, face in enumerate(event.defender, start=1):
-            self.row(seq, turn, state.players[other], "defender", die,
-                     options["defender_sides"], face, face)
+            self.row(*dice_row(seq, turn, state.players[other], "defender", die,
+                               options["defender_sides"], face, face))
 
 
 class DuelBattles(Projection):
@@ -163,9 +194,12 @@ class DuelBattles(Projection):
         after: DuelState = visit.after
         me, other = (visit.turn.turn - 1) % 2, visit.turn.turn % 2
         self.row(visit.record.seq, visit.turn.turn, self.players[me], self.players[other],
-                 "home", "away", len(event.attacker), len(event.defender),
-                 before.options["attacker_sides"], before.options["defender_sides"],
-                 list(event.attacker), list(event.defender), event.bonus != 0,
+                 "home", "away",
+                 *battle_dice(event.attacker, event.defender,
+                              attacker_sides=attack_sides(before.options, len(event.attacker)),
+                              defender_sides=before.options["defender_sides"],
+                              attacker_values=attack_values(event)),
+                 event.bonus != 0 or event.boost != 0,
                  before.troops[me] - after.troops[me], before.troops[other] - after.troops[other])
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from tabletape.queries.odds import battle_odds, chi_square, face_test
+from tabletape.queries.odds import battle_odds, chi_square, dice_odds, face_test
 from tabletape.replay.fairness import chi_square_sf as chi_square_p
 from tabletape.replay.fairness import regularized_gamma_q
 from tabletape.rules import dice
@@ -37,6 +37,34 @@ def test_odds_agree_with_the_rules_dice_and_sum_to_one(a: int, d: int, sa: int, 
     odds = battle_odds(a, d, sa, sd)
     assert odds == {k: Fraction(n, total) for k, n in enumerate(counts)}
     assert sum(odds.values()) == 1
+
+
+def test_a_d8_and_a_d6_against_one_d6_by_hand() -> None:
+    """The higher of a d8 and a d6 is at most m (m <= 6) in m/8 * m/6 of rolls, so the defender's
+    d6 showing z wins (ties to the defender) in z^2/48 of them: sum(z^2)/288 = 91/288."""
+    assert dice_odds((8, 6), (6,)) == {0: Fraction(197, 288), 1: Fraction(91, 288)}
+    assert dice_odds((8,), (6,)) == {0: Fraction(27, 48), 1: Fraction(21, 48)}
+
+
+@pytest.mark.parametrize(("attacker", "defender"), [
+    ((8, 6), (6, 6)), ((8, 6, 6), (6, 6)), ((6, 8), (6,)), ((6,), (8, 6)), ((8, 8, 6), (8, 6)),
+])
+def test_mixed_dice_odds_agree_with_the_rules_dice(attacker: tuple[int, ...],
+                                                   defender: tuple[int, ...]) -> None:
+    """Every roll of dice of mixed sizes compared by tabletape.rules.dice."""
+    counts = [0] * (min(len(attacker), len(defender)) + 1)
+    for attack in itertools.product(*(range(1, n + 1) for n in attacker)):
+        for defend in itertools.product(*(range(1, n + 1) for n in defender)):
+            counts[dice.losses(dice.compare(attack, defend))[0]] += 1
+    total = math.prod(attacker) * math.prod(defender)
+    odds = dice_odds(attacker, defender)
+    assert odds == {k: Fraction(n, total) for k, n in enumerate(counts)}
+    assert sum(odds.values()) == 1
+
+
+def test_dice_of_one_size_give_the_old_answers() -> None:
+    for a, d, sa, sd in ((3, 2, 6, 6), (1, 1, 8, 6), (2, 2, 6, 8)):
+        assert dice_odds((sa,) * a, (sd,) * d) == battle_odds(a, d, sa, sd)
 
 
 @pytest.mark.parametrize(("statistic", "degrees", "p"), [

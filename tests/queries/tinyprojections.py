@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletape.queries.projections import DICE, Projection, register_projections
+from tabletape.queries.projections import DICE, Projection, dice_row, register_projections
 from tabletape.replay.visitor import Visit
 
 
@@ -14,8 +14,8 @@ class TinyDice(Projection):
     def visit_event(self, visit: Visit) -> None:
         if visit.effective and visit.record.type == "roll":
             for die, face in enumerate(visit.event.dice, start=1):  # type: ignore[attr-defined]
-                self.row(visit.record.seq, visit.turn.turn, visit.record.actor, "roll", die, 6,
-                         face, face)
+                self.row(*dice_row(visit.record.seq, visit.turn.turn, visit.record.actor, "roll",
+                                   die, 6, face, face))
 
 
 def projections() -> list[Projection]:

@@ -1,0 +1,113 @@
+"""The catalog's DuckDB file: opening it, transactions, and bulk inserts and deletes.
+
+Rows always go in bulk: from columnar JSON files (one object of equal-length lists) read with
+DuckDB's ``read_json``, never row by row.
+
+>>> sql_string("it's")
+"'it''s'"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+
+from tabletape.ledger import Ledger
+from tabletape.ledger.errors import TabletapeError
+from tabletape.queries.projections import Schema, quote
+
+CATALOG_FILE = "catalog.duckdb"
+
+STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
+"""The ledger's ``at`` format, for DuckDB's ``strptime``/``strftime``."""
+
+
+class CatalogError(TabletapeError):
+    """The catalog cannot be opened or built; the message is meant for people."""
+
+
+def catalog_path(ledger: Ledger) -> Path:
+    return ledger.root / CATALOG_FILE
+
+
+@contextmanager
+def opened(path: Path, *, read_only: bool) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection to the catalog at ``path``, closed afterwards."""
+    con = open_catalog(path, read_only=read_only)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def open_catalog(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """Connect to the catalog; a locked or damaged file is a :class:`CatalogError`."""
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.Error as error:
+        message = str(error).splitlines()[0]
+        if "lock" in message.lower():
+            raise CatalogError(f"the catalog {path} is in use by another program ({message}); "
+                               "close it and try again") from None
+        if "different configuration" in message:
+            raise CatalogError(f"the catalog {path} is open in this program (a "
+                               "tabletape.queries.connect() connection, say) and needs syncing: "
+                               "close that connection and try again") from None
+        raise CatalogError(f"cannot open the catalog {path}: {message}; delete it and it "
+                           "will be rebuilt from the logs") from None
+
+
+def meta(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The catalog's ``_meta`` entries (its version, each table's fingerprint)."""
+    return dict(con.execute("SELECT key, value FROM _meta").fetchall())
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One transaction for the block: committed at its end, rolled back on any error."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+
+
+def delete_games(con: duckdb.DuckDBPyConnection, games: Sequence[str], *,
+                 keep: Sequence[str] = ()) -> None:
+    """Remove every row of ``games`` from every table with a ``game`` column but ``keep``."""
+    if not games:
+        return
+    tables = [row[0] for row in con.execute(
+        "SELECT table_name FROM information_schema.columns WHERE table_schema = 'main' "
+        "AND column_name = 'game' AND table_name IN "
+        "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE')"
+    ).fetchall()]
+    for table in tables:
+        if table in keep:
+            continue
+        con.execute(f"DELETE FROM {quote(table)} WHERE game IN (SELECT unnest($games))",
+                    {"games": list(games)})
+
+
+def columnar_sql(schema: Schema, path: Path) -> str:
+    """A SELECT of the rows in a columnar JSON file (one object of equal-length lists)."""
+    spec = "{" + ", ".join(f"'{c.name}': '{c.type}[]'" for c in schema.all_columns()) + "}"
+    values = ", ".join(f"unnest({quote(c.name)}) AS {quote(c.name)}"
+                       for c in schema.all_columns())
+    return (f"SELECT {values} FROM read_json({sql_string(str(path))}, "
+            f"maximum_object_size = 2147483647, columns = {spec})")
+
+
+def insert_file(con: duckdb.DuckDBPyConnection, schema: Schema, path: Path) -> None:
+    """Load a columnar JSON file into ``schema``'s table: in bulk."""
+    names = ", ".join(quote(c.name) for c in schema.all_columns())
+    con.execute(f"INSERT INTO {quote(schema.table)} ({names}) {columnar_sql(schema, path)}")
+
+
+def sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,177 @@
+"""Syncing the catalog with the logs: what changed since the last sync, and what to do about it.
+
+A game whose log file did not change (size, modification time, and the projections that read it)
+is left alone; a game whose log grew or whose projections changed is folded again and its rows
+replaced (:mod:`tabletape.queries.loading`); a game whose log is gone leaves the catalog. Only
+verified logs are loaded; a log that fails verification or does not fold, or no longer holds the
+head the catalog loaded (rewritten or cut short), is kept out of the tables and named in
+``problems`` until it verifies again (a rewritten one until ``sync --rebuild``). The catalog is
+opened for writing only when there is something to sync.
+"""
+
+from __future__ import annotations
+
+import time
+
+import duckdb
+import msgspec
+
+from tabletape.ledger import Ledger, LedgerError, LogFile
+from tabletape.queries.database import catalog_path, delete_games, opened, transaction
+from tabletape.queries.loading import ChunkResult, Loaded, Progress, kind_fingerprint, load_logs
+from tabletape.queries.schema import is_current, known_schemas, outdated, prepare_tables
+
+
+class SyncReport(msgspec.Struct, kw_only=True):
+    """What a sync did (``tabletape sync --json``)."""
+
+    catalog: str
+    games: int = 0
+    """Games in the catalog afterwards."""
+    loaded: int = 0
+    """Games (re)loaded."""
+    new: int = 0
+    grew: int = 0
+    rewritten: int = 0
+    """Logs that no longer hold the head the catalog loaded (left out; named in ``problems``)."""
+    recovered: int = 0
+    """Logs left out before that verify and fold now (repaired or restored), loaded again."""
+    reprojected: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    events: int = 0
+    """Events loaded by this sync."""
+    rebuilt: bool = False
+    outdated: str = ""
+    """Said when the catalog was made by another catalog version and so rebuilt (by the sync
+    that rebuilt it only: people are told once)."""
+    seconds: float = 0.0
+    problems: dict[str, str] = {}
+    """Every game left out of the catalog -> why (its log fails verification at a named event,
+    was rewritten, is of an unknown kind, or does not fold); named by every sync."""
+
+
+def loaded_state(con: duckdb.DuckDBPyConnection) -> dict[str, Loaded]:
+    rows = con.execute("SELECT game, kind, size, mtime_ns, head_seq, head_hash, fingerprint, "
+                       "problem FROM _sync").fetchall()
+    return {row[0]: Loaded(*row[1:]) for row in rows}
+
+
+def classify(ledger: Ledger, log: LogFile, before: Loaded | None,
+             prints: dict[str, str]) -> str:
+    """``new``, ``grew``, ``changed``, ``reprojected``, ``touched`` or ``unchanged``.
+
+    ``touched``: same size and head, another modification time, and the whole log still
+    verifies (a log changed in place is ``changed``, and checked whole when loaded).
+    """
+    if before is None:
+        return "new"
+    if before.size == log.size and before.mtime_ns == log.mtime_ns:
+        if before.fingerprint == kind_fingerprint(before.kind, prints):
+            return "unchanged"
+        return "reprojected"
+    if before.problem is None and log.size == before.size and holds_head(ledger, log, before):
+        return "touched"
+    return "grew" if log.size > before.size else "changed"
+
+
+def holds_head(ledger: Ledger, log: LogFile, before: Loaded) -> bool:
+    """True when the log verifies whole and still ends with the head the catalog loaded."""
+    try:
+        head = ledger.verified(log.game).head
+    except LedgerError:
+        return False
+    return (head.seq, head.hash) == (before.head_seq, before.head_hash)
+
+
+class Plan(msgspec.Struct):
+    """What a sync has to do: logs to (re)load, logs only touched, games whose logs are gone."""
+
+    todo: list[tuple[LogFile, Loaded | None]]
+    touched: list[LogFile]
+    removed: list[str]
+
+    def empty(self) -> bool:
+        return not (self.todo or self.touched or self.removed)
+
+
+def sync(ledger: Ledger, *, rebuild: bool = False, progress: Progress | None = None,
+         workers: int | None = None) -> SyncReport:
+    """Bring ``catalog.duckdb`` up to date with the logs of ``ledger``; return what it did.
+
+    A current catalog is only read (so a sync shares it with read-only readers, and works on a
+    read-only ledger). Big loads fold in ``workers`` processes (default: one per CPU, up to
+    four, when there is more than PARALLEL_BYTES of logs to load and the platform can fork).
+    """
+    began = time.perf_counter()
+    path = catalog_path(ledger)
+    schemas = known_schemas()
+    report = SyncReport(catalog=str(path))
+    if not rebuild and path.exists():
+        with opened(path, read_only=True) as con:
+            if is_current(con, schemas):
+                work = plan(con, ledger, report)
+                if work.empty():
+                    finish(con, report, began)
+                    return report
+    report = SyncReport(catalog=str(path))
+    ledger.root.mkdir(parents=True, exist_ok=True)
+    with opened(path, read_only=False) as con:
+        report.outdated = outdated(con)
+        report.rebuilt = prepare_tables(con, schemas, rebuild)
+        work = plan(con, ledger, report)
+        settle(con, work)
+        for result in load_logs(con, ledger, work.todo, progress, workers):
+            add_up(report, result)
+        finish(con, report, began)
+    return report
+
+
+def finish(con: duckdb.DuckDBPyConnection, report: SyncReport, began: float) -> None:
+    """Fill in what the catalog holds now: its games, and every game it leaves out."""
+    report.games = count_games(con)
+    report.problems = stored_problems(con)
+    report.seconds = round(time.perf_counter() - began, 3)
+
+
+def stored_problems(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Every game the catalog leaves out, and why (from ``_sync``)."""
+    return dict(con.execute("SELECT game, problem FROM _sync WHERE problem IS NOT NULL "
+                            "ORDER BY game").fetchall())
+
+
+def count_games(con: duckdb.DuckDBPyConnection) -> int:
+    return int(con.execute("SELECT count(*) FROM games").fetchone()[0])  # type: ignore[index]
+
+
+def plan(con: duckdb.DuckDBPyConnection, ledger: Ledger, report: SyncReport) -> Plan:
+    """What to do: logs to (re)load, touched ones, removed ones (nothing is written here)."""
+    before = loaded_state(con)
+    files = ledger.log_files()
+    prints: dict[str, str] = {}
+    work = Plan([], [], sorted(set(before) - set(files)))
+    for game, log in sorted(files.items()):
+        status = classify(ledger, log, before.get(game), prints)
+        if status in ("unchanged", "touched"):
+            report.unchanged += 1
+            if status == "touched":
+                work.touched.append(log)
+        else:
+            work.todo.append((log, before.get(game)))
+    report.removed = len(work.removed)
+    return work
+
+
+def settle(con: duckdb.DuckDBPyConnection, work: Plan) -> None:
+    """Drop the games whose logs are gone; note the new times of touched logs."""
+    with transaction(con):
+        delete_games(con, work.removed)
+        for log in work.touched:
+            con.execute("UPDATE _sync SET mtime_ns = ? WHERE game = ?", [log.mtime_ns, log.game])
+
+
+def add_up(report: SyncReport, result: ChunkResult) -> None:
+    report.events += result.events
+    report.loaded += len(result.paths)
+    for change, n in result.changes.items():
+        setattr(report, change, getattr(report, change) + n)
