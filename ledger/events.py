@@ -11,7 +11,7 @@ Every game's events subclass :class:`Event`. Its tag is the action name a person
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, dataclass_transform
 
 import msgspec
 
@@ -22,6 +22,10 @@ TABLE = "table"
 """The actor of events nobody in particular made (setup, shuffles, the villain's deck)."""
 
 
+# msgspec passes a Struct's options on to its subclasses (an event is frozen and keyword-only
+# without saying so again); this tells type checkers, whose dataclass_transform default is "not
+# frozen" (they would report every event as a non-frozen subclass of a frozen class).
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(msgspec.field,))
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Base of every event: an immutable fact, tagged with its kebab-case action name."""
 

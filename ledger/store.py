@@ -765,8 +765,9 @@ def intact_records(data: bytes, after: Head | None = None) -> list[Record] | Non
     if not records or records[-1].more:
         return None
     start = after.seq - 1 if after is not None and after.seq > 0 else 0
-    if start and (len(records) <= start or records[start].hash != after.hash  # type: ignore[union-attr]
-                  or [r.seq for r in records[:start]] != list(range(1, start + 1))):
+    if after is not None and start and (
+            len(records) <= start or records[start].hash != after.hash
+            or [r.seq for r in records[:start]] != list(range(1, start + 1))):
         return None
     lines = data[:-1].split(b"\n")
     prev = records[start].prev if start else GENESIS_HASH

@@ -261,8 +261,8 @@ def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
         from tabletape.queries.transfer import portable
 
         assert output is not None
-        columns = list(zip(relation.columns, map(str, relation.types), strict=True))
-        relation.project(portable(columns)).write_parquet(str(output))
+        typed = list(zip(relation.columns, map(str, relation.types), strict=True))
+        relation.project(portable(typed)).write_parquet(str(output))
         return
     columns, types, rows = relation.columns, [str(t) for t in relation.types], relation.fetchall()
     if output_format is SqlFormat.table:
@@ -271,9 +271,9 @@ def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
         if output is None:
             out.print(table)
             return
-        console = Console(file=io.StringIO(), width=200)
-        console.print(table)
-        text = console.file.getvalue()  # type: ignore[attr-defined]
+        printed = io.StringIO()
+        Console(file=printed, width=200).print(table)
+        text = printed.getvalue()
     elif output_format is SqlFormat.csv:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")

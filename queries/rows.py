@@ -86,7 +86,7 @@ PLAYER_FIGURES = ("faction", "leader", "hero", "team")
 """The ``players`` columns taken from each player's figures, in the schema's order."""
 
 
-class Columns(tuple):  # type: ignore[type-arg]
+class Columns(tuple):
     """Rows given column by column (equal-length lists, in the schema's order)."""
 
     __slots__ = ()

@@ -192,7 +192,8 @@ def log(
     with people_errors():
         try:
             folded: Folded | None = open_game(store, game)
-            damage, rest, problem = None, [], ""
+            rest: list[Record] = []
+            damage, problem = None, ""
         except Damaged as error:
             damage = error
             folded, rest = salvaged(store, game)

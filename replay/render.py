@@ -181,8 +181,8 @@ def log_table(folded: Folded | None, *, last: int | None = None, game: str = "",
     table.add_column("time (UTC)", style="dim")
     table.add_column("who")
     table.add_column("action")
-    rows = [(record, log_cell(folded, record)[0]) for record in
-            (folded.records if folded is not None else ())]
+    rows = ([(record, log_cell(folded, record)[0]) for record in folded.records]
+            if folded is not None else [])
     rows += [(record, unverified_cell(record, problem if index == 0 else ""))
              for index, record in enumerate(unverified)]
     for record, cell in rows if last is None else rows[-last:]:

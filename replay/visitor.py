@@ -59,8 +59,9 @@ class Visitor:
     def begin_game(self, info: GameInfo) -> None:
         """Called once, before any event."""
 
-    def visit_event(self, visit: Visit) -> None:
-        """Called for every stored record, in seq order."""
+    def visit_event(self, visit: Visit, /) -> None:
+        """Called for every stored record, in seq order (positionally: a visitor may make it a
+        list's ``append``)."""
 
     def end_game(self, info: GameInfo, final_state: Any) -> None:
         """Called once, after the last event."""
@@ -106,7 +107,9 @@ def walk_unchecked(rules: Rules[Any], info: GameInfo, records: Sequence[Record],
     table = decoders(rules)
     apply, turn_of = rules.apply, rules.turn
     retracted, skip, started = info.retracted, UNDOABLE_SKIP, info.started
-    turn, turn_state = None, _NO_STATE
+    event: Event
+    turn: TurnInfo  # set at the first record: no state is _NO_STATE
+    turn_state: object = _NO_STATE
     for record in records:
         seq, kind = record.seq, record.type
         if seq == 1:

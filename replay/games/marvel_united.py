@@ -170,9 +170,9 @@ def derived(before: State, after: State, event: Any) -> list[str]:
             told.append(f"{label(now.name)} is cleared.")
     for mission in after.completed[len(before.completed):]:
         told.append(f"The {data.MISSION_TITLES[mission]} Mission is complete.")
-    for was, now in zip(before.heroes, after.heroes, strict=True):
-        if now.ko and not was.ko:
-            told.append(f"{now.player} is KO'd.")
+    for hero_was, hero in zip(before.heroes, after.heroes, strict=True):
+        if hero.ko and not hero_was.ko:
+            told.append(f"{hero.player} is KO'd.")
     opened = [s for s in after.pending if s not in before.pending and s.kind != "place"]
     told += [f"Now resolving {window_words(s, after)}." for s in opened[:1]]
     if after.outcome and not before.outcome:

@@ -180,10 +180,10 @@ def derived(before: State, after: State, event: Any) -> list[str]:
 def battle_news(before: State, after: State) -> list[str]:
     told = []
     if after.battle is not None and before.battle is None:
-        fight = after.battle
-        told.append(f"Battle on {after.title(fight.target)}: {after.name(fight.attacker)}'s "
-                    f"{fight.crew} against {after.name(fight.defender)}'s "
-                    f"{after.recruits[fight.target]}.")
+        started = after.battle
+        told.append(f"Battle on {after.title(started.target)}: {after.name(started.attacker)}'s "
+                    f"{started.crew} against {after.name(started.defender)}'s "
+                    f"{after.recruits[started.target]}.")
     if len(after.dogs) < len(before.dogs):
         told.append("A Space Dog absorbs the defeat and goes back by the board.")
     fight = before.battle

@@ -160,7 +160,9 @@ def owed_result(state: State, head: Step) -> Event | None:
         kind = what[:-1]
         if kind != "crisis":
             amount = min(amount, place.free)
-        return Tokens(location=place.name, **{kind: amount})
+        return Tokens(location=place.name, thugs=amount if kind == "thugs" else 0,
+                      civilians=amount if kind == "civilians" else 0,
+                      crisis=amount if kind == "crisis" else 0)
     return None
 
 

@@ -194,14 +194,15 @@ MISSION_SLOTS = Fact((9, 9, 4), "C", f"{RESEARCH} (not checked on printed cards)
 class MasterplanCard(NamedTuple):
     move: int
     bam: bool
-    thugs: tuple[int, int, int]
-    """Thugs for the location before the villain (counterclockwise), his own, the one after."""
-    civilians: tuple[int, int, int]
+    thugs: tuple[int, ...]
+    """Thugs for the location before the villain (counterclockwise), his own, the one after
+    (three numbers: the villain's turn refuses a recorded face with another count)."""
+    civilians: tuple[int, ...]
     special: str = ""
 
 
 def _plan(move: int, bam: bool, thugs: str, civilians: str, special: str = "") -> MasterplanCard:
-    return MasterplanCard(move, bam, tuple(map(int, thugs)), tuple(map(int, civilians)),  # type: ignore[arg-type]
+    return MasterplanCard(move, bam, tuple(map(int, thugs)), tuple(map(int, civilians)),
                           special)
 
 
@@ -238,7 +239,7 @@ SYMBOLS = "MAHW"
 class HeroCard(NamedTuple):
     symbols: str
     special: str
-    count: int
+    count: int  # type: ignore[assignment]  # copies in the deck (shadows tuple.count(), uncalled)
 
 
 def _cards(*entries: tuple[str, str, str, int]) -> dict[str, HeroCard]:

@@ -365,8 +365,8 @@ def masterplan_face(state: State, card: str, event: VillainTurn) -> data.Masterp
     return data.MasterplanCard(
         face.move if event.move is None else event.move,
         face.bam if event.bam is None else event.bam,
-        tuple(event.thugs) or face.thugs,  # type: ignore[arg-type]
-        tuple(event.civilians) or face.civilians,  # type: ignore[arg-type]
+        tuple(event.thugs) or face.thugs,
+        tuple(event.civilians) or face.civilians,
         special,
     )
 

@@ -118,8 +118,8 @@ def propose(state: State, rng: random.Random) -> Iterator[Candidate]:
             yield 100.0, seat, Mined(planet=planet, resource=resource)
     if state.stage <= RECRUIT and me.gems > 1:
         yield 40.0, seat, Recruited(count=me.gems - 1)
-    for planet in buildable(state, seat):
-        yield 200.0, seat, Built(planet=state.space(planet))
+    for site in buildable(state, seat):  # space numbers; mineable() gives names
+        yield 200.0, seat, Built(planet=state.space(site))
     yield from card_moves(state, rng)
     yield from shield_moves(state)
     if state.moves_left:

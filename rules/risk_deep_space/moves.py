@@ -800,9 +800,7 @@ def air_leak(state: State, seat: int, event: Played) -> State:
         raise IllegalAction("Air Leak is played by a player in the battle")
     other = fight.defender if seat == fight.attacker else fight.attacker
     state = lose_recruits(state, fight, other, 3)
-    fight = state.battle
-    assert fight is not None
-    state = lose_recruits(state, fight, seat, 1)
+    state = lose_recruits(state, require_battle(state), seat, 1)
     return finish_battle(state)
 
 

@@ -87,6 +87,7 @@ def setup_actions(state: State) -> tuple[ActionSpec, ...]:
         who = ", ".join(names(state, state.contenders))
         dice = FieldSpec(name="dice", kind="list[int]", required=False, doc=f"one die each: {who}")
         return (ActionSpec(type="roll-off", actors=(TABLE,), fields=(dice,), doc="first player"),)
+    players: tuple[str, ...]
     if state.phase == "fourth-card":
         players, count = (state.name(state.order[1]),), 1
     else:

@@ -802,13 +802,12 @@ def pair_winners(roll: Dice) -> tuple[str, ...]:
                             defender_bonus=roll.defender_bonus)
     if pairs == 0:
         return ()
-    attack = sorted(attack, reverse=True)
-    defend = sorted(defend, reverse=True)
+    best_attack, best_defend = sorted(attack, reverse=True), sorted(defend, reverse=True)
     bonus = roll.attacker_bonus - roll.defender_bonus  # the same on every die of a side
-    first = ATTACKER if attack[0] + bonus > defend[0] else DEFENDER
+    first = ATTACKER if best_attack[0] + bonus > best_defend[0] else DEFENDER
     if pairs == 1:
         return (first,)
-    return (first, ATTACKER if attack[1] + bonus > defend[1] else DEFENDER)
+    return (first, ATTACKER if best_attack[1] + bonus > best_defend[1] else DEFENDER)
 
 
 def chosen_troop(state: State, troops: tuple[Troop, ...], side: str, owner: int) -> int:

@@ -99,7 +99,7 @@ def _settings(options: Mapping[str, Any]) -> Settings:
         for c, neighbours in enumerate(per_continent("links"))
     )
     readings = {key: values[key.replace("-", "_")] for key in data.READINGS}
-    return Settings(per_continent("sizes"), per_continent("domination"), links,  # type: ignore[arg-type]
+    return Settings(per_continent("sizes"), per_continent("domination"), links,
                     readings)
 
 
