@@ -25,8 +25,8 @@ import msgspec
 
 from tabletape.ledger import Damaged, Draft, Event, GameStarted, Ledger, Record, Retracted
 from tabletape.ledger.store import trusted
-from tabletape.replay.fold import Folded, Step
-from tabletape.replay.visitor import GameInfo, Visit, Visitor, apply_refused, walk
+from tabletape.replay.fold import Folded, Step, apply_refused
+from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
 from tabletape.rules.kernel import Rules, RulesError, TurnInfo
 
 SNAPSHOT_EVERY = 32
@@ -124,6 +124,8 @@ class Indexer(Visitor):
         self.rules = info.rules
 
     def info_after(self, visit: Visit) -> TurnInfo:
+        if visit.turn_after is not None:
+            return visit.turn_after
         if not visit.effective and self.infos:
             return self.infos[-1]
         return self.rules.turn(visit.after)

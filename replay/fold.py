@@ -3,6 +3,12 @@
 This is the path every recorded action takes (parse, complete, check, append, fold), kept free of
 rich and duckdb so that ``tabletape record`` starts fast.
 
+Every reader of a log folds it with the one loop here, :class:`Fold` (the record path through
+:func:`fold_records`; narration, audit, replay and the catalog through
+:func:`tabletape.replay.visitor.walk`): it decodes game-started and finds the rules, skips what
+is retracted, decodes each payload (through the game's upcaster when the log's rules version has
+one), checks events as asked (:class:`Check`) and works out turn info.
+
 >>> import tempfile
 >>> from tabletape.ledger import Ledger
 >>> from tabletape.rules.kernel import find_game
@@ -10,8 +16,10 @@ rich and duckdb so that ``tabletape record`` starts fast.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+import enum
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any, cast
 
 import msgspec
 
@@ -31,6 +39,8 @@ from tabletape.rules.kernel import (
     IllegalAction,
     Rules,
     RulesError,
+    TurnInfo,
+    Upcaster,
     dice_rng,
     find_game,
     unknown_name_message,
@@ -96,14 +106,58 @@ def decoders(rules: Rules[Any]) -> dict[str, msgspec.json.Decoder[Any]]:
     return cached
 
 
-def decode_event(rules: Rules[Any], record: Record, game: str = "?") -> Event:
-    """The event stored in ``record``, as its game's Struct; RefusedEvent when it is not one."""
+Decode = Callable[[bytes], Event]
+"""Stored payload -> the event it holds (raises msgspec's errors when it holds none)."""
+
+
+def event_decoders(rules: Rules[Any], version: str = "") -> dict[str, Decode]:
+    """How each event type's payload decodes in a log recorded under rules ``version``.
+
+    The cached decoders, with the game's upcaster in front for the types that have one at that
+    version (cached per version on the rules object).
+    """
+    tables = getattr(rules, "_tabletape_tables", None)
+    if tables is None:
+        tables = rules._tabletape_tables = {}  # type: ignore[attr-defined]
+    table = tables.get(version)
+    if table is None:
+        plain = decoders(rules)
+        table = {tag: decoder.decode for tag, decoder in plain.items()}
+        for (tag, old), upcast in rules.upcasters.items():
+            if old == version and tag in plain:
+                table[tag] = upcasting(upcast, plain[tag], old)
+        tables[version] = table
+    return table
+
+
+def upcasting(upcast: Upcaster, decoder: msgspec.json.Decoder[Any], version: str) -> Decode:
+    """``decoder`` reading payloads of rules ``version`` through ``upcast`` (the stored bytes are
+    never changed: only the decoded value is)."""
+
+    def decode(payload: bytes) -> Event:
+        old = msgspec.json.decode(payload)
+        try:
+            current = upcast(old)
+        except (KeyError, TypeError, ValueError) as error:
+            raise msgspec.ValidationError(
+                f"not a payload of rules version {version} ({type(error).__name__}: {error})"
+            ) from None
+        return decoder.decode(msgspec.json.encode(current))
+
+    return decode
+
+
+def decode_event(rules: Rules[Any], record: Record, game: str = "?", version: str = "") -> Event:
+    """The event stored in ``record``, as its game's Struct; RefusedEvent when it is not one.
+
+    ``version`` is the rules version the log was recorded under (its upcasters apply).
+    """
     try:
-        decoder = decoders(rules)[record.type]
+        decode = event_decoders(rules, version)[record.type]
     except KeyError:
         raise RefusedEvent(game, record.seq, f"unknown event type '{record.type}'") from None
     try:
-        return decoder.decode(record.payload)
+        return decode(record.payload)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise RefusedEvent(game, record.seq, f"its {record.type} payload is not valid: {error}"
                            ) from None
@@ -115,46 +169,195 @@ def retractions(records: Iterable[Record]) -> dict[int, Record]:
     return {undo.decode(r.payload).seq: r for r in records if r.type == "undo"}
 
 
-def fold_records(game: str, records: list[Record], *, check: bool = True) -> Folded:
-    """Fold a whole log (retractions honoured); ``check`` re-checks every event with the rules.
+# -- the one fold loop ---------------------------------------------------------------------------
 
-    Rules whose ``apply`` refuses whatever ``check`` refuses (``apply_checks = True``: both run
-    the same step) are checked by ``apply`` itself, so each event is stepped once, not twice; a
-    refusal still ends in the :class:`RefusedEvent` that ``check`` words.
-    """
+
+class Check(enum.Enum):
+    """What the fold does with each effective event besides applying it."""
+
+    NONE = "none"
+    """Apply only: the events were checked when they were recorded."""
+    REFUSE = "refuse"
+    """Check first: a refused event ends the fold in :class:`RefusedEvent` (the record path)."""
+    REPORT = "report"
+    """Check first: a refused event is reported in ``Visit.refused`` and applied anyway when
+    ``apply`` can (an audit sees the whole log)."""
+
+
+class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """What a fold (and a visitor) learns when a game begins."""
+
+    game: str
+    rules: Rules[Any]
+    started: GameStarted
+    start_state: Any
+    retracted: dict[int, Record]
+    """Retracted seq -> the undo record that retracted it."""
+
+
+class Visit(msgspec.Struct, frozen=True, gc=False):
+    """One stored event as the fold meets it."""
+
+    record: Record
+    event: Event
+    before: Any
+    after: Any
+    turn: TurnInfo
+    """Where the game was when the event was recorded (turn info of ``before``)."""
+    effective: bool
+    """False for game-started, undo, note and retracted events: they do not change the state."""
+    refused: str = ""
+    """When folding with :attr:`Check.REPORT`: why the current rules refuse this event ("" if
+    legal)."""
+    turn_after: TurnInfo | None = None
+    """Turn info of ``after`` (the next visit's ``turn``), when the fold worked it out."""
+
+
+_NO_TURN = TurnInfo(turn=0, round=0, phase="", active=())
+"""Turn info where none is worked out (:meth:`Fold.steps`)."""
+
+Stepper = Callable[[Any, Record, Event], tuple[Any, str]]
+"""(state, record, event) -> the state after the event, and why it was refused ("" if legal)."""
+
+
+def begin(game: str, records: Sequence[Record]) -> GameInfo:
+    """What folding ``records`` starts from: game-started decoded, its rules looked up, the start
+    state, and the retractions."""
     started = msgspec.json.decode(records[0].payload, type=GameStarted)
     rules = find_game(started.kind)
-    retracted = retractions(records)
-    state = rules.start(started)
-    steps: list[Step] = []
-    append = steps.append
-    apply = rules.apply
-    table = decoders(rules)
-    check_apart = check and not rules.apply_checks
-    for record in records[1:]:
-        kind = record.type
-        if kind in UNDOABLE_SKIP or record.seq in retracted:
-            continue
+    return GameInfo(game=game, rules=rules, started=started, start_state=rules.start(started),
+                    retracted=retractions(records))
+
+
+class Fold:
+    """One pass of the one loop that folds a log, in seq order.
+
+    Iterate :meth:`visits` (every record as a :class:`Visit`, with turn info: the visitors'
+    view) or :meth:`steps` (the effective events as :class:`Step`s: the record path, which needs
+    neither the states between nor turn info); once iterated to the end, :attr:`state` is the
+    state after the last record.
+
+    The loop owns what every reader of a log needs alike: the retraction skip (game-started,
+    undo and note records and retracted events leave the state as it was), decoding (cached
+    per-type decoders, the game's upcaster first when the log's ``rules_version`` has one for the
+    type, :class:`RefusedEvent` saying why when a payload holds no event), the ``check`` policy
+    (rules with ``apply_checks`` are checked by ``apply`` itself: each event is stepped once),
+    and turn info (``rules.turn`` once per state: states are immutable).
+    """
+
+    def __init__(self, info: GameInfo, records: Sequence[Record],
+                 check: Check = Check.NONE) -> None:
+        self.info = info
+        self.records = records
+        self.check = check
+        self.state: Any = info.start_state
+        """The state after the records met so far (set when the loop ends)."""
+
+    def visits(self) -> Iterator[Visit]:
+        return cast(Iterator[Visit], self.loop(whole=True))
+
+    def steps(self) -> Iterator[Step]:
+        return cast(Iterator[Step], self.loop(whole=False))
+
+    def loop(self, *, whole: bool) -> Iterator[Visit | Step]:
+        """The loop itself: every record as a Visit (``whole``), else effective events as Steps."""
+        info, check, records = self.info, self.check, self.records
+        rules, started, game = info.rules, info.started, info.game
+        version = started.rules_version
+        table = event_decoders(rules, version)
+        apply, turn_of = rules.apply, rules.turn
+        stepped_once = check is Check.NONE or (check is Check.REFUSE and rules.apply_checks)
+        step = stepper(rules, game, check)
+        retracted, skip = info.retracted, UNDOABLE_SKIP
+        state = info.start_state
+        turn = turn_of(state) if whole else _NO_TURN
+        if whole:
+            yield Visit(records[0], started, state, state, turn, False, "", turn)
+        for record in islice(records, 1, None):
+            kind = record.type
+            if kind in skip or record.seq in retracted:
+                if whole:
+                    event = decode_event(rules, record, game, version)
+                    yield Visit(record, event, state, state, turn, False, "", turn)
+                continue
+            try:
+                event = table[kind](record.payload)
+            except (KeyError, msgspec.ValidationError, msgspec.DecodeError):
+                event = decode_event(rules, record, game, version)  # raises, saying why
+            if stepped_once:  # the common paths, inline: apply alone
+                try:
+                    after, refused = apply(state, record.actor, event), ""
+                except IllegalAction as error:
+                    if check is Check.NONE:
+                        raise
+                    raise refused_event(rules, game, state, record, event, error) from None
+            else:
+                after, refused = step(state, record, event)
+            if whole:
+                before_turn = turn
+                if after is not state:  # states are immutable: the same state, the same turn
+                    turn = turn_of(after)
+                yield Visit(record, event, state, after, before_turn, True, refused, turn)
+            else:
+                yield Step(record, event)
+            state = after
+        self.state = state
+
+
+def stepper(rules: Rules[Any], game: str, check: Check) -> Stepper:
+    """How one effective event is checked and applied under ``check``."""
+    apply, apart = rules.apply, not rules.apply_checks
+
+    def unchecked(state: Any, record: Record, event: Event) -> tuple[Any, str]:
+        return apply(state, record.actor, event), ""
+
+    def refuse(state: Any, record: Record, event: Event) -> tuple[Any, str]:
         try:
-            event = table[kind].decode(record.payload)
-        except (KeyError, msgspec.ValidationError, msgspec.DecodeError):
-            event = decode_event(rules, record, game)  # raises RefusedEvent, saying why
-        if check_apart:
-            try:
+            if apart:
                 rules.check(state, record.actor, event)
-            except IllegalAction as error:
-                raise RefusedEvent(game, record.seq, error.message()) from None
-            state = apply(state, record.actor, event)
-        elif check:
-            try:
-                state = apply(state, record.actor, event)
-            except IllegalAction as error:
-                raise RefusedEvent(game, record.seq, refusal(rules, state, record, event,
-                                                             error)) from None
-        else:
-            state = apply(state, record.actor, event)
-        append(Step(record, event))
-    return Folded(game, rules, started, records, state, steps, retracted)
+            else:
+                return apply(state, record.actor, event), ""
+        except IllegalAction as error:
+            raise refused_event(rules, game, state, record, event, error) from None
+        return apply(state, record.actor, event), ""
+
+    def report(state: Any, record: Record, event: Event) -> tuple[Any, str]:
+        try:
+            if apart:
+                rules.check(state, record.actor, event)
+            else:
+                return apply(state, record.actor, event), ""
+        except IllegalAction as error:
+            if apart:
+                return apply_refused(rules, state, record, event), error.message()
+            return state, refusal(rules, state, record, event, error)
+        return apply(state, record.actor, event), ""
+
+    return {Check.NONE: unchecked, Check.REFUSE: refuse, Check.REPORT: report}[check]
+
+
+def refused_event(rules: Rules[Any], game: str, state: Any, record: Record, event: Event,
+                  error: IllegalAction) -> RefusedEvent:
+    """The :class:`RefusedEvent` for an event the rules refused with ``error``."""
+    why = refusal(rules, state, record, event, error) if rules.apply_checks else error.message()
+    return RefusedEvent(game, record.seq, why)
+
+
+def apply_refused(rules: Rules[Any], state: Any, record: Record, event: Event) -> Any:
+    """Apply an event the rules refused, when ``apply`` can; else leave the state as it was."""
+    try:
+        return rules.apply(state, record.actor, event)
+    except Exception:  # a refused event may break apply's assumptions: the audit reports it
+        return state
+
+
+def fold_records(game: str, records: list[Record], *, check: bool = True) -> Folded:
+    """Fold a whole log (retractions honoured); ``check`` re-checks every event with the rules
+    (a refused one ends the fold in :class:`RefusedEvent`)."""
+    info = begin(game, records)
+    fold = Fold(info, records, Check.REFUSE if check else Check.NONE)
+    steps = list(fold.steps())
+    return Folded(game, info.rules, info.started, records, fold.state, steps, info.retracted)
 
 
 def refusal(rules: Rules[Any], state: Any, record: Record, event: Event,
@@ -344,9 +547,13 @@ def shlex_quote(text: str) -> str:
 
 __all__ = [
     "ActionSyntaxError",
+    "Check",
+    "Fold",
     "Folded",
+    "GameInfo",
     "RefusedEvent",
     "Step",
+    "Visit",
     "action_text",
     "append_checked",
     "decode_event",

@@ -201,7 +201,7 @@ def unverified_cell(record: Record, problem: str) -> Text:
 
 
 def log_cell(folded: Folded, record: Record) -> tuple[Text]:
-    event = decode_event(folded.rules, record)
+    event = decode_event(folded.rules, record, folded.game, folded.started.rules_version)
     if record.type == "game-started":
         text = Text(f"start {folded.rules.title}: {', '.join(folded.started.players)}")
     else:

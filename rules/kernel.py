@@ -13,6 +13,14 @@ Rules do no I/O and use no randomness they were not given: dice left out of an a
 in by ``rules.complete(state, actor, event, rng)`` from :func:`dice_rng`, seeded by the game's
 seed and the seq of the event being recorded, and stored; so anyone can re-derive them from the
 log (:func:`roll_dice`).
+
+Logs outlive rule changes. When a new rules version changes an event's payload shape, the game
+declares, in ``Rules.upcasters``, how each old shape reads now::
+
+    upcasters = {("roll", "1"): lambda old: {"dice": old["faces"]}}
+
+Folding a log whose game-started says ``rules_version="1"`` then decodes its ``roll`` events
+through that function; the stored bytes, and so the hash chain, stay as they were.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import difflib
 import hashlib
 import random
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -30,6 +38,9 @@ from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import LEDGER_EVENTS, Event, GameStarted, event_type
 
 S = TypeVar("S")
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+"""An old event payload (decoded JSON) -> the same event in the current payload shape."""
 
 
 class RulesError(TabletapeError):
@@ -166,6 +177,12 @@ class Rules(Generic[S]):
     apply_checks: ClassVar[bool] = False
     """True when ``apply`` itself refuses whatever ``check`` refuses (both run one step): a
     stored log is then folded by ``apply`` alone, each event stepped once."""
+    upcasters: ClassVar[Mapping[tuple[str, str], Upcaster]] = {}
+    """``(event type, rules_version) -> upcaster``: how a payload stored by an older version
+    of the rules reads now. The fold applies it before decoding an event of that type in a log
+    whose game-started names that ``rules_version``; the stored bytes (and their hashes) are
+    never changed, only the decoded value is. One entry per old version and type, each mapping
+    straight to the current shape."""
 
     # -- setup ---------------------------------------------------------------------------------
 

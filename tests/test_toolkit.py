@@ -18,7 +18,7 @@ from tabletape.rules.actions import ActionSyntaxError
 from tabletape.rules.kernel import IllegalAction, find_game
 from tabletape.rules.marvel_united import data as mu_data
 from tabletape.rules.risk_deep_space import data as ds_data
-from tabletape.rules.risk_deep_space.moves import seat_called
+from tabletape.rules.risk_deep_space.state import seat_called
 from tabletape.rules.risk_strike import data as rs_data
 from tabletape.rules.seats import NOBODY, AmbiguousName, find_seat, seat_named
 from tests.marvel_united import helpers as mu

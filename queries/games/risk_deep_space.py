@@ -12,20 +12,19 @@ from tabletape.queries.projections import BATTLES, DICE, Projection, battle_dice
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice
 from tabletape.rules.risk_deep_space.events import Battled, RolledOff
-from tabletape.rules.risk_deep_space.moves import battle_bonus
 from tabletape.rules.risk_deep_space.state import State
 
 
 def exchange(visit: Visit) -> tuple[State, int, int, int, int] | None:
     """``(before, attacker face, defender face, attacker bonus, defender bonus)`` of a battle
-    exchange, or None when ``visit`` is not one."""
+    exchange (the bonus as the rules recorded it), or None when ``visit`` is not one."""
     if not visit.effective or not isinstance(visit.event, Battled):
         return None
     before: State = visit.before
     if before.battle is None:
         return None
-    bonus = battle_bonus(before, before.battle)
-    return before, visit.event.attacker, visit.event.defender, *bonus
+    after: State = visit.after
+    return before, visit.event.attacker, visit.event.defender, *after.bonus
 
 
 class DeepSpaceDice(Projection):

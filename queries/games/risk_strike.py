@@ -2,8 +2,8 @@
 
 A roll is recorded by ``roll`` with the faces as they landed; Rally and Bombard may change it
 while its window is open, and the losses are derived when it is resolved (by ``resolve``, the
-next ``roll`` or ``retreat``). So rows are made at resolution, from the rules' own pure moves:
-the roll as it stood when it was resolved is ``settle(prepare(before, event))``'s open roll.
+next ``roll`` or ``retreat``). So rows are made at resolution, from the roll as the rules
+resolved it (the state records it: :func:`~tabletape.rules.risk_strike.state.roll_resolved`).
 Roll-off dice are ``dice`` rows with role ``roll-off``.
 """
 
@@ -14,12 +14,8 @@ from typing import Any
 from tabletape.queries.projections import BATTLES, DICE, Projection, battle_dice, dice_row
 from tabletape.replay.visitor import GameInfo, Visit
 from tabletape.rules import dice
-from tabletape.rules.risk_strike.events import Resolved, Retreated, Rolled, RolledOff
-from tabletape.rules.risk_strike.moves import prepare, settle
-from tabletape.rules.risk_strike.state import CONTINENTS, Dice, State
-
-RESOLVING = (Rolled, Resolved, Retreated)
-"""The events that may resolve an open roll."""
+from tabletape.rules.risk_strike.events import Rolled, RolledOff
+from tabletape.rules.risk_strike.state import CONTINENTS, Dice, State, roll_resolved
 
 
 class OpenRoll:
@@ -37,18 +33,6 @@ class OpenRoll:
         self.landed = battle.roll
 
 
-def resolved_roll(before: State, visit: Visit) -> Dice | None:
-    """The open roll as it stood when ``visit``'s event resolved it, or None if it did not."""
-    if not isinstance(visit.event, RESOLVING) or before.battle is None:
-        return None
-    if before.battle.roll is None:
-        return None
-    final = settle(prepare(before, visit.event))
-    if final.battle is None or final.battle.roll is None:
-        return None
-    return final.battle.roll
-
-
 class RollWatcher(Projection):
     """Shared bookkeeping: which roll is open, and when it is resolved."""
 
@@ -61,7 +45,7 @@ class RollWatcher(Projection):
         if isinstance(visit.event, RolledOff):
             self.roll_off(visit)
             return
-        roll = resolved_roll(visit.before, visit)
+        roll = roll_resolved(visit.before, visit.after)
         if roll is not None and self.open is not None:
             self.resolved(self.open, roll)
             self.open = None

@@ -43,8 +43,7 @@ from tabletape.rules.marvel_united.events import (
     Tokens,
     VillainTurn,
 )
-from tabletape.rules.marvel_united.moves import window_words
-from tabletape.rules.marvel_united.state import State, invariant_errors, seat_of
+from tabletape.rules.marvel_united.state import State, invariant_errors, seat_of, window_words
 
 
 def label(name: str) -> str:

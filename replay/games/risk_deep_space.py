@@ -38,13 +38,14 @@ from tabletape.rules.risk_deep_space.events import (
     Shielded,
     TradedCards,
 )
-from tabletape.rules.risk_deep_space.moves import (
-    battle_bonus,
+from tabletape.rules.risk_deep_space.state import (
+    State,
     card_called,
+    invariant_errors,
+    on_board,
     rollers,
     seat_called,
 )
-from tabletape.rules.risk_deep_space.state import State, invariant_errors, on_board
 
 # -- narration -----------------------------------------------------------------------------------
 
@@ -52,7 +53,7 @@ from tabletape.rules.risk_deep_space.state import State, invariant_errors, on_bo
 def narrate(visit: Visit) -> list[str]:
     """What happened at ``visit``: the recorded fact first, then its consequences."""
     before, after = visit.before, visit.after
-    told = [recorded(before, visit.record.actor, visit.event)]
+    told = [recorded(before, visit.record.actor, visit.event, after)]
     told += derived(before, after, visit.event)
     return [sentence for sentence in told if sentence]
 
@@ -77,8 +78,9 @@ def planet_name(state: State, text: str) -> str:
     return state.board.space(space).title if space else text
 
 
-def recorded(before: State, actor: str, event: Any) -> str:
-    """The fact a person recorded, in table words."""
+def recorded(before: State, actor: str, event: Any, after: State | None = None) -> str:
+    """The fact a person recorded, in table words (battle dice show the Space Dog bonus the
+    rules recorded in ``after``; without it they are told bare)."""
     match event:
         case Dealt():
             cards = " and ".join(card_name(c) for c in event.cards)
@@ -107,7 +109,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
             return (f"{actor} moves {event.count} from {planet_name(before, event.from_)} to "
                     f"{planet_name(before, event.to)}{dog}.")
         case Battled():
-            return battled(before, event)
+            return battled(before, after, event)
         case Built():
             return f"{actor} builds a Base on {planet_name(before, event.planet)}."
         case Played():
@@ -126,11 +128,11 @@ def recorded(before: State, actor: str, event: Any) -> str:
     return f"{actor}: {event_type(event)}"
 
 
-def battled(before: State, event: Battled) -> str:
+def battled(before: State, after: State | None, event: Battled) -> str:
     fight = before.battle
-    if fight is None:
+    if fight is None or after is None:
         return f"Dice: attacker {event.attacker}, defender {event.defender}."
-    bonus = battle_bonus(before, fight)
+    bonus = after.bonus
     shown = [f"{face}" + (" +1" if extra else "")
              for face, extra in zip((event.attacker, event.defender), bonus, strict=True)]
     return (f"{before.name(fight.attacker)} rolls {shown[0]}, "

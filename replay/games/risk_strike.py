@@ -31,7 +31,6 @@ from tabletape.rules.risk_strike.events import (
     Rolled,
     RolledOff,
 )
-from tabletape.rules.risk_strike.moves import settle
 from tabletape.rules.risk_strike.state import (
     CANCEL,
     CONTINENTS,
@@ -283,8 +282,6 @@ def sabotaged(before: State, after: State) -> list[str]:
     """Sabotage: 'Any active troop cards return to the players' hands, and the attacker's turn
     ends.'"""
     if before.battle is None or after.battle is not None or not sabotage_settled(before):
-        return []
-    if settle(before).battle is not None:
         return []
     counts: dict[str, int] = {}
     for troop in before.battle.troops:

@@ -70,6 +70,7 @@ from tabletape.rules.marvel_united.state import (
     seat_of,
     symbols_of,
     threat_here,
+    window_words,
     with_hero,
     with_place,
     with_threat,
@@ -1071,24 +1072,6 @@ def on_done(state: State, actor: int, event: Done) -> State:
 
 
 # -- words ---------------------------------------------------------------------------------------
-
-
-def window_words(head: Step, state: State | None = None) -> str:
-    """The effect being resolved, in table words (``state`` names where it happens)."""
-    where = ""
-    if state is not None and head.place != NOBODY:
-        where = f" at {state.places[head.place].name}"
-    return {
-        "threat-move": "the Threat's movement effect",
-        "bam": "BaM! (the dashboard's and the Threats')",
-        "overflow": f"the overflow effect{where} ({head.count} "
-                    f"token{'s' if head.count != 1 else ''} not placed)",
-        "special": "the Masterplan card's special effect",
-        "ko-bam": "the villain's BaM! for the KO",
-        "hero-special": "the card's special effect",
-        "location": "the Location's End of Turn effect",
-        "mission-draw": "the third Mission's card",
-    }.get(head.kind, head.kind)
 
 
 def phase_words(state: State) -> str:

@@ -26,7 +26,6 @@ from tabletape.rules.risk_deep_space.moves import (
     closed_spaces,
     may_roll_off,
     phase_words,
-    players,
     rollers,
     step,
 )
@@ -45,6 +44,7 @@ from tabletape.rules.risk_deep_space.state import (
     dogs_at,
     mine_at,
     on_board,
+    players,
 )
 from tabletape.rules.seats import NOBODY, seat_named
 

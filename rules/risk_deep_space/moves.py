@@ -37,16 +37,19 @@ from tabletape.rules.risk_deep_space.state import (
     Dog,
     State,
     bases_built,
+    card_called,
     card_index,
     dogs_at,
     mine_at,
     one_less,
     put,
+    rollers,
+    seat_called,
     set_recruits,
     shield_on,
     with_seat,
 )
-from tabletape.rules.seats import NOBODY, seat_named
+from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import Steps, require_phase, require_table
 
 DRAW, START, MINE, RECRUIT, ACT = range(5)
@@ -84,11 +87,6 @@ def setup_done(state: State) -> State:
 
 
 SETUP = ("deal", "cover", "roll-off")
-
-
-def rollers(state: State) -> tuple[int, ...]:
-    """Who rolls for first player now: everyone, or the players tied for highest."""
-    return state.contenders or tuple(range(len(state.seats)))
 
 
 def may_roll_off(state: State) -> bool:
@@ -554,7 +552,7 @@ def battle(state: State, seat: int, event: Battled) -> State:
     bonus = battle_bonus(state, fight)
     winner = dice.pair_winner(faces[0] + bonus[0], faces[1] + bonus[1])
     fight = replace(fight, exchanges=fight.exchanges + 1, last=faces)
-    state = replace(state, battle=fight)
+    state = replace(state, battle=fight, bonus=bonus)
     loser = fight.defender if winner == dice.ATTACKER else fight.attacker
     return finish_battle(defeat(state, fight, loser))
 
@@ -948,19 +946,6 @@ def require_battle(state: State) -> Battle:
     return state.battle
 
 
-def seat_called(state: State, text: str) -> int:
-    """The seat a typed player means (:func:`~tabletape.rules.seats.find_seat`): a player's name
-    first, else the colour a player plays, else a unique prefix of a player's name."""
-    colours = tuple(me.colour for me in state.seats)
-    return seat_named(text, players(state), aliases=(colours,),
-                      refusal=f"nobody called '{text}' plays")
-
-
-def players(state: State) -> tuple[str, ...]:
-    """The players' names in seat order."""
-    return tuple([me.name for me in state.seats])
-
-
 def card_in_hand(state: State, seat: int, text: str) -> str:
     """The card a player typed; a name no card has is refused naming the cards they hold."""
     try:
@@ -968,15 +953,6 @@ def card_in_hand(state: State, seat: int, text: str) -> str:
     except IllegalAction:
         raise IllegalAction(f"no Action card called '{text}'",
                             allowed=tuple(dict.fromkeys(state.seats[seat].hand))) from None
-
-
-def card_called(text: str) -> str:
-    wanted = (text.strip().casefold().replace(" ", "-").replace("_", "-").replace(",", "")
-              .replace("!", ""))
-    for card in CARDS:
-        if wanted in (card, data.title(card).casefold().replace(" ", "-").replace(",", "")):
-            return card
-    raise IllegalAction(f"no Action card called '{text}'", allowed=CARDS)
 
 
 def planet_called(state: State, text: str, among: Sequence[int] | None = None) -> int:

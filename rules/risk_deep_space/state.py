@@ -13,9 +13,10 @@ import msgspec
 from msgspec.structs import replace
 
 from tabletape.rules.board import Board
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.options import Settings
-from tabletape.rules.seats import NOBODY
+from tabletape.rules.seats import NOBODY, seat_named
 
 CARDS = data.CARDS
 T = TypeVar("T")
@@ -119,6 +120,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     battles: int = 0
     """Battles begun so far (numbering for narration)."""
 
+    bonus: tuple[int, int] = (0, 0)
+    """Space Dog: the +1 (or 0) on the attacker's and the defender's die in the last battle
+    exchange."""
+
     # -- lookups -------------------------------------------------------------------------------
 
     @property
@@ -133,6 +138,37 @@ class State(msgspec.Struct, frozen=True, gc=False):
 
     def title(self, index: int) -> str:
         return self.board.spaces[index].title
+
+
+# -- names as typed --------------------------------------------------------------------------------
+
+
+def seat_called(state: State, text: str) -> int:
+    """The seat a typed player means (:func:`~tabletape.rules.seats.find_seat`): a player's name
+    first, else the colour a player plays, else a unique prefix of a player's name."""
+    colours = tuple(me.colour for me in state.seats)
+    return seat_named(text, players(state), aliases=(colours,),
+                      refusal=f"nobody called '{text}' plays")
+
+
+def players(state: State) -> tuple[str, ...]:
+    """The players' names in seat order."""
+    return tuple([me.name for me in state.seats])
+
+
+def card_called(text: str) -> str:
+    """The Action card a typed name means (its id or its title)."""
+    wanted = (text.strip().casefold().replace(" ", "-").replace("_", "-").replace(",", "")
+              .replace("!", ""))
+    for card in CARDS:
+        if wanted in (card, data.title(card).casefold().replace(" ", "-").replace(",", "")):
+            return card
+    raise IllegalAction(f"no Action card called '{text}'", allowed=CARDS)
+
+
+def rollers(state: State) -> tuple[int, ...]:
+    """Who rolls for first player now: everyone, or the players tied for highest."""
+    return state.contenders or tuple(range(len(state.seats)))
 
 
 # -- small pure changes ----------------------------------------------------------------------------

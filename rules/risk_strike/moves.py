@@ -52,6 +52,7 @@ from tabletape.rules.risk_strike.state import (
     Battle,
     Dice,
     Pending,
+    Resolution,
     State,
     Troop,
     bump,
@@ -782,7 +783,10 @@ def resolve_roll(state: State, lost: tuple[int, ...] = ()) -> State:
         changes["coins"] = coins
     if winner != state.winner:
         changes["winner"] = winner
-    after = replace(battle, roll=None, last=replace(roll, winners=winners), troops=troops,
+    last = replace(roll, winners=winners)
+    count = state.resolved.number if state.resolved is not None else 0
+    changes["resolved"] = Resolution(count + 1, last)
+    after = replace(battle, roll=None, last=last, troops=troops,
                     attack_cards=attack_cards, defend_cards=defend_cards)
     if winner != NOBODY or not defend_cards or not attack_cards:
         changes["ended"] = after

@@ -142,6 +142,14 @@ class Pending(msgspec.Struct, frozen=True, gc=False):
         return self.cancels % 2 == 1
 
 
+class Resolution(msgspec.Struct, frozen=True, gc=False):
+    """A roll as the rules resolved it: how many rolls the game had resolved, and the roll."""
+
+    number: int
+    roll: Dice
+    """Its faces after Bombard, Rally's bonus and the winner of each pair."""
+
+
 class State(msgspec.Struct, frozen=True, gc=False):
     """Everything the rules know about a game at one point."""
 
@@ -205,6 +213,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     """Seat names as stored, for an exact-spelling lookup (:func:`seat_of`): each seat's name, or
     None where an earlier seat has the same name case-insensitively or the name means the table
     (then only the case-insensitive search finds the seat). Set by ``start``; empty: search."""
+    resolved: Resolution | None = None
+    """The last roll resolved (see :func:`roll_resolved`), for narration and the catalog."""
 
     @property
     def current(self) -> int:
@@ -219,6 +229,14 @@ class State(msgspec.Struct, frozen=True, gc=False):
 
     def name(self, seat: int) -> str:
         return self.seats[seat].name
+
+
+def roll_resolved(before: State, after: State) -> Dice | None:
+    """The roll an event resolved (``before`` and ``after`` it), or None if it resolved none."""
+    resolved, earlier = after.resolved, before.resolved
+    if resolved is None or (earlier is not None and earlier.number == resolved.number):
+        return None
+    return resolved.roll
 
 
 # -- names -----------------------------------------------------------------------------------------

@@ -344,3 +344,19 @@ def test_tractor_beam_gives_back_no_gem_paid_to_cross_the_centre() -> None:
     state = play(state, "play card=tractor-beam by=patrick")
     assert planet(state, "north-inner") == ("Olga", 2) and state.battle is None
     assert state.seats[0].gems == 1 and state.moves_left == 1
+
+
+def test_the_state_records_the_space_dog_bonus_of_each_exchange() -> None:
+    """What narration and the catalog read: the +1 each side had in the last exchange (the dog
+    that absorbs a defeat leaves the board, and its bonus with it)."""
+    state = holding(ready(TWO), 0, "good-space-dog", "air-leak")
+    state = spread(spread(state, "n1", 1, 2), "red-station", 0, 3)
+    state = play(state, "move from=red-station to=n1 count=3",
+                 "play card=good-space-dog by=olga", "pass by=patrick")
+    assert state.bonus == (0, 0)
+    state = play(state, "battle attacker=4 defender=4")
+    assert state.bonus == (1, 0)
+    state = play(state, "battle attacker=2 defender=5")
+    assert state.bonus == (1, 0) and state.dogs_left == 3
+    state = play(state, "battle attacker=2 defender=5")
+    assert state.bonus == (0, 0)

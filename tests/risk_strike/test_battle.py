@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from msgspec.structs import replace
 
+from tabletape.rules import dice
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_strike import RULES
-from tabletape.rules.risk_strike.state import CONTINENTS
+from tabletape.rules.risk_strike.state import CONTINENTS, roll_resolved
 
 from .helpers import dealt, parse, play
 
@@ -335,3 +337,20 @@ def test_complete_rolls_missing_dice() -> None:
     filled = RULES.complete(state, actor, event, random.Random(5))
     assert filled.attacker == (1, 2, 3) and len(filled.defender) == 2
     play(state, "resolve")
+
+
+def test_the_state_records_the_roll_each_resolution_resolved() -> None:
+    """What narration and the catalog read (:func:`roll_resolved`): the roll as resolved, with
+    the pairs' winners; an event that resolves no roll has none, and each resolution counts."""
+    rolled = fought("roll attacker=6,3,2 defender=5,4")
+    assert roll_resolved(fought(), rolled) is None
+    resolved = play(rolled, "resolve")
+    roll = roll_resolved(rolled, resolved)
+    assert roll is not None and (roll.attacker, roll.defender) == ((6, 3, 2), (5, 4))
+    assert roll.winners == (dice.ATTACKER, dice.DEFENDER)
+    again = play(resolved, "roll attacker=1,1 defender=6,6")
+    assert roll_resolved(resolved, again) is None
+    last = play(again, "retreat")
+    assert roll_resolved(again, last) == replace(roll, attacker=(1, 1), defender=(6, 6),
+                                                 winners=(dice.DEFENDER, dice.DEFENDER))
+    assert last.resolved is not None and last.resolved.number == 2
