@@ -83,14 +83,15 @@ def fold_figure(quick: bool, kinds: tuple[str, ...] | None = None) -> Figure:
     from tabletape.ledger import Ledger
     from tabletape.replay.fold import open_game
     from tabletape.replay.simulate import simulate
-    from tabletape.rules.kernel import BUILTIN_GAMES, registered
+    from tabletape.rules.kernel import registered
+    from tabletape.rules.manifest import discovered
 
     games = 30 if quick else 150
     with tempfile.TemporaryDirectory() as folder:
         ledger = Ledger(folder)
         rates: dict[str, float] = {}
         counts: dict[str, int] = {}
-        shipped = {names[0] for names in BUILTIN_GAMES.values()}  # not test-only games
+        shipped = set(discovered())  # installed games, not test-only ones
         for rules in (r for r in registered() if r.name in (kinds or shipped)):
             ids = simulate(ledger, rules.name, games=games, seed=11)
             events = sum(ledger.head(game).seq for game in ids)

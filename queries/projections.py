@@ -1,10 +1,11 @@
 """Projections: visitors over a game's fold that produce rows for one typed catalog table.
 
-A game joins the catalog by shipping ``queries/games/<module>.py`` (module = kind with ``-``
-turned into ``_``) with a function ``projections() -> list[Projection]`` returning *fresh*
-instances (it is called once per game folded). Each projection names a :class:`Schema`; every
-projection of a table, whatever its game, shares that table's schema, so ``dice`` rows of every
-dice game land in one table. The catalog adds the ``game`` column in front of every row.
+A game joins the catalog by naming, in its manifest (``projections=``), a function
+``projections() -> list[Projection]`` returning *fresh* instances (it is called once per game
+folded); the shipped games keep theirs in ``queries/games/<game>.py``. Each projection names a
+:class:`Schema`; every projection of a table, whatever its game, shares that table's schema,
+so ``dice`` rows of every dice game land in one table. The catalog adds the ``game`` column in
+front of every row.
 
 >>> class Adds(Projection):
 ...     schema = Schema("adds", (Column("seq", "BIGINT"), Column("n", "INTEGER")))
@@ -18,13 +19,12 @@ dice game land in one table. The catalog adds the ``game`` column in front of ev
 from __future__ import annotations
 
 import hashlib
-import importlib
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, NamedTuple
 
 from tabletape.replay.visitor import GameInfo, Visit, Visitor
-from tabletape.rules.kernel import Rules
+from tabletape.rules.kernel import Rules, UnknownGame, game_part, manifest_of, register
 
 
 class Column(NamedTuple):
@@ -351,32 +351,19 @@ def seconds_between(start: str, end: str) -> float | None:
 
 ProjectionFactory = Callable[[], Sequence[Projection]]
 
-_PLUGINS: dict[str, ProjectionFactory | None] = {}
-
 
 def register_projections(kind: str, factory: ProjectionFactory) -> None:
-    """Give game ``kind`` projections without a ``queries/games`` module (tests, notebooks)."""
-    _PLUGINS[kind] = factory
-
-
-def game_module_name(kind: str) -> str:
-    """``risk-strike`` -> ``tabletape.queries.games.risk_strike``."""
-    return f"tabletape.queries.games.{kind.replace('-', '_')}"
+    """Give the known game ``kind`` the projections ``factory`` in code (tests, notebooks)."""
+    manifest = manifest_of(kind)
+    if manifest is None:
+        raise UnknownGame(f"no game kind '{kind}' to give projections to; register it first")
+    register(manifest, projections=factory)
 
 
 def plugin(kind: str) -> ProjectionFactory | None:
-    """The ``projections`` function of game ``kind``, or None when it has none."""
-    if kind not in _PLUGINS:
-        name = game_module_name(kind)
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name != name:
-                raise
-            _PLUGINS[kind] = None
-        else:
-            _PLUGINS[kind] = module.projections
-    return _PLUGINS[kind]
+    """The ``projections`` function game ``kind``'s manifest names, or None when it has none."""
+    factory: ProjectionFactory | None = game_part(kind, "projections")
+    return factory
 
 
 def generic_projections() -> list[Projection]:

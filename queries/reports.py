@@ -60,10 +60,10 @@ REPORTS: dict[str, Report] = {}
 def all_reports() -> dict[str, Report]:
     """Every report, the shipped games' own included (their plug-ins register them on import)."""
     from tabletape.queries.projections import plugin
-    from tabletape.rules.kernel import BUILTIN_GAMES
+    from tabletape.rules.kernel import manifests
 
-    for names in BUILTIN_GAMES.values():
-        plugin(names[0])
+    for kind in manifests():
+        plugin(kind)
     return REPORTS
 
 

@@ -8,10 +8,11 @@ gathers everything an auditor asks:
 * every event is legal under the current rules (each refusal listed with its reason);
 * retractions: what was undone, when and by whom;
 * recorded-at times never go backwards;
-* cards and tokens are conserved: the game's ``conservation(state) -> list[str]`` (on its Rules
-  object, or in its rules module) is asked after every event;
-* dice are fair: the game's ``dice(visit) -> list[(player, sides, face)]`` lists the dice of each
-  event; faces are counted per player and overall and tested against uniform (chi-square).
+* cards and tokens are conserved: the game's ``conservation(state) -> list[str]`` (named by
+  its manifest, :class:`tabletape.rules.manifest.GameManifest`) is asked after every event;
+* dice are fair: the game's ``dice(visit) -> list[(player, sides, face)]`` (named by its
+  manifest too) lists the dice of each event; faces are counted per player and overall and
+  tested against uniform (chi-square).
 
 The statistics are :mod:`tabletape.replay.fairness`.
 """
@@ -19,9 +20,8 @@ The statistics are :mod:`tabletape.replay.fairness`.
 from __future__ import annotations
 
 import itertools
-import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,9 +35,8 @@ from rich.text import Text
 from tabletape.ledger import Ledger, Record
 from tabletape.replay.fairness import chi_square_uniform
 from tabletape.replay.fold import RefusedEvent, action_text
-from tabletape.replay.games import plugin_function
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
-from tabletape.rules.kernel import Rules, UnknownGame
+from tabletape.rules.kernel import UnknownGame, game_part
 
 LOADED_P = 1e-4
 """Below this p-value (with enough rolls) dice are reported as loaded: the audit fails.
@@ -113,22 +112,6 @@ class AuditReport(msgspec.Struct, kw_only=True):
     """One line per failure; empty when the game is clean."""
 
 
-def game_hook(rules: Rules[Any], name: str) -> Callable[..., Any] | None:
-    """A game's optional audit function (``dice``, ``conservation``): a method of its Rules, a
-    function of its rules module or package, or of its replay plug-in
-    (:mod:`tabletape.replay.games`)."""
-    found = getattr(rules, name, None)
-    if callable(found):
-        return found
-    module_name = type(rules).__module__
-    for candidate in (module_name, module_name.rpartition(".")[0]):
-        module = sys.modules.get(candidate)
-        found = getattr(module, name, None) if module is not None else None
-        if callable(found):
-            return found
-    return plugin_function(rules.name, name)
-
-
 class AuditVisitor(Visitor):
     """Gathers refusals, retractions, time order, conservation and dice from one walk."""
 
@@ -145,8 +128,8 @@ class AuditVisitor(Visitor):
 
     def begin_game(self, info: GameInfo) -> None:
         self.info = info
-        self.conserve = game_hook(info.rules, "conservation")
-        self.dice = game_hook(info.rules, "dice")
+        self.conserve = game_part(info.rules.name, "conservation")
+        self.dice = game_part(info.rules.name, "dice")
         self.check_conservation(1, info.start_state)
 
     def visit_event(self, visit: Visit) -> None:

@@ -47,8 +47,7 @@ from tabletape.replay.fold import (
     record_action,
     undo,
 )
-from tabletape.replay.games import plugin_function
-from tabletape.rules.kernel import BadOptions, find_game, registered
+from tabletape.rules.kernel import BadOptions, find_game, game_part, manifest_of, registered
 
 app = typer.Typer(
     help="Record tabletop games as event logs; replay, audit and query them.",
@@ -67,13 +66,14 @@ Parquet export's BIGINT) holds every one exactly."""
 
 @app.command()
 def games(as_json: JsonOption = False) -> None:
-    """List the game kinds tabletape knows."""
+    """List the game kinds tabletape knows (each declared by its manifest)."""
     kinds = registered()
     if as_json:
         print_json([{"kind": r.name, "title": r.title, "aliases": list(r.aliases),
                      "players": [r.min_players, r.max_players],
                      "rules_version": r.rules_version,
-                     "tabletape_version": ledger_pkg.__version__} for r in kinds])
+                     "tabletape_version": ledger_pkg.__version__,
+                     "id_prefix": r.short, "parts": list(parts_of(r.name))} for r in kinds])
         return
     table = Table(box=box.SIMPLE_HEAD, title="Game kinds", title_justify="left")
     for column in ("kind", "title", "players", "aliases"):
@@ -115,11 +115,17 @@ def new(
         return
     out.print(f"Started [bold]{rules.title}[/] game [bold cyan]{escape(game)}[/] "
               f"for {escape(', '.join(players))}.")
-    notes = plugin_function(rules.name, "setup_notes")  # a game's word on its setup, if any
+    notes = game_part(rules.name, "setup_notes")  # a game's word on its setup, if any
     if notes is not None:
         out.print(notes(rules, rules.start(started)))
     out.print(f"Record actions with [bold]tabletape record {escape(game)} ACTION key=value …[/] "
               f"or play at the prompt: [bold]tabletape play {escape(game)}[/]")
+
+
+def parts_of(kind: str) -> tuple[str, ...]:
+    """The optional parts game ``kind`` ships (``view``, ``demo``...), as its manifest says."""
+    manifest = manifest_of(kind)
+    return manifest.provides() if manifest is not None else ()
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:

@@ -1,12 +1,12 @@
 """``tabletape demo``: record an example game into the ledger, then show it.
 
-The example is the demo game of :data:`DEMO_KIND`: its rules package ships a ``demo`` module
-with ``DEMO_PLAYERS`` and ``demo_actions()``, the lines a person would type at the table.
+The example is the demo game of :data:`DEMO_KIND` (or of the game asked for): the ``demo`` its
+manifest names (the shipped games: ``rules/<game>/demo.py``) has ``DEMO_PLAYERS`` and
+``demo_actions()``, the lines a person would type at the table.
 """
 
 from __future__ import annotations
 
-import importlib
 import tempfile
 
 from rich.console import Console
@@ -16,7 +16,7 @@ from tabletape import ledger as ledger_pkg
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay import render
 from tabletape.replay.fold import Folded, append_checked, decode_event, open_game, prepare
-from tabletape.rules.kernel import find_game
+from tabletape.rules.kernel import UnknownGame, find_game, game_part, manifests
 
 DEMO_KIND = "risk-strike"
 DEMO_SEED = 2023
@@ -29,7 +29,10 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
     ``ledger`` in one write: a demo that fails half-way (a full disk) leaves no game behind.
     """
     rules = find_game(kind)
-    module = importlib.import_module(f"tabletape.rules.{rules.name.replace('-', '_')}.demo")
+    module = game_part(rules.name, "demo")
+    if module is None:
+        with_demo = sorted(name for name, manifest in manifests().items() if manifest.demo)
+        raise UnknownGame(f"{rules.title} ships no demo; games with one: {', '.join(with_demo)}")
     players = tuple(module.DEMO_PLAYERS)
     started = GameStarted(kind=rules.name, rules_version=rules.rules_version,
                           tabletape_version=ledger_pkg.__version__, players=players,

@@ -17,10 +17,9 @@ from rich.text import Text
 
 from tabletape.ledger import GameStarted, Noted, Record, Retracted
 from tabletape.replay.fold import action_text, retractions
-from tabletape.replay.games import plugin_function
 from tabletape.replay.render import won_words
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
-from tabletape.rules.kernel import Rules, TurnInfo
+from tabletape.rules.kernel import Rules, TurnInfo, game_part
 
 NarrateFunction = Callable[[Visit], list[str]]
 """The plug-in signature: one visit in, its sentences out."""
@@ -39,7 +38,7 @@ class Narrator:
         self.rules = rules
         self.records = records
         self.retracted = retractions(records)
-        self.game_narrate: NarrateFunction | None = plugin_function(rules.name, "narrate")
+        self.game_narrate: NarrateFunction | None = game_part(rules.name, "narrate")
 
     def sentences(self, visit: Visit) -> list[str]:
         """What happened at ``visit``, as sentences."""

@@ -1,8 +1,8 @@
 """What people read: games, logs and legal actions rendered with rich; the ``--json`` shapes.
 
-Each game may ship a plug-in ``replay/games/<module>.py`` (see :mod:`tabletape.replay.games`) with
-``view(rules, state)`` returning a rich renderable (the older ``replay/<module>_view.py`` is still
-found); games without one get a table of their per-player figures.
+A game's manifest may name a ``view(rules, state)`` returning a rich renderable (the shipped
+games keep theirs in ``replay/games/<game>.py``, see :mod:`tabletape.replay.games`); games
+without one get a table of their per-player figures.
 """
 
 from __future__ import annotations
@@ -20,14 +20,13 @@ from rich.text import Text
 
 from tabletape.ledger import Record, event_type
 from tabletape.replay.fold import Folded, action_text, decode_event
-from tabletape.replay.games import plugin_function
 from tabletape.rules.actions import usage
-from tabletape.rules.kernel import ActionSpec, Result, Rules, TurnInfo
+from tabletape.rules.kernel import ActionSpec, Result, Rules, TurnInfo, game_part
 
 
 def game_view(rules: Rules[Any], state: Any) -> RenderableType:
     """The game's own view of ``state``, or a table of its figures."""
-    view = plugin_function(rules.name, "view")
+    view = game_part(rules.name, "view")
     if view is None:
         return figures_table(rules.figures(state))
     return view(rules, state)

@@ -1,10 +1,11 @@
 """The protocol every game implements, and the registry that finds games by name.
 
 A game is a :class:`Rules` subclass holding metadata as class attributes and pure functions of
-``(state, actor, event)``; its instance is registered with :func:`register`::
+``(state, actor, event)``. It declares itself once in a
+:class:`~tabletape.rules.manifest.GameManifest` (its names, where its rules and plug-ins live),
+found through the ``tabletape.games`` entry points, or registered in code with :func:`register`::
 
-    register(RiskStrike())
-    find_game("strike")        # aliases and unique prefixes work
+    rules = find_game("strike")        # aliases and unique prefixes work
     rules.start(started)       # state after the game-started event
     rules.check(state, actor, event)  # raises IllegalAction("why, in table words")
     state = rules.apply(state, actor, event)
@@ -25,6 +26,7 @@ through that function; the stored bytes, and so the hash chain, stay as they wer
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
 import random
@@ -36,6 +38,7 @@ import msgspec
 
 from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import LEDGER_EVENTS, Event, GameStarted, event_type
+from tabletape.rules.manifest import GameManifest, discovered, load, warn_not_loaded
 
 S = TypeVar("S")
 
@@ -158,6 +161,10 @@ class Rules(Generic[S]):
 
     State ``S`` is any immutable value (a frozen msgspec Struct is the house style); ``apply``
     returns a new state and never changes the one it was given.
+
+    A game's class takes its names from its manifest, declared once::
+
+        class RiskStrike(SteppedRules[State], manifest=MANIFEST): ...
     """
 
     name: ClassVar[str]
@@ -183,6 +190,13 @@ class Rules(Generic[S]):
     whose game-started names that ``rules_version``; the stored bytes (and their hashes) are
     never changed, only the decoded value is. One entry per old version and type, each mapping
     straight to the current shape."""
+
+    def __init_subclass__(cls, manifest: GameManifest | None = None, **kwargs: Any) -> None:
+        """Take ``name``, ``title``, ``aliases`` and ``short`` from ``manifest`` when given."""
+        super().__init_subclass__(**kwargs)
+        if manifest is not None:
+            cls.name, cls.title = manifest.name, manifest.title
+            cls.aliases, cls.short = manifest.aliases, manifest.short
 
     # -- setup ---------------------------------------------------------------------------------
 
@@ -407,57 +421,109 @@ def closest(name: str, allowed: Sequence[str]) -> str | None:
 
 # -- registry ------------------------------------------------------------------------------------
 
-_REGISTRY: dict[str, Rules[Any]] = {}
+REGISTERED: dict[str, GameManifest] = {}
+"""Games registered in code (tests, notebooks) by name; they win over installed ones."""
+
+R = TypeVar("R", bound="Rules[Any] | GameManifest")
+
+_RULES: dict[str, tuple[Any, Rules[Any]]] = {}
+"""The Rules object of each game loaded so far, by name, with the manifest's ``rules`` it was
+loaded from (one per game per process, unless the manifest's ``rules`` changes)."""
 
 
-def register(rules: Rules[Any]) -> Rules[Any]:
-    """Add a game kind to the registry (by name; aliases are resolved by :func:`find_game`)."""
-    _REGISTRY[rules.name] = rules
-    return rules
+def register(game: R, **parts: Any) -> R:
+    """Register a game in code: a :class:`GameManifest`, or a :class:`Rules` object whose names
+    make its manifest; ``parts`` (``view=``, ``projections=``, ...) are given as objects or places.
+    Installed games need none of this: their manifest is found through their entry point."""
+    if isinstance(game, Rules):
+        manifest = rules_manifest(game, **parts)
+    else:
+        manifest = dataclasses.replace(game, **parts)
+    REGISTERED[manifest.name] = manifest
+    return game
+
+
+def rules_manifest(rules: Rules[Any], **parts: Any) -> GameManifest:
+    """The manifest of a game made in code from its Rules object (names from its attributes)."""
+    return GameManifest(name=rules.name, title=rules.title, aliases=rules.aliases,
+                        short=rules.short, rules=rules, **parts)
+
+
+def manifests() -> dict[str, GameManifest]:
+    """Every game's manifest by name: installed (entry points) and registered in code."""
+    return {**discovered(), **REGISTERED}
+
+
+def manifest_of(kind: str) -> GameManifest | None:
+    """The manifest of the game called exactly ``kind``, or None."""
+    return REGISTERED.get(kind) or discovered().get(kind)
 
 
 def registered() -> tuple[Rules[Any], ...]:
-    """Every registered game kind, by name (the shipped ones are imported first)."""
-    for module in BUILTIN_GAMES:
-        import_game_module(module)
-    return tuple(_REGISTRY[name] for name in sorted(_REGISTRY))
+    """Every game's rules, by name; a game whose rules cannot be imported is skipped with a
+    :class:`~tabletape.rules.manifest.GameNotLoaded` warning (the others still work)."""
+    found = []
+    for name, manifest in sorted(manifests().items()):
+        try:
+            found.append(rules_of(manifest))
+        except Exception as error:
+            warn_not_loaded(f"'{name}' ({manifest.rules})", error)
+    return tuple(found)
 
 
 def find_game(name: str) -> Rules[Any]:
     """The game kind called ``name``: its registry name, an alias, or a unique prefix of either.
 
-    Only the module of the game found is imported, so recording one game never pays for the
-    others. Raises :class:`UnknownGame` with the known kinds (and a "did you mean").
+    Only the game found is imported, so recording one game never pays for the others. Raises
+    :class:`UnknownGame` with the known kinds (and a "did you mean").
     """
+    manifest = find_manifest(name)
+    try:
+        return rules_of(manifest)
+    except (ImportError, AttributeError, TypeError) as error:
+        raise UnknownGame(f"game kind '{manifest.name}' is known but its rules cannot be "
+                          f"loaded ({type(error).__name__}: {error})") from None
+
+
+def find_manifest(name: str) -> GameManifest:
+    """The manifest :func:`find_game` finds for ``name`` (nothing of the game is imported)."""
     wanted = name.strip().casefold().replace("_", "-").replace(" ", "-")
-    names = {rules.name: rules.name for rules in _REGISTRY.values()}
-    names.update({alias: rules.name for rules in _REGISTRY.values() for alias in rules.aliases})
-    names.update({n: names_[0] for names_ in BUILTIN_GAMES.values() for n in names_})
+    every = manifests()
+    names = {alias: manifest.name for manifest in every.values() for alias in manifest.names}
     exact = names.get(wanted)
     prefixed = {kind for key, kind in names.items() if key.startswith(wanted)} if wanted else set()
     kind = exact or (prefixed.pop() if len(prefixed) == 1 else None)
     if kind is None:
-        known = sorted({*_REGISTRY, *(n[0] for n in BUILTIN_GAMES.values())})
-        raise UnknownGame(unknown_name_message("game kind", name, known))
-    if kind not in _REGISTRY:
-        import_game_module(next(m for m, n in BUILTIN_GAMES.items() if n[0] == kind))
-    return _REGISTRY[kind]
+        raise UnknownGame(unknown_name_message("game kind", name, sorted(every)))
+    return every[kind]
 
 
-def import_game_module(module: str) -> None:
-    """Import a shipped game's package (it registers itself)."""
-    import importlib
+def rules_of(manifest: GameManifest) -> Rules[Any]:
+    """The Rules object of ``manifest`` (imported and, for a class, instantiated once)."""
+    cached = _RULES.get(manifest.name)
+    if cached is not None and cached[0] == manifest.rules:
+        return cached[1]
+    rules = load(manifest.rules)
+    rules = rules() if isinstance(rules, type) else rules
+    if not isinstance(rules, Rules) or rules.name != manifest.name:
+        raise TypeError(f"{manifest.rules!r} is not the Rules of '{manifest.name}'")
+    _RULES[manifest.name] = (manifest.rules, rules)
+    return rules
 
-    importlib.import_module(module)
 
-
-BUILTIN_GAMES: dict[str, tuple[str, ...]] = {
-    "tabletape.rules.risk_strike": ("risk-strike", "strike", "rs"),
-    "tabletape.rules.marvel_united": ("marvel-united", "marvel", "mu"),
-    "tabletape.rules.risk_deep_space": ("risk-deep-space", "deep-space", "ds"),
-}
-"""Packages of the shipped games, with their kind name first, then their aliases; each registers
-its rules on import. (Kept here so that finding a game imports that game only.)"""
+def game_part(kind: str, part: str) -> Any:
+    """Part ``part`` (``view``, ``narrate``, ``dice``, ``projections``...) of game ``kind``, as
+    its manifest names it; None when the game ships none (or is not known), or when it cannot be
+    imported (then with a :class:`~tabletape.rules.manifest.GameNotLoaded` warning: the game
+    goes on without it)."""
+    manifest = manifest_of(kind)
+    if manifest is None:
+        return None
+    try:
+        return manifest.part(part)
+    except Exception as error:  # a broken plug-in module: the generic view, narrator... instead
+        warn_not_loaded(f"'{kind}' part {part} ({getattr(manifest, part)})", error)
+        return None
 
 
 # -- playing without a table ---------------------------------------------------------------------

@@ -69,6 +69,11 @@ def _show_version(value: bool) -> None:
 
 def main() -> None:
     """Entry point of the ``tabletape`` command (``record`` takes a fast path)."""
+    import warnings
+
+    from tabletape.rules.manifest import one_line_warnings
+
+    warnings.showwarning = one_line_warnings(warnings.showwarning)  # a broken game: one line
     if sys.argv[1:2] == ["record"]:
         from tabletape.replay.quick import record_main
 

@@ -9,9 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tabletape import build_app
-from tabletape.rules.kernel import BUILTIN_GAMES
-
-KINDS = sorted(names[0] for names in BUILTIN_GAMES.values())
+from tests.test_registry import KINDS
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -6,21 +6,27 @@ brings the total to ``target`` or beyond wins. ``cheer`` may be played by anyone
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from tabletape.ledger.events import Event, GameStarted
 from tabletape.rules.kernel import (
+    REGISTERED,
     ActionSpec,
     FieldSpec,
     IllegalAction,
     Result,
     Rules,
     TurnInfo,
+    manifest_of,
     register,
 )
+
+if TYPE_CHECKING:
+    import pytest
 
 
 class Added(Event, tag="add"):
@@ -132,4 +138,13 @@ class Tiny(Rules[TinyState]):
         return self.active(state), Added(n=rng.randint(1, 3))
 
 
-TINY = register(Tiny())
+TINY = Tiny()
+register(TINY, dice=TINY.dice)  # its manifest, made in code: the rules object and its dice hook
+
+
+def with_parts(monkeypatch: pytest.MonkeyPatch, kind: str = "tiny", **parts: Any) -> None:
+    """Give the registered game ``kind`` these manifest parts (``view=``, ``conservation=``...)
+    for one test; ``monkeypatch`` puts its manifest back after."""
+    manifest = manifest_of(kind)
+    assert manifest is not None
+    monkeypatch.setitem(REGISTERED, kind, dataclasses.replace(manifest, **parts))

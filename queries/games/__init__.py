@@ -1,6 +1,6 @@
-"""Per-game projections: ``queries/games/<module>.py`` (kind with "-" as "_") for each game.
+"""Per-game projections of the shipped games: ``queries/games/<game>.py``, one per game.
 
-Each module exposes ``projections() -> list[tabletape.queries.projections.Projection]`` returning
-fresh
-instances; see :mod:`tabletape.queries.projections`.
+Each module has ``projections() -> list[tabletape.queries.projections.Projection]`` returning
+fresh instances, named by its game's manifest (``projections=``); see
+:mod:`tabletape.queries.projections`.
 """

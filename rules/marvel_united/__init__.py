@@ -99,9 +99,36 @@ Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` 
 Card faces are data (:mod:`.data`), marked; the log records what each card shows.
 """
 
-from tabletape.rules.kernel import register
-from tabletape.rules.marvel_united.game import MarvelUnited
+from typing import Any
 
-RULES = register(MarvelUnited())
+from tabletape.rules.manifest import GameManifest
 
-__all__ = ["RULES", "MarvelUnited"]
+REPLAY = "tabletape.replay.games.marvel_united"
+
+MANIFEST = GameManifest(
+    name="marvel-united", title="Marvel United", aliases=("marvel", "mu"), short="mu",
+    rules="tabletape.rules.marvel_united.game:MarvelUnited",
+    view=f"{REPLAY}:view",
+    narrate=f"{REPLAY}:narrate",
+    conservation=f"{REPLAY}:conservation",
+    dice=f"{REPLAY}:dice",
+    projections="tabletape.queries.games.marvel_united:projections",
+    demo="tabletape.rules.marvel_united.demo",
+)
+"""The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
+
+
+def __getattr__(name: str) -> Any:
+    """``RULES`` (the registered rules object) and ``MarvelUnited``, imported on first use."""
+    if name == "RULES":
+        from tabletape.rules.kernel import rules_of
+
+        return rules_of(MANIFEST)
+    if name == "MarvelUnited":
+        from tabletape.rules.marvel_united.game import MarvelUnited
+
+        return MarvelUnited
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["MANIFEST", "RULES", "MarvelUnited"]

@@ -16,7 +16,7 @@ from tabletape.rules.kernel import (
     TurnInfo,
     protocol_version,
 )
-from tabletape.rules.marvel_united import data
+from tabletape.rules.marvel_united import MANIFEST, data
 from tabletape.rules.marvel_united.actions import legal_actions
 from tabletape.rules.marvel_united.events import EVENTS, Dealt, Drew, SetUp, VillainTurn
 from tabletape.rules.marvel_united.moves import (
@@ -41,13 +41,9 @@ from tabletape.rules.marvel_united.state import (
 from tabletape.rules.seats import no_such_player
 
 
-class MarvelUnited(SteppedRules[State]):
+class MarvelUnited(SteppedRules[State], manifest=MANIFEST):
     """Marvel United for 2 to 4 heroes against Red Skull, Ultron or Taskmaster."""
 
-    name = "marvel-united"
-    title = "Marvel United"
-    aliases = ("marvel", "mu")
-    short = "mu"
     rules_version = RULES_VERSIONS[-1]
     """Version 2 records a Masterplan card's face, each overflowing location's ``done`` and a
     Location effect's cost as ``discard``; version 1 logs keep their protocol

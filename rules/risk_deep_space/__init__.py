@@ -76,9 +76,37 @@ differ, an option):
 - **Roll-off**: one die each; players tied for highest roll again.
 """
 
-from tabletape.rules.kernel import register
-from tabletape.rules.risk_deep_space.game import RiskDeepSpace
+from typing import Any
 
-RULES = register(RiskDeepSpace())
+from tabletape.rules.manifest import GameManifest
 
-__all__ = ["RULES", "RiskDeepSpace"]
+REPLAY = "tabletape.replay.games.risk_deep_space"
+
+MANIFEST = GameManifest(
+    name="risk-deep-space", title="Risk: Deep Space", aliases=("deep-space", "ds"), short="ds",
+    rules="tabletape.rules.risk_deep_space.game:RiskDeepSpace",
+    view=f"{REPLAY}:view",
+    narrate=f"{REPLAY}:narrate",
+    setup_notes=f"{REPLAY}:setup_notes",
+    conservation=f"{REPLAY}:conservation",
+    dice=f"{REPLAY}:dice",
+    projections="tabletape.queries.games.risk_deep_space:projections",
+    demo="tabletape.rules.risk_deep_space.demo",
+)
+"""The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
+
+
+def __getattr__(name: str) -> Any:
+    """``RULES`` (the registered rules object) and ``RiskDeepSpace``, imported on first use."""
+    if name == "RULES":
+        from tabletape.rules.kernel import rules_of
+
+        return rules_of(MANIFEST)
+    if name == "RiskDeepSpace":
+        from tabletape.rules.risk_deep_space.game import RiskDeepSpace
+
+        return RiskDeepSpace
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["MANIFEST", "RULES", "RiskDeepSpace"]

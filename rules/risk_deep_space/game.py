@@ -17,7 +17,7 @@ from tabletape.rules.kernel import (
     TurnInfo,
     protocol_version,
 )
-from tabletape.rules.risk_deep_space import data
+from tabletape.rules.risk_deep_space import MANIFEST, data
 from tabletape.rules.risk_deep_space.actions import legal_actions
 from tabletape.rules.risk_deep_space.events import EVENTS, Battled, RolledOff
 from tabletape.rules.risk_deep_space.moves import (
@@ -49,13 +49,9 @@ from tabletape.rules.risk_deep_space.state import (
 from tabletape.rules.seats import NOBODY, seat_named
 
 
-class RiskDeepSpace(SteppedRules[State]):
+class RiskDeepSpace(SteppedRules[State], manifest=MANIFEST):
     """Risk: Deep Space for 2 to 4 players: Recruits, Gems and Ore, Bases on planets."""
 
-    name = "risk-deep-space"
-    title = "Risk: Deep Space"
-    aliases = ("deep-space", "ds")
-    short = "ds"
     rules_version = "1"
     min_players = 2
     max_players = 4

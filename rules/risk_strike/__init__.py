@@ -106,9 +106,36 @@ the map) are defaults marked in :mod:`.data`, overridable with ``--option``; so 
 ``reshuffle``, ``expand-cards`` and ``after-win`` (:data:`.data.READINGS`).
 """
 
-from tabletape.rules.kernel import register
-from tabletape.rules.risk_strike.game import RiskStrike
+from typing import Any
 
-RULES = register(RiskStrike())
+from tabletape.rules.manifest import GameManifest
 
-__all__ = ["RULES", "RiskStrike"]
+REPLAY = "tabletape.replay.games.risk_strike"
+
+MANIFEST = GameManifest(
+    name="risk-strike", title="Risk Strike", aliases=("strike", "rs"), short="rs",
+    rules="tabletape.rules.risk_strike.game:RiskStrike",
+    view=f"{REPLAY}:view",
+    narrate=f"{REPLAY}:narrate",
+    conservation=f"{REPLAY}:conservation",
+    dice=f"{REPLAY}:dice",
+    projections="tabletape.queries.games.risk_strike:projections",
+    demo="tabletape.rules.risk_strike.demo",
+)
+"""The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
+
+
+def __getattr__(name: str) -> Any:
+    """``RULES`` (the registered rules object) and ``RiskStrike``, imported on first use."""
+    if name == "RULES":
+        from tabletape.rules.kernel import rules_of
+
+        return rules_of(MANIFEST)
+    if name == "RiskStrike":
+        from tabletape.rules.risk_strike.game import RiskStrike
+
+        return RiskStrike
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["MANIFEST", "RULES", "RiskStrike"]

@@ -17,7 +17,7 @@ from tabletape.rules.kernel import (
     TurnInfo,
     protocol_version,
 )
-from tabletape.rules.risk_strike import data
+from tabletape.rules.risk_strike import MANIFEST, data
 from tabletape.rules.risk_strike.actions import legal_actions
 from tabletape.rules.risk_strike.events import (
     EVENTS,
@@ -58,13 +58,9 @@ from tabletape.rules.risk_strike.state import (
 from tabletape.rules.seats import seat_named
 
 
-class RiskStrike(SteppedRules[State]):
+class RiskStrike(SteppedRules[State], manifest=MANIFEST):
     """Risk Strike for 2 to 5 players: continent cards, tactics cards, domination coins."""
 
-    name = "risk-strike"
-    title = "Risk Strike"
-    aliases = ("strike", "rs")
-    short = "rs"
     rules_version = RULES_VERSIONS[-1]
     """Version 2 records the attacker's and the defender's deployment steps (``deploy troops=0``
     declines), names Bombard's die by what it shows and keeps Expand's draw past the battle;

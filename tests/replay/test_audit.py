@@ -14,7 +14,7 @@ from tabletape.ledger import Ledger
 from tabletape.replay.audit import audit_game
 from tabletape.replay.fairness import chi_square_sf, chi_square_uniform, regularized_gamma_q
 from tests.replay.conftest import bot_log, raw_log, record_script, run, stamp, tiny_started
-from tests.tinygame import TINY, Added, Cheered, Rolled
+from tests.tinygame import Added, Cheered, Rolled, with_parts
 
 # -- the chi-square survival function -------------------------------------------------------------
 
@@ -142,9 +142,8 @@ def test_few_dice_are_a_warning_not_a_failure(store: Ledger) -> None:
 
 
 def test_conservation_is_asked_after_every_event(monkeypatch, store: Ledger, story: str) -> None:
-    monkeypatch.setattr(TINY, "conservation",
-                        lambda state: ["the total passed 5"] if state.total > 5 else [],
-                        raising=False)
+    with_parts(monkeypatch, conservation=lambda state: ["the total passed 5"]
+               if state.total > 5 else [])
     report = audit_game(store, story)
     assert report.conservation_checked
     assert [(f.seq, f.problem) for f in report.conservation] == [(3, "the total passed 5")]

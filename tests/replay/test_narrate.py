@@ -1,20 +1,23 @@
-"""Narration: every event in table words, plug-ins found by convention, never a failure."""
+"""Narration: every event in table words, plug-ins named by the manifest, never a failure."""
 
 from __future__ import annotations
 
-import sys
+import io
 import tempfile
-import types
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 from rich.text import Text
 
 from tabletape.ledger import Ledger
 from tabletape.replay import render
 from tabletape.replay.narrate import FAILED_MARK, narrate_game
 from tabletape.rules.kernel import find_game
+from tabletape.rules.manifest import GameNotLoaded
 from tests.replay.conftest import bot_log
+from tests.tinygame import with_parts
 
 
 def test_every_event_is_told_undo_and_notes_too(store: Ledger, story: str) -> None:
@@ -49,18 +52,11 @@ def test_narration_never_fails_on_a_bot_game(seed: int, players: int, target: in
         assert not any(FAILED_MARK in sentence for sentence in line.sentences)
 
 
-def plugin(monkeypatch, name: str, **functions) -> None:
-    module = types.ModuleType(name)
-    for key, value in functions.items():
-        setattr(module, key, value)
-    monkeypatch.setitem(sys.modules, name, module)
-
-
 def test_a_game_plugin_narrates_and_views(monkeypatch, store: Ledger, story: str) -> None:
-    plugin(monkeypatch, "tabletape.replay.games.tiny",
-           narrate=lambda visit: [f"{visit.record.actor.title()} adds up to "
+    with_parts(monkeypatch,
+               narrate=lambda visit: [f"{visit.record.actor.title()} adds up to "
                                   f"{visit.after.total}."],
-           view=lambda rules, state: Text(f"total {state.total}"))
+               view=lambda rules, state: Text(f"total {state.total}"))
     lines = narrate_game(story, store.records(story))
     assert lines[1].sentences == ["Olga adds up to 2."]
     assert render.game_view(find_game("tiny"), find_game("tiny").start(
@@ -69,7 +65,22 @@ def test_a_game_plugin_narrates_and_views(monkeypatch, store: Ledger, story: str
 
 def test_a_failing_narrator_falls_back_to_the_generic_sentence(monkeypatch, store: Ledger,
                                                                story: str) -> None:
-    plugin(monkeypatch, "tabletape.replay.games.tiny", narrate=lambda visit: 1 / 0)
+    with_parts(monkeypatch, narrate=lambda visit: 1 / 0)
     lines = narrate_game(story, store.records(story))
     assert lines[1].sentences[0] == "olga: add n=2"
     assert FAILED_MARK in lines[1].sentences[1]
+
+
+def test_a_part_that_cannot_be_imported_is_left_out_with_a_warning(monkeypatch, store: Ledger,
+                                                                   story: str) -> None:
+    """A broken plug-in module never breaks the game: its generic view and narrator stand in."""
+    with_parts(monkeypatch, view="no_such_plugin_module:view", narrate="tests.tinygame:nothing")
+    rules = find_game("tiny")
+    with pytest.warns(GameNotLoaded, match=r"'tiny' part view \(no_such_plugin_module:view\)"):
+        view = render.game_view(rules, rules.start(store.started(story)))
+    console = Console(file=io.StringIO(), width=80)
+    console.print(view)
+    assert "olga" in console.file.getvalue()  # the figures table
+    with pytest.warns(GameNotLoaded, match=r"'tiny' part narrate .*AttributeError"):
+        lines = narrate_game(story, store.records(story))
+    assert lines[1].sentences == ["olga: add n=2"]

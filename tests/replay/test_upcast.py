@@ -58,7 +58,7 @@ NEW_LOG = [("ann", Added(n=3)), ("bob", Rolled(dice=(5,))), ("ann", Cheered()),
 
 @pytest.fixture
 def ledger(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Ledger:
-    monkeypatch.setitem(kernel._REGISTRY, UpcastTiny.name, UpcastTiny())
+    monkeypatch.setitem(kernel.REGISTERED, UpcastTiny.name, kernel.rules_manifest(UpcastTiny()))
     return Ledger(str(tmp_path / "ledger"))
 
 
