@@ -43,7 +43,9 @@ from tabletape.rules.kernel import (
     Upcaster,
     dice_rng,
     find_game,
+    unknown_name_message,
 )
+from tabletape.rules.seats import AmbiguousName, find_seat
 
 UNDOABLE_SKIP = frozenset({"game-started", "undo", "note"})
 """Event types that ``undo`` never retracts (it retracts the latest *action*)."""
@@ -378,17 +380,19 @@ def open_game(ledger: Ledger, game: str) -> Folded:
 
 
 def resolve_player(name: str, players: Sequence[str]) -> str:
-    """The seat name a typed name means (case-insensitive, unique prefix allowed)."""
-    wanted = name.strip().casefold()
-    for player in players:
-        if player.casefold() == wanted:
-            return player
-    matches = [p for p in players if p.casefold().startswith(wanted)] if wanted else []
-    if len(matches) == 1:
-        return matches[0]
-    from tabletape.rules.kernel import unknown_name_message
+    """The name a typed ``by=NAME`` means among ``players`` (``table`` among them), as
+    :func:`~tabletape.rules.seats.find_seat` reads it; raises :class:`ActionSyntaxError`.
 
-    raise ActionSyntaxError(unknown_name_message("player", name, list(players)))
+    >>> resolve_player("pat", ("Olga", "Patrick", "table"))
+    'Patrick'
+    """
+    try:
+        seat = find_seat(name, players)
+    except AmbiguousName as error:
+        raise ActionSyntaxError(error.message()) from None
+    if seat is None:
+        raise ActionSyntaxError(unknown_name_message("player", name, list(players)))
+    return players[seat]
 
 
 def prepare(folded: Folded, text: str | Sequence[str]) -> tuple[str, Event]:

@@ -48,6 +48,7 @@ from typing import Any
 import msgspec
 
 from tabletape.rules.kernel import BadOptions, unknown_name_message
+from tabletape.rules.seats import NOBODY
 
 ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 """What a space id looks like: ``red-station``, ``planet-7``."""
@@ -217,10 +218,7 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
         return data
 
 
-# -- occupancy -----------------------------------------------------------------------------------
-
-NOBODY = -1
-"""The holder of an empty space."""
+# -- occupancy (``NOBODY``, from :mod:`~tabletape.rules.seats`, holds an empty space) -------------
 
 
 def holder(pieces: Sequence[int]) -> int:

@@ -21,6 +21,11 @@ from typing import Literal
 Side = Literal["attacker", "defender"]
 ATTACKER: Side = "attacker"
 DEFENDER: Side = "defender"
+BATTLE_SIDES: tuple[Side, Side] = (ATTACKER, DEFENDER)
+"""The two sides of a battle, as people type them (``side=attacker``)."""
+
+D6 = 6
+"""Faces of the six-sided dice every shipped game rolls."""
 
 
 def dice_count(units: int, maximum: int) -> int:
@@ -32,7 +37,16 @@ def dice_count(units: int, maximum: int) -> int:
     return max(0, min(units, maximum))
 
 
-def roll(rng: random.Random, count: int, sides: int = 6) -> tuple[int, ...]:
+def faces_fit(faces: Sequence[int], sides: int = D6) -> bool:
+    """Whether every value is a face of a die with ``sides`` faces (1 to ``sides``).
+
+    >>> faces_fit((6, 1)), faces_fit((7,)), faces_fit((8,), sides=8), faces_fit(())
+    (True, False, True, True)
+    """
+    return not faces or (min(faces) >= 1 and max(faces) <= sides)
+
+
+def roll(rng: random.Random, count: int, sides: int = D6) -> tuple[int, ...]:
     """``count`` dice of ``sides`` faces from ``rng``."""
     return tuple(rng.randint(1, sides) for _ in range(count))
 

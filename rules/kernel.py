@@ -82,6 +82,8 @@ class IllegalAction(RulesError):
         ...     ["olga", "asai"]).message()
         "no such continent (did you mean 'asia'?). Allowed: asia, europe."
         """
+        if "(did you mean" in self.reason:
+            return self  # suggested already, where the value was read
         allowed = {value.casefold() for value in self.allowed}
         for value in typed:
             if value.casefold() in allowed:

@@ -12,7 +12,7 @@ from tabletape.queries.projections import BATTLES, DICE, Projection, battle_dice
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice
 from tabletape.rules.risk_deep_space.events import Battled, RolledOff
-from tabletape.rules.risk_deep_space.state import SIDES, State
+from tabletape.rules.risk_deep_space.state import State
 
 
 def exchange(visit: Visit) -> tuple[State, int, int, int, int] | None:
@@ -38,7 +38,7 @@ class DeepSpaceDice(Projection):
             before: State = visit.before
             for die, (seat, face) in enumerate(zip(before.contenders, visit.event.dice,
                                                    strict=False), start=1):
-                self.row(*dice_row(seq, turn, before.name(seat), "roll-off", die, SIDES, face,
+                self.row(*dice_row(seq, turn, before.name(seat), "roll-off", die, dice.D6, face,
                                    face))
             return
         found = exchange(visit)
@@ -47,9 +47,9 @@ class DeepSpaceDice(Projection):
         state, attack, defend, attack_bonus, defend_bonus = found
         fight = state.battle
         assert fight is not None
-        self.row(*dice_row(seq, turn, state.name(fight.attacker), dice.ATTACKER, 1, SIDES,
+        self.row(*dice_row(seq, turn, state.name(fight.attacker), dice.ATTACKER, 1, dice.D6,
                            attack, attack + attack_bonus))
-        self.row(*dice_row(seq, turn, state.name(fight.defender), dice.DEFENDER, 1, SIDES,
+        self.row(*dice_row(seq, turn, state.name(fight.defender), dice.DEFENDER, 1, dice.D6,
                            defend, defend + defend_bonus))
 
 
@@ -70,7 +70,7 @@ class DeepSpaceBattles(Projection):
         self.row(visit.record.seq, visit.turn.turn, state.name(fight.attacker),
                  state.name(fight.defender), state.space(fight.source),
                  state.space(fight.target),
-                 *battle_dice((attack,), (defend,), attacker_sides=SIDES, defender_sides=SIDES,
+                 *battle_dice((attack,), (defend,), attacker_sides=dice.D6, defender_sides=dice.D6,
                               attacker_values=(attack + attack_bonus,),
                               defender_values=(defend + defend_bonus,)),
                  bool(attack_bonus or defend_bonus), attacker_losses, defender_losses)

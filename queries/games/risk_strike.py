@@ -17,8 +17,6 @@ from tabletape.rules import dice
 from tabletape.rules.risk_strike.events import Rolled, RolledOff
 from tabletape.rules.risk_strike.state import CONTINENTS, Dice, State, roll_resolved
 
-SIDES = 6
-"""Risk Strike's dice are six-sided, attack and defence alike."""
 
 class OpenRoll:
     """A roll recorded and not resolved yet: where it came from and its faces as they landed."""
@@ -79,7 +77,7 @@ class RiskStrikeDice(RollWatcher):
         for die, (seat, face) in enumerate(zip(before.contenders, visit.event.dice,  # type: ignore[attr-defined]
                                                strict=False), start=1):
             self.row(*dice_row(visit.record.seq, visit.turn.turn, before.name(seat), "roll-off",
-                               die, SIDES, face, face))
+                               die, dice.D6, face, face))
 
     def resolved(self, roll: OpenRoll, final: Dice) -> None:
         self.sides(roll, final.attacker, final.attacker_bonus, final.defender,
@@ -95,7 +93,7 @@ class RiskStrikeDice(RollWatcher):
             (dice.DEFENDER, roll.defender, roll.landed.defender, defend, defend_bonus),
         ):
             for die, (face, value) in enumerate(zip(landed, shown, strict=True), start=1):
-                self.row(*dice_row(roll.seq, roll.turn, player, role, die, SIDES, face,
+                self.row(*dice_row(roll.seq, roll.turn, player, role, die, dice.D6, face,
                                    value + bonus))
 
 
@@ -113,8 +111,8 @@ class RiskStrikeBattles(RollWatcher):
                         or final.attacker != roll.landed.attacker
                         or final.defender != roll.landed.defender)
         self.row(roll.seq, roll.turn, roll.attacker, roll.defender, roll.source, roll.target,
-                 *battle_dice(roll.landed.attacker, roll.landed.defender, attacker_sides=SIDES,
-                              defender_sides=SIDES,
+                 *battle_dice(roll.landed.attacker, roll.landed.defender, attacker_sides=dice.D6,
+                              defender_sides=dice.D6,
                               attacker_values=values_after(final.attacker, final.attacker_bonus),
                               defender_values=values_after(final.defender, final.defender_bonus)),
                  modified, attacker_losses, defender_losses)

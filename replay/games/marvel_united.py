@@ -14,8 +14,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.ledger.events import event_type
 from tabletape.replay.visitor import Visit
-from tabletape.rules.kernel import Rules
+from tabletape.rules.kernel import IllegalAction, Rules
 from tabletape.rules.marvel_united import data
 from tabletape.rules.marvel_united.events import (
     Attacked,
@@ -129,7 +130,7 @@ def recorded(before: State, actor: str, event: Any) -> str:
         case Done():
             head = before.pending[0] if before.pending else None
             return f"Done: {window_words(head, before)}." if head else "Done."
-    return f"{actor}: {type(event).__name__}"
+    return f"{actor}: {event_type(event)}"
 
 
 def movement(move: int | None) -> str:
@@ -142,7 +143,10 @@ def movement(move: int | None) -> str:
 def hero_called(before: State, typed: str) -> str:
     """The player a typed name means, as the rules read it (a player's name, else the hero a
     seat plays): ``hero=captain-america`` -> ``Olga``."""
-    seat = seat_of(before, typed)
+    try:
+        seat = seat_of(before, typed)
+    except IllegalAction:  # a prefix of several names names nobody
+        return typed
     return before.name(seat) if seat is not None else typed
 
 

@@ -15,8 +15,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.ledger.events import event_type
 from tabletape.replay.visitor import Visit
 from tabletape.rules.board import NOBODY
+from tabletape.rules.dice import D6
 from tabletape.rules.kernel import IllegalAction, Rules
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.events import (
@@ -37,7 +39,6 @@ from tabletape.rules.risk_deep_space.events import (
     TradedCards,
 )
 from tabletape.rules.risk_deep_space.state import (
-    SIDES,
     State,
     card_called,
     invariant_errors,
@@ -124,7 +125,7 @@ def recorded(before: State, actor: str, event: Any, after: State | None = None) 
                     f"{planet_name(before, event.to)}.")
         case Ended():
             return f"{actor} ends the turn."
-    return f"{actor}: {type(event).__name__}"
+    return f"{actor}: {event_type(event)}"
 
 
 def battled(before: State, after: State | None, event: Battled) -> str:
@@ -240,10 +241,10 @@ def dice(visit: Visit) -> list[tuple[str, int, int]]:
     event, before = visit.event, visit.before
     if isinstance(event, Battled) and before.battle is not None:
         fight = before.battle
-        return [(before.name(fight.attacker), SIDES, event.attacker),
-                (before.name(fight.defender), SIDES, event.defender)]
+        return [(before.name(fight.attacker), D6, event.attacker),
+                (before.name(fight.defender), D6, event.defender)]
     if isinstance(event, RolledOff):
-        return [(before.name(s), SIDES, d)
+        return [(before.name(s), D6, d)
                 for s, d in zip(rollers(before), event.dice, strict=False)]
     return []
 

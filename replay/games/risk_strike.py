@@ -15,7 +15,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.ledger.events import event_type
 from tabletape.replay.visitor import Visit
+from tabletape.rules.dice import D6
 from tabletape.rules.kernel import Rules
 from tabletape.rules.risk_strike.events import (
     Attacked,
@@ -41,8 +43,6 @@ from tabletape.rules.risk_strike.state import (
     invariant_errors,
     title,
 )
-
-SIDES = 6
 
 
 def narrate(visit: Visit) -> list[str]:
@@ -86,7 +86,7 @@ def recorded(before: State, after: State, actor: str, event: Any) -> str:
         case Passed():
             card = f" ({label(event.drew)})" if event.drew else ""
             return f"{actor} does not attack and draws a tactics card{card}."
-    return f"{actor}: {type(event).__name__}"
+    return f"{actor}: {event_type(event)}"
 
 
 def helpers_closed(before: State, after: State) -> bool:
@@ -346,10 +346,10 @@ def dice(visit: Visit) -> list[tuple[str, int, int]]:
     if isinstance(event, Rolled) and before.battle is not None:
         attacker = before.name(before.battle.attacker)
         defender = before.name(before.battle.defender)
-        return ([(attacker, SIDES, face) for face in event.attacker]
-                + [(defender, SIDES, face) for face in event.defender])
+        return ([(attacker, D6, face) for face in event.attacker]
+                + [(defender, D6, face) for face in event.defender])
     if isinstance(event, RolledOff):
-        return [(who, SIDES, face) for who, face in roll_off(before, event)]
+        return [(who, D6, face) for who, face in roll_off(before, event)]
     return []
 
 

@@ -9,16 +9,9 @@ a table overrides them with options (``--option health=9``) and records what a c
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-
-class Fact(NamedTuple):
-    """A value and where it comes from."""
-
-    value: Any
-    mark: str
-    source: str
-
+from tabletape.rules.facts import Fact
 
 RESEARCH = "shared/research/game-data.md, Marvel United"
 RULEBOOK = "Marvel United rulebook"

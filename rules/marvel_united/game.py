@@ -11,7 +11,6 @@ from msgspec.structs import replace
 from tabletape.ledger.events import TABLE, Event, GameStarted
 from tabletape.rules.kernel import (
     ActionSpec,
-    IllegalAction,
     Result,
     SteppedRules,
     TurnInfo,
@@ -35,9 +34,11 @@ from tabletape.rules.marvel_united.state import (
     Hero,
     State,
     kinds,
+    players,
     recorded_as_v1,
     seat_of,
 )
+from tabletape.rules.seats import no_such_player
 
 
 class MarvelUnited(SteppedRules[State], manifest=MANIFEST):
@@ -137,8 +138,7 @@ def actor_seat(state: State, actor: str) -> int:
         return NOBODY
     seat = seat_of(state, actor)
     if seat is None:
-        raise IllegalAction(f"nobody called '{actor}' plays this game",
-                            allowed=(*(h.player for h in state.heroes), TABLE))
+        raise no_such_player(actor, players(state), table=True)
     return seat
 
 

@@ -14,8 +14,9 @@ from typing import Any, NoReturn
 
 from msgspec.structs import replace
 
-from tabletape.ledger.events import Event, event_type
-from tabletape.rules.kernel import IllegalAction, closest
+from tabletape.ledger.events import Event
+from tabletape.rules import steps
+from tabletape.rules.kernel import closest
 from tabletape.rules.marvel_united import data, windows
 from tabletape.rules.marvel_united.events import (
     Attacked,
@@ -63,6 +64,7 @@ from tabletape.rules.marvel_united.state import (
     kinds,
     last_hero_card,
     place_of,
+    players,
     put,
     recorded_as_v1,
     seat_of,
@@ -73,6 +75,8 @@ from tabletape.rules.marvel_united.state import (
     with_place,
     with_threat,
 )
+from tabletape.rules.seats import no_such_player
+from tabletape.rules.steps import Steps, refuse, require_table
 
 END = "end the turn"
 LOCATION = "use a location effect"
@@ -85,10 +89,6 @@ LOSSES = {
 }
 
 
-def refuse(reason: str, allowed: Sequence[str] = ()) -> NoReturn:
-    raise IllegalAction(reason, allowed=allowed)
-
-
 # -- the step ----------------------------------------------------------------------------------
 
 
@@ -96,9 +96,7 @@ def step(state: State, actor: int, event: Event) -> State:
     """The state after ``actor`` (a seat, or ``NOBODY`` for the table) records ``event``."""
     if state.outcome:
         refuse(f"the game is over: {state.reason}")
-    handler = HANDLERS.get(type(event))
-    if handler is None:
-        refuse(f"'{event_type(event)}' is not a Marvel United action")
+    handler = HANDLERS.find(event)
     state = handler(state, actor, event)
     return judge(advance(state))
 
@@ -128,7 +126,7 @@ def over(state: State, outcome: str, reason: str, detail: str = "") -> State:
 def hero_arg(state: State, text: str) -> int:
     seat = seat_of(state, text)
     if seat is None:
-        refuse(f"no hero called '{text}' plays", [h.player for h in state.heroes])
+        raise no_such_player(text, players(state), refusal=f"no hero called '{text}' plays")
     return seat
 
 
@@ -149,11 +147,6 @@ def card_arg(state: State, seat: int, text: str, where: str = "deck") -> int:
         refuse(f"'{text}' is not a {data.HERO_TITLES[hero.hero]} card",
                card_names(hero, where))
     return kind
-
-
-def require_table(state: State, actor: int, what: str) -> None:
-    if actor != NOBODY:
-        refuse(f"the table records {what}, not {state.name(actor)}", ["table"])
 
 
 def require_hero(state: State, actor: int, what: str) -> Turn:
@@ -178,8 +171,8 @@ def refuse_pending(state: State) -> NoReturn:
 
 
 def require_phase(state: State, phase: str, what: str) -> None:
-    if state.phase != phase:
-        refuse(f"{what} is not possible now: {phase_words(state)}")
+    """Refuse ``what`` unless the game is in ``phase``, saying what happens now instead."""
+    steps.require_phase(state, phase, lambda: f"{what} is not possible now: {phase_words(state)}")
 
 
 # -- setup -------------------------------------------------------------------------------------
@@ -1136,7 +1129,7 @@ def counted(before: State, after: State, event: Event) -> State:
                                    *after.pending[index + len(steps):]))
 
 
-HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
+HANDLERS: Steps[State] = Steps("Marvel United", {
     SetUp: on_setup,
     Dealt: on_deal,
     VillainTurn: on_villain_turn,
@@ -1160,4 +1153,4 @@ HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
     Relocated: result_step(on_relocate),
     Swapped: result_step(on_swap),
     Done: on_done,
-}
+})

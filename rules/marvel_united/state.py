@@ -14,8 +14,8 @@ import msgspec
 from msgspec.structs import replace
 
 from tabletape.rules.marvel_united import data
+from tabletape.rules.seats import NOBODY, find_seat
 
-NOBODY = -1
 MOVE, ATTACK, HEROIC, WILD = range(4)
 SYMBOL_NAMES = ("move", "attack", "heroic", "wild")
 Counts = tuple[int, ...]
@@ -239,18 +239,20 @@ def recorded_as_v1(state: State) -> bool:
 
 
 def seat_of(state: State, text: str) -> int | None:
-    """The seat a typed name means: a player's own name first, then the hero they play (a
-    player called Hulk is that player, even when another seat plays Hulk; version 1: the first
-    seat whose player or hero it names)."""
-    key = text.strip().casefold()
+    """The seat a typed name means (:func:`~tabletape.rules.seats.find_seat`): a player's own
+    name first, then the hero they play (a player called Hulk is that player, even when another
+    seat plays Hulk), then a unique prefix of a player's name; version 1: the first seat whose
+    player or hero it names."""
     if recorded_as_v1(state):
+        key = text.strip().casefold()
         return next((seat for seat, hero in enumerate(state.heroes)
                      if key in (hero.player.casefold(), hero.hero)), None)
-    players = [hero.player.casefold() for hero in state.heroes]
-    if key in players:
-        return players.index(key)
-    heroes = [hero.hero for hero in state.heroes]
-    return heroes.index(key) if key in heroes else None
+    return find_seat(text, players(state), aliases=([hero.hero for hero in state.heroes],))
+
+
+def players(state: State) -> tuple[str, ...]:
+    """The players' names in seat order."""
+    return tuple([hero.player for hero in state.heroes])
 
 
 def place_of(state: State, text: str) -> int | None:

@@ -11,10 +11,8 @@ bookkeeping is checked: who gains, where, how many.
 from __future__ import annotations
 
 from itertools import takewhile
-from typing import NoReturn
 
 from tabletape.ledger.events import Event
-from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.marvel_united import data
 from tabletape.rules.marvel_united.events import (
     Damaged,
@@ -37,6 +35,7 @@ from tabletape.rules.marvel_united.state import (
     recorded_as_v1,
     seat_of,
 )
+from tabletape.rules.steps import refuse
 
 Tally = tuple[tuple[str, int], ...]
 Limits = dict[str, int]
@@ -44,10 +43,6 @@ VILLAIN_KINDS = ("threat-move", "bam", "overflow", "special", "ko-bam")
 TOKENS = ("thugs", "civilians", "crisis")
 TOKEN_WORDS = {"thugs": ("Thug", "Thugs"), "civilians": ("Civilian", "Civilians"),
                "crisis": ("Crisis token", "Crisis tokens")}
-
-
-def refuse(reason: str, allowed: tuple[str, ...] = ()) -> NoReturn:
-    raise IllegalAction(reason, allowed=allowed)
 
 
 # -- the tally ---------------------------------------------------------------------------------
@@ -59,11 +54,11 @@ def entries(state: State, head: Step, event: Event) -> Tally:
         case Drew(hero=""):
             return ((f"draw:{head.hero}", len(event.cards)),)
         case Damaged() if head.kind == "location" and recorded_as_v1(state):
-            return ((f"discard:{seat_named(state, event.hero)}", len(event.cards)),)
+            return ((f"discard:{hero_seat(state, event.hero)}", len(event.cards)),)
         case Damaged():
-            return ((f"damage:{seat_named(state, event.hero)}", len(event.cards)),)
+            return ((f"damage:{hero_seat(state, event.hero)}", len(event.cards)),)
         case Discarded():
-            seat = seat_named(state, event.hero) if event.hero else head.hero
+            seat = hero_seat(state, event.hero) if event.hero else head.hero
             return ((f"discard:{seat}", len(event.cards)),)
         case Plot():
             return (("fear", event.amount),)
@@ -73,21 +68,22 @@ def entries(state: State, head: Step, event: Event) -> Tally:
             return tuple((f"{what}{'+' if n > 0 else '-'}:{index}", abs(n))
                          for what, n in changes if n)
         case Relocated():
-            return ((f"relocate:{seat_named(state, event.hero)}", 1),)
+            return ((f"relocate:{hero_seat(state, event.hero)}", 1),)
         case Drew():
-            return ((f"draw:{seat_named(state, event.hero)}", len(event.cards)),)
+            return ((f"draw:{hero_seat(state, event.hero)}", len(event.cards)),)
         case Gained():
-            return ((f"gain:{seat_named(state, event.hero)}", len(event.tokens)),)
+            return ((f"gain:{hero_seat(state, event.hero)}", len(event.tokens)),)
         case Hit():
             return ((f"hit:{event.target}", event.amount),)
         case Invulnerable():
-            return ((f"invulnerable:{seat_named(state, event.hero)}", 1),)
+            return ((f"invulnerable:{hero_seat(state, event.hero)}", 1),)
         case Swapped():
             return ((f"swap:{head.hero}", 1),)
     return ()
 
 
-def seat_named(state: State, text: str) -> int:
+def hero_seat(state: State, text: str) -> int:
+    """The seat a typed hero name means, ``NOBODY`` for none (the tally's check refuses it)."""
     seat = seat_of(state, text)
     return NOBODY if seat is None else seat
 

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from msgspec.structs import replace
 
 from tabletape.ledger.events import TABLE, Event
-from tabletape.rules.board import NOBODY
 from tabletape.rules.bots import Candidate, first_legal
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.actions import buildable, playable_in_battle, shield_choices
@@ -51,6 +50,7 @@ from tabletape.rules.risk_deep_space.moves import (
     step,
 )
 from tabletape.rules.risk_deep_space.state import CARDS, State, dogs_at, mine_at
+from tabletape.rules.seats import NOBODY
 
 
 def choose(state: State, rng: random.Random) -> tuple[str, Event] | None:

@@ -7,16 +7,8 @@ source, **I** our inference (a default a table may override in the options), **N
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NamedTuple
 
-
-class Fact(NamedTuple):
-    """A value and where it comes from."""
-
-    value: Any
-    mark: str
-    note: str = ""
-
+from tabletape.rules.facts import Fact
 
 COLOURS = ("red", "green", "yellow", "blue")
 """Colours of forces, clockwise round the board. The rulebook names no colours (NF); these are

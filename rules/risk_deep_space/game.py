@@ -10,10 +10,8 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import TABLE, Event, GameStarted
 from tabletape.rules import dice
-from tabletape.rules.board import NOBODY
 from tabletape.rules.kernel import (
     ActionSpec,
-    IllegalAction,
     Result,
     SteppedRules,
     TurnInfo,
@@ -23,7 +21,6 @@ from tabletape.rules.risk_deep_space import MANIFEST, data
 from tabletape.rules.risk_deep_space.actions import legal_actions
 from tabletape.rules.risk_deep_space.events import EVENTS, Battled, RolledOff
 from tabletape.rules.risk_deep_space.moves import (
-    SIDES,
     STAGE_WORDS,
     acting_now,
     closed_spaces,
@@ -47,7 +44,9 @@ from tabletape.rules.risk_deep_space.state import (
     dogs_at,
     mine_at,
     on_board,
+    players,
 )
+from tabletape.rules.seats import NOBODY, seat_named
 
 
 class RiskDeepSpace(SteppedRules[State], manifest=MANIFEST):
@@ -108,7 +107,8 @@ class RiskDeepSpace(SteppedRules[State], manifest=MANIFEST):
             return replace(event, dice=dice.roll(rng, len(rollers(state))))
         if (isinstance(event, Battled) and state.battle is not None
                 and not event.attacker and not event.defender):
-            return replace(event, attacker=rng.randint(1, SIDES), defender=rng.randint(1, SIDES))
+            return replace(event, attacker=rng.randint(1, dice.D6),
+                           defender=rng.randint(1, dice.D6))
         return event
 
     # -- what the table sees -------------------------------------------------------------------
@@ -170,15 +170,10 @@ class RiskDeepSpace(SteppedRules[State], manifest=MANIFEST):
 
 
 def actor_seat(state: State, actor: str) -> int:
-    """The seat of the actor, or ``NOBODY`` for the table."""
-    if actor.strip().casefold() == TABLE:
+    """The seat of the actor, or ``NOBODY`` for the table (a player's name, never a colour)."""
+    if actor == TABLE:  # as stored
         return NOBODY
-    wanted = actor.strip().casefold()
-    for seat, me in enumerate(state.seats):
-        if me.name.casefold() == wanted:
-            return seat
-    players = tuple(me.name for me in state.seats)
-    raise IllegalAction(f"nobody called '{actor}' plays this game", allowed=(*players, TABLE))
+    return seat_named(actor, players(state), table=True)
 
 
 def seat_figures(state: State, seat: int) -> dict[str, Any]:

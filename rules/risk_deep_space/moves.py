@@ -7,13 +7,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from msgspec.structs import replace
 
 from tabletape.ledger.events import Event
-from tabletape.rules import dice
-from tabletape.rules.board import NOBODY
+from tabletape.rules import dice, steps
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.events import (
@@ -35,7 +33,6 @@ from tabletape.rules.risk_deep_space.events import (
 )
 from tabletape.rules.risk_deep_space.state import (
     CARDS,
-    SIDES,
     Battle,
     Dog,
     State,
@@ -52,6 +49,8 @@ from tabletape.rules.risk_deep_space.state import (
     shield_on,
     with_seat,
 )
+from tabletape.rules.seats import NOBODY
+from tabletape.rules.steps import Steps, require_phase, require_table
 
 DRAW, START, MINE, RECRUIT, ACT = range(5)
 """Stages of a turn: each action may come at its stage or earlier, and moves the turn on."""
@@ -64,7 +63,7 @@ RESOURCES = ("gem", "ore")
 def deal(state: State, seat: int, event: Dealt) -> State:
     """Get Ready! 4: "deal each player two cards faceup"."""
     require_phase(state, "deal", "cards are dealt only during setup")
-    require_table(seat, "the table deals")
+    require_table(state, seat, "the deal")
     target = seat_called(state, event.player)
     if state.seats[target].hand:
         waiting = [s.name for s in state.seats if not s.hand]
@@ -108,7 +107,7 @@ def cover(state: State, seat: int, event: Covered) -> State:
     if state.phase not in ("deal", "cover") or state.covered:
         raise IllegalAction("the planet covers go on once, during setup, before the roll for "
                             "first player")
-    require_table(seat, "the table places the planet covers")
+    require_table(state, seat, "the planet covers")
     board = state.board
     wanted = {board.find(text) or text for text in event.planets}
     pairs = corner_pairs(state)
@@ -129,9 +128,9 @@ def roll_off(state: State, seat: int, event: RolledOff) -> State:
     to the left." Players tied for highest roll again."""
     if not may_roll_off(state):
         raise IllegalAction("the roll for first player is decided once, during setup")
-    require_table(seat, "the table records the roll-off")
+    require_table(state, seat, "the roll-off")
     rolling = rollers(state)
-    if len(event.dice) != len(rolling) or not all(1 <= d <= SIDES for d in event.dice):
+    if len(event.dice) != len(rolling) or not dice.faces_fit(event.dice):
         who = ", ".join(state.name(s) for s in rolling)
         raise IllegalAction(f"roll one die each for {who}: {len(rolling)} faces from 1 to 6")
     best = max(event.dice)
@@ -548,7 +547,7 @@ def battle(state: State, seat: int, event: Battled) -> State:
         raise IllegalAction(f"{state.name(fight.attacker)} records the dice of the battle",
                             allowed=(state.name(fight.attacker),))
     faces = (event.attacker, event.defender)
-    if not all(1 <= face <= SIDES for face in faces):
+    if not dice.faces_fit(faces):
         raise IllegalAction("one die each: attacker=1..6 defender=1..6")
     bonus = battle_bonus(state, fight)
     winner = dice.pair_winner(faces[0] + bonus[0], faces[1] + bonus[1])
@@ -883,13 +882,11 @@ CARD_EFFECTS: dict[str, Callable[[State, int, Played], State]] = {
 
 # -- the step --------------------------------------------------------------------------------------
 
-# Each step takes the event class it is filed under (a dict type cannot say so: Any, as the other
-# games' HANDLERS); step() looks it up by type(event).
-STEPS: dict[type[Event], Callable[[State, int, Any], State]] = {
+STEPS: Steps[State] = Steps("Risk: Deep Space", {
     Dealt: deal, Covered: cover, RolledOff: roll_off, Drew: draw, TradedCards: trade_cards,
     Mined: mine, Recruited: recruit, Moved: move, Battled: battle, Built: build, Played: play,
     Shielded: shield, SentDog: send_dog, Passed: pass_answer, Ended: end,
-}
+})
 
 
 def step(state: State, seat: int, event: Event) -> State:
@@ -897,9 +894,7 @@ def step(state: State, seat: int, event: Event) -> State:
     rules refuse it."""
     if state.phase == "over":
         raise IllegalAction("the game is over")
-    action = STEPS.get(type(event))
-    if action is None:
-        raise IllegalAction(f"{type(event).__name__} is not an action of Risk: Deep Space")
+    action = STEPS.find(event)
     if seat in state.paws and not is_activation(event):
         state = replace(state, paws=tuple(s for s in state.paws if s != seat))
     if not isinstance(event, SentDog):
@@ -921,21 +916,11 @@ def is_activation(event: Event) -> bool:
 # -- requirements and names ------------------------------------------------------------------------
 
 
-def require_phase(state: State, phase: str, reason: str) -> None:
-    if state.phase != phase:
-        raise IllegalAction(reason)
-
-
-def require_table(seat: int, reason: str) -> None:
-    if seat != NOBODY:
-        raise IllegalAction(f"{reason} (by=table)", allowed=("table",))
-
-
 def require_turn(state: State, seat: int, what: str) -> None:
+    """A player's action in their own turn, once the game has begun and no battle is on."""
     if state.phase != "turn":
         raise IllegalAction(f"nobody can {what} before the game begins")
-    if seat != state.current:
-        raise IllegalAction(f"it is {state.name(state.current)}'s turn, who alone may {what}")
+    steps.require_turn(state, seat, state.current, what)
     if state.battle is not None:
         raise IllegalAction("a battle is on: roll (battle) or play a battle card")
 

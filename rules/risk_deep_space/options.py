@@ -227,7 +227,7 @@ def readings(found: Settings) -> list[dict[str, Any]]:
         reading("Recruits bought", "on the Home Station", "", True),
         reading("Force Field tokens",
                 "unused, by the board" if found.force_fields == "unused"
-                else f"shield: {field.note}",
+                else f"shield: {field.source}",
                 "force-fields", found.force_fields == data.FORCE_FIELD_RULE.value),
     ]
 

@@ -12,14 +12,13 @@ from typing import TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from tabletape.rules.board import NOBODY, Board
+from tabletape.rules.board import Board
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.options import Settings
+from tabletape.rules.seats import NOBODY, seat_named
 
 CARDS = data.CARDS
-SIDES = 6
-"""Every die of the game is six-sided."""
 T = TypeVar("T")
 
 
@@ -145,13 +144,16 @@ class State(msgspec.Struct, frozen=True, gc=False):
 
 
 def seat_called(state: State, text: str) -> int:
-    """The seat a typed player means: a player's name first, else the colour a player plays."""
-    wanted = text.strip().casefold()
-    for matches in (lambda me: me.name.casefold() == wanted, lambda me: me.colour == wanted):
-        found = next((seat for seat, me in enumerate(state.seats) if matches(me)), None)
-        if found is not None:
-            return found
-    raise IllegalAction(f"nobody called '{text}' plays", allowed=[s.name for s in state.seats])
+    """The seat a typed player means (:func:`~tabletape.rules.seats.find_seat`): a player's name
+    first, else the colour a player plays, else a unique prefix of a player's name."""
+    colours = tuple(me.colour for me in state.seats)
+    return seat_named(text, players(state), aliases=(colours,),
+                      refusal=f"nobody called '{text}' plays")
+
+
+def players(state: State) -> tuple[str, ...]:
+    """The players' names in seat order."""
+    return tuple([me.name for me in state.seats])
 
 
 def card_called(text: str) -> str:

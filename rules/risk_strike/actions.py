@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from tabletape.ledger.events import TABLE
+from tabletape.rules.dice import BATTLE_SIDES
 from tabletape.rules.kernel import ActionSpec, FieldSpec
 from tabletape.rules.risk_strike.moves import (
-    SIDES,
     answering,
     deploy_rank,
     deployers,
@@ -221,8 +221,8 @@ def deploy_action(state: State) -> ActionSpec:
     fields = (
         FieldSpec(name="troops", kind="int",
                   doc="Troop cards played" + ("" if helpers else "; 0: none")),
-        FieldSpec(name="side", kind="str", required=helpers, choices=SIDES if helpers else (),
-                  doc="the side a helper fights for"),
+        FieldSpec(name="side", kind="str", required=helpers,
+                  choices=BATTLE_SIDES if helpers else (), doc="the side a helper fights for"),
     )
     step = "the attacker's" if battle.deploy_step == ATTACKER_STEP else "the defender's"
     return ActionSpec(type="deploy", actors=names(state, seats), fields=fields,
@@ -233,7 +233,7 @@ def play_fields(card: FieldSpec) -> tuple[FieldSpec, ...]:
     return (
         card,
         FieldSpec(name="target", kind="str", required=False, doc="Spy, Artillery: a player"),
-        FieldSpec(name="side", kind="str", required=False, choices=SIDES, doc="Bombard"),
+        FieldSpec(name="side", kind="str", required=False, choices=BATTLE_SIDES, doc="Bombard"),
         FieldSpec(name="die", kind="int", required=False, doc="Bombard: the face to turn to 6"),
         FieldSpec(name="troops", kind="int", required=False,
                   doc="Artillery: 1 or 2 troops (default: up to 2)"),

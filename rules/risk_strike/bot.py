@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from tabletape.ledger.events import TABLE, Event
 from tabletape.rules import dice
 from tabletape.rules.bots import Candidate, first_legal
+from tabletape.rules.dice import BATTLE_SIDES
 from tabletape.rules.risk_strike.actions import attack_options
 from tabletape.rules.risk_strike.events import (
     Attacked,
@@ -26,7 +27,6 @@ from tabletape.rules.risk_strike.events import (
     RolledOff,
 )
 from tabletape.rules.risk_strike.moves import (
-    SIDES,
     deployers,
     dice_allowed,
     draw_need,
@@ -205,7 +205,7 @@ def deploys(state: State, rng: random.Random) -> Iterator[Candidate]:
         if own:
             yield 2.0, seat, Deployed(troops=count)
         else:
-            yield 0.7, seat, Deployed(troops=count, side=rng.choice(SIDES))
+            yield 0.7, seat, Deployed(troops=count, side=rng.choice(BATTLE_SIDES))
 
 
 def plays(state: State, rng: random.Random) -> Iterator[Candidate]:
@@ -223,7 +223,7 @@ def plays(state: State, rng: random.Random) -> Iterator[Candidate]:
                 event = Played(card=name, target=state.name(rng.choice(owners)),
                                troops=rng.choice((0, 0, 1)))
             elif card == BOMBARD and fight is not None and fight.roll is not None:
-                side = rng.choice(SIDES)
+                side = rng.choice(BATTLE_SIDES)
                 event = Played(card=name, side=side,
                                die=rng.choice(shown_faces(fight.roll, side)))
             yield 0.5, seat, event

@@ -8,16 +8,7 @@ overrides with ``--option sizes.asia=12``, ``--option domination.europe=6`` or
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
-
-class Fact(NamedTuple):
-    """A value and where it comes from."""
-
-    value: Any
-    mark: str
-    source: str
-
+from tabletape.rules.facts import Fact
 
 RESEARCH = "shared/research/game-data.md"
 RULEBOOK = "Risk Strike rulebook"

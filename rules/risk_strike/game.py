@@ -12,7 +12,6 @@ from tabletape.ledger.events import TABLE, Event, GameStarted
 from tabletape.rules import dice
 from tabletape.rules.kernel import (
     ActionSpec,
-    IllegalAction,
     Result,
     SteppedRules,
     TurnInfo,
@@ -51,10 +50,12 @@ from tabletape.rules.risk_strike.state import (
     coins_of,
     continent_of,
     exact_seat_names,
+    players,
     seat_of,
     title,
     unseen,
 )
+from tabletape.rules.seats import seat_named
 
 
 class RiskStrike(SteppedRules[State], manifest=MANIFEST):
@@ -188,18 +189,10 @@ class RiskStrike(SteppedRules[State], manifest=MANIFEST):
 
 def actor_seat(state: State, actor: str) -> int:
     """The seat of the actor, or ``NOBODY`` for the table."""
-    if actor == TABLE:
-        return NOBODY
-    exact = state.seat_names  # never a name that means the table
+    exact = state.seat_names  # the fold's fast path: a stored actor is spelled as seated
     if actor in exact:
         return exact.index(actor)
-    if actor.strip().casefold() == TABLE:
-        return NOBODY
-    seat = seat_of(state, actor)
-    if seat is None:
-        players = tuple(seat.name for seat in state.seats)
-        raise IllegalAction(f"nobody called '{actor}' plays this game", allowed=(*players, TABLE))
-    return seat
+    return seat_named(actor, players(state), table=True)
 
 
 def canonical(state: State, event: Event) -> Event:
@@ -243,8 +236,10 @@ def canonical(state: State, event: Event) -> Event:
 
 
 def player_name(state: State, text: str) -> str:
-    seat = seat_of(state, text)
-    return state.name(seat) if seat is not None else text.strip().casefold()
+    """The stored spelling of a typed player name; another word (a side: ``attacker``) folded."""
+    word = text.strip().casefold()
+    seat = None if word in dice.BATTLE_SIDES else seat_of(state, text)
+    return state.name(seat) if seat is not None else word
 
 
 def continents(texts: Sequence[str]) -> tuple[str, ...]:

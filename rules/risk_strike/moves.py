@@ -10,12 +10,12 @@ Artillery until ``resolve`` or the attacker's next ``roll`` or ``retreat``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from msgspec.structs import replace
 
-from tabletape.ledger.events import Event, event_type
-from tabletape.rules import dice
+from tabletape.ledger.events import Event
+from tabletape.rules import dice, steps
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_strike import data
 from tabletape.rules.risk_strike.events import (
@@ -67,6 +67,7 @@ from tabletape.rules.risk_strike.state import (
     in_use,
     name_face_down,
     names,
+    players,
     put,
     seat_of,
     tactics_left,
@@ -74,14 +75,11 @@ from tabletape.rules.risk_strike.state import (
     title,
     unseen,
 )
+from tabletape.rules.seats import find_seat, seat_named
+from tabletape.rules.steps import Steps, refuse, require_table
 
-ATTACKER, DEFENDER = dice.ATTACKER, dice.DEFENDER
-SIDES = (ATTACKER, DEFENDER)
+ATTACKER, DEFENDER, BATTLE_SIDES = dice.ATTACKER, dice.DEFENDER, dice.BATTLE_SIDES
 ATTACK_DICE, DEFEND_DICE = data.ATTACK_DICE.value, data.DEFEND_DICE.value
-
-
-def refuse(reason: str, allowed: Sequence[str] = ()) -> NoReturn:
-    raise IllegalAction(reason, allowed=allowed)
 
 
 # -- the step ----------------------------------------------------------------------------------
@@ -91,9 +89,7 @@ def step(state: State, actor: int, event: Event) -> State:
     """The state after ``actor`` (a seat, or ``NOBODY`` for the table) records ``event``."""
     if state.phase == "over":
         refuse(f"the game is over: {state.name(state.winner)} won")
-    handler = HANDLERS.get(type(event))
-    if handler is None:
-        refuse(f"'{event_type(event)}' is not a Risk Strike action")
+    handler = HANDLERS.find(event)
     if state.pending is not None:  # else prepare() has nothing to close
         require_battle_left(state, event)
         state = prepare(state, event)
@@ -134,10 +130,7 @@ def is_cancel(event: Event) -> bool:
 
 
 def player_arg(state: State, text: str, what: str = "player") -> int:
-    seat = seat_of(state, text)
-    if seat is None:
-        refuse(f"no {what} called '{text}' plays this game", player_names(state))
-    return seat
+    return seat_named(text, players(state), refusal=f"no {what} called '{text}' plays this game")
 
 
 def continent_arg(text: str) -> int:
@@ -171,27 +164,16 @@ def tactics_arg(items: Sequence[str], default: int) -> list[int | None]:
 
 def require_player(state: State, actor: int) -> int:
     if actor == NOBODY:
-        refuse("a player does this, not the table (name them with by=NAME)", player_names(state))
+        refuse("a player does this, not the table (name them with by=NAME)", players(state))
     return actor
 
 
-def require_table(state: State, actor: int, what: str) -> None:
-    if actor != NOBODY:
-        refuse(f"the table records the {what}, not {state.name(actor)}", ["table"])
-
-
 def require_turn(state: State, actor: int, what: str) -> int:
+    """A player's action in their own turn, once the game has begun; returns their seat."""
     seat = require_player(state, actor)
-    current = state.current
-    if current == NOBODY:
+    if state.current == NOBODY:
         refuse(f"the game has not begun: {setup_words(state)}")
-    if seat != current:
-        refuse(f"it is {state.name(current)}'s turn: only {state.name(current)} may {what}")
-    return seat
-
-
-def player_names(state: State) -> tuple[str, ...]:
-    return names(state, range(len(state.seats)))
+    return steps.require_turn(state, seat, state.current, what)
 
 
 def setup_words(state: State) -> str:
@@ -208,7 +190,7 @@ def setup_words(state: State) -> str:
 def on_deal(state: State, actor: int, event: Dealt) -> State:
     """Game Setup 1, 2 and 6: three continent cards face up and three tactics cards each; in a
     two-player game the player who does not go first takes a fourth continent card."""
-    require_table(state, actor, "deal")
+    require_table(state, actor, "the deal")
     seat = player_arg(state, event.player)
     if state.phase == "deal":
         waiting = [s for s, done in enumerate(state.dealt) if not done]
@@ -283,7 +265,7 @@ def name_extra(state: State, seat: int, event: Dealt) -> State:
 def on_roll_off(state: State, actor: int, event: RolledOff) -> State:
     """Game Setup 5: 'the highest roller goes first. (Roll again if there's a tie.)'; Setup 6:
     all players except the first draw an additional tactics card."""
-    require_table(state, actor, "roll-off")
+    require_table(state, actor, "the roll-off")
     if state.phase != "roll-off":
         refuse(f"there is no roll-off now: {phase_words(state)}")
     contenders = state.contenders
@@ -307,15 +289,15 @@ def on_roll_off(state: State, actor: int, event: RolledOff) -> State:
 
 def dice_fit(values: Sequence[int], count: int) -> bool:
     """Whether :func:`expect_dice` accepts ``values`` (without wording its refusal first)."""
-    return len(values) == count and (not values or (min(values) >= 1 and max(values) <= 6))
+    return len(values) == count and dice.faces_fit(values)
 
 
 def expect_dice(values: Sequence[int], count: int, what: str) -> None:
     if len(values) != count:
         refuse(f"roll {count} {'die' if count == 1 else 'dice'} ({what}), not {len(values)}")
-    bad = [v for v in values if not 1 <= v <= 6]
-    if bad:
-        refuse(f"a die shows 1 to 6, not {bad[0]}")
+    if not dice.faces_fit(values):
+        bad = next(v for v in values if not 1 <= v <= dice.D6)
+        refuse(f"a die shows 1 to {dice.D6}, not {bad}")
 
 
 # -- turns -------------------------------------------------------------------------------------
@@ -621,9 +603,8 @@ def deploy_side(state: State, battle: Battle, seat: int, text: str) -> str:
             refuse(f"{state.name(seat)} deploys for their own side, the {own}", [own])
         return own
     if chosen is None:
-        refuse(
-            f"{state.name(seat)} helps a side: name it with side=attacker or side=defender", SIDES
-        )
+        refuse(f"{state.name(seat)} helps a side: name it with side=attacker or side=defender",
+               BATTLE_SIDES)
     helping = helped_side(battle, seat)
     if helping not in (None, chosen):
         refuse(f"{state.name(seat)} helps the {helping} in this battle", [helping])
@@ -636,14 +617,14 @@ def helped_side(battle: Battle, seat: int) -> str | None:
 
 
 def side_arg(state: State, battle: Battle, text: str) -> str:
-    """``attacker``, ``defender``, or the name of either."""
+    """``attacker``, ``defender``, or the name of either (as :func:`.seats.find_seat` reads it)."""
     key = text.strip().casefold()
-    by_name = {state.name(battle.attacker).casefold(): ATTACKER}
-    by_name[state.name(battle.defender).casefold()] = DEFENDER
-    side = key if key in SIDES else by_name.get(key)
-    if side is None:
-        refuse(f"'{text}' is not a side of this battle", SIDES)
-    return side
+    if key in BATTLE_SIDES:
+        return key
+    fighter = find_seat(text, names(state, (battle.attacker, battle.defender)))
+    if fighter is None:
+        refuse(f"'{text}' is not a side of this battle", BATTLE_SIDES)
+    return BATTLE_SIDES[fighter]
 
 
 def dice_allowed(state: State, battle: Battle) -> tuple[int, int]:
@@ -1040,7 +1021,7 @@ def bombard_target(state: State, seat: int, card: int, event: Played) -> Pending
     assert battle is not None and battle.roll is not None
     side = side_arg(state, battle, event.side) if event.side else ""
     if not side:
-        refuse("Bombard names a die: side=attacker or side=defender, and die=FACE", SIDES)
+        refuse("Bombard names a die: side=attacker or side=defender, and die=FACE", BATTLE_SIDES)
     faces = named_faces(state, battle.roll, side)
     if event.die not in faces:
         refuse(f"no {side} die shows {event.die}", [str(face) for face in sorted(set(faces))])
@@ -1178,7 +1159,7 @@ def phase_words(state: State) -> str:
     }[battle.step]
 
 
-HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
+HANDLERS: Steps[State] = Steps("Risk Strike", {
     Dealt: on_deal,
     RolledOff: on_roll_off,
     Drew: on_draw,
@@ -1189,4 +1170,4 @@ HANDLERS: dict[type[Event], Callable[[State, int, Any], State]] = {
     Resolved: on_resolve,
     Retreated: on_retreat,
     Passed: on_pass,
-}
+})

@@ -25,8 +25,8 @@ from tabletape.rules.risk_strike.hidden import (
     revealed,
     world_errors,
 )
+from tabletape.rules.seats import NOBODY, find_seat
 
-NOBODY = -1
 CONTINENTS = data.CONTINENTS
 TACTICS = data.TACTICS
 TROOP, SPY, CANCEL, RALLY, ARTILLERY, SABOTAGE, EXPAND, BOMBARD = range(len(TACTICS))
@@ -276,15 +276,13 @@ def card_of(text: str) -> int | None:
 
 
 def seat_of(state: State, text: str) -> int | None:
-    """The seat of a player named case-insensitively."""
-    exact = state.seat_names
-    if text in exact:
-        return exact.index(text)
-    key = text.strip().casefold()
-    for index, seat in enumerate(state.seats):
-        if seat.name.casefold() == key:
-            return index
-    return None
+    """The seat of a player a typed name means (:func:`~tabletape.rules.seats.find_seat`)."""
+    return find_seat(text, players(state))
+
+
+def players(state: State) -> tuple[str, ...]:
+    """The players' names in seat order."""
+    return tuple([seat.name for seat in state.seats])
 
 
 def exact_seat_names(players: Sequence[str]) -> tuple[str | None, ...]:
