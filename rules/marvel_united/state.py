@@ -247,6 +247,9 @@ def seat_of(state: State, text: str) -> int | None:
         key = text.strip().casefold()
         return next((seat for seat, hero in enumerate(state.heroes)
                      if key in (hero.player.casefold(), hero.hero)), None)
+    for seat, hero in enumerate(state.heroes):  # the fold's fast path: actors are stored exact
+        if hero.player == text:
+            return seat
     return find_seat(text, players(state), aliases=([hero.hero for hero in state.heroes],))
 
 

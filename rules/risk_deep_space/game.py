@@ -173,6 +173,9 @@ def actor_seat(state: State, actor: str) -> int:
     """The seat of the actor, or ``NOBODY`` for the table (a player's name, never a colour)."""
     if actor == TABLE:  # as stored
         return NOBODY
+    for seat, me in enumerate(state.seats):  # the fold's fast path: actors are stored exact
+        if me.name == actor:
+            return seat
     return seat_named(actor, players(state), table=True)
 
 
