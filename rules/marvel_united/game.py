@@ -100,7 +100,7 @@ class MarvelUnited(SteppedRules[State], manifest=MANIFEST):
 
     def result(self, state: State) -> Result | None:
         if state.outcome == "won":
-            return Result(winners=tuple(h.player for h in state.heroes), team="heroes",
+            return Result(winners=tuple(h.player for h in state.heroes), team=HEROES_TEAM,
                           reason=state.reason)
         if state.outcome == "lost":
             return Result(winners=(), team="villain", reason=state.reason)
@@ -218,12 +218,18 @@ def complete_draw(state: State, actor: str, event: Drew, rng: random.Random) -> 
 # -- figures -------------------------------------------------------------------------------------
 
 
+HEROES_TEAM = "heroes"
+"""Every player's side: the heroes play together against the villain (the winning team is
+``heroes`` or ``villain``)."""
+
+
 def hero_figures(state: State, seat: int) -> dict[str, Any]:
     hero = state.heroes[seat]
     names = kinds(hero.hero)
     return {
         "name": hero.player,
         "hero": hero.hero,
+        "team": HEROES_TEAM,
         "hand": hero.hand_size,
         "cards": {names[k]: n for k, n in enumerate(hero.hand) if n},
         "deck": hero.cards_in_deck,

@@ -49,6 +49,18 @@ def test_a_game_without_teams_has_none(ledger: Ledger) -> None:
         assert con.execute("SELECT count(*) FROM games WHERE team IS NOT NULL").fetchone() == (0,)
 
 
+def test_marvel_united_players_are_all_heroes_and_a_win_is_a_side(ledger: Ledger) -> None:
+    """Rulebook, "Objective": the heroes win together or all lose to the villain."""
+    games = bot_games(ledger, "marvel-united", 3, seed=2)
+    with connect(ledger) as con:
+        teams = {r["team"] for r in rows(con, "SELECT team FROM players")}
+        winners = {r["game"]: r["team"] for r in rows(con, "SELECT game, team FROM games")}
+        results = rows(con, "SELECT game, won, player_team, team FROM results")
+    assert teams == {"heroes"}
+    assert set(winners) == set(games) and set(winners.values()) <= {"heroes", "villain"}
+    assert all(r["won"] == (r["team"] == r["player_team"]) for r in results)
+
+
 def mixed_battle(ledger: Ledger) -> str:
     """olga attacks with a d8 (7, a card adds 1) and a d6 (2) against patrick's d6s (5, 3)."""
     game = start_game(ledger, "duel", ("olga", "patrick"), seed=1, game_id="du-mixed",
