@@ -1,0 +1,1 @@
+"""Risk: Transformers – Cybertron Battle Edition (Hasbro), 2 to 4 players: not registered yet."""

@@ -1,0 +1,84 @@
+"""A minimal Risk: Transformers rules object for setup: not registered (no manifest, no entry
+point) until the whole game is written; tests build it directly."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from tabletape.ledger.events import Event, GameStarted
+from tabletape.rules.kernel import (
+    ActionSpec,
+    FieldSpec,
+    Result,
+    SteppedRules,
+    TurnInfo,
+    protocol_version,
+)
+from tabletape.rules.risk_transformers.events import EVENTS
+from tabletape.rules.risk_transformers.moves import allowed_places, start_state, step
+from tabletape.rules.risk_transformers.options import (
+    Options,
+    check_choices,
+    resolve_board,
+    settings,
+    validate,
+)
+from tabletape.rules.risk_transformers.state import State, robot_units, zones_held
+from tabletape.rules.seats import NOBODY, seat_named
+
+
+class RiskTransformers(SteppedRules[State]):
+    """Risk: Transformers – Cybertron Battle Edition, 2 to 4 players: setup so far."""
+
+    name: ClassVar[str] = "risk-transformers"
+    title: ClassVar[str] = "Risk: Transformers"
+    aliases: ClassVar[tuple[str, ...]] = ("transformers", "rt")
+    short: ClassVar[str] = "rt"
+    rules_version = "1"
+    min_players = 2
+    max_players = 4
+    events = EVENTS
+    Options = Options
+
+    def options(self, raw: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        """Options with ``board=FILE`` turned into the board's content (the log holds the board
+        in force), a value outside an option's list refused with "did you mean"."""
+        check_choices(raw)
+        given = dict(raw)
+        given["board"] = resolve_board(given.get("board"))
+        return super().options(given, players)
+
+    def validate_options(self, options: Any, players: Sequence[str]) -> None:
+        validate(options, players)
+
+    def start(self, started: GameStarted) -> State:
+        protocol_version(self.title, started.rules_version, (self.rules_version,))
+        found = settings(started.options, len(started.players))
+        return start_state(found, started.players)
+
+    def step(self, state: State, actor: str, event: Event) -> State:
+        names = tuple(me.name for me in state.seats)
+        return step(state, seat_named(actor, names, table=True), event)
+
+    def turn(self, state: State) -> TurnInfo:
+        active = (state.name(state.current),) if state.current != NOBODY else ()
+        return TurnInfo(turn=state.turn, round=state.day, phase=state.phase, active=active,
+                        detail=f"day {state.day}" if state.day else "setup")
+
+    def result(self, state: State) -> Result | None:
+        return None
+
+    def legal_actions(self, state: State) -> tuple[ActionSpec, ...]:
+        if state.phase not in ("setup", "leftover"):
+            return ()
+        zones = tuple(state.places[p] for p in allowed_places(state, state.current))
+        zone = FieldSpec(name="zone", kind="str", choices=zones)
+        return (ActionSpec(type="place", actors=(state.name(state.current),), fields=(zone,),
+                           doc="a robot on a zone (Setup 5)"),)
+
+    def figures(self, state: State) -> list[dict[str, Any]]:
+        return [{"name": me.name, "leader": me.leader, "faction": me.faction, "team": me.team,
+                 "zones": zones_held(state, seat), "robot_units": robot_units(state, seat),
+                 "operational": me.operational, "scrapheap": me.scrap_robots}
+                for seat, me in enumerate(state.seats)]

@@ -1,0 +1,287 @@
+"""The state of a Risk: Transformers game and the small pure changes the rules are built from.
+
+Places are indexes into :attr:`State.places`: the board's 42 zones, then the war factories
+(a factory is a zone only while open, A3/A18). Players are seat indexes; ``NOBODY`` (-1) owns
+no place. Robots and vehicles are counted as pieces: "You can exchange 3 robots for 1 vehicle,
+or vice versa, at any time" swaps pieces with the player's scrapheap, so every robot, vehicle
+and leader of a set is always on the board, in the operational pile or on the scrapheap
+(:func:`invariant_errors`). What the rules derive (zones held, sectors, robot units) are
+functions of the state, never stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+import msgspec
+from msgspec.structs import replace
+
+from tabletape.rules.risk_transformers import data
+from tabletape.rules.risk_transformers.board import Cybertron
+from tabletape.rules.risk_transformers.options import Settings
+from tabletape.rules.seats import NOBODY
+
+T = TypeVar("T")
+
+PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "over")
+"""Where the game is, in table words: ``setup`` (S5, a robot at a time on an empty zone),
+``leftover`` (A1 ``leftover=place``: the rest onto your own zones), the turn's five phases
+(``place`` … ``draw``, Phase 1 to 5) and ``over``."""
+TURN_PHASES = PHASES[2:7]
+
+
+class Zone(msgspec.Struct, frozen=True, gc=False):
+    """What stands on one place: one player's pieces, or nothing."""
+
+    owner: int = NOBODY
+    robots: int = 0
+    vehicles: int = 0
+    """Vehicles, each "worth 3 robots"."""
+    leader: bool = False
+    """The owner's leader stands here."""
+
+    @property
+    def pieces(self) -> int:
+        """Robots, vehicles and the leader: "A zone must never be empty"."""
+        return self.robots + self.vehicles + self.leader
+
+    @property
+    def units(self) -> int:
+        """Robot units: a vehicle is 3 robots; the leader counts as one (A6)."""
+        return self.robots + data.VEHICLE_WORTH.value * self.vehicles + self.leader
+
+
+EMPTY = Zone()
+
+
+class Seat(msgspec.Struct, frozen=True, gc=False):
+    """One player: leader, faction, team, and the pieces and cards off the board."""
+
+    name: str
+    leader: str
+    """The leader's id (:data:`.data.LEADERS`)."""
+    faction: str
+    team: int
+    """4 players: the faction's first seat; otherwise the seat itself."""
+    operational: int
+    """Robots in the operational pile (placed in Phase 1 step E, or at setup)."""
+    scrap_robots: int
+    scrap_vehicles: int
+    form: str = data.START_FORM.value
+    """The leader's form, ``robot`` or ``vehicle`` (kept on the scrapheap: chosen anew when he
+    comes back)."""
+    scrapped: bool = False
+    """The leader is on the scrapheap."""
+    hand: tuple[str, ...] = ()
+    """Upgrade cards in hand by id; ``""`` a card drawn face down, not known yet."""
+    eliminated: bool = False
+
+
+class Force(msgspec.Struct, frozen=True, gc=False):
+    """Pieces of one side fighting in a battle."""
+
+    robots: int = 0
+    vehicles: int = 0
+    leader: bool = False
+
+    @property
+    def dice(self) -> int:
+        """One die per robot, vehicle and leader."""
+        return self.robots + self.vehicles + self.leader
+
+
+class Fight(msgspec.Struct, frozen=True, gc=False):
+    """The attack in progress, from one source zone to one target zone (Phase 3)."""
+
+    attacker: int
+    defender: int
+    source: int
+    target: int
+    attacking: Force
+    defending: Force | None = None
+    """None until the defender declares."""
+    attacker_dice: tuple[int, ...] = ()
+    """The last roll, d6 faces then d8 faces, +1s included."""
+    defender_dice: tuple[int, ...] = ()
+    pluses: tuple[bool, bool] = (False, False)
+    """Whether the attacker's and the defender's robot-form +1 is placed on this roll."""
+    losses: tuple[int, int] = (0, 0)
+    """Casualties each side still has to remove after the roll."""
+    rounds: int = 0
+    """Rolls so far in this attack."""
+    cards: tuple[str, ...] = ()
+    """Cards played "for this attack"."""
+
+
+class State(msgspec.Struct, frozen=True, gc=False):
+    """Everything the rules know after some events."""
+
+    settings: Settings
+    places: tuple[str, ...]
+    """Place ids: the board's zones, then the war factories."""
+    zones: tuple[Zone, ...]
+    """What stands on each place."""
+    seats: tuple[Seat, ...]
+    positions: tuple[str, ...]
+    """Each spinning zone's position, in the board's order."""
+    open_factories: tuple[str, ...] = ()
+    """War factories open now (their sliding zones slid open)."""
+    phase: str = "setup"
+    """One of :data:`PHASES`."""
+    step: str = ""
+    """Phase 1's step, ``A`` to ``E``."""
+    day: int = 0
+    """1 to 6 once play begins (0 during setup)."""
+    current: int = 0
+    """The seat placing (setup) or taking the turn."""
+    turn: int = 0
+    captured: bool = False
+    """The current player captured another player's zone this turn (Phase 5 draws a card)."""
+    backed_up: bool = False
+    jumped: bool = False
+    attack: Fight | None = None
+    played: tuple[str, ...] = ()
+    """Cards played this turn that last "this turn"."""
+    pile: int = 0
+    """Cards in the draw pile, face down."""
+    discard: tuple[str, ...] = ()
+    """Face-up discard pile, oldest first (the AllSpark card last after a day ends)."""
+
+    # -- lookups -------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Cybertron:
+        return self.settings.board
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def place(self, place_id: str) -> int:
+        """The index of a place id."""
+        return self.places.index(place_id)
+
+    def at(self, place_id: str) -> Zone:
+        return self.zones[self.places.index(place_id)]
+
+
+# -- derived values --------------------------------------------------------------------------------
+
+
+def live_places(state: State) -> list[int]:
+    """The places that are zones now: the board's zones and the open factories (A3, T2)."""
+    count = len(state.board.zones)
+    return [*range(count), *(state.place(f) for f in state.open_factories)]
+
+
+def zones_held(state: State, seat: int) -> int:
+    """Zones ``seat`` controls, an open factory counted ("an open factory counts as a zone")."""
+    return sum(state.zones[p].owner == seat for p in live_places(state))
+
+
+def sector_places(state: State, sector: str) -> list[str]:
+    """A sector's zones and its open factories (A18: a factory is its sliding zone's sector)."""
+    zones = list(state.board.sector_zones(sector))
+    factories = [f for f in state.open_factories if state.board.sector_of(f) == sector]
+    return zones + factories
+
+
+def controls_sector(state: State, seat: int, sector: str) -> bool:
+    """Whether ``seat`` controls every zone of ``sector``, its open factory included (T4)."""
+    return all(state.at(place).owner == seat for place in sector_places(state, sector))
+
+
+def robot_units(state: State, seat: int) -> int:
+    """``seat``'s robot units on the board (a vehicle 3, the leader 1)."""
+    return sum(zone.units for zone in state.zones if zone.owner == seat)
+
+
+def on_board(state: State, seat: int) -> tuple[int, int, int]:
+    """``seat``'s robots, vehicles and leaders on the board."""
+    mine = [zone for zone in state.zones if zone.owner == seat]
+    return (sum(z.robots for z in mine), sum(z.vehicles for z in mine),
+            sum(z.leader for z in mine))
+
+
+def empty_zones(state: State) -> list[int]:
+    """The board's zones nobody holds (Setup 5 fills them)."""
+    return [p for p in range(len(state.board.zones)) if state.zones[p].owner == NOBODY]
+
+
+def teammates(state: State, seat: int) -> list[int]:
+    """The other seats of ``seat``'s team (4 players); none otherwise."""
+    team = state.seats[seat].team
+    return [s for s, me in enumerate(state.seats) if me.team == team and s != seat]
+
+
+# -- small pure changes ----------------------------------------------------------------------------
+
+
+def put(values: Sequence[T], index: int, value: T) -> tuple[T, ...]:
+    """``values`` with ``values[index]`` replaced."""
+    result = list(values)
+    result[index] = value
+    return tuple(result)
+
+
+def with_seat(state: State, seat: int, **changes: object) -> State:
+    return replace(state, seats=put(state.seats, seat, replace(state.seats[seat], **changes)))
+
+
+def with_zone(state: State, place: int, zone: Zone) -> State:
+    """``zone`` on ``place`` (a zone with no pieces left belongs to nobody)."""
+    return replace(state, zones=put(state.zones, place, zone if zone.pieces else EMPTY))
+
+
+def add_robots(state: State, seat: int, place: int, count: int) -> State:
+    """``count`` of ``seat``'s robots from the operational pile onto ``place``."""
+    zone = state.zones[place]
+    state = with_zone(state, place, replace(zone, owner=seat, robots=zone.robots + count))
+    return with_seat(state, seat, operational=state.seats[seat].operational - count)
+
+
+# -- conservation ----------------------------------------------------------------------------------
+
+
+def invariant_errors(state: State) -> list[str]:
+    """What does not add up; an empty list means every piece and card is accounted for.
+
+    Each seat's robots and vehicles: on the board + operational + scrapheap = the set
+    (:data:`.data.ARMY`); each leader on exactly one zone or on the scrapheap; no place empty
+    with an owner, none owned with nothing on it; no pieces on a closed factory; every card in
+    the pile, the discards or a hand.
+    """
+    errors: list[str] = []
+    for seat, me in enumerate(state.seats):
+        errors.extend(seat_errors(state, seat, me))
+    for place, zone in enumerate(state.zones):
+        if (zone.owner == NOBODY) != (zone.pieces == 0) or min(zone.robots, zone.vehicles) < 0:
+            errors.append(f"{state.places[place]}: owner {zone.owner} with {zone.pieces} pieces")
+    live = set(live_places(state))
+    for place, zone in enumerate(state.zones):
+        if zone.pieces and place not in live:
+            errors.append(f"{state.places[place]} is a closed factory but holds pieces")
+    held = sum(len(me.hand) for me in state.seats)
+    if state.pile < 0 or state.pile + len(state.discard) + held != len(state.board.cards):
+        errors.append(f"cards: {state.pile} in the pile + {len(state.discard)} discarded + "
+                      f"{held} in hands, not {len(state.board.cards)}")
+    return errors
+
+
+def seat_errors(state: State, seat: int, me: Seat) -> list[str]:
+    """One seat's pieces against its set."""
+    army = data.ARMY.value
+    robots, vehicles, leaders = on_board(state, seat)
+    errors = []
+    if robots + me.operational + me.scrap_robots != army["robots"]:
+        errors.append(f"{me.name}: {robots} robots on the board + {me.operational} operational "
+                      f"+ {me.scrap_robots} on the scrapheap, not {army['robots']}")
+    if vehicles + me.scrap_vehicles != army["vehicles"]:
+        errors.append(f"{me.name}: {vehicles} vehicles on the board + {me.scrap_vehicles} on "
+                      f"the scrapheap, not {army['vehicles']}")
+    if leaders + me.scrapped != 1:
+        errors.append(f"{me.name}: leader on {leaders} zones and "
+                      f"{'on' if me.scrapped else 'off'} the scrapheap")
+    if min(me.operational, me.scrap_robots, me.scrap_vehicles) < 0:
+        errors.append(f"{me.name}: a negative count")
+    return errors
