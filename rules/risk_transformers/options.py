@@ -110,7 +110,8 @@ def check_choices(raw: Mapping[str, Any]) -> None:
     >>> check_choices({"leftover": "kep"})
     Traceback (most recent call last):
     ...
-    tabletape.rules.kernel.BadOptions: unknown leftover 'kep' (did you mean 'keep'?); allowed: place, keep
+    tabletape.rules.kernel.BadOptions: unknown leftover 'kep' (did you mean 'keep'?);
+    allowed: place, keep
     """
     for field in msgspec.structs.fields(Options):
         value = raw.get(field.encode_name)
