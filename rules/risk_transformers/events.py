@@ -41,6 +41,8 @@ Phase 4 and 5, and the day::
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from tabletape.ledger.events import Event
@@ -82,7 +84,7 @@ class Revived(Event, tag="revive"):
     and "place your leader in any zone you control in either robot or vehicle form"."""
 
     zone: str
-    form: str = "robot"
+    form: Literal["robot", "vehicle"] = "robot"
 
 
 # -- Phase 2 ------------------------------------------------------------------------------------
@@ -165,7 +167,7 @@ class Lost(Event, tag="lose"):
     ``escape``: where Bumblebee in vehicle form goes instead of the scrapheap (a neighbouring
     zone his player controls)."""
 
-    pieces: tuple[str, ...]
+    pieces: tuple[Literal["robot", "vehicle", "leader"], ...]
     escape: str = ""
 
 
