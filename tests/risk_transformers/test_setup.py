@@ -11,11 +11,9 @@ from collections import Counter
 
 import pytest
 
-from tabletape.ledger.events import GameStarted
 from tabletape.rules.kernel import BadOptions, IllegalAction
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.events import Placed
-from tabletape.rules.risk_transformers.game import RiskTransformers
 from tabletape.rules.risk_transformers.moves import allowed_places
 from tabletape.rules.risk_transformers.options import readings
 from tabletape.rules.risk_transformers.state import (
@@ -25,16 +23,7 @@ from tabletape.rules.risk_transformers.state import (
     on_board,
     zones_held,
 )
-
-GAME = RiskTransformers()
-NAMES = ("Olga", "Patrick", "Paula", "Quentin")
-
-
-def started(players: int, **options: str) -> State:
-    names = NAMES[:players]
-    given = GAME.options(options, names)
-    return GAME.start(GameStarted(kind=GAME.name, rules_version="1", tabletape_version="test",
-                                  players=names, options=given))
+from tests.risk_transformers.helpers import GAME, started
 
 
 def place_next(state: State) -> tuple[State, int]:
