@@ -15,7 +15,7 @@ from msgspec.structs import replace
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.events import Placed
-from tabletape.rules.risk_transformers.options import Settings
+from tabletape.rules.risk_transformers.options import Settings, closed_position
 from tabletape.rules.risk_transformers.state import (
     EMPTY,
     Seat,
@@ -49,20 +49,22 @@ def start_state(found: Settings, players: Sequence[str]) -> State:
             scrap_robots=army["robots"] - data.OPERATIONAL.value,
             scrap_vehicles=army["vehicles"]))
     return State(settings=found, places=places, zones=tuple(zones), seats=tuple(seats),
-                 positions=spinning_start(found), pile=len(board.cards))
+                 positions=spinning_start(found), pile=len(board.card_ids))
 
 
 def factories(found: Settings) -> tuple[str, ...]:
     """The war factories' ids, in the board's order of sliding zones."""
-    return tuple(found.board.factories)
+    return tuple(found.board.factories.values())
 
 
 def spinning_start(found: Settings) -> tuple[str, ...]:
-    """Each spinning zone's start position: ``closed`` (A2) or the board file's."""
+    """Each spinning zone's start position: closed (A2, ``spinning-start=closed``) or the board
+    file's (``spinning-start=board``)."""
     board = found.board
     if found.options.spinning_start == "closed":
-        return tuple("closed" for _ in board.spinning)
-    return tuple(board.spinning_start(zone) for zone in board.spinning)
+        return tuple(closed_position(board, zone) for zone in board.spinning)
+    starts = board.start_positions()
+    return tuple(starts[zone] for zone in board.spinning)
 
 
 def place(state: State, seat: int, event: Placed) -> State:
@@ -120,13 +122,13 @@ def first_turn(state: State) -> State:
 
 
 def zone_called(state: State, text: str) -> int:
-    """The place a typed id means (any case); refused with "did you mean" and the zones."""
-    wanted = text.strip().casefold()
-    for index, place_id in enumerate(state.places):
-        if place_id.casefold() == wanted:
-            return index
-    raise IllegalAction(f"no zone called '{text}'",
-                        allowed=state.board.zones).suggesting([text.strip()])
+    """The place a typed id or name means (any case, spaces as ``-``); refused with "did you
+    mean" and the zones."""
+    found = state.board.board.find(text)
+    if found is None:
+        raise IllegalAction(f"no zone called '{text}'",
+                            allowed=state.board.zones).suggesting([text.strip()])
+    return state.place(found)
 
 
 STEPS: Steps[State] = Steps(TITLE, {Placed: place})

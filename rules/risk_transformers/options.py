@@ -188,8 +188,27 @@ def teams_for(factions: Sequence[str]) -> tuple[int, ...]:
 
 def validate(options: Any, players: Sequence[str]) -> None:
     """Raise :class:`BadOptions` unless the board and the leaders fit the game."""
-    cybertron_from_data(options.board or default_board_data())
+    board = cybertron_from_data(options.board or default_board_data())
     check_leaders(leaders_for(len(players), options.leaders), len(players))
+    if options.spinning_start == "closed":
+        for zone in board.spinning:
+            closed_position(board, zone)
+
+
+def closed_position(board: Cybertron, zone: str) -> str:
+    """The position of a spinning zone that opens no link ("lining up the walls"): where A2
+    starts it; :class:`BadOptions` when the board gives it none.
+
+    >>> closed_position(cybertron_from_data(default_board_data()), "praxus")
+    'closed'
+    """
+    turning = next(t for t in board.board.turning if t.space == zone)
+    for position, links in turning.positions.items():
+        if not links:
+            return position
+    raise BadOptions(f"board '{board.board.name}': spinning zone {zone} has no closed "
+                     f"position (one that opens no link) for spinning-start=closed (A2); "
+                     "give it one, or choose spinning-start=board")
 
 
 def settings(options: Mapping[str, Any], players: int) -> Settings:

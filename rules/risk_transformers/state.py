@@ -164,6 +164,11 @@ class State(msgspec.Struct, frozen=True, gc=False):
     def at(self, place_id: str) -> Zone:
         return self.zones[self.places.index(place_id)]
 
+    @property
+    def standing(self) -> dict[str, str]:
+        """Each spinning zone's position, by zone (what :meth:`Cybertron.neighbours` takes)."""
+        return dict(zip(self.board.spinning, self.positions, strict=True))
+
 
 # -- derived values --------------------------------------------------------------------------------
 
@@ -179,11 +184,9 @@ def zones_held(state: State, seat: int) -> int:
     return sum(state.zones[p].owner == seat for p in live_places(state))
 
 
-def sector_places(state: State, sector: str) -> list[str]:
+def sector_places(state: State, sector: str) -> tuple[str, ...]:
     """A sector's zones and its open factories (A18: a factory is its sliding zone's sector)."""
-    zones = list(state.board.sector_zones(sector))
-    factories = [f for f in state.open_factories if state.board.sector_of(f) == sector]
-    return zones + factories
+    return state.board.sector_zones(sector, state.open_factories)
 
 
 def controls_sector(state: State, seat: int, sector: str) -> bool:
@@ -262,9 +265,9 @@ def invariant_errors(state: State) -> list[str]:
         if zone.pieces and place not in live:
             errors.append(f"{state.places[place]} is a closed factory but holds pieces")
     held = sum(len(me.hand) for me in state.seats)
-    if state.pile < 0 or state.pile + len(state.discard) + held != len(state.board.cards):
+    if state.pile < 0 or state.pile + len(state.discard) + held != len(state.board.card_ids):
         errors.append(f"cards: {state.pile} in the pile + {len(state.discard)} discarded + "
-                      f"{held} in hands, not {len(state.board.cards)}")
+                      f"{held} in hands, not {len(state.board.card_ids)}")
     return errors
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabletape.ledger.events import GameStarted
 from tabletape.rules.risk_transformers.game import RiskTransformers
 from tabletape.rules.risk_transformers.state import State
@@ -10,7 +12,7 @@ GAME = RiskTransformers()
 NAMES = ("Olga", "Patrick", "Paula", "Quentin")
 
 
-def started(players: int, **options: str) -> State:
+def started(players: int, **options: Any) -> State:
     """The state after the game-started event of ``players`` players (seat order = NAMES)."""
     names = NAMES[:players]
     given = GAME.options(options, names)

@@ -126,6 +126,14 @@ def test_only_the_player_whose_turn_it_is_places() -> None:
         GAME.check(state, "Patrick", Placed(zone=zone))
 
 
+def test_a_zone_is_typed_by_id_or_name() -> None:
+    """Zones are named as the board names them: ``place zone="Hexima State"``."""
+    state = started(2)
+    zone = state.places[empty_zones(state)[0]]
+    after = GAME.apply(state, "Olga", Placed(zone=state.board.board.space(zone).title.upper()))
+    assert after.at(zone).owner == 0
+
+
 def test_a_misspelt_zone_is_named_with_a_suggestion() -> None:
     """A zone typed wrong: one message, "did you mean", the zones allowed."""
     state = started(2)
