@@ -217,6 +217,20 @@ def teammates(state: State, seat: int) -> list[int]:
     return [s for s, me in enumerate(state.seats) if me.team == team and s != seat]
 
 
+def unseen(state: State) -> tuple[str, ...]:
+    """What the table knows of the draw pile: the board's cards neither face up on the discard
+    pile nor known in a hand (the pile's and the face-down hands' cards are among these; DESIGN
+    rule 4). A card id once per copy, in the board's order."""
+    seen = list(state.discard) + [card for me in state.seats for card in me.hand if card]
+    left = []
+    for card in state.board.card_ids:
+        if card in seen:
+            seen.remove(card)
+        else:
+            left.append(card)
+    return tuple(left)
+
+
 # -- small pure changes ----------------------------------------------------------------------------
 
 

@@ -10,6 +10,8 @@ from tabletape.rules.risk_transformers.state import (
     controls_sector,
     invariant_errors,
     robot_units,
+    teammates,
+    unseen,
     with_seat,
     with_zone,
     zones_held,
@@ -89,3 +91,25 @@ def test_every_card_is_somewhere() -> None:
     assert invariant_errors(drawn) == []
     assert invariant_errors(replace(state, pile=41)) == [
         "cards: 41 in the pile + 0 discarded + 0 in hands, not 42"]
+
+
+def test_what_the_draw_pile_may_hold() -> None:
+    """Phase 5: "Keep the card hidden from other players until you are ready to play it.
+    Whenever you play an upgrade card, place it faceup on the discard pile": a card face up or
+    known in a hand is not in the draw pile (DESIGN rule 4)."""
+    state = started(2)
+    first, second = state.board.card_ids[:2]
+    assert len(unseen(state)) == 42
+    state = with_seat(replace(state, pile=39, discard=(first,)), 0, hand=(second, ""))
+    assert invariant_errors(state) == []
+    assert first not in unseen(state) and second not in unseen(state)
+    assert len(unseen(state)) == 40  # the pile's 39 and Olga's face-down card
+
+
+def test_teammates_sit_opposite_with_four_players() -> None:
+    """Setup 2: "4 PLAYERS (ALLIED FORCES): play in 2 teams ... sit opposite your teammate";
+    with 2 or 3 players nobody has a teammate."""
+    four = started(4)
+    assert [teammates(four, seat) for seat in range(4)] == [[2], [3], [0], [1]]
+    three = started(3)
+    assert [teammates(three, seat) for seat in range(3)] == [[], [], []]
