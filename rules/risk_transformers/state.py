@@ -28,6 +28,8 @@ PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "o
 """Where the game is, in table words: ``setup`` (S5, a robot at a time on an empty zone),
 ``leftover`` (A1 ``leftover=place``: the rest onto your own zones), the turn's five phases
 (``place`` … ``draw``, Phase 1 to 5) and ``over``."""
+SETUP = PHASES[:1]
+"""The phase in which zones may still be empty (Setup 5 fills them)."""
 TURN_PHASES = PHASES[2:7]
 
 
@@ -264,8 +266,9 @@ def invariant_errors(state: State) -> list[str]:
     """What does not add up; an empty list means every piece and card is accounted for.
 
     Each seat's robots and vehicles: on the board + operational + scrapheap = the set
-    (:data:`.data.ARMY`); each leader on exactly one zone or on the scrapheap; no place empty
-    with an owner, none owned with nothing on it; no pieces on a closed factory; every card in
+    (:data:`.data.ARMY`); each leader on exactly one zone or on the scrapheap; no place owned
+    with nothing on it, none with pieces and no owner; no pieces on a closed factory; once
+    setup is over no zone empty ("A zone must never be empty during the game"); every card in
     the pile, the discards or a hand.
     """
     errors: list[str] = []
@@ -278,6 +281,8 @@ def invariant_errors(state: State) -> list[str]:
     for place, zone in enumerate(state.zones):
         if zone.pieces and place not in live:
             errors.append(f"{state.places[place]} is a closed factory but holds pieces")
+        elif place in live and not zone.pieces and state.phase not in SETUP:
+            errors.append(f"{state.places[place]} is empty (a zone must never be empty)")
     held = sum(len(me.hand) for me in state.seats)
     if state.pile < 0 or state.pile + len(state.discard) + held != len(state.board.card_ids):
         errors.append(f"cards: {state.pile} in the pile + {len(state.discard)} discarded + "

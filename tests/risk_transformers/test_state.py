@@ -113,3 +113,12 @@ def test_teammates_sit_opposite_with_four_players() -> None:
     assert [teammates(four, seat) for seat in range(4)] == [[2], [3], [0], [1]]
     three = started(3)
     assert [teammates(three, seat) for seat in range(3)] == [[], [], []]
+
+
+def test_no_zone_is_empty_once_setup_is_over() -> None:
+    """Things to Know: "A zone must never be empty during the game. It must always contain at
+    least one robot or a leader." (Setup 5 fills them first.)"""
+    state = started(2)
+    assert invariant_errors(state) == []
+    playing = replace(state, phase="place")
+    assert len([e for e in invariant_errors(playing) if "must never be empty" in e]) == 40
