@@ -145,7 +145,8 @@ READINGS: dict[str, Fact] = {
     "A12": _reading("any", "Bumblebee's power on any casualty, attacking or defending; to a "
                     "neighbour of his current zone, owner's choice; if he was the defender's "
                     "last piece, the zone is captured."),
-    "A13": _reading("among", "Barricade must be among the attackers; Megatron's \"alone\" only "
+    "A13": _reading({"barricade": "among", "megatron-alone": "far"},
+                    "Barricade must be among the attackers; Megatron's \"alone\" only "
                     "for non-neighbour targets."),
     "A14": _reading("fixed", "The robot-form +1 goes on one of your own dice and may exceed "
                     "the die's highest face."),

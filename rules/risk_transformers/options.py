@@ -67,9 +67,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     rotation: Literal["any", "step"] = READING["A8"].value
     bumblebee_escape: Literal["any", "defending"] = msgspec.field(
         default=READING["A12"].value, name="bumblebee-escape")
-    barricade: Literal["among", "source"] = READING["A13"].value
-    megatron_alone: Literal["far", "always"] = msgspec.field(default="far",
-                                                             name="megatron-alone")
+    barricade: Literal["among", "source"] = READING["A13"].value["barricade"]
+    megatron_alone: Literal["far", "always"] = msgspec.field(
+        default=READING["A13"].value["megatron-alone"], name="megatron-alone")
     gift_jump: bool = msgspec.field(default=READING["A17"].value, name="gift-jump")
 
 
