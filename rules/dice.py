@@ -150,13 +150,13 @@ def dice_of(sides: Sequence[int], faces: Sequence[int]) -> tuple[Die, ...]:
     return tuple(Die(n, face) for n, face in zip(sides, faces, strict=True))
 
 
-def roll_dice(rng: random.Random, sides: Sequence[int]) -> tuple[Die, ...]:
+def roll_mixed(rng: random.Random, sides: Sequence[int]) -> tuple[Die, ...]:
     """One die of each size in ``sides``, rolled in that order from ``rng``.
 
     A roll of d6s only draws exactly what :func:`roll` draws, so the same seed gives the same
     faces whichever way a game asks.
 
-    >>> [d.face for d in roll_dice(random.Random(3), (6, 6))] == list(roll(random.Random(3), 2))
+    >>> [d.face for d in roll_mixed(random.Random(3), (6, 6))] == list(roll(random.Random(3), 2))
     True
     """
     return tuple(Die(n, rng.randint(1, n)) for n in sides)

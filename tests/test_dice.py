@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tabletape.ledger.events import Event
 from tabletape.replay.fold import action_text
-from tabletape.rules import dice
+from tabletape.rules import dice, kernel
 from tabletape.rules.actions import (
     ActionSyntaxError,
     describe_kind,
@@ -94,8 +94,8 @@ def test_the_dice_a_side_rolls_are_checked_by_size_and_face() -> None:
 @given(seed=st.integers(0, 2**32), sides=st.lists(st.sampled_from((6, 8)), max_size=5))
 def test_mixed_dice_roll_from_one_generator_in_order(seed: int, sides: list[int]) -> None:
     """Tabletape rolls the dice left empty: one die of each size, deterministic per seed."""
-    rolled = dice.roll_dice(random.Random(seed), sides)
-    assert rolled == dice.roll_dice(random.Random(seed), sides)
+    rolled = dice.roll_mixed(random.Random(seed), sides)
+    assert rolled == dice.roll_mixed(random.Random(seed), sides)
     assert [die.sides for die in rolled] == sides
     assert dice.dice_problem(rolled, sides, "olga") is None
 
@@ -103,8 +103,17 @@ def test_mixed_dice_roll_from_one_generator_in_order(seed: int, sides: list[int]
 @given(seed=st.integers(0, 2**32), count=st.integers(0, 5))
 def test_a_roll_of_d6s_draws_what_it_always_drew(seed: int, count: int) -> None:
     """Seeded logs stay byte-identical: rolling d6s as dice gives the faces ``roll`` gives."""
-    rolled = dice.roll_dice(random.Random(seed), (6,) * count)
+    rolled = dice.roll_mixed(random.Random(seed), (6,) * count)
     assert dice.faces(rolled) == dice.roll(random.Random(seed), count)
+
+
+@given(seed=st.integers(0, 2**32), seq=st.integers(1, 10**6), count=st.integers(0, 5))
+def test_an_auditor_re_derives_tabletapes_dice(seed: int, seq: int, count: int) -> None:
+    """The dice tabletape rolls for ``seq`` come from ``dice_rng(seed, seq)``: rolled as mixed
+    dice they are those ``kernel.roll_dice`` re-derives (d6s and d8s alike)."""
+    for sides in (6, 8):
+        rolled = dice.roll_mixed(kernel.dice_rng(seed, seq), (sides,) * count)
+        assert dice.faces(rolled) == kernel.roll_dice(seed, seq, count, sides)
 
 
 # -- modifiers -----------------------------------------------------------------------------------
