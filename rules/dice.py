@@ -33,6 +33,9 @@ BATTLE_SIDES: tuple[Side, Side] = (ATTACKER, DEFENDER)
 D6 = 6
 """Faces of the six-sided dice every shipped game rolls."""
 
+Values = tuple[int, ...]
+"""One side's dice values (faces, or faces after modifiers), in the order rolled."""
+
 
 def dice_count(units: int, maximum: int) -> int:
     """How many dice a side rolls: one per unit, at most ``maximum``, never below zero.
@@ -132,22 +135,13 @@ DIE_SYNTAX = "type a d6 as its face (5) and another die as dSIDES:FACE (d8:7), e
 """How a person types dice of mixed sizes, for messages and usage lines."""
 
 
-def faces(dice: Iterable[Die]) -> tuple[int, ...]:
+def faces(dice: Iterable[Die]) -> Values:
     """The faces of ``dice``, in order.
 
     >>> faces((Die(8, 7), Die(6, 3)))
     (7, 3)
     """
     return tuple(die.face for die in dice)
-
-
-def dice_of(sides: Sequence[int], faces: Sequence[int]) -> tuple[Die, ...]:
-    """Dice from their sizes and faces, position by position.
-
-    >>> dice_of((8, 6), (7, 3))
-    (Die(sides=8, face=7), Die(sides=6, face=3))
-    """
-    return tuple(Die(n, face) for n, face in zip(sides, faces, strict=True))
 
 
 def roll_mixed(rng: random.Random, sides: Sequence[int]) -> tuple[Die, ...]:
@@ -206,7 +200,8 @@ class Bonus:
     ``each`` is a card's "Add 1 to each die for this attack"; ``one`` is a robot-form leader's
     "+1 on any one die", placed after the roll on one of the side's own dice (it may exceed the
     die's highest face). ``at`` is the position (in the roll as recorded) the player chose for
-    ``one``; None lets :func:`settle` place it where it helps most.
+    ``one`` (the game checks it names one of the side's dice); None lets :func:`settle` place it
+    where it helps most.
     """
 
     each: int = 0
@@ -216,16 +211,13 @@ class Bonus:
 
 NO_BONUS = Bonus()
 
-Values = tuple[int, ...]
-"""One side's dice values, in the order rolled."""
-
 
 @dataclass(frozen=True)
 class Settled:
     """A settled roll: each die's value after modifiers (in the order rolled) and the winners."""
 
-    attacker: tuple[int, ...]
-    defender: tuple[int, ...]
+    attacker: Values
+    defender: Values
     winners: tuple[Side, ...]
 
 
@@ -247,7 +239,7 @@ def settle(attacker: Sequence[int], defender: Sequence[int], *,
     base = (raised(attacker, attacker_bonus.each), raised(defender, defender_bonus.each))
     attacks = placements(base[0], attacker_bonus)
 
-    def answer(attack: tuple[int, ...]) -> tuple[int, ...]:
+    def answer(attack: Values) -> Values:
         return best(placements(base[1], defender_bonus), lambda d: wins(attack, d, DEFENDER))
 
     attack = best(attacks, lambda a: wins(a, answer(a), ATTACKER))
@@ -255,7 +247,7 @@ def settle(attacker: Sequence[int], defender: Sequence[int], *,
     return Settled(attack, defend, compare(attack, defend))
 
 
-def raised(values: Sequence[int], amount: int, at: int | None = None) -> tuple[int, ...]:
+def raised(values: Sequence[int], amount: int, at: int | None = None) -> Values:
     """``values`` with ``amount`` added to every die, or only to the die at ``at``.
 
     >>> raised((3, 5), 1), raised((3, 5), 1, at=0)
@@ -264,7 +256,7 @@ def raised(values: Sequence[int], amount: int, at: int | None = None) -> tuple[i
     return tuple(v + amount if at is None or i == at else v for i, v in enumerate(values))
 
 
-def placements(values: tuple[int, ...], bonus: Bonus) -> list[tuple[int, ...]]:
+def placements(values: Values, bonus: Bonus) -> list[Values]:
     """Every way the side's ``one`` bonus can land (just ``values`` when it has none or chose).
 
     Ordered as the tie-break prefers: the higher die first, then the first rolled.
