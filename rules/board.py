@@ -207,10 +207,12 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
         ...                  "hyperlinks": [["a", "b"]]}).link_kind("b", "a")
         'hyperlink'
         """
-        pair = {(a, b), (b, a)}
-        if pair & set(self.hyperlinks):
-            return "hyperlink"
-        return "border" if pair & set(all_links(self)) else ""
+        return self._kinds.get(frozenset((a, b)), "")
+
+    @cached_property
+    def _kinds(self) -> dict[frozenset[str], str]:
+        kinds = {frozenset(pair): "border" for pair in all_links(self)}
+        return kinds | {frozenset(pair): "hyperlink" for pair in self.hyperlinks}
 
     def mark_of(self, key: str) -> str:
         """The provenance of one value: its entry in :attr:`marks`, else the board's mark."""

@@ -171,13 +171,14 @@ class Cybertron(msgspec.Struct, frozen=True, dict=True):
         return self.board.start_positions()
 
     @cached_property
-    def _sector_of(self) -> dict[str, str]:
+    def sector_tags(self) -> dict[str, str]:
+        """``{space: sector}`` for every space with a ``sector:`` tag (the last if several)."""
         return {space: tag.removeprefix("sector:") for space in self.board.ids
                 for tag in self.board.space(space).tags if tag.startswith("sector:")}
 
     def sector_of(self, zone: str) -> str:
         """The sector (colour id) of a zone or war factory."""
-        return self._sector_of[zone]
+        return self.sector_tags[zone]
 
     @property
     def sectors(self) -> tuple[str, ...]:
@@ -320,7 +321,7 @@ def special_problems(cybertron: Cybertron) -> list[str]:
         if factory not in opening:
             found.append(f"war factory '{factory}' of {zone} is missing from 'opening' (the "
                          "links it has while open)")
-        if cybertron._sector_of.get(factory) != cybertron._sector_of.get(zone):
+        if cybertron.sector_tags.get(factory) != cybertron.sector_tags.get(zone):
             found.append(f"war factory '{factory}' is not in its sliding zone {zone}'s sector")
         if zone in cybertron.spinning:
             found.append(f"zone '{zone}' is both spinning and sliding")
