@@ -47,6 +47,7 @@ from tabletape.rules.board import (
     ID,
     MARKS,
     MAX_BOARD_NOTE,
+    MAX_TEXT,
     Board,
     board_from_data,
     check_text,
@@ -200,8 +201,13 @@ class Cybertron(msgspec.Struct, frozen=True, dict=True):
         return self.board.neighbours_at(zone, positions=positions, open_spaces=open_factories)
 
     def robots_for(self, zone_count: int) -> int:
-        """The panel's robots for a number of zones controlled."""
-        return next(row.robots for row in self.section.panel if row.low <= zone_count <= row.to)
+        """The panel's robots for a number of zones controlled (1 to every zone and factory);
+        ValueError for a count the panel does not cover."""
+        robots = next((row.robots for row in self.section.panel
+                       if row.low <= zone_count <= row.to), None)
+        if robots is None:
+            raise ValueError(f"the panel gives no robots for {zone_count} zones")
+        return robots
 
     def start_zone(self, leader: str) -> str:
         return self.section.starts[leader].zone
@@ -415,9 +421,10 @@ def one_card_problems(card: Card, zones: tuple[str, ...]) -> list[str]:
     if not EFFECT.match(card.effect):
         found.append(f"{where}: unknown effect '{card.effect}'; allowed: robots+N, "
                      "sector-bonus*N, attack-dice+N, defence-dice+N, table")
-    for what, text in (("name", card.name), ("upgrade", card.upgrade)):
+    for what, text, limit in (("name", card.name, MAX_TEXT),
+                              ("upgrade", card.upgrade, MAX_BOARD_NOTE)):
         try:
-            check_text(f"{where} {what}", text, MAX_BOARD_NOTE)
+            check_text(f"{where} {what}", text, limit)
         except BadOptions as error:
             found.append(str(error))
     return found

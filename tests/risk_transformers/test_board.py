@@ -21,6 +21,7 @@ from tabletape.rules.risk_transformers.board import (
     default_board_data,
     load_cybertron,
 )
+from tests.test_board import hostile_files
 
 CLOSED = {"pion-tower": "closed", "praxus": "closed"}
 
@@ -141,6 +142,8 @@ def test_the_panel_gives_7_robots_for_21_to_23_zones(cybertron: Cybertron) -> No
     operational robots." (the rest: classic Risk's zones / 3, at least 3, mark I)"""
     assert [cybertron.robots_for(n) for n in (20, 21, 22, 23, 24)] == [6, 7, 7, 7, 8]
     assert cybertron.robots_for(1) == 3 and cybertron.robots_for(44) == 14
+    with pytest.raises(ValueError, match="no robots for 45 zones"):
+        cybertron.robots_for(45)
 
 
 def test_the_known_cards_and_their_effects(cybertron: Cybertron) -> None:
@@ -324,6 +327,24 @@ def test_start_zones_launch_pad_and_marks_are_checked() -> None:
     assert "leader optimus-prime has no start zone" in message
     assert "Launch Pad: unknown zone 'decagon-factory'" in message
     assert "sector red: unknown mark 'X'" in message
+
+
+def test_card_text_is_safe_to_show() -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["transformers"]["cards"][0]["name"] = "Mass\x1b[2J"
+        data["transformers"]["cards"][1]["upgrade"] = "x" * 4001
+    message = problems_of(board_with(change))
+    assert "card 'mass-production' name 'Mass\\x1b[2J' holds a control character" in message
+    assert "card 'interlock-initiators' upgrade 'xxx" in message
+    assert "is longer than 4000 characters" in message
+
+
+@pytest.mark.parametrize("name", ["latin-1", "nested", "folder", "fifo", "/dev/zero"])
+def test_hostile_files_are_refused_as_any_board_file(tmp_path: Path, name: str) -> None:
+    path = hostile_files(tmp_path)[name]
+    with pytest.raises(BadOptions) as refused:
+        load_cybertron(path)
+    assert str(path) in str(refused.value) and "\n" not in str(refused.value)
 
 
 def test_a_file_is_read_as_any_board_file(tmp_path: Path) -> None:
