@@ -76,6 +76,7 @@ from typing import Any
 
 import msgspec
 
+from tabletape.rules.facts import MARKS
 from tabletape.rules.kernel import BadOptions, unknown_name_message
 from tabletape.rules.seats import NOBODY
 
@@ -100,10 +101,6 @@ class Space(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 Pair = tuple[str, str]
 """A link: two space ids; it works both ways."""
-
-MARKS = ("R", "V", "C", "S", "D", "I", "NF")
-"""Provenance marks: rulebook, official source, fans agree, one source, sources disagree, our
-inference, not found (docs/architecture.md)."""
 
 
 class TurningSpace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

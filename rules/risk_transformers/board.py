@@ -45,7 +45,6 @@ import msgspec
 
 from tabletape.rules.board import (
     ID,
-    MARKS,
     MAX_BOARD_NOTE,
     MAX_TEXT,
     Board,
@@ -53,6 +52,7 @@ from tabletape.rules.board import (
     check_text,
     read_board_data,
 )
+from tabletape.rules.facts import MARKS
 from tabletape.rules.kernel import BadOptions, unknown_name_message
 
 DEFAULT_BOARD_FILE = Path(__file__).with_name("default-board.json")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tabletape.rules.board import MARKS
+from tabletape.rules.facts import MARKS
 from tabletape.rules.kernel import BadOptions
 from tabletape.rules.risk_transformers import make_default_board
 from tabletape.rules.risk_transformers.board import (
