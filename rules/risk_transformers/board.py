@@ -340,7 +340,8 @@ def special_problems(cybertron: Cybertron) -> list[str]:
 
 
 def place_problems(cybertron: Cybertron) -> list[str]:
-    """One start zone per leader, one Launch Pad, all on zones (not war factories)."""
+    """One start zone per leader, each his own, one Launch Pad, all on zones (not war
+    factories)."""
     section, found = cybertron.section, []
     places = [(f"start zone of {leader}", place) for leader, place in section.starts.items()]
     found += [unknown_name_message("leader", leader, LEADERS)
@@ -354,6 +355,9 @@ def place_problems(cybertron: Cybertron) -> list[str]:
     for what, place in places:
         if place.zone not in cybertron.zones:
             found.append(f"{what}: " + unknown_name_message("zone", place.zone, cybertron.zones))
+    starts = [place.zone for place in section.starts.values()]
+    found += [f"zone '{zone}' is the start zone of several leaders" for zone in sorted(set(starts))
+              if starts.count(zone) > 1]
     return found
 
 

@@ -320,11 +320,13 @@ def test_start_zones_launch_pad_and_marks_are_checked() -> None:
     def change(data: dict[str, Any]) -> None:
         section = data["transformers"]
         section["starts"]["optimus"] = section["starts"].pop("optimus-prime")
+        section["starts"]["megatron"]["zone"] = "kalis"
         section["launch_pad"]["zone"] = "decagon-factory"
         section["sectors"][0]["mark"] = "X"
     message = problems_of(board_with(change))
     assert "unknown leader 'optimus' (did you mean 'optimus-prime'?)" in message
     assert "leader optimus-prime has no start zone" in message
+    assert "zone 'kalis' is the start zone of several leaders" in message
     assert "Launch Pad: unknown zone 'decagon-factory'" in message
     assert "sector red: unknown mark 'X'" in message
 
