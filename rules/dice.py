@@ -208,6 +208,15 @@ class Bonus:
     one: int = 0
     at: int | None = None
 
+    def __add__(self, other: Bonus) -> Bonus:
+        """Both bonuses at once (a leader's +1 on one die and a card's +1 on each).
+
+        >>> Bonus(one=1) + Bonus(each=1)
+        Bonus(each=1, one=1, at=None)
+        """
+        at = self.at if self.at is not None else other.at
+        return Bonus(self.each + other.each, self.one + other.one, at)
+
 
 NO_BONUS = Bonus()
 

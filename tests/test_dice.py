@@ -150,7 +150,7 @@ def test_fusion_cannons_add_one_to_each_die() -> None:
     """Fusion Cannons: "Add 1 to each die for this attack." Values sort after the bonus."""
     assert settle((5, 2), (6, 2), attacker_bonus=FUSION_CANNONS) == dice.Settled(
         (6, 3), (6, 2), ("defender", "attacker"))
-    both = settle((5, 2), (6, 5), attacker_bonus=Bonus(each=1, one=1))
+    both = settle((5, 2), (6, 5), attacker_bonus=LEADER + FUSION_CANNONS)
     assert both.attacker == (7, 3) and both.winners == ("attacker", "defender")
 
 
