@@ -209,7 +209,8 @@ class Bonus:
     at: int | None = None
 
     def __add__(self, other: Bonus) -> Bonus:
-        """Both bonuses at once (a leader's +1 on one die and a card's +1 on each).
+        """Both bonuses at once (a leader's +1 on one die and a card's +1 on each). Two
+        one-die bonuses would add up on one die; no side rolls with two leaders.
 
         >>> Bonus(one=1) + Bonus(each=1)
         Bonus(each=1, one=1, at=None)
