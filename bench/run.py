@@ -102,7 +102,12 @@ def run(quick: bool, only: set[str] | None = None,
             continue
         log(f"running {', '.join(keys)}…")
         began = time.perf_counter()
-        result = measure(quick)
+        try:
+            result = measure(quick)
+        except ModuleNotFoundError as error:  # a baseline from the bench extra is not installed
+            log(f"skipped {', '.join(keys)}: {error.name} is not installed "
+                "(pip install -e '.[bench]')")
+            continue
         took["+".join(keys)] = round(time.perf_counter() - began, 1)
         figures.extend(result if isinstance(result, list) else [result])
     return figures, took
@@ -124,7 +129,8 @@ def main(argv: list[str] | None = None) -> None:
 
     err = Console(stderr=True)
     began = time.perf_counter()
-    figures, took = run(args.quick, only, log=lambda text: err.print(text, style="dim"))
+    figures, took = run(args.quick, only,
+                        log=lambda text: err.print(text, style="dim", markup=False))
     total = time.perf_counter() - began
     if args.json:
         print(json.dumps({figure.key: figure.as_json() for figure in figures}, indent=2))

@@ -137,9 +137,10 @@ def name_left_out(problems: dict[str, str], strict: bool) -> None:
     if not problems:
         return
     count = len(problems)
-    games = "1 game is" if count == 1 else f"{count} games are"
-    err.print(f"[yellow]warning:[/] {games} left out of the catalog (their logs do not verify "
-              "or do not fold; results leave them out):", highlight=False)
+    games, logs, them = (("1 game is", "its log does", "it") if count == 1 else
+                         (f"{count} games are", "their logs do", "them"))
+    err.print(f"[yellow]warning:[/] {games} left out of the catalog ({logs} not verify or "
+              f"{logs.split()[-1]} not fold; results leave {them} out):", highlight=False)
     for game, problem in sorted(problems.items())[:LISTED_PROBLEMS]:
         err.print(f"  {escape(game)}: {escape(problem)}", highlight=False)
     if count > LISTED_PROBLEMS:

@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any, ClassVar, NamedTuple
 
 from tabletape.replay.visitor import GameInfo, Visit, Visitor
+from tabletape.rules.dice import Die, Settled, faces
 from tabletape.rules.kernel import Rules, UnknownGame, game_part, manifest_of, register
 
 
@@ -186,6 +187,31 @@ def battle_dice(attacker: Sequence[int], defender: Sequence[int], *,
     return (len(attacker), len(defender), one_size(attacker_sides), one_size(defender_sides),
             list(attacker), list(defender), per_die(attacker_sides, len(attacker)),
             per_die(defender_sides, len(defender)), *shifts)
+
+
+def side_dice_rows(seq: int, turn: int, player: str, role: str, dice: Sequence[Die],
+                   values: Sequence[int]) -> list[tuple[Any, ...]]:
+    """The ``dice`` rows of one side's roll of :class:`~tabletape.rules.dice.Die` (mixed sizes),
+    each with its value after modifiers (a settled roll's, :func:`tabletape.rules.dice.settle`).
+
+    >>> side_dice_rows(5, 2, "olga", "attacker", (Die(8, 8), Die(6, 3)), (9, 3))[0]
+    (5, 2, 'olga', 'attacker', 1, 8, 8, 9, 1)
+    """
+    return [dice_row(seq, turn, player, role, n, die.sides, die.face, value)
+            for n, (die, value) in enumerate(zip(dice, values, strict=True), start=1)]
+
+
+def settled_battle_dice(attacker: Sequence[Die], defender: Sequence[Die],
+                        settled: Settled) -> tuple[Any, ...]:
+    """:func:`battle_dice` of a roll of mixed dice settled with its bonuses.
+
+    >>> settled_battle_dice((Die(8, 7),), (Die(6, 3),), Settled((8,), (3,), ("attacker",)))
+    (1, 1, 8, 6, [7], [3], [8], [6], [1], [0])
+    """
+    return battle_dice(faces(attacker), faces(defender),
+                       attacker_sides=[die.sides for die in attacker],
+                       defender_sides=[die.sides for die in defender],
+                       attacker_values=settled.attacker, defender_values=settled.defender)
 
 
 def per_die(sides: int | Sequence[int], count: int) -> list[int]:

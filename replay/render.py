@@ -94,7 +94,7 @@ def situation_line(rules: Rules[Any], game: str, state: Any, info: TurnInfo,
 def status_view(folded: Folded) -> Panel:
     """The whole status screen of a game."""
     players = ", ".join(folded.started.players)
-    subtitle = Text(f"{players} · {folded.head_seq} events")
+    subtitle = Text(f"{players} · {plural(folded.head_seq, 'event')}")
     return Panel(
         Group(headline(folded), Text(), game_view(folded.rules, folded.state)),
         title=Text(folded.game, style="bold"),
@@ -211,6 +211,15 @@ def log_cell(folded: Folded, record: Record) -> tuple[Text]:
     elif event_type(event) == "undo":
         text.stylize("magenta")
     return (text,)
+
+
+def plural(count: int, word: str) -> str:
+    """``1 event``, ``2 events``: a count and its noun, as people write them.
+
+    >>> plural(1, "event"), plural(30, "event")
+    ('1 event', '30 events')
+    """
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def won_words(result: Result) -> str:

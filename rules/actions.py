@@ -1,7 +1,8 @@
 """The action syntax people type, the same on the command line and at the prompt.
 
 ``ACTION key=value ...``: the event type's kebab-case name, then fields converted by msgspec
-(lists comma-separated). ``by=NAME`` names who acts when it is not obvious (an out-of-turn card).
+(lists comma-separated; dice of mixed sizes as ``d8:7,3``, see :class:`tabletape.rules.dice.Die`).
+``by=NAME`` names who acts when it is not obvious (an out-of-turn card).
 
 >>> from tabletape.ledger.events import Noted
 >>> parse_action("note text=hello by=olga")
@@ -20,6 +21,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape.ledger.events import Event
+from tabletape.rules.dice import DIE_SYNTAX, Die
 from tabletape.rules.kernel import FieldSpec, RulesError, split_list, unknown_name_message
 
 ACTOR_KEY = "by"
@@ -73,13 +75,33 @@ def event_from(parsed: ParsedAction, types: Mapping[str, type[Event]]) -> Event:
                 unknown_name_message(f"field of {parsed.action}", key, allowed)
             )
     annotations = {f.encode_name: f.type for f in msgspec.structs.fields(cls)}
-    raw = {k: split_list(v, annotations[k]) for k, v in parsed.values.items()}
+    raw = {k: typed_dice(k, split_list(v, annotations[k]), annotations[k])
+           for k, v in parsed.values.items()}
     raw = {k: None if v in ("", "none") and "None" in str(annotations[k]) else v
            for k, v in raw.items()}
     try:
         return msgspec.convert(raw, cls, strict=False)
     except msgspec.ValidationError as error:
         raise ActionSyntaxError(validation_message(parsed, specs, str(error))) from None
+
+
+def typed_dice(name: str, value: Any, annotation: Any) -> Any:
+    """Typed dice (``["d8:7", "3"]``) as ``[sides, face]`` pairs when the field holds dice.
+
+    >>> typed_dice("attacker", ["d8:7", "3"], tuple[Die, ...])
+    [[8, 7], [6, 3]]
+    """
+    if not isinstance(value, list) or not holds_dice(annotation):
+        return value
+    try:
+        return [[die.sides, die.face] for die in map(Die.parse, value)]
+    except ValueError as error:
+        raise ActionSyntaxError(f"bad value for {name}: {error}") from None
+
+
+def holds_dice(annotation: Any) -> bool:
+    """Whether a field's type is a list of :class:`~tabletape.rules.dice.Die`."""
+    return "dice.Die" in str(annotation)
 
 
 def validation_message(parsed: ParsedAction, specs: Mapping[str, FieldSpec], error: str) -> str:
@@ -108,8 +130,10 @@ def field_specs(cls: type[Event]) -> tuple[FieldSpec, ...]:
 
 
 def kind_of(annotation: Any) -> str:
-    """``int``, ``str``, ``bool``, ``list[int]``, ``list[str]`` (or ``...|none``) for a type."""
+    """``int``, ``str``, ``bool``, ``list[int]``, ``list[str]``, ``list[die]`` (or ``...|none``)."""
     text = str(annotation).replace("typing.", "")
+    if holds_dice(annotation):
+        return "list[die]" + ("|none" if "None" in text else "")
     base = "list[int]" if "tuple[int" in text or "list[int" in text else (
         "list[str]" if "tuple[" in text or "list[" in text else (
             "int" if "int" in text else "bool" if "bool" in text else "str"))
@@ -125,6 +149,7 @@ def describe_kind(kind: str) -> str:
         "bool": "true or false",
         "list[int]": "whole numbers separated by commas (e.g. 6,3,2)",
         "list[str]": "words separated by commas",
+        "list[die]": f"dice separated by commas ({DIE_SYNTAX})",
     }[kind]
     return words + (" (or leave it empty)" if optional else "")
 

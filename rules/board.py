@@ -16,7 +16,22 @@ The file format (JSON, one object)::
         {"id": "centre", "name": "The Centre", "tags": ["centre"]}
       ],
       "links": [["red-station", "nw-corner"], ["nw-corner", "centre"]],
-      "opposites": [["nw-corner", "se-corner"]]     (optional: pairs of spaces facing each other)
+      "opposites": [["nw-corner", "se-corner"]],    (optional: pairs of spaces facing each other)
+      "hyperlinks": [["red-station", "centre"]],    (optional: links of another kind, e.g. across
+                                                     space; they make neighbours as links do)
+      "turning": [{"space": "centre", "start": "closed", "mark": "I",
+                   "positions": {"closed": [], "open": [["centre", "nw-corner"]]}}],
+                                                    (optional: a space whose links depend on its
+                                                     position; each position names the links it
+                                                     opens, and only those are open)
+      "opening": [{"space": "vault", "links": [["vault", "centre"]], "mark": "I"}],
+                                                    (optional: a space on the board only while
+                                                     open, with the links it has then;
+                                                     ``closed_links`` exist only while it is closed)
+      "marks": {"red-station": "R", "nw-corner~centre": "I"}
+                                                    (optional: provenance of single values, keyed
+                                                     by what the game names; unlisted values have
+                                                     the board's mark)
     }
 
 Ids are kebab-case words (letters, digits, ``-``); a link is a pair of ids and works both ways;
@@ -31,6 +46,20 @@ A game states which tags it needs with :func:`require_tags`.
 ['c']
 >>> board.path("a", "c")
 ('a', 'b', 'c')
+
+Links that change: :meth:`Board.standing` is the board as it stands for a setting (each turning
+space's position, the opening spaces that are open), a plain board whose links are those in force.
+
+>>> gate = board_from_data({"name": "gate", "links": [["a", "b"]],
+...     "spaces": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "v"}],
+...     "turning": [{"space": "c", "positions": {"shut": [], "on": [["c", "a"]]}}],
+...     "opening": [{"space": "v", "links": [["v", "a"]]}]})
+>>> gate.neighbours_at("a", positions={"c": "shut"}, open_spaces=())
+('b',)
+>>> gate.neighbours_at("a", positions={"c": "on"}, open_spaces={"v"})
+('b', 'c', 'v')
+>>> gate.on_board("v"), gate.on_board("v", open_spaces={"v"})
+(False, True)
 """
 
 from __future__ import annotations
@@ -47,6 +76,7 @@ from typing import Any
 
 import msgspec
 
+from tabletape.rules.facts import MARKS
 from tabletape.rules.kernel import BadOptions, unknown_name_message
 from tabletape.rules.seats import NOBODY
 
@@ -69,6 +99,40 @@ class Space(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return self.name or self.id
 
 
+Pair = tuple[str, str]
+"""A link: two space ids; it works both ways."""
+
+
+class TurningSpace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A space whose links depend on its position (a spinning zone): each position names the
+    links it opens; in a position, only that position's links of the space are open."""
+
+    space: str
+    positions: dict[str, tuple[Pair, ...]]
+    """Position name -> the links open in it (``{"closed": [], "west": [["a", "b"]]}``)."""
+    start: str = ""
+    """The position at the start of a game; the first position when empty."""
+    mark: str = ""
+    """Provenance of the positions and their links; the board's mark when empty."""
+
+    @property
+    def start_position(self) -> str:
+        return self.start or next(iter(self.positions), "")
+
+
+class OpeningSpace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A space on the board only while open (a war factory under a sliding zone): closed, it
+    has no link and holds nothing; open, it has ``links``."""
+
+    space: str
+    links: tuple[Pair, ...]
+    """The links the space has while it is open."""
+    closed_links: tuple[Pair, ...] = ()
+    """Links between other spaces that exist only while this space is closed."""
+    mark: str = ""
+    """Provenance of the links; the board's mark when empty."""
+
+
 class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """Spaces and undirected links; build one with :func:`board_from_data` (which validates)."""
 
@@ -81,6 +145,14 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """Where the board comes from, shown wherever the board is shown."""
     mark: str = ""
     """Provenance mark of the whole board (``I`` for a reconstruction)."""
+    hyperlinks: tuple[Pair, ...] = ()
+    """Links of a second kind (sea lines, hyperlinks); neighbours as links are."""
+    turning: tuple[TurningSpace, ...] = ()
+    """Spaces whose links depend on their position."""
+    opening: tuple[OpeningSpace, ...] = ()
+    """Spaces on the board only while open."""
+    marks: dict[str, str] = {}
+    """Provenance of single values by key (a space id, ``a~b`` for a link); see :meth:`mark_of`."""
 
     # -- lookups -------------------------------------------------------------------------------
 
@@ -95,7 +167,7 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     @cached_property
     def _neighbours(self) -> dict[str, tuple[str, ...]]:
         found: dict[str, list[str]] = {space_id: [] for space_id in self.ids}
-        for a, b in self.links:
+        for a, b in (*self.links, *self.hyperlinks):
             if b not in found[a]:
                 found[a].append(b)
             if a not in found[b]:
@@ -121,8 +193,79 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
         return None
 
     def neighbours(self, space_id: str) -> tuple[str, ...]:
-        """Spaces linked to ``space_id``, in board order."""
+        """Spaces linked to ``space_id`` by a fixed link or hyperlink, in board order (the links
+        of turning and opening spaces are in :meth:`neighbours_at`)."""
         return self._neighbours[space_id]
+
+    def link_kind(self, a: str, b: str) -> str:
+        """``"hyperlink"`` or ``"border"`` for two spaces linked in some setting, else ``""``.
+
+        >>> board_from_data({"name": "t", "spaces": [{"id": "a"}, {"id": "b"}],
+        ...                  "hyperlinks": [["a", "b"]]}).link_kind("b", "a")
+        'hyperlink'
+        """
+        return self._kinds.get(frozenset((a, b)), "")
+
+    @cached_property
+    def _kinds(self) -> dict[frozenset[str], str]:
+        kinds = {frozenset(pair): "border" for pair in all_links(self)}
+        return kinds | {frozenset(pair): "hyperlink" for pair in self.hyperlinks}
+
+    def mark_of(self, key: str) -> str:
+        """The provenance of one value: its entry in :attr:`marks`, else the board's mark."""
+        return self.marks.get(key, self.mark)
+
+    # -- links that change ---------------------------------------------------------------------
+
+    @cached_property
+    def _standing(self) -> dict[tuple[tuple[tuple[str, str], ...], frozenset[str]], Board]:
+        return {}
+
+    def start_positions(self) -> dict[str, str]:
+        """Each turning space's position at the start of a game."""
+        return {turning.space: turning.start_position for turning in self.turning}
+
+    def standing(self, *, positions: Mapping[str, str] = {},
+                 open_spaces: Collection[str] = ()) -> Board:
+        """The board as it stands: a plain board (same spaces, same order) whose links are the
+        ones in force when each turning space is in its position in ``positions`` (its start
+        position when absent) and the opening spaces in ``open_spaces`` are open (others
+        closed). Cached per setting; ValueError names an unknown space or position."""
+        if not self.turning and not self.opening:
+            return self
+        key = (tuple(sorted({**self.start_positions(), **positions}.items())),
+               frozenset(open_spaces))
+        if key not in self._standing:
+            self._standing[key] = self._settle(dict(key[0]), key[1])
+        return self._standing[key]
+
+    def _settle(self, positions: Mapping[str, str], opened: frozenset[str]) -> Board:
+        turning = {t.space: t for t in self.turning}
+        opening = {o.space: o for o in self.opening}
+        for what, asked, known in (("turning space", positions, turning),
+                                   ("opening space", opened, opening)):
+            if unknown := sorted(set(asked) - set(known)):
+                raise ValueError(unknown_name_message(what, unknown[0], tuple(known)))
+        links = list(self.links)
+        for space, position in positions.items():
+            if position not in turning[space].positions:
+                raise ValueError(unknown_name_message(
+                    f"position of {space}", position, tuple(turning[space].positions)))
+            links += turning[space].positions[position]
+        for space, each in opening.items():
+            links += each.links if space in opened else each.closed_links
+        return Board(name=self.name, spaces=self.spaces, links=tuple(links),
+                     hyperlinks=self.hyperlinks, opposites=self.opposites, note=self.note,
+                     mark=self.mark, marks=self.marks)
+
+    def neighbours_at(self, space_id: str, *, positions: Mapping[str, str] = {},
+                      open_spaces: Collection[str] = ()) -> tuple[str, ...]:
+        """Neighbours of ``space_id`` on the board as it stands (:meth:`standing`)."""
+        return self.standing(positions=positions, open_spaces=open_spaces).neighbours(space_id)
+
+    def on_board(self, space_id: str, open_spaces: Collection[str] = ()) -> bool:
+        """Whether a space is on the board: any space but a closed opening space."""
+        return space_id in open_spaces or all(o.space != space_id for o in self.opening)
 
     def linked(self, a: str, b: str) -> bool:
         return b in self._neighbours[a]
@@ -213,9 +356,30 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
         return found
 
     def to_data(self) -> dict[str, Any]:
-        """The board as the JSON object of the file format (what a game's options store)."""
+        """The board as the JSON object of the file format (what a game's options store);
+        optional parts it does not use are left out, so older boards keep their exact form."""
         data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(self))
+        for key in OMITTED_WHEN_EMPTY:
+            if not data[key]:
+                del data[key]
         return data
+
+
+OMITTED_WHEN_EMPTY = ("hyperlinks", "turning", "opening", "marks")
+"""Board fields added after boards were stored in logs: left out of :meth:`Board.to_data`
+when empty, so a stored board reads and writes back byte for byte the same."""
+
+
+def all_links(board: Board) -> tuple[Pair, ...]:
+    """Every link the board can have in some setting: fixed, hyperlinks, every position's and
+    every opening space's links (open and closed)."""
+    found = [*board.links, *board.hyperlinks]
+    for turning in board.turning:
+        for links in turning.positions.values():
+            found += links
+    for opening in board.opening:
+        found += [*opening.links, *opening.closed_links]
+    return tuple(found)
 
 
 # -- occupancy (``NOBODY``, from :mod:`~tabletape.rules.seats`, holds an empty space) -------------
@@ -264,14 +428,19 @@ def board_from_data(data: Mapping[str, Any]) -> Board:
 
 def load_board(path: str | Path) -> Board:
     """A validated board read from a JSON file of at most :data:`MAX_BOARD_BYTES`."""
+    return board_from_data(read_board_data(path))
+
+
+def read_board_data(path: str | Path) -> Any:
+    """The decoded JSON of a board file of at most :data:`MAX_BOARD_BYTES` (a regular UTF-8
+    file), not yet validated; :class:`BadOptions` says why it cannot be read."""
     text = read_board_text(Path(path).expanduser(), str(path))
     try:
-        data = msgspec.json.decode(text)
+        return msgspec.json.decode(text)
     except msgspec.DecodeError as error:
         raise BadOptions(f"board file '{path}' is not JSON: {error}") from None
     except (ValueError, RecursionError) as error:  # a number or a nesting too large to read
         raise BadOptions(f"board file '{path}' is not a board: {error}") from None
-    return board_from_data(data)
 
 
 def read_board_text(file: Path, shown: str) -> str:
@@ -306,9 +475,13 @@ def read_board_text(file: Path, shown: str) -> str:
 def check_size(board: Board) -> None:
     """Raise :class:`BadOptions` if the board is larger than the limits, or if any of its text
     holds a control character (it would be sent to the terminal as it is)."""
+    changing = len(all_links(board)) - len(board.links) - len(board.hyperlinks)
     for what, count, limit in (("spaces", len(board.spaces), MAX_SPACES),
                                ("links", len(board.links), MAX_LINKS),
-                               ("opposites", len(board.opposites), MAX_LINKS)):
+                               ("opposites", len(board.opposites), MAX_LINKS),
+                               ("hyperlinks", len(board.hyperlinks), MAX_LINKS),
+                               ("changing links", changing, MAX_LINKS),
+                               ("marks", len(board.marks), MAX_LINKS)):
         if count > limit:
             raise BadOptions(f"board {shown_text(board.name)} has {count} {what}; a board has "
                              f"at most {limit}")
@@ -318,13 +491,21 @@ def check_size(board: Board) -> None:
     for space in board.spaces:
         texts += [("space id", space.id), ("space name", space.name)]
         texts += [("tag", tag) for tag in space.tags]
+    for turning in board.turning:
+        texts += [("position", position) for position in turning.positions]
+    texts += [("mark key", key) for key in board.marks]
     for what, text in texts:
-        if len(text) > MAX_TEXT and what != "note":
-            raise BadOptions(f"board {what} {shown_text(text[:40])}… is longer than "
-                             f"{MAX_TEXT} characters")
-        if any(unicodedata.category(c) == "Cc" for c in text):
-            raise BadOptions(f"board {what} {shown_text(text)} holds a control character; "
-                             "remove it from the file")
+        check_text(f"board {what}", text, MAX_BOARD_NOTE if what == "note" else MAX_TEXT)
+
+
+def check_text(what: str, text: str, limit: int = MAX_TEXT) -> None:
+    """Raise :class:`BadOptions` if ``text`` is longer than ``limit`` or holds a control
+    character (it would be sent to the terminal as it is)."""
+    if len(text) > limit:
+        raise BadOptions(f"{what} {shown_text(text[:40])}… is longer than {limit} characters")
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise BadOptions(f"{what} {shown_text(text)} holds a control character; "
+                         "remove it from the file")
 
 
 def shown_text(text: str) -> str:
@@ -337,8 +518,9 @@ def shown_text(text: str) -> str:
 
 
 def validate(board: Board) -> None:
-    """Raise :class:`BadOptions` unless ids are well-formed and unique, links name known
-    spaces, opposites are pairs of known spaces and every space can reach every other."""
+    """Raise :class:`BadOptions` unless ids are well-formed and unique, links (of every kind)
+    name known spaces, opposites are pairs of known spaces, turning and opening spaces are
+    well-formed, marks are known and every space can reach every other in some setting."""
     if not board.spaces:
         raise BadOptions(f"board '{board.name}' has no spaces")
     seen: set[str] = set()
@@ -348,20 +530,60 @@ def validate(board: Board) -> None:
         if space.id in seen:
             raise BadOptions(f"board space '{space.id}' is listed twice")
         seen.add(space.id)
-    for what, pairs in (("link", board.links), ("opposite", board.opposites)):
-        for a, b in pairs:
-            for end in (a, b):
-                if end not in seen:
-                    raise BadOptions(unknown_space(f"{what} {a}–{b}", end, board))
-            if a == b:
-                raise BadOptions(f"board {what} {a}–{b} joins a space to itself")
-    reached = board.distances(board.spaces[0].id)
+    for what, pairs in (("link", board.links), ("opposite", board.opposites),
+                        ("hyperlink", board.hyperlinks)):
+        check_pairs(board, what, pairs)
+    validate_changing(board)
+    for key, mark in board.marks.items():
+        if mark not in MARKS:
+            raise BadOptions(f"board mark of '{key}': " + unknown_name_message("mark", mark, MARKS))
+    everything = Board(name=board.name, spaces=board.spaces, links=all_links(board))
+    reached = everything.distances(board.spaces[0].id)
     cut_off = [space.id for space in board.spaces if space.id not in reached]
     if cut_off:
         raise BadOptions(
             f"board '{board.name}' is not connected: {', '.join(cut_off)} cannot be reached "
             f"from {board.spaces[0].id}"
         )
+
+
+def check_pairs(board: Board, what: str, pairs: Sequence[Pair], touching: str = "") -> None:
+    """Raise :class:`BadOptions` unless each pair joins two known, different spaces (one of
+    them ``touching`` when given)."""
+    for a, b in pairs:
+        for end in (a, b):
+            if end not in board._index:
+                raise BadOptions(unknown_space(f"{what} {a}–{b}", end, board))
+        if a == b:
+            raise BadOptions(f"board {what} {a}–{b} joins a space to itself")
+        if touching and touching not in (a, b):
+            raise BadOptions(f"board {what} {a}–{b} does not touch {touching}")
+
+
+def validate_changing(board: Board) -> None:
+    """Raise :class:`BadOptions` unless turning and opening spaces are known spaces, each at
+    most once, turning spaces have positions (the start one among them) whose links touch
+    them, and opening spaces' links touch them."""
+    seen: set[str] = set()
+    for kind, space in [("turning", t.space) for t in board.turning] + \
+            [("opening", o.space) for o in board.opening]:
+        if space not in board._index:
+            raise BadOptions(unknown_space(f"{kind} space", space, board))
+        if space in seen:
+            raise BadOptions(f"board space '{space}' changes twice (turning or opening)")
+        seen.add(space)
+    for turning in board.turning:
+        if not turning.positions:
+            raise BadOptions(f"board turning space '{turning.space}' has no positions")
+        if turning.start_position not in turning.positions:
+            raise BadOptions(f"board turning space '{turning.space}' starts in an " +
+                             unknown_name_message("position", turning.start,
+                                                  tuple(turning.positions)))
+        for position, links in turning.positions.items():
+            check_pairs(board, f"position {turning.space}:{position}", links, turning.space)
+    for opening in board.opening:
+        check_pairs(board, f"opening space {opening.space}", opening.links, opening.space)
+        check_pairs(board, f"closed link of {opening.space}", opening.closed_links)
 
 
 def unknown_space(where: str, space_id: str, board: Board) -> str:

@@ -378,8 +378,12 @@ def roll_dice(seed: int, seq: int, count: int, sides: int = 6) -> tuple[int, ...
     True
     >>> all(1 <= d <= 8 for d in roll_dice(1, 1, 5, sides=8))
     True
+    >>> rng = dice_rng(42, 7)
+    >>> roll_dice(42, 7, 3) == tuple(rng.randint(1, 6) for _ in range(3))  # one generator
+    True
     """
-    return tuple(dice_rng(seed, seq).randint(1, sides) for _ in range(count))
+    rng = dice_rng(seed, seq)
+    return tuple(rng.randint(1, sides) for _ in range(count))
 
 
 def dice_rng(seed: int, seq: int) -> random.Random:

@@ -164,3 +164,87 @@ def test_a_space_playing_two_roles_is_named() -> None:
                                 *LINE["spaces"][1:]]}
     with pytest.raises(BadOptions, match=r"'a' is a Home Station twice \(home:red, home:blue\)"):
         require_separate(board_from_data(twice), roles)
+
+
+# -- links that change (issue 14): hyperlinks, turning and opening spaces -------------------------
+
+GATES = {
+    **LINE,
+    "spaces": [*LINE["spaces"], {"id": "t"}, {"id": "v"}],
+    "hyperlinks": [["a", "d"]],
+    "turning": [{"space": "t", "start": "shut",
+                 "positions": {"shut": [], "left": [["t", "a"]],
+                               "both": [["t", "a"], ["t", "d"]]}}],
+    "opening": [{"space": "v", "links": [["v", "b"]], "closed_links": [["b", "d"]]}],
+    "marks": {"a~b": "R"},
+}
+
+
+def test_hyperlinks_are_neighbours_of_their_own_kind() -> None:
+    board = board_from_data(GATES)
+    assert board.neighbours("a") == ("b", "d") and board.linked("d", "a")
+    assert board.link_kind("d", "a") == "hyperlink" and board.link_kind("a", "b") == "border"
+    assert board.link_kind("a", "c") == "" and board.path("a", "d") == ("a", "d")
+
+
+def test_a_turning_space_opens_the_links_of_its_position() -> None:
+    board = board_from_data(GATES)
+    assert board.start_positions() == {"t": "shut"}
+    assert board.neighbours_at("t") == ()
+    assert board.neighbours_at("t", positions={"t": "left"}) == ("a",)
+    assert board.neighbours_at("d", positions={"t": "both"}) == ("a", "b", "c", "t")
+    standing = board.standing(positions={"t": "both"})
+    assert standing.ids == board.ids and standing.path("a", "t") == ("a", "t")
+    assert board.standing(positions={"t": "both"}) is standing  # one board per setting
+    with pytest.raises(ValueError, match=r"unknown position of t 'up'"):
+        board.standing(positions={"t": "up"})
+    with pytest.raises(ValueError, match=r"unknown turning space 'a'"):
+        board.standing(positions={"a": "left"})
+
+
+def test_an_opening_space_is_on_the_board_only_while_open() -> None:
+    board = board_from_data(GATES)
+    assert not board.on_board("v") and board.on_board("v", {"v"}) and board.on_board("a")
+    assert board.neighbours_at("b") == ("a", "c", "d")  # the link only while v is closed
+    assert board.neighbours_at("b", open_spaces={"v"}) == ("a", "c", "v")
+    assert board.neighbours_at("v") == ()
+    with pytest.raises(ValueError, match=r"unknown opening space 'a'"):
+        board.standing(open_spaces={"a"})
+
+
+def test_marks_of_single_values_default_to_the_board_mark() -> None:
+    board = board_from_data({**GATES, "mark": "I"})
+    assert board.mark_of("a~b") == "R" and board.mark_of("b~c") == "I"
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"hyperlinks": [["a", "zz"]]}, r"hyperlink a–zz: unknown space 'zz'"),
+    ({"turning": [{"space": "x", "positions": {"p": []}}]}, r"turning space: unknown space 'x'"),
+    ({"turning": [{"space": "t", "positions": {}}]}, r"turning space 't' has no positions"),
+    ({"turning": [{"space": "t", "start": "up", "positions": {"p": [["t", "a"]]}}]},
+     r"'t' starts in an unknown position 'up'"),
+    ({"turning": [{"space": "t", "positions": {"p": [["a", "b"]]}}]},
+     r"position t:p a–b does not touch t"),
+    ({"opening": [{"space": "t", "links": [["t", "a"]]}],
+      "turning": [{"space": "t", "positions": {"p": [["t", "a"]]}}]}, r"'t' changes twice"),
+    ({"opening": [{"space": "v", "links": [["a", "b"]]}]},
+     r"opening space v a–b does not touch v"),
+    ({"marks": {"a": "Q"}}, r"mark of 'a': unknown mark 'Q'"),
+    ({"turning": [{"space": "t", "positions": {"p": []}}]}, r"t cannot be reached from a"),
+])
+def test_bad_changing_links_are_refused_with_a_clear_message(change: dict, message: str) -> None:
+    with pytest.raises(BadOptions, match=message):
+        board_from_data({**GATES, **change})
+
+
+def test_deep_space_boards_read_and_write_back_unchanged() -> None:
+    """A board without the new parts has the exact form it had in logs stored before them."""
+    from tabletape.rules.risk_deep_space.data import BOARD_FILE
+
+    board = load_board(BOARD_FILE)
+    stored = json.loads(BOARD_FILE.read_text(encoding="utf-8"))
+    assert board.to_data() == stored
+    assert list(board.to_data()) == ["name", "spaces", "links", "opposites", "note", "mark"]
+    assert board.standing() is board and board.neighbours_at("n1") == board.neighbours("n1")
+    assert list(board_from_data(LINE).to_data()) == ["name", "spaces", "links", "opposites",
+                                                     "note", "mark"]

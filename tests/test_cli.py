@@ -129,6 +129,14 @@ def test_new_without_json_tells_how_to_go_on(cli: Cli) -> None:
     assert started.seed == 7
 
 
+def test_the_status_panel_counts_events_as_people_write_them(cli: Cli) -> None:
+    game = cli.ok("new", "risk-strike", "-p", "Olga,Patrick", "--json").output
+    game = json.loads(game)["game"]
+    assert "Olga, Patrick · 1 event" in flat(cli.ok("status", game).output)
+    cli.ok("record", game, "deal", "player=olga", "continents=asia,asia,europe", "tactics=troop,2")
+    assert "Olga, Patrick · 2 events" in flat(cli.ok("status", game).output)
+
+
 def test_new_with_a_taken_id_fails_and_keeps_the_old_game(cli: Cli) -> None:
     cli.ok("new", "tiny", "-p", "ann", "--id", "ty-same")
     output = fails(cli, 1, "new", "tiny", "-p", "bob", "--id", "ty-same", game="ty-same")

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
+from tabletape.replay.render import plural
 from tabletape.replay.visitor import Visit
 from tabletape.rules.dice import D6
 from tabletape.rules.kernel import Rules
@@ -107,10 +108,6 @@ def listing(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def tactics_words(tactics: Sequence[str]) -> str:

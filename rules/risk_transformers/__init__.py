@@ -1,1 +1,11 @@
-"""Risk: Transformers – Cybertron Battle Edition (Hasbro), 2 to 4 players: not registered yet."""
+"""Risk: Transformers – Cybertron Battle Edition (the fourth game; not registered until whole).
+
+- **The board and the cards come from the table** (:mod:`.board`): the rulebook prints neither
+  the map's topology, nor the ZONES → ROBOTS panel (one value legible), nor the leaders' start
+  zones, nor the 42 upgrade cards. ``default-board.json`` is a reconstruction (mark I) a table
+  replaces with its own file.
+- **The foundation of the rules**: rulebook numbers and the readings A1–A19 with provenance
+  (:mod:`.data`), the options that change what is legal (:mod:`.options`), every fact a table
+  records (:mod:`.events`), the state and what it derives (:mod:`.state`), setup folded by the
+  rules (:mod:`.moves`, with a minimal, unregistered rules object in :mod:`.game`).
+"""
