@@ -22,7 +22,7 @@ Phase 3, one attack from a source zone to a target zone::
 
     attack from=hexima-state target=launch-pad robots=3 [vehicles=0] [leader=true]
     defend by=olga robots=1 leader=true
-    roll attacker=6,3,1 defender=4 defender-d8=3      (empty: tabletape rolls)
+    roll attacker=6,3,1 defender=4,d8:3   a leader's d8 as d8:FACE (empty: tabletape rolls)
     plus-one face=3 by=olga           a robot-form leader's +1 on one die of his side
     lose by=olga pieces=robot         each side's casualties, chosen by its owner
     move-in robots=1                  more robots after a capture (the attackers go by rule)
@@ -46,6 +46,7 @@ from typing import Literal
 import msgspec
 
 from tabletape.ledger.events import Event
+from tabletape.rules.dice import Die
 
 
 class Pieces(Event):
@@ -141,21 +142,21 @@ class Stopped(Event, tag="stop"):
 
 
 class Rolled(Event, tag="roll"):
-    """``roll attacker=6,3,1 defender=4 defender-d8=3``: the dice as they landed.
+    """``roll attacker=6,3,1 defender=4,d8:3``: the dice as they landed.
 
-    ``attacker`` and ``defender`` are the six-sided dice (robots and vehicles), ``attacker-d8``
-    and ``defender-d8`` the eight-sided ones (leaders); how many of each is derived from who
-    fights. All empty: tabletape rolls them."""
+    A robot's or vehicle's d6 is typed as its face, a leader's d8 as ``d8:FACE``
+    (:class:`~tabletape.rules.dice.Die`); which sizes each side rolls is derived from who fights
+    ("6-sided for robots/vehicles or 8-sided for your leader", unless a card says otherwise).
+    Both empty: tabletape rolls them."""
 
-    attacker: tuple[int, ...] = ()
-    defender: tuple[int, ...] = ()
-    attacker_d8: tuple[int, ...] = msgspec.field(default=(), name="attacker-d8")
-    defender_d8: tuple[int, ...] = msgspec.field(default=(), name="defender-d8")
+    attacker: tuple[Die, ...] = ()
+    defender: tuple[Die, ...] = ()
 
 
 class PlusOne(Event, tag="plus-one"):
     """``plus-one face=3``: a robot-form leader's bonus, "+1 to any die", on one die of his side
-    showing ``face`` (placed after the roll; the side is derived from the leader's power)."""
+    showing ``face`` (placed after the roll, A14: one of his own side's dice; the side is derived
+    from the leader's power, and dice showing the same face are alike once rolled)."""
 
     face: int
 

@@ -17,6 +17,7 @@ from typing import TypeVar
 import msgspec
 from msgspec.structs import replace
 
+from tabletape.rules.dice import Die
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.board import Cybertron
 from tabletape.rules.risk_transformers.options import Settings
@@ -103,11 +104,12 @@ class Fight(msgspec.Struct, frozen=True, gc=False):
     attacking: Force
     defending: Force | None = None
     """None until the defender declares."""
-    attacker_dice: tuple[int, ...] = ()
-    """The last roll, d6 faces then d8 faces, +1s included."""
-    defender_dice: tuple[int, ...] = ()
-    pluses: tuple[bool, bool] = (False, False)
-    """Whether the attacker's and the defender's robot-form +1 is placed on this roll."""
+    attacker_dice: tuple[Die, ...] = ()
+    """The last roll as recorded (bonuses are applied by :func:`tabletape.rules.dice.settle`)."""
+    defender_dice: tuple[Die, ...] = ()
+    pluses: tuple[int | None, int | None] = (None, None)
+    """Where the attacker's and the defender's robot-form +1 went on this roll (a position in
+    the roll as recorded, :class:`tabletape.rules.dice.Bonus` ``at``); None: not placed."""
     losses: tuple[int, int] = (0, 0)
     """Casualties each side still has to remove after the roll."""
     rounds: int = 0

@@ -9,6 +9,7 @@ import pytest
 
 from tabletape.ledger.events import event_type
 from tabletape.rules.actions import ActionSyntaxError, event_from, parse_action
+from tabletape.rules.dice import Die
 from tabletape.rules.risk_transformers import events
 from tabletape.rules.risk_transformers.game import RiskTransformers
 
@@ -33,12 +34,13 @@ def test_every_event_is_in_the_docstring() -> None:
     assert {event_type(cls) for cls in events.EVENTS} == shown
 
 
-def test_a_roll_keeps_the_eight_sided_dice_apart() -> None:
+def test_a_roll_keeps_each_die_s_size() -> None:
     """Which Dice Do I Use?: "6-sided for robots/vehicles or 8-sided for your leader": the
-    stored roll keeps each kind of die in its own field."""
-    rolled = event_from(parse_action("roll attacker=6,3,1 defender=4 defender-d8=3"), TYPES)
-    assert rolled == events.Rolled(attacker=(6, 3, 1), defender=(4,), defender_d8=(3,))
-    assert re.search(rb'"defender-d8":\[3\]', msgspec.json.encode(rolled))
+    stored roll keeps each die's size beside its face (the shared dice syntax, ``d8:3``)."""
+    rolled = event_from(parse_action("roll attacker=6,3,1 defender=4,d8:3"), TYPES)
+    assert rolled == events.Rolled(attacker=(Die(6, 6), Die(6, 3), Die(6, 1)),
+                                   defender=(Die(6, 4), Die(8, 3)))
+    assert b'"defender":[[6,4],[8,3]]' in msgspec.json.encode(rolled)
 
 
 def test_consequences_are_not_recorded() -> None:
