@@ -17,14 +17,15 @@ words; :mod:`.options` turns those that change what is legal into options.
 from __future__ import annotations
 
 from tabletape.rules.facts import Fact
+from tabletape.rules.risk_transformers import board
 
 # -- leaders and factions ---------------------------------------------------------------------
 
 AUTOBOT, DECEPTICON = "autobot", "decepticon"
 FACTIONS = (AUTOBOT, DECEPTICON)
-OPTIMUS, BUMBLEBEE, MEGATRON, BARRICADE = "optimus-prime", "bumblebee", "megatron", "barricade"
-LEADERS = (OPTIMUS, BUMBLEBEE, MEGATRON, BARRICADE)
+LEADERS = board.LEADERS
 """The four leaders, as typed (``--option leaders=optimus-prime,megatron``)."""
+OPTIMUS, BUMBLEBEE, MEGATRON, BARRICADE = LEADERS
 
 LEADER_FACTIONS = Fact(
     {OPTIMUS: AUTOBOT, BUMBLEBEE: AUTOBOT, MEGATRON: DECEPTICON, BARRICADE: DECEPTICON}, "R",
@@ -75,7 +76,9 @@ TEAMS = Fact(True, "R", "Setup 2: 4 PLAYERS (ALLIED FORCES): play in 2 teams")
 OPERATIONAL = Fact(30, "R", "Setup 3: Count out 30 robots. These are operational robots")
 START_ROBOTS = Fact(1, "R", "Setup 4: Place your leader and one operational robot on the "
                     "leader's start zone")
-ZONES = Fact(42, "R", "Setup 5: There are 42 zones.")
+ZONES = Fact(board.ZONES, "R", "Setup 5: There are 42 zones.")
+SECTORS = Fact(board.SECTOR_SIZES, "R", "Phase 1 C: Sector / No. of zones (the bonuses are the "
+               "board file's, checked by the board)")
 SETUP_PLACING = Fact(1, "R", "Setup 5: take turns placing a robot on an empty zone until all "
                      "zones contain a robot")
 ARMY = Fact(
@@ -97,7 +100,7 @@ FACTORY_MAX = Fact(3, "R", "Phase 1 D: one extra robot for each robot (or leader
 CARDS_PER_TURN = Fact(1, "R", "Phase 5: You can only draw one card per turn")
 ALLSPARK = Fact(3, "R", "Rounds 1: The player who controls this zone immediately puts 3 robots "
                 "from his scrapheap on it.")
-DECK = Fact(42, "R", "Components: 42 upgrade cards")
+DECK = Fact(board.CARDS, "R", "Components: 42 upgrade cards")
 MASS_PRODUCTION = Fact(3, "R", "Mass-Production: Place 3 extra robots this turn.")
 INTERLOCK = Fact(2, "R", "Interlock Initiators: Double your sector bonus this turn.")
 
