@@ -3,10 +3,14 @@ point) until the whole game is written; tests build it directly."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+import msgspec
+
 from tabletape.ledger.events import Event, GameStarted
+from tabletape.rules.dice import roll_mixed
 from tabletape.rules.kernel import (
     ActionSpec,
     FieldSpec,
@@ -15,7 +19,8 @@ from tabletape.rules.kernel import (
     TurnInfo,
     protocol_version,
 )
-from tabletape.rules.risk_transformers.events import EVENTS
+from tabletape.rules.risk_transformers.battle import battle_dice
+from tabletape.rules.risk_transformers.events import EVENTS, Rolled
 from tabletape.rules.risk_transformers.moves import allowed_places, start_state, step
 from tabletape.rules.risk_transformers.options import (
     Options,
@@ -60,6 +65,14 @@ class RiskTransformers(SteppedRules[State]):
     def step(self, state: State, actor: str, event: Event) -> State:
         names = tuple(me.name for me in state.seats)
         return step(state, seat_named(actor, names, table=True), event)
+
+    def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
+        """A battle's dice left empty (both sides) are rolled from ``rng``, a d8 per leader."""
+        sides = battle_dice(state)
+        if isinstance(event, Rolled) and sides and not event.attacker and not event.defender:
+            return msgspec.structs.replace(event, attacker=roll_mixed(rng, sides[0]),
+                                           defender=roll_mixed(rng, sides[1]))
+        return event
 
     def turn(self, state: State) -> TurnInfo:
         active = (state.name(state.current),) if state.current != NOBODY else ()

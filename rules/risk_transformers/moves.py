@@ -13,8 +13,18 @@ from collections.abc import Sequence
 from msgspec.structs import replace
 
 from tabletape.rules.kernel import IllegalAction
-from tabletape.rules.risk_transformers import data
-from tabletape.rules.risk_transformers.events import Placed
+from tabletape.rules.risk_transformers import battle, data
+from tabletape.rules.risk_transformers.events import (
+    Attacked,
+    Continued,
+    Defended,
+    Lost,
+    MovedIn,
+    Placed,
+    PlusOne,
+    Rolled,
+    Stopped,
+)
 from tabletape.rules.risk_transformers.options import Settings, closed_position
 from tabletape.rules.risk_transformers.state import (
     EMPTY,
@@ -131,7 +141,17 @@ def zone_called(state: State, text: str) -> int:
     return state.place(found)
 
 
-STEPS: Steps[State] = Steps(TITLE, {Placed: place})
+STEPS: Steps[State] = Steps(TITLE, {
+    Placed: place,
+    Attacked: battle.attack,
+    Defended: battle.defend,
+    Rolled: battle.roll,
+    PlusOne: battle.plus_one,
+    Lost: battle.lose,
+    Continued: battle.again,
+    Stopped: battle.stop,
+    MovedIn: battle.move_in,
+})
 
 
 def step(state: State, seat: int, event: object) -> State:

@@ -116,6 +116,11 @@ class Fight(msgspec.Struct, frozen=True, gc=False):
     """Rolls so far in this attack."""
     cards: tuple[str, ...] = ()
     """Cards played "for this attack"."""
+    stage: str = "defend"
+    """What the attack waits for: ``defend``, ``roll``, ``lose`` (casualties pending), ``next``
+    (continue or stop) or ``won`` (captured: more pieces may move in)."""
+    chosen: bool = False
+    """A side chose a casualty of this roll (no ``plus-one`` after that)."""
 
 
 class State(msgspec.Struct, frozen=True, gc=False):

@@ -1,0 +1,547 @@
+"""Phase 3, Attack!: one attack from a source zone to a target zone, as steps.
+
+An attack (:class:`~.state.Fight`) goes through stages: ``defend`` (the defender declares),
+``roll``, ``lose`` (the roll settled, casualties pending), then ``next`` (continue or stop),
+or ``won`` (captured: more pieces may ``move-in``) or it ends (failed, M11).
+
+Readings taken here (the rulebook is silent or torn):
+
+- A vehicle is one piece and rolls one d6 ("one d6 per robot or vehicle", M6); "A vehicle
+  counts as 3 robots" is its worth on the scrapheap: a vehicle lost as a casualty is exchanged
+  for 3 robots and one of them scrapped (Battle Example 7), so it leaves 2 robots behind.
+- The robot-form +1 need not be stated: :func:`~tabletape.rules.dice.settle` places it where it
+  helps most; ``plus-one face=N`` (before any ``lose``) records where it went instead.
+- Casualties are derived while the loser has one kind of piece to give (robots only, vehicles
+  only, or the leader alone); ``lose`` records the choice otherwise, and where Bumblebee in
+  vehicle form escapes when his player controls more than one neighbouring zone. They are
+  taken when the next action comes (a refusal names who must choose first): a ``plus-one``
+  may still follow the roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from msgspec.structs import replace
+
+from tabletape.rules import dice
+from tabletape.rules.dice import ATTACKER, DEFENDER, Bonus, Side
+from tabletape.rules.risk_transformers import data
+from tabletape.rules.risk_transformers.events import (
+    Attacked,
+    Continued,
+    Defended,
+    Lost,
+    MovedIn,
+    Pieces,
+    PlusOne,
+    Rolled,
+    Stopped,
+)
+from tabletape.rules.risk_transformers.state import (
+    Fight,
+    Force,
+    State,
+    Zone,
+    on_board,
+    teammates,
+    with_seat,
+    with_zone,
+)
+from tabletape.rules.seats import NOBODY
+from tabletape.rules.steps import refuse, require_turn
+
+CARD_BONUS: dict[str, tuple[Side, Bonus]] = {"attack-dice+1": (ATTACKER, Bonus(each=1))}
+"""A card effect (the board's ``effect``) that changes a side's dice "for this attack"."""
+
+KINDS = ("robot", "vehicle", "leader")
+
+
+# -- declaring -------------------------------------------------------------------------------------
+
+
+def attack(state: State, seat: int, event: Attacked) -> State:
+    """How to Attack 1 and 2: "Say which zone you are attacking and where you are attacking
+    from", then "how many robots you are attacking with (1, 2 or 3)"."""
+    state = settled(state)
+    if state.phase != "attack":
+        refuse("attacks are made in Phase 3 (attack)", rule="Phase 3")
+    require_turn(state, seat, state.current, "attack")
+    if state.attack is not None and state.attack.stage != "won":
+        refuse("this attack is not over: continue or stop first", ["continue", "stop"],
+               rule="Results")
+    from tabletape.rules.risk_transformers.moves import zone_called
+
+    source, target = zone_called(state, event.from_), zone_called(state, event.target)
+    force = as_force(event)
+    check_source(state, seat, source)
+    check_attackers(state, source, force)
+    check_target(state, seat, source, target, force)
+    defender = state.zones[target].owner
+    fight = Fight(attacker=seat, defender=defender, source=source, target=target,
+                  attacking=force)
+    return replace(state, attack=fight)
+
+
+def as_force(pieces: Pieces) -> Force:
+    return Force(robots=pieces.robots, vehicles=pieces.vehicles, leader=pieces.leader)
+
+
+def check_source(state: State, seat: int, source: int) -> None:
+    """M2: "You must have 2 or more robots in the zone you are attacking from" (A6: the
+    leader counts, a vehicle is one piece)."""
+    zone = state.zones[source]
+    if zone.owner != seat:
+        refuse(f"you do not control {state.places[source]}", rule="Phase 3")
+    if zone.pieces < data.ATTACK_FROM.value:
+        refuse(f"{state.places[source]} has {zone.pieces} piece: you must have 2 or more "
+               "robots in the zone you are attacking from", rule="When Can I Attack?")
+
+
+def check_attackers(state: State, source: int, force: Force) -> None:
+    """M3 and M5: 1 to 3 pieces of the source, one left behind; the leader if he is there."""
+    zone = state.zones[source]
+    most = min(data.ATTACK_MAX.value, zone.pieces - 1)
+    if not 1 <= force.dice <= most:
+        refuse(f"attack with 1 to {most} pieces from {state.places[source]}, not "
+               f"{force.dice} (one piece must stay behind)", rule="How to Attack 2")
+    check_pieces(state, source, force)
+
+
+def check_pieces(state: State, place: int, force: Force) -> None:
+    """Refuse pieces ``place`` does not hold."""
+    zone = state.zones[place]
+    if force.robots > zone.robots or force.vehicles > zone.vehicles or force.leader > zone.leader:
+        refuse(f"{state.places[place]} holds {zone.robots} robots, {zone.vehicles} vehicles"
+               f"{' and the leader' if zone.leader else ''}", rule="How to Attack 3")
+    if min(force.robots, force.vehicles) < 0:
+        refuse("a count of pieces cannot be negative")
+
+
+def check_target(state: State, seat: int, source: int, target: int, force: Force) -> None:
+    """M1: an enemy zone next to the source (never a teammate's); Megatron in vehicle form
+    "can attack any zone" and "must attack alone" (A13 ``megatron-alone``)."""
+    owner = state.zones[target].owner
+    if owner in (seat, NOBODY) or owner in teammates(state, seat):
+        refuse(f"{state.places[target]} is not an enemy zone (you cannot attack your "
+               "teammate)", rule="When Can I Attack?")
+    near = target in neighbours(state, source)
+    megatron = flying_megatron(state, seat, force)
+    alone = force == Force(leader=True)
+    if megatron and (not near or state.settings.options.megatron_alone == "always"):
+        if not alone:
+            refuse("Megatron in vehicle form must attack alone: leader=true and nothing else",
+                   rule="Leaders in Battle, Vehicle Form")
+        return
+    if not near:
+        refuse(f"{state.places[target]} is not next to {state.places[source]}",
+               [state.places[p] for p in neighbours(state, source)
+                if state.zones[p].owner not in (seat, NOBODY, *teammates(state, seat))],
+               rule="Neighboring Zones")
+
+
+def neighbours(state: State, place: int) -> list[int]:
+    """The places next to ``place`` as the board stands (spinning zones, open factories)."""
+    found = state.board.neighbours(state.places[place], positions=state.standing,
+                                   open_factories=state.open_factories)
+    return [state.place(zone) for zone in found]
+
+
+def flying_megatron(state: State, seat: int, force: Force) -> bool:
+    """Megatron in vehicle form is among ``seat``'s attackers."""
+    me = state.seats[seat]
+    return force.leader and me.leader == data.MEGATRON and me.form == data.VEHICLE
+
+
+def defend(state: State, seat: int, event: Defended) -> State:
+    """How to Attack 3: "The defender must say how many robots he is defending with (1 or 2)",
+    his leader among them if he is there; Barricade attacking in vehicle form: "the defender can
+    only use one robot" (A13 ``barricade``)."""
+    fight = stage(state, "defend", "defend")
+    require_turn(state, seat, fight.defender, "defend")
+    force = as_force(event)
+    most = min(data.DEFEND_MAX.value, state.zones[fight.target].pieces)
+    if police_car(state, fight):
+        most = 1
+    if not 1 <= force.dice <= most:
+        refuse(f"defend with 1 to {most} pieces, not {force.dice}", rule="How to Attack 3")
+    check_pieces(state, fight.target, force)
+    return with_fight(state, replace(fight, defending=force, stage="roll"))
+
+
+def police_car(state: State, fight: Fight) -> bool:
+    """Barricade's vehicle power is on: among the attackers, or (``barricade=source``) in the
+    source zone."""
+    me = state.seats[fight.attacker]
+    if me.leader != data.BARRICADE or me.form != data.VEHICLE:
+        return False
+    if state.settings.options.barricade == "source":
+        return state.zones[fight.source].leader
+    return fight.attacking.leader
+
+
+def again(state: State, seat: int, event: Continued) -> State:
+    """Results, Outcome 2: "CONTINUE the attack. Repeat steps 2–7" (A4: 2–6): the attacker
+    declares again, then the defender."""
+    fight = stage(settled(state), "next", "continue the attack")
+    require_turn(state, seat, fight.attacker, "continue the attack")
+    state = settled(state)
+    force = as_force(event)
+    check_attackers(state, fight.source, force)
+    if flying_megatron(state, seat, force) != flying_megatron(state, seat, fight.attacking):
+        check_target(state, seat, fight.source, fight.target, force)
+    return with_fight(state, replace(fight, attacking=force, defending=None, stage="defend"))
+
+
+def stop(state: State, seat: int, event: Stopped) -> State:
+    """Results, Outcome 2: "END the attack"."""
+    state = settled(state)
+    fight = state.attack
+    if fight is None or fight.stage not in ("next", "won"):
+        refuse("no attack waits to be ended", rule="Results")
+    require_turn(state, seat, fight.attacker, "end the attack")
+    return replace(state, attack=None)
+
+
+# -- the roll --------------------------------------------------------------------------------------
+
+
+def sides_of(force: Force) -> tuple[int, ...]:
+    """The dice a force rolls: "6-sided for robots/vehicles or 8-sided for your leader".
+
+    >>> sides_of(Force(robots=1, leader=True))
+    (8, 6)
+    """
+    return (data.LEADER_DIE.value,) * force.leader + (data.ROBOT_DIE.value,) * (
+        force.robots + force.vehicles)
+
+
+def dice_sides(fight: Fight) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each side's dice sizes for the roll about to be made."""
+    return sides_of(fight.attacking), sides_of(fight.defending or Force())
+
+
+def roll(state: State, seat: int, event: Rolled) -> State:
+    """How to Attack 4 and 5: "you both roll one die for each of the robots you are using";
+    the pairs compared high to low, "If the rolls are equal, the defender wins"."""
+    fight = stage(state, "roll", "roll")
+    if seat not in (fight.attacker, fight.defender):
+        refuse(f"only {state.name(fight.attacker)} and {state.name(fight.defender)} roll")
+    sides = dice_sides(fight)
+    for who, rolled, wanted in zip(
+            (state.name(fight.attacker), state.name(fight.defender)),
+            (event.attacker, event.defender), sides, strict=True):
+        problem = dice.dice_problem(rolled, wanted, who)
+        if problem:
+            refuse(problem, rule="How to Attack 4")
+    fight = replace(fight, attacker_dice=event.attacker, defender_dice=event.defender,
+                    pluses=(None, None), rounds=fight.rounds + 1, stage="lose", chosen=False)
+    return eager(with_fight(state, replace(fight, losses=outcome(state, fight))))
+
+
+def bonuses(state: State, fight: Fight) -> tuple[Bonus, Bonus]:
+    """Each side's bonus: cards "for this attack" and a robot-form leader's +1 (A14)."""
+    result = {ATTACKER: Bonus(), DEFENDER: Bonus()}
+    for card in fight.cards:
+        found = CARD_BONUS.get(state.board.card(card).effect)
+        if found:
+            result[found[0]] = result[found[0]] + found[1]
+    for index, side in enumerate((ATTACKER, DEFENDER)):
+        if has_plus(state, fight, side):
+            result[side] = result[side] + Bonus(one=data.ROBOT_FORM_PLUS.value,
+                                                at=fight.pluses[index])
+    return result[ATTACKER], result[DEFENDER]
+
+
+def has_plus(state: State, fight: Fight, side: Side) -> bool:
+    """Robot Form: the side's leader "add[s] +1 to any die" when he fights on his side ("The
+    bonus only applies if the leader is involved in the battle")."""
+    seat, force = ((fight.attacker, fight.attacking) if side == ATTACKER
+                   else (fight.defender, fight.defending or Force()))
+    me = state.seats[seat]
+    words = "attacking" if side == ATTACKER else "defending"
+    return (force.leader and me.form == data.ROBOT
+            and data.ROBOT_FORM_BONUS.value[me.leader] == words)
+
+
+def outcome(state: State, fight: Fight) -> tuple[int, int]:
+    """(attacker's, defender's) casualties of the roll as recorded."""
+    bonus = bonuses(state, fight)
+    settled_roll = dice.settle(dice.faces(fight.attacker_dice), dice.faces(fight.defender_dice),
+                               attacker_bonus=bonus[0], defender_bonus=bonus[1])
+    return dice.losses(settled_roll.winners)
+
+
+def plus_one(state: State, seat: int, event: PlusOne) -> State:
+    """Robot Form: "+1 to any die, not necessarily the leader's" (A14: one of his own side's
+    dice), placed on a die showing ``face`` before any casualty is chosen."""
+    fight = stage(state, "lose", "place a +1")
+    if fight.chosen:
+        refuse("casualties were already chosen: the +1 is placed before them")
+    side = ATTACKER if seat == fight.attacker else DEFENDER
+    index = 0 if side == ATTACKER else 1
+    if seat not in (fight.attacker, fight.defender) or not has_plus(state, fight, side):
+        refuse(f"{state.name(seat)} has no robot-form +1 in this battle",
+               rule="Leaders in Battle, Robot Form")
+    if fight.pluses[index] is not None:
+        refuse("the +1 is already placed")
+    rolled = fight.attacker_dice if side == ATTACKER else fight.defender_dice
+    faces = dice.faces(rolled)
+    if event.face not in faces:
+        refuse(f"no die of {state.name(seat)}'s shows {event.face}",
+               [str(f) for f in sorted(set(faces))])
+    pluses = list(fight.pluses)
+    pluses[index] = faces.index(event.face)
+    fight = replace(fight, pluses=(pluses[0], pluses[1]))
+    return eager(with_fight(state, replace(fight, losses=outcome(state, fight))))
+
+
+# -- casualties ------------------------------------------------------------------------------------
+
+
+def lose(state: State, seat: int, event: Lost) -> State:
+    """How to Attack 6: "The loser takes a robot from his zone and puts it on his scrapheap"
+    (M8: his choice which; "Only put your leader on the scrapheap if he is the last robot
+    left")."""
+    fight = stage(state, "lose", "choose casualties")
+    if seat not in (fight.attacker, fight.defender):
+        refuse(f"{state.name(seat)} is not in this battle")
+    index = 0 if seat == fight.attacker else 1
+    due = fight.losses[index]
+    if not 1 <= len(event.pieces) <= due:
+        refuse(f"{state.name(seat)} loses {due} pieces now, not {len(event.pieces)}")
+    state = with_fight(state, replace(fight, chosen=True))
+    for kind in event.pieces:
+        state = take(state, index, kind, event.escape)
+    return taken(state)
+
+
+def eligible(state: State, fight: Fight, index: int) -> tuple[str, ...]:
+    """The kinds of piece side ``index`` may lose next: robots or vehicles, the leader only when
+    he is the last (A5 ``casualties=rolled``: the attacker only from pieces that rolled)."""
+    place = (fight.source, fight.target)[index]
+    zone = state.zones[place]
+    rolled = index == 0 and state.settings.options.casualties == "rolled"
+    pool = fight.attacking if rolled else zone
+    kinds = tuple(k for k, n in (("robot", pool.robots), ("vehicle", pool.vehicles)) if n > 0)
+    return kinds or (("leader",) if pool.leader else ())
+
+
+def take(state: State, index: int, kind: str, escape: str = "") -> State:
+    """One casualty of kind ``kind`` off side ``index``'s zone."""
+    fight = state.attack
+    assert fight is not None
+    allowed = eligible(state, fight, index)
+    if kind not in allowed:
+        refuse(f"the casualty cannot be a {kind} now", list(allowed), rule="How to Attack 6")
+    seat, place = (fight.attacker, fight.source) if index == 0 else (fight.defender, fight.target)
+    state = remove(state, seat, place, kind, escape)
+    losses = list(fight.losses)
+    losses[index] -= 1
+    attacking = shrink(fight.attacking, kind) if index == 0 else fight.attacking
+    return with_fight(state, replace(state.attack, losses=(losses[0], losses[1]),
+                                     attacking=attacking))
+
+
+def remove(state: State, seat: int, place: int, kind: str, escape: str) -> State:
+    """The piece to the scrapheap: a vehicle is exchanged for 3 robots and one of them scrapped
+    (Battle Example 7); Bumblebee in vehicle form escapes to a zone next door (A12)."""
+    zone, me = state.zones[place], state.seats[seat]
+    if kind == "robot":
+        state = with_zone(state, place, replace(zone, robots=zone.robots - 1))
+        return with_seat(state, seat, scrap_robots=me.scrap_robots + 1)
+    if kind == "vehicle":
+        back = min(data.VEHICLE_WORTH.value - 1, me.scrap_robots)
+        state = with_zone(state, place, replace(zone, vehicles=zone.vehicles - 1,
+                                                robots=zone.robots + back))
+        return with_seat(state, seat, scrap_vehicles=me.scrap_vehicles + 1,
+                         scrap_robots=me.scrap_robots - back)
+    state = with_zone(state, place, replace(zone, leader=False))
+    to = escape_to(state, seat, place, escape)
+    if to is None:
+        return with_seat(state, seat, scrapped=True)
+    return with_zone(state, to, replace(state.zones[to], leader=True))
+
+
+def escape_to(state: State, seat: int, place: int, escape: str) -> int | None:
+    """Where Bumblebee in vehicle form goes: "move him to a neighboring zone instead of your
+    scrapheap. If you do not control a neighboring zone, put him on your scrapheap"."""
+    fight = state.attack
+    assert fight is not None
+    me = state.seats[seat]
+    on = me.leader == data.BUMBLEBEE and me.form == data.VEHICLE
+    if not on or (seat == fight.attacker
+                  and state.settings.options.bumblebee_escape == "defending"):
+        if escape:
+            refuse("only Bumblebee in vehicle form escapes", rule="Vehicle Form")
+        return None
+    mine = [p for p in neighbours(state, place) if state.zones[p].owner == seat]
+    if escape:
+        from tabletape.rules.risk_transformers.moves import zone_called
+
+        chosen = zone_called(state, escape)
+        if chosen not in mine:
+            refuse("Bumblebee escapes to a neighbouring zone you control",
+                   [state.places[p] for p in mine], rule="Vehicle Form")
+        return chosen
+    if len(mine) > 1:
+        refuse("Bumblebee escapes: say where (escape=ZONE)", [state.places[p] for p in mine],
+               rule="Vehicle Form")
+    return mine[0] if mine else None
+
+
+def shrink(force: Force, kind: str) -> Force:
+    """The attacking force less one piece of ``kind`` (a vehicle breaks into 2 robots)."""
+    if kind == "robot" and force.robots:
+        return replace(force, robots=force.robots - 1)
+    if kind == "vehicle" and force.vehicles:
+        return replace(force, vehicles=force.vehicles - 1, robots=force.robots + 2)
+    if kind == "leader":
+        return replace(force, leader=False)
+    return force
+
+
+def choice_needed(state: State, fight: Fight, index: int) -> bool:
+    """Side ``index`` must say what it loses: it has two kinds to choose from."""
+    return len(eligible(state, fight, index)) > 1
+
+
+def settled(state: State) -> State:
+    """The pending casualties taken where the rules derive them, then the outcome (Results);
+    refused when a side must choose first. Any state not waiting for casualties is returned."""
+    state = taken(state)
+    fight = state.attack
+    if fight is not None and fight.stage == "lose":
+        index = next(i for i in (1, 0) if fight.losses[i])
+        seat = (fight.attacker, fight.defender)[index]
+        refuse(f"{state.name(seat)} chooses the casualty first: lose by={state.name(seat)} "
+               "pieces=...", list(eligible(state, fight, index)), rule="How to Attack 6")
+    return state
+
+
+def taken(state: State) -> State:
+    """The casualties the rules derive taken, defender first, and the outcome once none are
+    left; stops at a side's choice. A state not waiting for casualties is returned as it is."""
+    if state.attack is None or state.attack.stage != "lose":
+        return state
+    for index in (1, 0):
+        while state.attack is not None and state.attack.losses[index]:
+            if choice_needed(state, state.attack, index):
+                return state
+            state = take(state, index, eligible(state, state.attack, index)[0])
+    return results(state)
+
+
+def unplaced(state: State, fight: Fight) -> bool:
+    """A robot-form +1 of this roll may still be placed (``plus-one`` may follow)."""
+    return not fight.chosen and any(
+        has_plus(state, fight, side) and fight.pluses[index] is None
+        for index, side in enumerate((ATTACKER, DEFENDER)))
+
+
+def eager(state: State) -> State:
+    """The casualties taken right away unless a ``plus-one`` may still come."""
+    fight = state.attack
+    assert fight is not None
+    return state if unplaced(state, fight) else taken(state)
+
+
+def results(state: State) -> State:
+    """Results: captured (Outcome 1), failed (Outcome 3) or continue-or-stop (Outcome 2)."""
+    fight = state.attack
+    assert fight is not None
+    if not state.zones[fight.target].pieces:
+        return capture(state, fight)
+    if state.zones[fight.source].pieces < data.ATTACK_FROM.value:
+        return replace(state, attack=None)
+    return with_fight(state, replace(fight, stage="next", defending=None))
+
+
+def capture(state: State, fight: Fight) -> State:
+    """Outcome 1: "Move all the attacking robots into the captured zone"; "This ENDS the
+    attack" (``move-in`` may follow); the defender may be out of the game (M12)."""
+    state = shift(state, fight.source, fight.target, fitting(state, fight))
+    state = replace(state, captured=True)
+    state = with_fight(state, replace(fight, stage="won"))
+    return eliminate(state, fight.defender)
+
+
+def fitting(state: State, fight: Fight) -> Force:
+    """The attackers left standing, within what the source holds with one piece behind."""
+    zone = state.zones[fight.source]
+    force = Force(robots=min(fight.attacking.robots, zone.robots),
+                  vehicles=min(fight.attacking.vehicles, zone.vehicles),
+                  leader=fight.attacking.leader and zone.leader)
+    while force.dice >= zone.pieces:
+        force = shrink(force, "robot" if force.robots else "vehicle")
+    return force
+
+
+def shift(state: State, source: int, target: int, force: Force) -> State:
+    """``force`` from ``source`` onto ``target``."""
+    here, there = state.zones[source], state.zones[target]
+    seat = here.owner
+    state = with_zone(state, source, Zone(
+        owner=seat, robots=here.robots - force.robots, vehicles=here.vehicles - force.vehicles,
+        leader=here.leader and not force.leader))
+    return with_zone(state, target, Zone(
+        owner=seat, robots=there.robots + force.robots, vehicles=there.vehicles + force.vehicles,
+        leader=there.leader or force.leader))
+
+
+def eliminate(state: State, seat: int) -> State:
+    """Out of Robots!: "If you have no robots on the gameboard, your army is destroyed"; its
+    cards go back to the draw pile. "If you destroy all enemy armies, you win the game!"."""
+    if any(on_board(state, seat)):
+        return state
+    me = state.seats[seat]
+    state = with_seat(state, seat, eliminated=True, hand=())
+    state = replace(state, pile=state.pile + len(me.hand))
+    mine = {seat for seat in range(len(state.seats))
+            if seat == state.current or seat in teammates(state, state.current)}
+    if all(me.eliminated for s, me in enumerate(state.seats) if s not in mine):
+        return replace(state, phase="over", attack=None)
+    return state
+
+
+def move_in(state: State, seat: int, event: MovedIn) -> State:
+    """Outcome 1: "You can also move other robots from the attacking zone into the captured
+    zone, as long as you leave at least one behind"."""
+    fight = stage(settled(state), "won", "move more pieces in")
+    state = settled(state)
+    require_turn(state, seat, fight.attacker, "move pieces in")
+    force = as_force(event)
+    check_pieces(state, fight.source, force)
+    if force.dice >= state.zones[fight.source].pieces:
+        refuse("leave at least one piece behind", rule="Results, Outcome 1")
+    return replace(shift(state, fight.source, fight.target, force), attack=None)
+
+
+# -- small helpers ---------------------------------------------------------------------------------
+
+
+def stage(state: State, wanted: str, what: str) -> Fight:
+    """The attack in progress, refused unless it is at ``wanted``."""
+    fight = state.attack
+    if fight is None or fight.stage != wanted:
+        now = ("no attack is in progress" if fight is None
+               else f"the attack waits to {WAITS[fight.stage]}")
+        refuse(f"cannot {what} now: {now}", rule="How to Attack")
+    return fight
+
+
+WAITS = {"defend": "defend", "roll": "roll", "lose": "take casualties",
+         "next": "continue or stop", "won": "move in or end"}
+
+
+def with_fight(state: State, fight: Fight | None) -> State:
+    return replace(state, attack=fight)
+
+
+def battle_dice(state: State) -> Sequence[tuple[int, ...]]:
+    """The dice sizes each side rolls now (for ``complete``), or () outside a roll."""
+    fight = state.attack
+    if fight is None or fight.stage != "roll":
+        return ()
+    return dice_sides(fight)
+
