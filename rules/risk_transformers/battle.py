@@ -10,7 +10,8 @@ Readings taken here (the rulebook is silent or torn):
   counts as 3 robots" is its worth on the scrapheap: a vehicle lost as a casualty is exchanged
   for 3 robots and one of them scrapped (Battle Example 7), so it leaves 2 robots behind.
 - The robot-form +1 need not be stated: :func:`~tabletape.rules.dice.settle` places it where it
-  helps most; ``plus-one face=N`` (before any ``lose``) records where it went instead.
+  helps most; ``plus-one face=N`` (before any ``lose``) records where it went instead. It is
+  awaited only while its place could change the casualties.
 - Casualties are derived while the loser has one kind of piece to give (robots only, vehicles
   only, or the leader alone); ``lose`` records the choice otherwise, and where Bumblebee in
   vehicle form escapes when his player controls more than one neighbouring zone. They are
@@ -78,9 +79,10 @@ def attack(state: State, seat: int, event: Attacked) -> State:
     check_attackers(state, source, force)
     check_target(state, seat, source, target, force)
     defender = state.zones[target].owner
+    cards = tuple(c for c in state.played if state.board.card(c).lasts == "attack")
     fight = Fight(attacker=seat, defender=defender, source=source, target=target,
-                  attacking=force)
-    return replace(state, attack=fight)
+                  attacking=force, cards=cards)
+    return replace(state, attack=fight, played=tuple(c for c in state.played if c not in cards))
 
 
 def as_force(pieces: Pieces) -> Force:
@@ -183,13 +185,12 @@ def police_car(state: State, fight: Fight) -> bool:
 def again(state: State, seat: int, event: Continued) -> State:
     """Results, Outcome 2: "CONTINUE the attack. Repeat steps 2–7" (A4: 2–6): the attacker
     declares again, then the defender."""
-    fight = stage(settled(state), "next", "continue the attack")
-    require_turn(state, seat, fight.attacker, "continue the attack")
     state = settled(state)
+    fight = stage(state, "next", "continue the attack")
+    require_turn(state, seat, fight.attacker, "continue the attack")
     force = as_force(event)
     check_attackers(state, fight.source, force)
-    if flying_megatron(state, seat, force) != flying_megatron(state, seat, fight.attacking):
-        check_target(state, seat, fight.source, fight.target, force)
+    check_target(state, seat, fight.source, fight.target, force)
     return with_fight(state, replace(fight, attacking=force, defending=None, stage="defend"))
 
 
@@ -240,9 +241,10 @@ def roll(state: State, seat: int, event: Rolled) -> State:
 
 
 def bonuses(state: State, fight: Fight) -> tuple[Bonus, Bonus]:
-    """Each side's bonus: cards "for this attack" and a robot-form leader's +1 (A14)."""
+    """Each side's bonus: cards "for this attack" (played before it: the attack takes them
+    from :attr:`.State.played`) and "this turn", and a robot-form leader's +1 (A14)."""
     result = {ATTACKER: Bonus(), DEFENDER: Bonus()}
-    for card in fight.cards:
+    for card in (*fight.cards, *state.played):
         found = CARD_BONUS.get(state.board.card(card).effect)
         if found:
             result[found[0]] = result[found[0]] + found[1]
@@ -290,9 +292,7 @@ def plus_one(state: State, seat: int, event: PlusOne) -> State:
     if event.face not in faces:
         refuse(f"no die of {state.name(seat)}'s shows {event.face}",
                [str(f) for f in sorted(set(faces))])
-    pluses = list(fight.pluses)
-    pluses[index] = faces.index(event.face)
-    fight = replace(fight, pluses=(pluses[0], pluses[1]))
+    fight = put_plus(fight, index, faces.index(event.face))
     return eager(with_fight(state, replace(fight, losses=outcome(state, fight))))
 
 
@@ -321,6 +321,9 @@ def eligible(state: State, fight: Fight, index: int) -> tuple[str, ...]:
     he is the last (A5 ``casualties=rolled``: the attacker only from pieces that rolled)."""
     place = (fight.source, fight.target)[index]
     zone = state.zones[place]
+    if index == 0 and fight.attacking == Force(leader=True) and flying_megatron(
+            state, fight.attacker, fight.attacking):
+        return ("leader",)  # A3: Megatron attacking alone is the casualty when he loses
     rolled = index == 0 and state.settings.options.casualties == "rolled"
     pool = fight.attacking if rolled else zone
     kinds = tuple(k for k, n in (("robot", pool.robots), ("vehicle", pool.vehicles)) if n > 0)
@@ -366,28 +369,35 @@ def remove(state: State, seat: int, place: int, kind: str, escape: str) -> State
 def escape_to(state: State, seat: int, place: int, escape: str) -> int | None:
     """Where Bumblebee in vehicle form goes: "move him to a neighboring zone instead of your
     scrapheap. If you do not control a neighboring zone, put him on your scrapheap"."""
-    fight = state.attack
-    assert fight is not None
-    me = state.seats[seat]
-    on = me.leader == data.BUMBLEBEE and me.form == data.VEHICLE
-    if not on or (seat == fight.attacker
-                  and state.settings.options.bumblebee_escape == "defending"):
+    ways = ways_out(state, seat, place)
+    if ways is None:
         if escape:
             refuse("only Bumblebee in vehicle form escapes", rule="Vehicle Form")
         return None
-    mine = [p for p in neighbours(state, place) if state.zones[p].owner == seat]
     if escape:
         from tabletape.rules.risk_transformers.moves import zone_called
 
         chosen = zone_called(state, escape)
-        if chosen not in mine:
+        if chosen not in ways:
             refuse("Bumblebee escapes to a neighbouring zone you control",
-                   [state.places[p] for p in mine], rule="Vehicle Form")
+                   [state.places[p] for p in ways], rule="Vehicle Form")
         return chosen
-    if len(mine) > 1:
-        refuse("Bumblebee escapes: say where (escape=ZONE)", [state.places[p] for p in mine],
+    if len(ways) > 1:
+        refuse("Bumblebee escapes: say where (escape=ZONE)", [state.places[p] for p in ways],
                rule="Vehicle Form")
-    return mine[0] if mine else None
+    return ways[0] if ways else None
+
+
+def ways_out(state: State, seat: int, place: int) -> list[int] | None:
+    """The zones ``seat``'s leader lost on ``place`` may escape to; None: he has no such power
+    (not Bumblebee in vehicle form, or attacking with ``bumblebee-escape=defending``)."""
+    fight = state.attack
+    assert fight is not None
+    me = state.seats[seat]
+    if me.leader != data.BUMBLEBEE or me.form != data.VEHICLE or (
+            seat == fight.attacker and state.settings.options.bumblebee_escape == "defending"):
+        return None
+    return [p for p in neighbours(state, place) if state.zones[p].owner == seat]
 
 
 def shrink(force: Force, kind: str) -> Force:
@@ -402,8 +412,13 @@ def shrink(force: Force, kind: str) -> Force:
 
 
 def choice_needed(state: State, fight: Fight, index: int) -> bool:
-    """Side ``index`` must say what it loses: it has two kinds to choose from."""
-    return len(eligible(state, fight, index)) > 1
+    """Side ``index`` must say what it loses: two kinds to choose from, or where Bumblebee
+    escapes to."""
+    kinds = eligible(state, fight, index)
+    if kinds != ("leader",):
+        return len(kinds) > 1
+    seat, place = (fight.attacker, fight.source) if index == 0 else (fight.defender, fight.target)
+    return len(ways_out(state, seat, place) or ()) > 1
 
 
 def settled(state: State) -> State:
@@ -433,10 +448,24 @@ def taken(state: State) -> State:
 
 
 def unplaced(state: State, fight: Fight) -> bool:
-    """A robot-form +1 of this roll may still be placed (``plus-one`` may follow)."""
-    return not fight.chosen and any(
-        has_plus(state, fight, side) and fight.pluses[index] is None
-        for index, side in enumerate((ATTACKER, DEFENDER)))
+    """A robot-form +1 of this roll is still to be placed where it could change the
+    casualties (``plus-one`` may follow); where it goes does not matter otherwise."""
+    if fight.chosen:
+        return False
+    for index, side in enumerate((ATTACKER, DEFENDER)):
+        if has_plus(state, fight, side) and fight.pluses[index] is None:
+            rolled = (fight.attacker_dice, fight.defender_dice)[index]
+            tries = [put_plus(fight, index, at) for at in range(len(rolled))]
+            if len({outcome(state, t) for t in tries}) > 1:
+                return True
+    return False
+
+
+def put_plus(fight: Fight, index: int, at: int) -> Fight:
+    """``fight`` with side ``index``'s +1 on its die at ``at``."""
+    pluses = list(fight.pluses)
+    pluses[index] = at
+    return replace(fight, pluses=(pluses[0], pluses[1]))
 
 
 def eager(state: State) -> State:
@@ -472,9 +501,22 @@ def fitting(state: State, fight: Fight) -> Force:
     force = Force(robots=min(fight.attacking.robots, zone.robots),
                   vehicles=min(fight.attacking.vehicles, zone.vehicles),
                   leader=fight.attacking.leader and zone.leader)
-    while force.dice >= zone.pieces:
-        force = shrink(force, "robot" if force.robots else "vehicle")
+    while force.dice and force.dice >= zone.pieces:
+        force = one_less(force)
     return force
+
+
+def one_less(force: Force) -> Force:
+    """``force`` less a robot, else a vehicle, else the leader.
+
+    >>> one_less(Force(vehicles=1, leader=True))
+    Force(robots=0, vehicles=0, leader=True)
+    """
+    if force.robots:
+        return replace(force, robots=force.robots - 1)
+    if force.vehicles:
+        return replace(force, vehicles=force.vehicles - 1)
+    return replace(force, leader=False)
 
 
 def shift(state: State, source: int, target: int, force: Force) -> State:
@@ -507,14 +549,27 @@ def eliminate(state: State, seat: int) -> State:
 def move_in(state: State, seat: int, event: MovedIn) -> State:
     """Outcome 1: "You can also move other robots from the attacking zone into the captured
     zone, as long as you leave at least one behind"."""
-    fight = stage(settled(state), "won", "move more pieces in")
     state = settled(state)
+    fight = stage(state, "won", "move more pieces in")
     require_turn(state, seat, fight.attacker, "move pieces in")
     force = as_force(event)
     check_pieces(state, fight.source, force)
     if force.dice >= state.zones[fight.source].pieces:
         refuse("leave at least one piece behind", rule="Results, Outcome 1")
     return replace(shift(state, fight.source, fight.target, force), attack=None)
+
+
+def finished(state: State) -> State:
+    """The state with the attack in progress over, for the end of Phase 3 (the phase machine's
+    ``end``): casualties the rules derive are taken; refused while the defender or the dice
+    are awaited or a casualty must be chosen. An attack waiting to continue, or a capture
+    waiting for ``move-in``, simply ends."""
+    state = settled(state)
+    fight = state.attack
+    if fight is not None and fight.stage in ("defend", "roll"):
+        refuse(f"the attack waits to {WAITS[fight.stage]}: finish it or stop first",
+               rule="How to Attack")
+    return replace(state, attack=None)
 
 
 # -- small helpers ---------------------------------------------------------------------------------

@@ -16,7 +16,12 @@ from tabletape.ledger.events import Event
 from tabletape.rules.actions import event_from, parse_action
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers import data
-from tabletape.rules.risk_transformers.battle import battle_dice, eligible, settled
+from tabletape.rules.risk_transformers.battle import (
+    battle_dice,
+    eligible,
+    finished,
+    settled,
+)
 from tabletape.rules.risk_transformers.state import (
     EMPTY,
     State,
@@ -109,7 +114,7 @@ def test_the_battle_example_replays_as_printed() -> None:
     # moves all 3 attacking robots into the captured zone. Black can choose to move 1 more
     # robot into the zone, but must leave one behind to defend Hexima State."
     state = play(state, "continue robots=3", "defend by=olga leader=true",
-                 "roll attacker=6,2,1 defender=d8:4", "plus-one by=olga face=4")
+                 "roll attacker=6,2,1 defender=d8:4")
     refused(state, "move-in robots=2", "leave at least one piece behind")
     assert state.at("launch-pad") == zone(PATRICK, robots=3)
     assert state.seats[OLGA].scrapped and state.captured
@@ -271,8 +276,33 @@ def test_megatron_in_vehicle_form_attacks_any_zone_alone() -> None:
     refused(state, "attack from=uraya target=launch-pad robots=1 leader=true", "must attack alone")
     state = play(state, "attack from=uraya target=launch-pad leader=true",
                  "defend by=olga robots=1", "roll attacker=d8:7 defender=6")
-    play(state, "stop")
-    assert play(state, "stop").at("launch-pad") == zone(PATRICK, leader=True)
+    assert state.at("launch-pad") == zone(PATRICK, leader=True)
+    assert state.at("uraya") == zone(PATRICK, robots=2)
+
+
+def test_megatron_alone_is_the_casualty_when_he_loses() -> None:
+    """A3: "if he loses, he is the casualty" (he attacked alone, so no other piece rolled)."""
+    layout = {"uraya": zone(PATRICK, robots=2, leader=True), "launch-pad": zone(OLGA, robots=1)}
+    state = in_phase3(layout, current=PATRICK, forms={PATRICK: "vehicle"})
+    state = play(state, "attack from=uraya target=launch-pad leader=true",
+                 "defend by=olga robots=1", "roll attacker=d8:2 defender=6")
+    assert state.at("uraya") == zone(PATRICK, robots=2) and state.seats[PATRICK].scrapped
+
+
+@pytest.mark.parametrize(("choice", "words"), [
+    ("far", ""), ("always", "must attack alone")])
+def test_megatron_alone_on_every_attack_is_an_option(choice: str, words: str) -> None:
+    """A13 ``megatron-alone``: "He must attack alone" only for a zone that is not a neighbour
+    (``far``), or on every attack he joins (``always``)."""
+    layout = {"hexima-state": zone(PATRICK, robots=3, leader=True),
+              "launch-pad": zone(OLGA, robots=1)}
+    state = in_phase3(layout, current=PATRICK, forms={PATRICK: "vehicle"},
+                      **{"megatron-alone": choice})
+    line = "attack from=hexima-state target=launch-pad robots=1 leader=true"
+    if words:
+        refused(state, line, words)
+    else:
+        assert play(state, line).attack is not None
 
 
 def test_bumblebee_in_vehicle_form_escapes_next_door() -> None:
@@ -290,13 +320,86 @@ def test_bumblebee_in_vehicle_form_escapes_next_door() -> None:
 
 def test_fusion_cannons_add_one_to_each_attacking_die() -> None:
     """FUSION CANNONS: "Play before you attack. Add 1 to each die for this attack.": 5,5
-    against 5,5 wins both pairs instead of losing both."""
-    state = play(in_phase3(OLGA_ATTACKS), "attack from=hexima-state target=launch-pad robots=3",
+    against 5,5 wins both pairs instead of losing both; Play Cards: "If a card reads 'for this
+    attack,' the bonus lasts until you end your invasion from 1 zone to another"."""
+    state = replace(in_phase3(OLGA_ATTACKS), played=("fusion-cannons",))
+    state = play(state, "attack from=hexima-state target=launch-pad robots=3",
                  "defend by=patrick robots=2")
-    assert state.attack is not None
-    state = replace(state, attack=replace(state.attack, cards=("fusion-cannons",)))
+    assert state.played == () and state.attack is not None
+    assert state.attack.cards == ("fusion-cannons",)
     state = play(state, "roll attacker=5,5,1 defender=5,5")
     assert state.at("launch-pad") == zone(OLGA, robots=3)
+    state = play(state, "attack from=launch-pad target=kalis robots=2",
+                 "defend by=patrick robots=2", "roll attacker=5,5 defender=5,5")
+    assert state.at("kalis") == zone(PATRICK, robots=3)  # the card's attack is over
+
+
+def test_bumblebee_escaping_with_two_ways_out_says_where() -> None:
+    """Vehicle Form: "move him to a neighboring zone" (A12: the owner's choice of neighbour;
+    he was the last piece, so the zone is captured)."""
+    layout = {"uraya": zone(OLGA, leader=True), "primus": zone(OLGA, robots=1),
+              "protihex": zone(OLGA, robots=1),
+              "the-praetorus-wharf": zone(PATRICK, robots=3)}
+    state = in_phase3(layout, current=PATRICK, forms={OLGA: "vehicle"},
+                      leaders="bumblebee,megatron")
+    state = play(state, "attack from=the-praetorus-wharf target=uraya robots=2",
+                 "defend by=olga leader=true", "roll attacker=6,1 defender=d8:2")
+    refused(state, "stop", "Olga chooses")
+    refused(state, "lose by=olga pieces=leader", "say where")
+    refused(state, "lose by=olga pieces=leader escape=the-praetorus-wharf",
+            "a neighbouring zone you control")
+    state = play(state, "lose by=olga pieces=leader escape=protihex")
+    assert state.at("protihex") == zone(OLGA, robots=1, leader=True)
+    assert state.at("uraya") == zone(PATRICK, robots=2)
+
+
+@pytest.mark.parametrize(("choice", "escaped"), [("any", True), ("defending", False)])
+def test_bumblebee_attacking_escapes_unless_only_defending(choice: str, escaped: bool) -> None:
+    """A12 ``bumblebee-escape``: his power "If BUMBLEBEE loses in battle" on any casualty
+    (``any``), or only when he defends (``defending``); A5 ``casualties=rolled``: the attacker
+    loses a piece that rolled, here Bumblebee attacking alone."""
+    layout = {"hexima-state": zone(OLGA, leader=True, robots=1),
+              "launch-pad": zone(PATRICK, robots=2), "yellow-1": zone(OLGA, robots=1)}
+    state = in_phase3(layout, forms={OLGA: "vehicle"}, leaders="bumblebee,megatron",
+                      casualties="rolled", **{"bumblebee-escape": choice})
+    state = play(state, "attack from=hexima-state target=launch-pad leader=true",
+                 "defend by=patrick robots=1", "roll attacker=d8:1 defender=6")
+    assert state.seats[OLGA].scrapped is not escaped
+    assert state.at("yellow-1") == zone(OLGA, robots=1, leader=escaped)
+    assert state.at("hexima-state") == zone(OLGA, robots=1) and state.attack is None
+
+
+def test_casualties_from_the_source_by_default() -> None:
+    """A5 ``casualties=source``: "The loser takes a robot from his zone" (any piece of the
+    source, the leader only when last), so Bumblebee attacking alone loses a robot instead."""
+    layout = {"hexima-state": zone(OLGA, leader=True, robots=1),
+              "launch-pad": zone(PATRICK, robots=2)}
+    state = in_phase3(layout, leaders="bumblebee,megatron")
+    state = play(state, "attack from=hexima-state target=launch-pad leader=true",
+                 "defend by=patrick robots=1", "roll attacker=d8:1 defender=6")
+    assert state.at("hexima-state") == zone(OLGA, leader=True) and state.attack is None
+
+
+@pytest.mark.parametrize(("choice", "most"), [("among", 2), ("source", 1)])
+def test_barricade_in_the_source_is_an_option(choice: str, most: int) -> None:
+    """A13 ``barricade``: his power when he is among the attackers (``among``) or whenever his
+    player attacks from his zone (``source``)."""
+    layout = {"hexima-state": zone(PATRICK, robots=3, leader=True),
+              "launch-pad": zone(OLGA, robots=3)}
+    state = in_phase3(layout, current=PATRICK, forms={PATRICK: "vehicle"},
+                      leaders="optimus-prime,barricade", barricade=choice)
+    state = play(state, "attack from=hexima-state target=launch-pad robots=2")
+    refused(state, f"defend by=olga robots={most + 1}", f"defend with 1 to {most}")
+
+
+def test_the_phase_ends_only_between_rolls() -> None:
+    """Results: an attack ENDS by capture, failure or "END the attack"; the phase machine's end
+    of Phase 3 takes what the rules derive and refuses a half-made attack."""
+    state = play(in_phase3(OLGA_ATTACKS), "attack from=hexima-state target=launch-pad robots=3")
+    with pytest.raises(IllegalAction, match="waits to defend"):
+        finished(state)
+    state = play(state, "defend by=patrick robots=2", "roll attacker=1,1,1 defender=6,6")
+    assert finished(state).attack is None
 
 
 def test_empty_dice_are_rolled_by_tabletape() -> None:
