@@ -15,8 +15,12 @@ Readings taken here (the rulebook is silent or torn):
 - Casualties are derived while the loser has one kind of piece to give (robots only, vehicles
   only, or the leader alone); ``lose`` records the choice otherwise, and where Bumblebee in
   vehicle form escapes when his player controls more than one neighbouring zone. They are
-  taken when the next action comes (a refusal names who must choose first): a ``plus-one``
-  may still follow the roll.
+  taken at the roll, or, while a +1 is awaited or a side must choose, at the ``plus-one``,
+  the ``lose`` or the next action (a refusal then names who must choose first).
+- "2 or more robots" (M2) counts pieces: robots, vehicles and the leader (A6); a lone vehicle
+  does not attack (the table exchanges it for 3 robots first, which no event records yet).
+- Megatron in vehicle form attacking alone (A3) stays in his zone until he captures, and is
+  the casualty when he loses.
 """
 
 from __future__ import annotations
@@ -55,9 +59,6 @@ from tabletape.rules.steps import refuse, require_turn
 CARD_BONUS: dict[str, tuple[Side, Bonus]] = {"attack-dice+1": (ATTACKER, Bonus(each=1))}
 """A card effect (the board's ``effect``) that changes a side's dice "for this attack"."""
 
-KINDS = ("robot", "vehicle", "leader")
-
-
 # -- declaring -------------------------------------------------------------------------------------
 
 
@@ -71,9 +72,7 @@ def attack(state: State, seat: int, event: Attacked) -> State:
     if state.attack is not None and state.attack.stage != "won":
         refuse("this attack is not over: continue or stop first", ["continue", "stop"],
                rule="Results")
-    from tabletape.rules.risk_transformers.moves import zone_called
-
-    source, target = zone_called(state, event.from_), zone_called(state, event.target)
+    source, target = called(state, event.from_), called(state, event.target)
     force = as_force(event)
     check_source(state, seat, source)
     check_attackers(state, source, force)
@@ -375,9 +374,7 @@ def escape_to(state: State, seat: int, place: int, escape: str) -> int | None:
             refuse("only Bumblebee in vehicle form escapes", rule="Vehicle Form")
         return None
     if escape:
-        from tabletape.rules.risk_transformers.moves import zone_called
-
-        chosen = zone_called(state, escape)
+        chosen = called(state, escape)
         if chosen not in ways:
             refuse("Bumblebee escapes to a neighbouring zone you control",
                    [state.places[p] for p in ways], rule="Vehicle Form")
@@ -587,6 +584,14 @@ def stage(state: State, wanted: str, what: str) -> Fight:
 
 WAITS = {"defend": "defend", "roll": "roll", "lose": "take casualties",
          "next": "continue or stop", "won": "move in or end"}
+
+
+def called(state: State, text: str) -> int:
+    """The place a typed zone names (:func:`.moves.zone_called`; imported here because
+    :mod:`.moves` imports this module for its step table)."""
+    from tabletape.rules.risk_transformers.moves import zone_called
+
+    return zone_called(state, text)
 
 
 def with_fight(state: State, fight: Fight | None) -> State:

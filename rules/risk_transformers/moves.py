@@ -2,8 +2,8 @@
 
 ``start`` stands each leader with one robot on his start zone (Setup 3 and 4); ``place`` then
 puts one robot at a time on an empty zone, youngest (seat 0) first, until all 42 zones are filled
-(Setup 5), and the leftover robots go as the ``leftover`` option says (A1). The turn's phases
-are built on :mod:`.events` and :mod:`.state` next.
+(Setup 5), and the leftover robots go as the ``leftover`` option says (A1). Phase 3's steps
+are in :mod:`.battle`; the turn's other phases are built on :mod:`.events` and :mod:`.state`.
 """
 
 from __future__ import annotations

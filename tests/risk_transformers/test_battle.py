@@ -20,7 +20,8 @@ from tabletape.rules.risk_transformers.battle import (
     battle_dice,
     eligible,
     finished,
-    settled,
+    police_car,
+    ways_out,
 )
 from tabletape.rules.risk_transformers.state import (
     EMPTY,
@@ -413,27 +414,45 @@ def test_empty_dice_are_rolled_by_tabletape() -> None:
     assert [d.sides for d in event.defender] == [6, 6]  # type: ignore[attr-defined]
 
 
+def test_four_players_win_when_both_enemies_are_destroyed() -> None:
+    """Out of Robots!: "If you destroy all enemy armies, you win the game!" (4 players: both
+    enemies, M12)."""
+    layout = {"hexima-state": zone(0, robots=4), "launch-pad": zone(1, robots=1),
+              "kalis": zone(0, robots=1), "uraya": zone(3, robots=1)}
+    state = in_phase3(layout, players=4, rest=2)
+    state = play(state, "attack from=hexima-state target=launch-pad robots=3",
+                 "defend by=patrick robots=1", "roll attacker=6,1,1 defender=1")
+    assert state.seats[1].eliminated and state.phase == "attack"
+
+
 # -- property: any legal battle keeps every piece accounted for ---------------------------------
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 3), st.integers(1, 2), st.randoms()), max_size=6))
-def test_any_legal_battle_keeps_every_piece(rounds: list[tuple[int, int, random.Random]]) -> None:
-    """Whatever is declared and rolled, the fold keeps invariant_errors empty (checked after
-    every line by :func:`play`)."""
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(("robot", "vehicle")), st.sampled_from(("source", "rolled")),
+       st.lists(st.tuples(st.integers(1, 3), st.integers(1, 2), st.booleans(), st.randoms()),
+                max_size=6))
+def test_any_legal_battle_keeps_every_piece(
+        forms: str, casualties: str, rounds: list[tuple[int, int, bool, random.Random]]) -> None:
+    """Whatever is declared, rolled and chosen, the fold keeps invariant_errors empty (checked
+    after every line by :func:`play`); the attack ends captured, failed or waiting."""
     state = in_phase3({"hexima-state": zone(OLGA, robots=5, vehicles=2, leader=True),
-                       "launch-pad": zone(PATRICK, robots=3, vehicles=1)})
+                       "launch-pad": zone(PATRICK, robots=3, vehicles=1, leader=True)},
+                      forms={OLGA: forms, PATRICK: forms}, leaders="bumblebee,barricade",
+                      casualties=casualties)
     state = play(state, "attack from=hexima-state target=launch-pad robots=1")
-    for attackers, defenders, rng in rounds:
+    for attackers, defenders, leader, rng in rounds:
         fight = state.attack
         if fight is None or fight.stage != "defend":
             break
         target = state.zones[fight.target]
-        state = play(state, f"defend by=patrick robots={min(defenders, target.robots)} "
-                     f"vehicles={0 if target.robots else 1}")
+        most = 1 if police_car(state, fight) else defenders
+        count = min(most - (leader and target.leader), target.robots)
+        state = play(state, f"defend by=patrick robots={count} leader="
+                     f"{str((leader and target.leader) or not count).lower()}")
         state = GAME.step(state, "Olga", GAME.complete(
             state, "Olga", event_from(parse_action("roll"), GAME.event_types()), rng))
-        state = choose_all(state)
+        state = choose_all(state, rng)
         fight = state.attack
         if fight is None or fight.stage != "next":
             break
@@ -443,17 +462,33 @@ def test_any_legal_battle_keeps_every_piece(rounds: list[tuple[int, int, random.
             break
         state = play(state, f"continue robots={count}")
     assert invariant_errors(state) == []
+    assert state.attack is None or state.attack.stage in ("next", "won", "defend")
 
 
-def choose_all(state: State) -> State:
-    """Take the roll's casualties, choosing robots first where a side must choose."""
+def defence(state: State, wanted: int, leader: bool) -> str:
+    """What the defender declares: up to ``wanted`` pieces (one against Barricade), the leader
+    first if ``leader`` and he is there, then robots, then vehicles."""
+    fight = state.attack
+    assert fight is not None
+    target = state.zones[fight.target]
+    left = min(1 if police_car(state, fight) else wanted, target.pieces)
+    with_leader = (leader or left == target.pieces) and target.leader
+    left -= with_leader
+    robots = min(left, target.robots)
+    vehicles = min(left - robots, target.vehicles)
+    return f"robots={robots} vehicles={vehicles} leader={str(with_leader).lower()}"
+
+
+def choose_all(state: State, rng: random.Random) -> State:
+    """Take the roll's casualties, choosing at random where a side must choose (Bumblebee
+    escaping to the first of his zones)."""
     while state.attack is not None and state.attack.stage == "lose":
         fight = state.attack
-        for index, seat in ((1, fight.defender), (0, fight.attacker)):
-            kinds = eligible(state, fight, index)
-            if fight.losses[index] and len(kinds) > 1:
-                state = play(state, f"lose by={state.name(seat)} pieces={kinds[0]}")
-                break
-        else:
-            return settled(state)
+        index = next(i for i in (1, 0) if fight.losses[i])
+        seat = (fight.attacker, fight.defender)[index]
+        kind = rng.choice(eligible(state, fight, index))
+        place = (fight.source, fight.target)[index]
+        ways = ways_out(state, seat, place) if kind == "leader" else None
+        escape = f" escape={state.places[ways[0]]}" if ways else ""
+        state = play(state, f"lose by={state.name(seat)} pieces={kind}{escape}")
     return state
