@@ -12,9 +12,15 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from tabletape.rules.kernel import IllegalAction
-from tabletape.rules.risk_transformers import data
-from tabletape.rules.risk_transformers.events import Placed
+from tabletape.rules.risk_transformers import data, reinforce, special
+from tabletape.rules.risk_transformers.events import (
+    Changed,
+    Ended,
+    Morphed,
+    Placed,
+    Played,
+    Revived,
+)
 from tabletape.rules.risk_transformers.options import Settings, closed_position
 from tabletape.rules.risk_transformers.state import (
     EMPTY,
@@ -23,6 +29,7 @@ from tabletape.rules.risk_transformers.state import (
     Zone,
     add_robots,
     empty_zones,
+    zone_called,
 )
 from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import Steps, refuse, require_turn
@@ -70,8 +77,10 @@ def spinning_start(found: Settings) -> tuple[str, ...]:
 def place(state: State, seat: int, event: Placed) -> State:
     """Setup 5: "take turns placing a robot on an empty zone until all zones contain a robot";
     then (A1, ``leftover=place``) one robot at a time on your own zones until all are down."""
+    if state.phase == "place":
+        return reinforce.place(state, seat, event)
     if state.phase not in ("setup", "leftover"):
-        refuse("robots are placed now only during setup")
+        refuse("robots are placed now only during setup and Phase 1 step E")
     require_turn(state, seat, state.current, "place a robot")
     if event.count != data.SETUP_PLACING.value:
         refuse(f"during setup robots are placed one at a time, not {event.count}",
@@ -115,23 +124,17 @@ def next_placer(state: State) -> int:
 
 def first_turn(state: State) -> State:
     """Day 1 begins: "The youngest player takes the first turn", Phase 1 step A."""
-    return replace(state, phase="place", step="A", day=1, turn=1, current=0)
+    return reinforce.begin_turn(replace(state, day=1), 0)
 
 
-# -- names as typed --------------------------------------------------------------------------------
-
-
-def zone_called(state: State, text: str) -> int:
-    """The place a typed id or name means (any case, spaces as ``-``); refused with "did you
-    mean" and the zones."""
-    found = state.board.board.find(text)
-    if found is None:
-        raise IllegalAction(f"no zone called '{text}'",
-                            allowed=state.board.zones).suggesting([text.strip()])
-    return state.place(found)
-
-
-STEPS: Steps[State] = Steps(TITLE, {Placed: place})
+STEPS: Steps[State] = Steps(TITLE, {
+    Placed: place,
+    Revived: reinforce.revive,
+    Ended: reinforce.end_phase,
+    Played: special.play,
+    Morphed: special.morph,
+    Changed: special.change,
+})
 
 
 def step(state: State, seat: int, event: object) -> State:
