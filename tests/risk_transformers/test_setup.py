@@ -152,9 +152,10 @@ def test_leftover_robots_are_placed_on_own_zones_by_default(players: int) -> Non
         before = state
         state, seat = place_next(state)
         assert state.at(before.places[allowed_places(before, seat)[0]]).owner == seat
-    assert all(me.operational == 0 for me in state.seats)
+    assert all(me.operational == 0 for me in state.seats[1:])
+    assert state.seats[0].operational == sum(r.robots for r in state.received)
     assert [on_board(state, seat)[0] for seat in range(players)] == [30] * players
-    assert (state.phase, state.step, state.day, state.current) == ("place", "A", 1, 0)
+    assert (state.phase, state.step, state.day, state.current) == ("place", "B", 1, 0)
 
 
 def test_a_leftover_robot_goes_only_on_your_own_zone() -> None:
@@ -171,15 +172,18 @@ def test_leftover_robots_kept_for_the_first_phase_1(players: int, kept: list[int
     """Reading A1, ``leftover=keep``: the leftovers stay in the operational pile "for the first
     Phase 1 step E"; play begins as soon as "all zones contain a robot"."""
     state, _ = fill(started(players, leftover="keep"))
-    assert [me.operational for me in state.seats] == kept
+    step_a = state.received[0].robots
+    assert [me.operational for me in state.seats] == [kept[0] + step_a, *kept[1:]]
     assert (state.phase, state.day, state.current) == ("place", 1, 0)
 
 
-def test_no_robot_is_placed_once_play_begins() -> None:
-    """Setup 5 is over once every zone holds a robot (``leftover=keep``)."""
+def test_no_robot_is_placed_on_an_empty_zone_once_play_begins() -> None:
+    """Setup 5 is over once every zone holds a robot (``leftover=keep``): placing is then
+    Phase 1 step E, only on the player's own zones."""
     state, _ = fill(started(2, leftover="keep"))
-    with pytest.raises(IllegalAction, match="only during setup"):
-        GAME.check(state, "Olga", Placed(zone=state.places[0]))
+    theirs = next(state.places[p] for p, zone in enumerate(state.zones) if zone.owner == 1)
+    with pytest.raises(IllegalAction, match=f"Olga does not control {theirs}"):
+        GAME.check(state, "Olga", Placed(zone=theirs))
 
 
 @pytest.mark.parametrize(("players", "leaders"), [
