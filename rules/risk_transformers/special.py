@@ -236,6 +236,8 @@ def turn_actions(state: State) -> tuple[ActionSpec, ...]:
         return ()
     actors = (state.name(state.current),)
     actions = [action(actors) for action in PHASE_ACTIONS.get(state.phase, no_actions)(state)]
+    if state.phase == "place" and state.seats[state.current].operational:
+        return tuple(actions)
     end = FieldSpec(name="turn", kind="bool", required=False, doc="end every phase left")
     return (*actions, ActionSpec(type="end", actors=actors, fields=(end,),
                                  doc="end this phase"))

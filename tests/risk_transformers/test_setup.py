@@ -7,7 +7,6 @@ placement out, never written into the rules.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 import pytest
 
@@ -17,31 +16,12 @@ from tabletape.rules.risk_transformers.events import Placed
 from tabletape.rules.risk_transformers.moves import allowed_places
 from tabletape.rules.risk_transformers.options import readings
 from tabletape.rules.risk_transformers.state import (
-    State,
     empty_zones,
     invariant_errors,
     on_board,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, started
-
-
-def place_next(state: State) -> tuple[State, int]:
-    """The current placer puts a robot on the first place allowed; the state and the seat."""
-    seat = state.current
-    where = state.places[allowed_places(state, seat)[0]]
-    after = GAME.apply(state, state.name(seat), Placed(zone=where))
-    assert invariant_errors(after) == []
-    return after, seat
-
-
-def fill(state: State) -> tuple[State, Counter[int]]:
-    """Setup 5 until every zone holds a robot; how many robots each seat placed."""
-    placed: Counter[int] = Counter()
-    while state.phase == "setup":
-        state, seat = place_next(state)
-        placed[seat] += 1
-    return state, placed
+from tests.risk_transformers.helpers import GAME, fill, place_next, started
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
