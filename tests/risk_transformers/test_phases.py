@@ -21,6 +21,7 @@ from tabletape.rules.risk_transformers.state import (
     Receipt,
     State,
     Zone,
+    controls_sector,
     invariant_errors,
     zones_held,
 )
@@ -144,8 +145,9 @@ def test_a_sector_bonus_without_cards() -> None:
         state = take(state, 0, zone)
     state = act(state, OLGA, Placed(zone=own_zone(state, 0)))
     bonuses = [r for r in state.received if r.source in state.board.sectors]
+    held = [s for s in state.board.sectors if controls_sector(state, 0, s)]
+    assert bonuses == [Receipt(s, state.board.bonus(s)) for s in held]
     assert Receipt("orange", state.board.bonus("orange")) in bonuses
-    assert all(r.source == "orange" or f"sector:{r.source}" for r in bonuses)
 
 
 def test_cards_come_only_in_step_b_and_only_bonus_robot_cards() -> None:
