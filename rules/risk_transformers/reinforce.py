@@ -70,7 +70,7 @@ def next_phase(state: State) -> State:
         if state.seats[state.current].operational:
             refuse(f"{state.name(state.current)} still has "
                    f"{state.seats[state.current].operational} operational robots to place",
-                   ["place", "revive"], rule="Phase 1: When you have placed all your "
+                   rule="Phase 1: When you have placed all your "
                    "operational robots on the board, move on to Phase 2")
     if state.phase == "draw":
         return next_turn(draw_card(state))
@@ -240,5 +240,5 @@ def turn_detail(state: State) -> str:
     left = state.seats[state.current].operational
     doing = ("may play bonus-robot cards, then places" if state.step == BONUS_STEP
              else "places")
-    return (f"day {state.day}: {name} receives {received_words(state)}; {name} {doing} "
-            f"{left} operational robots")
+    then = f"{doing} {left} operational robots" if left else "has placed them all: end"
+    return f"day {state.day}: {name} receives {received_words(state)}; {name} {then}"

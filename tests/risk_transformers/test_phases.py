@@ -345,3 +345,41 @@ def test_one_card_is_used_once() -> None:
     after = act(state, OLGA, Changed(card="fusion-cannons", zone="pion-tower", to="west"))
     with pytest.raises(IllegalAction, match="does not hold fusion-cannons"):
         GAME.check(after, OLGA, Changed(card="fusion-cannons", zone="pion-tower", to="east"))
+
+
+# -- what the table sees -----------------------------------------------------------------------
+
+
+def offered(state: State) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The actions offered now: each field's choices, by action."""
+    return {spec.type: {f.name: f.choices for f in spec.fields}
+            for spec in GAME.legal_actions(state)}
+
+
+def test_the_actions_offered_follow_the_steps() -> None:
+    """Phase 1: step B's cards, then placing until the pile is empty ("When you have placed all
+    your operational robots on the board, move on to Phase 2"); Phase 2: morph and change."""
+    state = dealt(playing(2), 0, "mass-production", "fusion-cannons")
+    now = offered(state)
+    assert set(now) == {"play", "place"} and now["play"]["card"] == ("mass-production",)
+    assert set(now["place"]["zone"]) == {own for own in state.places
+                                         if state.at(own).owner == 0}
+    placed = placed_all(state)
+    assert set(offered(placed)) == {"end"}
+    assert GAME.turn(placed).detail.endswith("Olga has placed them all: end")
+    two = offered(act(placed, OLGA, Ended()))
+    assert set(two) == {"morph", "change", "end"}
+    assert two["change"]["card"] == ("fusion-cannons",)
+
+
+def test_the_turn_says_what_phase_1_gave() -> None:
+    """Phase 1 example: "Controlling 23 zones gives Red 7 operational robots ... Mass-Production
+    gives Red 3 extra operational robots": the turn tells the table what each step gave."""
+    state = act(dealt(playing(2), 0, "mass-production"), OLGA, Played(card="mass-production"))
+    info = GAME.turn(state)
+    held = zones_held(state, 0)
+    robots = state.board.robots_for(held)
+    assert (info.turn, info.round, info.phase, info.active) == (
+        1, 1, "Phase 1: place robots, step B", ("Olga",))
+    assert info.detail.startswith(f"day 1: Olga receives {robots + 3} robots: {robots} for "
+                                  f"{held} zones, 3 for mass-production; ")
