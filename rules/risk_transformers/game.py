@@ -1,5 +1,6 @@
-"""A minimal Risk: Transformers rules object for setup: not registered (no manifest, no entry
-point) until the whole game is written; tests build it directly."""
+"""The Risk: Transformers rules object (setup, the phase machine, Phases 1 and 2): not
+registered (no manifest, no entry point) until the whole game is written; tests build it
+directly."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ from tabletape.rules.seats import NOBODY, seat_named
 
 
 class RiskTransformers(SteppedRules[State]):
-    """Risk: Transformers – Cybertron Battle Edition, 2 to 4 players: setup so far."""
+    """Risk: Transformers – Cybertron Battle Edition, 2 to 4 players: setup, the phase
+    machine and Phases 1 and 2 so far."""
 
     name: ClassVar[str] = "risk-transformers"
     title: ClassVar[str] = "Risk: Transformers"

@@ -1,9 +1,10 @@
-"""The rules of Risk: Transformers as pure steps ``(state, seat, event) -> state``: setup so far.
+"""The rules of Risk: Transformers as pure steps ``(state, seat, event) -> state``: setup here,
+and the ``STEPS`` table of every event's step.
 
 ``start`` stands each leader with one robot on his start zone (Setup 3 and 4); ``place`` then
 puts one robot at a time on an empty zone, youngest (seat 0) first, until all 42 zones are filled
-(Setup 5), and the leftover robots go as the ``leftover`` option says (A1). The turn's phases
-are built on :mod:`.events` and :mod:`.state` next.
+(Setup 5), and the leftover robots go as the ``leftover`` option says (A1); then the first
+turn begins (:mod:`.reinforce`: the phase machine and Phase 1; :mod:`.special`: Phase 2).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def begin_turn(state: State, seat: int) -> State:
     """``seat``'s turn begins at Phase 1: step A, "Count Your Zones", is derived at once (the
     panel's robots for the zones held, an open factory counted) and the turn waits at step B."""
     zones = zones_held(state, seat)
-    robots = state.board.robots_for(zones)
+    robots = state.board.robots_for(zones) if zones else 0
     state = replace(state, phase="place", step=BONUS_STEP, current=seat, turn=state.turn + 1,
                     captured=False, backed_up=False, jumped=False, attack=None, played=(),
                     received=())
