@@ -13,6 +13,8 @@ rulebook: "If you have any upgrade cards that give you bonus robots, you can pla
 ``robots+N`` adds N robots, ``sector-bonus*K`` multiplies step C, ``table`` is recorded for the
 table to apply. ``play`` in Phase 2 takes ``phase-2`` and ``any-time`` cards (the back-up cards
 among them): the card is recorded and discarded, and the table records what it did (``note``).
+``play`` in Phase 3 before an attack takes ``before-attack`` and ``any-time`` cards into
+:attr:`State.played`, where the next attack finds its cards "for this attack".
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ STEP_ONE_TIMINGS = ("phase-1",)
 """Card timings playable in Phase 1 step B (the board's word on what gives bonus robots)."""
 PHASE_TWO_TIMINGS = ("phase-2", "any-time")
 """Card timings playable in Phase 2 (back-up cards and what the table allows)."""
+ATTACK_TIMINGS = ("before-attack", "any-time")
+"""Card timings the attacker plays in Phase 3 before declaring an attack."""
 
 # -- cards -----------------------------------------------------------------------------------------
 
@@ -84,7 +88,8 @@ def play(state: State, seat: int, event: Played) -> State:
     """``play card=...``: an upgrade card for its upgrade, by phase (:data:`PLAYS`)."""
     player = PLAYS.get(state.phase)
     if player is None:
-        refuse("upgrade cards are played (outside battle) in Phase 1 step B and Phase 2")
+        refuse("upgrade cards are played (outside battle) in Phase 1 step B, Phase 2 and "
+               "Phase 3 before an attack")
     return player(state, seat, event)
 
 
@@ -117,11 +122,27 @@ def play_in_phase_two(state: State, seat: int, event: Played) -> State:
     return replace(discard(state, seat, card.id), played=(*state.played, card.id))
 
 
+def play_before_attack(state: State, seat: int, event: Played) -> State:
+    """Phase 3, between attacks: Play Cards, "The attacker and defender can play upgrade cards
+    during the attack. Each card tells you when to play it": a ``before-attack`` (or
+    ``any-time``) card goes to :attr:`State.played`, where the next attack takes the cards "for
+    this attack" from. Cards once an attack is declared are the battle's."""
+    if state.attack is not None:
+        refuse("an attack is in progress: its cards are played in the battle")
+    require_turn(state, seat, state.current, "play a card before an attack")
+    card = card_called(state, event.card)
+    if card.timing not in ATTACK_TIMINGS:
+        refuse(f"{card.name} is not played before an attack (its timing: {card.timing})",
+               rule="Phase 3: Play Cards")
+    return replace(discard(state, seat, card.id), played=(*state.played, card.id))
+
+
 PLAYS: dict[str, Callable[[State, int, Played], State]] = {
     "place": play_bonus,
     "morph": play_in_phase_two,
+    "attack": play_before_attack,
 }
-"""The card plays of each phase outside battle (Phase 3's are the battle's)."""
+"""The card plays of each phase outside battle (cards during an attack are the battle's)."""
 
 # -- Phase 2 ---------------------------------------------------------------------------------------
 
@@ -288,8 +309,14 @@ def phase_two_actions(state: State) -> list[Action]:
     return found
 
 
+def phase_three_actions(state: State) -> list[Action]:
+    """Phase 3 before an attack: a card to play (attacks are the battle's to offer)."""
+    cards = playable(state, ATTACK_TIMINGS)
+    return [card_action("play", cards, "a card before an attack")] if cards else []
+
+
 PHASE_ACTIONS: dict[str, Callable[[State], list[Action]]] = {
-    "place": phase_one_actions, "morph": phase_two_actions}
+    "place": phase_one_actions, "morph": phase_two_actions, "attack": phase_three_actions}
 
 
 def no_actions(state: State) -> list[Action]:

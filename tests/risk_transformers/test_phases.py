@@ -383,3 +383,18 @@ def test_the_turn_says_what_phase_1_gave() -> None:
         1, 1, "Phase 1: place robots, step B", ("Olga",))
     assert info.detail.startswith(f"day 1: Olga receives {robots + 3} robots: {robots} for "
                                   f"{held} zones, 3 for mass-production; ")
+
+
+def test_a_card_before_an_attack_waits_for_the_attack() -> None:
+    """Fusion Cannons: "Play before you attack. Add 1 to each die for this attack." In Phase 3,
+    before an attack, the card is discarded and kept among the turn's played cards for the
+    attack to take."""
+    state = dealt(in_phase_two(playing(2)), 0, "fusion-cannons", "mass-production")
+    with pytest.raises(IllegalAction, match="Fusion Cannons is not played in Phase 2"):
+        GAME.check(state, OLGA, Played(card="fusion-cannons"))
+    three = act(state, OLGA, Ended())
+    assert offered(three)["play"]["card"] == ("fusion-cannons",)
+    after = act(three, OLGA, Played(card="fusion-cannons"))
+    assert after.played == ("fusion-cannons",) and after.discard == ("fusion-cannons",)
+    with pytest.raises(IllegalAction, match="Mass-Production is not played before an attack"):
+        GAME.check(after, OLGA, Played(card="mass-production"))
