@@ -58,7 +58,7 @@ def end_phase(state: State, seat: int, event: Ended) -> State:
     if state.attack is not None:
         refuse("an attack is in progress: 'stop' it first", ["stop"])
     state = next_phase(state)
-    while event.turn and state.current == seat and state.phase != "place":
+    while event.turn and state.current == seat and state.phase in TURN_PHASES[1:]:
         state = next_phase(state)
     return state
 
@@ -79,14 +79,16 @@ def next_phase(state: State) -> State:
 
 
 def draw_card(state: State) -> State:
-    """Hook: Phase 5, "If you captured another player's zone on this turn, draw an upgrade card"
-    (T11). Built with Phase 5 next session; for now the phase just ends."""
+    """Hook, as Phase 5 ends: "If you captured another player's zone on this turn, draw an
+    upgrade card" (T11; the card itself is the recorded ``draw``). Built with Phase 5 next
+    session (refuse ``end`` here while a card is owed); for now the phase just ends."""
     return state
 
 
 def end_of_round(state: State) -> State:
-    """Hook: after the last player's Phase 5, the AllSpark then the day marker (T12). Built next
-    session; for now the next round begins on the same day."""
+    """Hook, after the last player's Phase 5: the AllSpark, then the day marker moves; after day
+    6 the game is over (T12, A19). Built next session; for now the next round begins on the
+    same day."""
     return state
 
 
@@ -99,7 +101,7 @@ def next_turn(state: State) -> State:
         if not state.seats[seat].eliminated:
             if seat <= state.current:
                 state = end_of_round(state)
-            return begin_turn(state, seat)
+            return state if state.phase == "over" else begin_turn(state, seat)
     return state
 
 

@@ -7,7 +7,7 @@ import pytest
 from msgspec.structs import replace
 
 from tabletape.rules.kernel import IllegalAction
-from tabletape.rules.risk_transformers import data
+from tabletape.rules.risk_transformers import data, reinforce
 from tabletape.rules.risk_transformers.events import (
     Changed,
     Ended,
@@ -398,3 +398,20 @@ def test_a_card_before_an_attack_waits_for_the_attack() -> None:
     assert after.played == ("fusion-cannons",) and after.discard == ("fusion-cannons",)
     with pytest.raises(IllegalAction, match="Mass-Production is not played before an attack"):
         GAME.check(after, OLGA, Played(card="mass-production"))
+
+
+def test_the_round_hook_runs_once_everyone_has_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Taking Your Turn: "When all players have taken a turn, the round is over": the round's
+    hook (the AllSpark and the day, built next) runs after the last seat's Phase 5, and a game
+    it ends starts no turn."""
+    rounds = []
+
+    def over(state: State) -> State:
+        rounds.append(state.current)
+        return replace(state, phase="over")
+
+    monkeypatch.setattr(reinforce, "end_of_round", over)
+    state = act(placed_all(playing(2)), OLGA, Ended(turn=True))
+    assert rounds == [] and state.current == 1
+    state = act(placed_all(state), PATRICK, Ended(turn=True))
+    assert rounds == [1] and state.phase == "over"
