@@ -7,5 +7,7 @@
 - **The foundation of the rules**: rulebook numbers and the readings A1–A19 with provenance
   (:mod:`.data`), the options that change what is legal (:mod:`.options`), every fact a table
   records (:mod:`.events`), the state and what it derives (:mod:`.state`), setup folded by the
-  rules (:mod:`.moves`, with a minimal, unregistered rules object in :mod:`.game`).
+  rules (:mod:`.moves`, with an unregistered rules object in :mod:`.game`).
+- **The turn**: the phase machine and Phase 1, Place Robots (:mod:`.reinforce`); Phase 2,
+  Morph!, special zones and cards outside battle (:mod:`.special`).
 """

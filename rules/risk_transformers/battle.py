@@ -52,6 +52,7 @@ from tabletape.rules.risk_transformers.state import (
     teammates,
     with_seat,
     with_zone,
+    zone_called,
 )
 from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import refuse, require_turn
@@ -72,7 +73,7 @@ def attack(state: State, seat: int, event: Attacked) -> State:
     if state.attack is not None and state.attack.stage != "won":
         refuse("this attack is not over: continue or stop first", ["continue", "stop"],
                rule="Results")
-    source, target = called(state, event.from_), called(state, event.target)
+    source, target = zone_called(state, event.from_), zone_called(state, event.target)
     force = as_force(event)
     check_source(state, seat, source)
     check_attackers(state, source, force)
@@ -374,7 +375,7 @@ def escape_to(state: State, seat: int, place: int, escape: str) -> int | None:
             refuse("only Bumblebee in vehicle form escapes", rule="Vehicle Form")
         return None
     if escape:
-        chosen = called(state, escape)
+        chosen = zone_called(state, escape)
         if chosen not in ways:
             refuse("Bumblebee escapes to a neighbouring zone you control",
                    [state.places[p] for p in ways], rule="Vehicle Form")
@@ -584,14 +585,6 @@ def stage(state: State, wanted: str, what: str) -> Fight:
 
 WAITS = {"defend": "defend", "roll": "roll", "lose": "take casualties",
          "next": "continue or stop", "won": "move in or end"}
-
-
-def called(state: State, text: str) -> int:
-    """The place a typed zone names (:func:`.moves.zone_called`; imported here because
-    :mod:`.moves` imports this module for its step table)."""
-    from tabletape.rules.risk_transformers.moves import zone_called
-
-    return zone_called(state, text)
 
 
 def with_fight(state: State, fight: Fight | None) -> State:

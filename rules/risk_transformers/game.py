@@ -1,5 +1,6 @@
-"""A minimal Risk: Transformers rules object for setup: not registered (no manifest, no entry
-point) until the whole game is written; tests build it directly."""
+"""The Risk: Transformers rules object (setup, the phase machine, Phases 1 and 2): not
+registered (no manifest, no entry point) until the whole game is written; tests build it
+directly."""
 
 from __future__ import annotations
 
@@ -29,12 +30,15 @@ from tabletape.rules.risk_transformers.options import (
     settings,
     validate,
 )
+from tabletape.rules.risk_transformers.reinforce import phase_words, turn_detail
+from tabletape.rules.risk_transformers.special import turn_actions
 from tabletape.rules.risk_transformers.state import State, robot_units, zones_held
 from tabletape.rules.seats import NOBODY, seat_named
 
 
 class RiskTransformers(SteppedRules[State]):
-    """Risk: Transformers – Cybertron Battle Edition, 2 to 4 players: setup so far."""
+    """Risk: Transformers – Cybertron Battle Edition, 2 to 4 players: setup, the phase
+    machine and Phases 1 and 2 so far."""
 
     name: ClassVar[str] = "risk-transformers"
     title: ClassVar[str] = "Risk: Transformers"
@@ -76,19 +80,19 @@ class RiskTransformers(SteppedRules[State]):
 
     def turn(self, state: State) -> TurnInfo:
         active = (state.name(state.current),) if state.current != NOBODY else ()
-        return TurnInfo(turn=state.turn, round=state.day, phase=state.phase, active=active,
-                        detail=f"day {state.day}" if state.day else "setup")
+        return TurnInfo(turn=state.turn, round=state.day, phase=phase_words(state),
+                        active=active, detail=turn_detail(state))
 
     def result(self, state: State) -> Result | None:
         return None
 
     def legal_actions(self, state: State) -> tuple[ActionSpec, ...]:
-        if state.phase not in ("setup", "leftover"):
-            return ()
-        zones = tuple(state.places[p] for p in allowed_places(state, state.current))
-        zone = FieldSpec(name="zone", kind="str", choices=zones)
-        return (ActionSpec(type="place", actors=(state.name(state.current),), fields=(zone,),
-                           doc="a robot on a zone (Setup 5)"),)
+        if state.phase in ("setup", "leftover"):
+            zones = tuple(state.places[p] for p in allowed_places(state, state.current))
+            zone = FieldSpec(name="zone", kind="str", choices=zones)
+            return (ActionSpec(type="place", actors=(state.name(state.current),),
+                               fields=(zone,), doc="a robot on a zone (Setup 5)"),)
+        return turn_actions(state)
 
     def figures(self, state: State) -> list[dict[str, Any]]:
         return [{"name": me.name, "leader": me.leader, "faction": me.faction, "team": me.team,

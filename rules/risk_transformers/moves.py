@@ -1,9 +1,11 @@
-"""The rules of Risk: Transformers as pure steps ``(state, seat, event) -> state``: setup so far.
+"""The rules of Risk: Transformers as pure steps ``(state, seat, event) -> state``: setup here,
+and the ``STEPS`` table of every event's step.
 
 ``start`` stands each leader with one robot on his start zone (Setup 3 and 4); ``place`` then
 puts one robot at a time on an empty zone, youngest (seat 0) first, until all 42 zones are filled
-(Setup 5), and the leftover robots go as the ``leftover`` option says (A1). Phase 3's steps
-are in :mod:`.battle`; the turn's other phases are built on :mod:`.events` and :mod:`.state`.
+(Setup 5), and the leftover robots go as the ``leftover`` option says (A1); then the first
+turn begins (:mod:`.reinforce`: the phase machine and Phase 1; :mod:`.special`: Phase 2;
+:mod:`.battle`: Phase 3).
 """
 
 from __future__ import annotations
@@ -12,16 +14,20 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from tabletape.rules.kernel import IllegalAction
-from tabletape.rules.risk_transformers import battle, data
+from tabletape.rules.risk_transformers import battle, data, reinforce, special
 from tabletape.rules.risk_transformers.events import (
     Attacked,
+    Changed,
     Continued,
     Defended,
+    Ended,
     Lost,
+    Morphed,
     MovedIn,
     Placed,
+    Played,
     PlusOne,
+    Revived,
     Rolled,
     Stopped,
 )
@@ -33,6 +39,7 @@ from tabletape.rules.risk_transformers.state import (
     Zone,
     add_robots,
     empty_zones,
+    zone_called,
 )
 from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import Steps, refuse, require_turn
@@ -80,8 +87,10 @@ def spinning_start(found: Settings) -> tuple[str, ...]:
 def place(state: State, seat: int, event: Placed) -> State:
     """Setup 5: "take turns placing a robot on an empty zone until all zones contain a robot";
     then (A1, ``leftover=place``) one robot at a time on your own zones until all are down."""
+    if state.phase == "place":
+        return reinforce.place(state, seat, event)
     if state.phase not in ("setup", "leftover"):
-        refuse("robots are placed now only during setup")
+        refuse("robots are placed now only during setup and Phase 1 step E")
     require_turn(state, seat, state.current, "place a robot")
     if event.count != data.SETUP_PLACING.value:
         refuse(f"during setup robots are placed one at a time, not {event.count}",
@@ -125,24 +134,16 @@ def next_placer(state: State) -> int:
 
 def first_turn(state: State) -> State:
     """Day 1 begins: "The youngest player takes the first turn", Phase 1 step A."""
-    return replace(state, phase="place", step="A", day=1, turn=1, current=0)
-
-
-# -- names as typed --------------------------------------------------------------------------------
-
-
-def zone_called(state: State, text: str) -> int:
-    """The place a typed id or name means (any case, spaces as ``-``); refused with "did you
-    mean" and the zones."""
-    found = state.board.board.find(text)
-    if found is None:
-        raise IllegalAction(f"no zone called '{text}'",
-                            allowed=state.board.zones).suggesting([text.strip()])
-    return state.place(found)
+    return reinforce.begin_turn(replace(state, day=1), 0)
 
 
 STEPS: Steps[State] = Steps(TITLE, {
     Placed: place,
+    Revived: reinforce.revive,
+    Ended: reinforce.end_phase,
+    Played: special.play,
+    Morphed: special.morph,
+    Changed: special.change,
     Attacked: battle.attack,
     Defended: battle.defend,
     Rolled: battle.roll,

@@ -18,6 +18,7 @@ import msgspec
 from msgspec.structs import replace
 
 from tabletape.rules.dice import Die
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.board import Cybertron
 from tabletape.rules.risk_transformers.options import Settings
@@ -123,6 +124,14 @@ class Fight(msgspec.Struct, frozen=True, gc=False):
     """A side chose a casualty of this roll (no ``plus-one`` after that)."""
 
 
+class Receipt(msgspec.Struct, frozen=True, gc=False):
+    """Robots a player received in Phase 1, and why: ``15 zones`` (step A), a card's id (step
+    B), a sector's id (step C) or a war factory's id (step D); derived, never recorded."""
+
+    source: str
+    robots: int
+
+
 class State(msgspec.Struct, frozen=True, gc=False):
     """Everything the rules know after some events."""
 
@@ -152,6 +161,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     attack: Fight | None = None
     played: tuple[str, ...] = ()
     """Cards played this turn that last "this turn"."""
+    received: tuple[Receipt, ...] = ()
+    """What the current player received in Phase 1 this turn, step by step (for narration:
+    "Olga receives 7 robots: 5 for 15 zones, 2 for yellow")."""
     pile: int = 0
     """Cards in the draw pile, face down."""
     discard: tuple[str, ...] = ()
@@ -186,6 +198,22 @@ def live_places(state: State) -> list[int]:
     """The places that are zones now: the board's zones and the open factories (A3, T2)."""
     count = len(state.board.zones)
     return [*range(count), *(state.place(f) for f in state.open_factories)]
+
+
+def controlled(state: State, seat: int) -> list[int]:
+    """The places that are zones now and hold ``seat``'s pieces ("You control any zone that
+    contains one of your robots")."""
+    return [p for p in live_places(state) if state.zones[p].owner == seat]
+
+
+def zone_called(state: State, text: str) -> int:
+    """The place a typed id or name means (any case, spaces as ``-``); refused with "did you
+    mean" and the zones."""
+    found = state.board.board.find(text)
+    if found is None:
+        raise IllegalAction(f"no zone called '{text}'",
+                            allowed=state.board.zones).suggesting([text.strip()])
+    return state.place(found)
 
 
 def zones_held(state: State, seat: int) -> int:

@@ -323,7 +323,11 @@ def test_fusion_cannons_add_one_to_each_attacking_die() -> None:
     """FUSION CANNONS: "Play before you attack. Add 1 to each die for this attack.": 5,5
     against 5,5 wins both pairs instead of losing both; Play Cards: "If a card reads 'for this
     attack,' the bonus lasts until you end your invasion from 1 zone to another"."""
-    state = replace(in_phase3(OLGA_ATTACKS), played=("fusion-cannons",))
+    state = in_phase3(OLGA_ATTACKS)
+    olga = replace(state.seats[OLGA], hand=("fusion-cannons",))
+    state = replace(state, seats=(olga, state.seats[PATRICK]), pile=state.pile - 1)
+    state = play(state, "play card=fusion-cannons")
+    assert state.played == ("fusion-cannons",)
     state = play(state, "attack from=hexima-state target=launch-pad robots=3",
                  "defend by=patrick robots=2")
     assert state.played == () and state.attack is not None

@@ -7,7 +7,6 @@ placement out, never written into the rules.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 import pytest
 
@@ -17,31 +16,12 @@ from tabletape.rules.risk_transformers.events import Placed
 from tabletape.rules.risk_transformers.moves import allowed_places
 from tabletape.rules.risk_transformers.options import readings
 from tabletape.rules.risk_transformers.state import (
-    State,
     empty_zones,
     invariant_errors,
     on_board,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, started
-
-
-def place_next(state: State) -> tuple[State, int]:
-    """The current placer puts a robot on the first place allowed; the state and the seat."""
-    seat = state.current
-    where = state.places[allowed_places(state, seat)[0]]
-    after = GAME.apply(state, state.name(seat), Placed(zone=where))
-    assert invariant_errors(after) == []
-    return after, seat
-
-
-def fill(state: State) -> tuple[State, Counter[int]]:
-    """Setup 5 until every zone holds a robot; how many robots each seat placed."""
-    placed: Counter[int] = Counter()
-    while state.phase == "setup":
-        state, seat = place_next(state)
-        placed[seat] += 1
-    return state, placed
+from tests.risk_transformers.helpers import GAME, fill, place_next, started
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -152,9 +132,10 @@ def test_leftover_robots_are_placed_on_own_zones_by_default(players: int) -> Non
         before = state
         state, seat = place_next(state)
         assert state.at(before.places[allowed_places(before, seat)[0]]).owner == seat
-    assert all(me.operational == 0 for me in state.seats)
+    assert all(me.operational == 0 for me in state.seats[1:])
+    assert state.seats[0].operational == sum(r.robots for r in state.received)
     assert [on_board(state, seat)[0] for seat in range(players)] == [30] * players
-    assert (state.phase, state.step, state.day, state.current) == ("place", "A", 1, 0)
+    assert (state.phase, state.step, state.day, state.current) == ("place", "B", 1, 0)
 
 
 def test_a_leftover_robot_goes_only_on_your_own_zone() -> None:
@@ -171,15 +152,18 @@ def test_leftover_robots_kept_for_the_first_phase_1(players: int, kept: list[int
     """Reading A1, ``leftover=keep``: the leftovers stay in the operational pile "for the first
     Phase 1 step E"; play begins as soon as "all zones contain a robot"."""
     state, _ = fill(started(players, leftover="keep"))
-    assert [me.operational for me in state.seats] == kept
+    step_a = state.received[0].robots
+    assert [me.operational for me in state.seats] == [kept[0] + step_a, *kept[1:]]
     assert (state.phase, state.day, state.current) == ("place", 1, 0)
 
 
-def test_no_robot_is_placed_once_play_begins() -> None:
-    """Setup 5 is over once every zone holds a robot (``leftover=keep``)."""
+def test_no_robot_is_placed_on_an_empty_zone_once_play_begins() -> None:
+    """Setup 5 is over once every zone holds a robot (``leftover=keep``): placing is then
+    Phase 1 step E, only on the player's own zones."""
     state, _ = fill(started(2, leftover="keep"))
-    with pytest.raises(IllegalAction, match="only during setup"):
-        GAME.check(state, "Olga", Placed(zone=state.places[0]))
+    theirs = next(state.places[p] for p, zone in enumerate(state.zones) if zone.owner == 1)
+    with pytest.raises(IllegalAction, match=f"Olga does not control {theirs}"):
+        GAME.check(state, "Olga", Placed(zone=theirs))
 
 
 @pytest.mark.parametrize(("players", "leaders"), [

@@ -1,0 +1,246 @@
+"""The phase machine and Phase 1, "Place Robots" (T1–T7).
+
+A turn runs ``place`` (Phase 1) → ``morph`` (2) → ``attack`` (3) → ``back-up`` (4) → ``draw``
+(5), then the next seat not eliminated (A15). ``end`` finishes the current phase; Phase 1 ends
+only when the operational pile is empty (T6).
+
+Phase 1's steps are compulsory and in order (T1). Step A is derived as the turn begins, so the
+turn waits at step B, where only bonus-robot cards may be ``play``\\ ed (T3). The first ``place``
+(or ``end``) closes step B: steps C (sector bonuses, doubled by Interlock Initiators) and D (war
+factories) are derived and the turn is at step E, placing until the pile is empty. What each
+step gave is kept in :attr:`State.received` for narration. ``revive`` brings the scrapped leader
+back at any point of Phase 1 for 3 robots of the pile (T7).
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from tabletape.rules.risk_transformers import data
+from tabletape.rules.risk_transformers.events import Ended, Placed, Revived
+from tabletape.rules.risk_transformers.state import (
+    TURN_PHASES,
+    Receipt,
+    State,
+    add_robots,
+    controlled,
+    controls_sector,
+    with_seat,
+    with_zone,
+    zone_called,
+    zones_held,
+)
+from tabletape.rules.steps import refuse, require_turn
+
+BONUS_STEP = "B"
+"""Phase 1's step where bonus-robot cards are played (steps A, C and D are derived)."""
+PLACING_STEP = "E"
+
+# -- the phase machine -----------------------------------------------------------------------------
+
+
+def begin_turn(state: State, seat: int) -> State:
+    """``seat``'s turn begins at Phase 1: step A, "Count Your Zones", is derived at once (the
+    panel's robots for the zones held, an open factory counted) and the turn waits at step B."""
+    zones = zones_held(state, seat)
+    robots = state.board.robots_for(zones) if zones else 0
+    state = replace(state, phase="place", step=BONUS_STEP, current=seat, turn=state.turn + 1,
+                    captured=False, backed_up=False, jumped=False, attack=None, played=(),
+                    received=())
+    return receive(state, Receipt(f"{zones} zones", robots))
+
+
+def end_phase(state: State, seat: int, event: Ended) -> State:
+    """``end``: the current phase is over (``turn=true``: every phase left)."""
+    if state.phase not in TURN_PHASES:
+        refuse("there is no phase to end now: the turns have not begun")
+    require_turn(state, seat, state.current, "end a phase")
+    if state.attack is not None:
+        refuse("an attack is in progress: 'stop' it first", ["stop"])
+    state = next_phase(state)
+    while event.turn and state.current == seat and state.phase in TURN_PHASES[1:]:
+        state = next_phase(state)
+    return state
+
+
+def next_phase(state: State) -> State:
+    """The phase after the current one; after Phase 5, the next player's turn."""
+    if state.phase == "place":
+        state = close_bonus_step(state)
+        if state.seats[state.current].operational:
+            refuse(f"{state.name(state.current)} still has "
+                   f"{state.seats[state.current].operational} operational robots to place",
+                   rule="Phase 1: When you have placed all your "
+                   "operational robots on the board, move on to Phase 2")
+    if state.phase == "draw":
+        return next_turn(draw_card(state))
+    following = TURN_PHASES[TURN_PHASES.index(state.phase) + 1]
+    return replace(state, phase=following, step="")
+
+
+def draw_card(state: State) -> State:
+    """Hook, as Phase 5 ends: "If you captured another player's zone on this turn, draw an
+    upgrade card" (T11; the card itself is the recorded ``draw``). Built with Phase 5 next
+    session (refuse ``end`` here while a card is owed); for now the phase just ends."""
+    return state
+
+
+def end_of_round(state: State) -> State:
+    """Hook, after the last player's Phase 5: the AllSpark, then the day marker moves; after day
+    6 the game is over (T12, A19). Built next session; for now the next round begins on the
+    same day."""
+    return state
+
+
+def next_turn(state: State) -> State:
+    """The next seat clockwise that is still in the game (A15); the round hook when the turn
+    order wraps around to the first seat."""
+    count = len(state.seats)
+    for offset in range(1, count + 1):
+        seat = (state.current + offset) % count
+        if not state.seats[seat].eliminated:
+            if seat <= state.current:
+                state = end_of_round(state)
+            return state if state.phase == "over" else begin_turn(state, seat)
+    return state
+
+
+# -- Phase 1 ---------------------------------------------------------------------------------------
+
+
+def receive(state: State, *receipts: Receipt) -> State:
+    """``receipts`` into the current player's operational pile from his scrapheap (the rest of
+    his set), noted in :attr:`received`; a short scrapheap gives what it has (A10)."""
+    for receipt in receipts:
+        me = state.seats[state.current]
+        robots = min(receipt.robots, me.scrap_robots)
+        if robots:
+            state = with_seat(state, state.current, operational=me.operational + robots,
+                              scrap_robots=me.scrap_robots - robots)
+            state = replace(state, received=(*state.received, replace(receipt, robots=robots)))
+    return state
+
+
+def close_bonus_step(state: State) -> State:
+    """Steps C and D after the cards of step B; nothing when step B is already over."""
+    if state.step != BONUS_STEP:
+        return state
+    state = receive(state, *sector_bonuses(state), *factory_robots(state))
+    return replace(state, step=PLACING_STEP)
+
+
+def sector_bonuses(state: State) -> list[Receipt]:
+    """Step C: each sector the current player fully controls, its bonus times the multipliers of
+    the cards played this turn (Interlock Initiators: "Double your sector bonus this turn")."""
+    factor = 1
+    for card in state.played:
+        effect = state.board.card(card).effect
+        if effect.startswith("sector-bonus*"):
+            factor *= int(effect.removeprefix("sector-bonus*"))
+    return [Receipt(sector, state.board.bonus(sector) * factor)
+            for sector in state.board.sectors if controls_sector(state, state.current, sector)]
+
+
+def factory_robots(state: State) -> list[Receipt]:
+    """Step D: "For each robot (or leader) you have in an open secret war factory, put one extra
+    robot in your operational robot pile (maximum 3 per factory)" (a vehicle counts as 3)."""
+    receipts = []
+    for factory in state.open_factories:
+        zone = state.at(factory)
+        if zone.owner == state.current:
+            receipts.append(Receipt(factory, min(zone.units, data.FACTORY_MAX.value)))
+    return receipts
+
+
+def require_phase_one(state: State, seat: int, what: str) -> None:
+    """Refuse unless it is ``seat``'s Phase 1."""
+    if state.phase != "place":
+        refuse(f"{what} only in Phase 1 (Place Robots)", rule="Phase 1: Place Robots")
+    require_turn(state, seat, state.current, what)
+
+
+def owned_zone(state: State, seat: int, text: str, rule: str) -> int:
+    """The typed zone, refused unless ``seat`` controls it."""
+    where = zone_called(state, text)
+    mine = controlled(state, seat)
+    if where not in mine:
+        refuse(f"{state.name(seat)} does not control {state.places[where]}",
+               [state.places[p] for p in mine], rule=rule)
+    return where
+
+
+def place(state: State, seat: int, event: Placed) -> State:
+    """Step E, "Place Your Robots": operational robots "in any zone(s) which already has a
+    [robot of yours] in it" (T6); the first placing ends step B (steps C and D are derived)."""
+    require_phase_one(state, seat, "place robots")
+    state = close_bonus_step(state)
+    left = state.seats[seat].operational
+    if not 1 <= event.count <= left:
+        refuse(f"{state.name(seat)} has {left} operational robots, cannot place {event.count}",
+               rule="Phase 1 E: Place Your Robots")
+    where = owned_zone(state, seat, event.zone, "Phase 1 E: zone(s) which already has a "
+                       "robot of yours in it")
+    return add_robots(state, seat, where, event.count)
+
+
+def revive(state: State, seat: int, event: Revived) -> State:
+    """Bring Back Your Leader (T7): "pay 3 operational robots to bring him back. Put the 3 robots
+    on the scrapheap and place your leader in any zone you control in either robot or vehicle
+    form"; only while he is on the scrapheap and 3 are still in the pile."""
+    rule = "Bring Back Your Leader"
+    require_phase_one(state, seat, "bring a leader back")
+    me = state.seats[seat]
+    cost = data.LEADER_RETURN.value
+    if not me.scrapped:
+        refuse(f"{me.name}'s leader is on the board, not on the scrapheap", rule=rule)
+    if me.operational < cost:
+        refuse(f"bringing the leader back costs {cost} operational robots; {me.name} has "
+               f"{me.operational}", rule=rule)
+    where = owned_zone(state, seat, event.zone, rule)
+    state = with_seat(state, seat, operational=me.operational - cost,
+                      scrap_robots=me.scrap_robots + cost, scrapped=False, form=event.form)
+    return with_zone(state, where, replace(state.zones[where], leader=True))
+
+
+def bonus_cards_allowed(state: State) -> bool:
+    """Whether it is step B, where bonus-robot cards may be played."""
+    return state.phase == "place" and state.step == BONUS_STEP
+
+
+def placeable(state: State) -> list[str]:
+    """The zones the current player may place on (step E) or bring the leader back to."""
+    return [state.places[p] for p in controlled(state, state.current)]
+
+
+# -- where the turn is, in table words -------------------------------------------------------------
+
+PHASE_WORDS = {"place": "Phase 1: place robots", "morph": "Phase 2: morph",
+               "attack": "Phase 3: attack", "back-up": "Phase 4: back-up",
+               "draw": "Phase 5: draw a card"}
+
+
+def phase_words(state: State) -> str:
+    """The phase as the table says it (``Phase 1: place robots, step E``); setup as ``setup``."""
+    words = PHASE_WORDS.get(state.phase, state.phase)
+    return f"{words}, step {state.step}" if state.phase == "place" else words
+
+
+def received_words(state: State) -> str:
+    """``7 robots: 5 for 15 zones, 2 for yellow`` (what Phase 1 gave so far this turn)."""
+    total = sum(r.robots for r in state.received)
+    parts = ", ".join(f"{r.robots} for {r.source}" for r in state.received)
+    return f"{total} robots: {parts}"
+
+
+def turn_detail(state: State) -> str:
+    """A sentence for people: who does what now."""
+    if state.phase not in TURN_PHASES:
+        return f"day {state.day}" if state.day else "setup"
+    name = state.name(state.current)
+    if state.phase != "place":
+        return f"day {state.day}, {name}'s {PHASE_WORDS[state.phase]}"
+    left = state.seats[state.current].operational
+    doing = ("may play bonus-robot cards, then places" if state.step == BONUS_STEP
+             else "places")
+    then = f"{doing} {left} operational robots" if left else "has placed them all: end"
+    return f"day {state.day}: {name} receives {received_words(state)}; {name} {then}"
