@@ -9,5 +9,6 @@
   records (:mod:`.events`), the state and what it derives (:mod:`.state`), setup folded by the
   rules (:mod:`.moves`, with an unregistered rules object in :mod:`.game`).
 - **The turn**: the phase machine and Phase 1, Place Robots (:mod:`.reinforce`); Phase 2,
-  Morph!, special zones and cards outside battle (:mod:`.special`).
+  Morph!, special zones and cards outside battle (:mod:`.special`); Phase 3, Attack!: the
+  battle, leaders' powers in it and the cards "for this attack" (:mod:`.battle`).
 """
