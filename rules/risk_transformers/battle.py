@@ -342,8 +342,9 @@ def take(state: State, index: int, kind: str, escape: str = "") -> State:
     losses = list(fight.losses)
     losses[index] -= 1
     attacking = shrink(fight.attacking, kind) if index == 0 else fight.attacking
-    return with_fight(state, replace(state.attack, losses=(losses[0], losses[1]),
-                                     attacking=attacking))
+    after = state.attack  # as the removal left it
+    assert after is not None
+    return with_fight(state, replace(after, losses=(losses[0], losses[1]), attacking=attacking))
 
 
 def remove(state: State, seat: int, place: int, kind: str, escape: str) -> State:
