@@ -17,6 +17,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from tabletape.rules.risk_transformers import data
+from tabletape.rules.risk_transformers.battle import finished
 from tabletape.rules.risk_transformers.events import Ended, Placed, Revived
 from tabletape.rules.risk_transformers.state import (
     TURN_PHASES,
@@ -55,8 +56,8 @@ def end_phase(state: State, seat: int, event: Ended) -> State:
     if state.phase not in TURN_PHASES:
         refuse("there is no phase to end now: the turns have not begun")
     require_turn(state, seat, state.current, "end a phase")
-    if state.attack is not None:
-        refuse("an attack is in progress: 'stop' it first", ["stop"])
+    if state.attack is not None:  # an attack between rolls ends with the phase
+        state = finished(state)
     state = next_phase(state)
     while event.turn and state.current == seat and state.phase in TURN_PHASES[1:]:
         state = next_phase(state)

@@ -407,6 +407,16 @@ def test_the_phase_ends_only_between_rolls() -> None:
     assert finished(state).attack is None
 
 
+def test_ending_phase_3_ends_an_attack_between_rolls_and_refuses_a_half_made_one() -> None:
+    """Results, Outcome 2: "END the attack" — typing ``end`` between rolls ends the attack and
+    the phase; an attack still waiting for the defender or the dice is refused."""
+    state = play(in_phase3(OLGA_ATTACKS), "attack from=hexima-state target=launch-pad robots=3")
+    refused(state, "end", "waits to defend")
+    state = play(state, "defend by=patrick robots=2", "roll attacker=5,5,1 defender=5,4", "end")
+    assert state.attack is None and state.phase != "attack"
+    assert state.at("hexima-state") == zone(OLGA, robots=3, leader=True)
+
+
 def test_empty_dice_are_rolled_by_tabletape() -> None:
     """How to Attack 4: "you both roll one die for each of the robots you are using"; left
     empty, tabletape rolls the right sizes (a d8 for the leader)."""
