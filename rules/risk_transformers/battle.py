@@ -27,15 +27,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
 from msgspec.structs import replace
 
+from tabletape.ledger.events import Event, event_type
 from tabletape.rules import dice
+from tabletape.rules.actions import field_specs
 from tabletape.rules.dice import ATTACKER, DEFENDER, Bonus, Side
+from tabletape.rules.kernel import ActionSpec
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.events import (
     Attacked,
     Continued,
     Defended,
+    Ended,
     Lost,
     MovedIn,
     Pieces,
@@ -48,6 +53,8 @@ from tabletape.rules.risk_transformers.state import (
     Force,
     State,
     Zone,
+    controlled,
+    live_places,
     on_board,
     teammates,
     with_seat,
@@ -586,6 +593,58 @@ def stage(state: State, wanted: str, what: str) -> Fight:
 
 WAITS = {"defend": "defend", "roll": "roll", "lose": "take casualties",
          "next": "continue or stop", "won": "move in or end"}
+
+
+# -- what may be recorded -------------------------------------------------------------------------
+
+
+def battle_actions(state: State) -> tuple[ActionSpec, ...]:
+    """The battle actions that may be recorded now in Phase 3, and who records them (the
+    attacker declares, continues, stops and moves in; the defender defends; either rolls, places
+    a leader's +1 or chooses casualties while the roll waits for them)."""
+    if state.phase != "attack":
+        return ()
+    fight = state.attack
+    current = (state.name(state.current),)
+    if fight is None:
+        return (attack_offer(state, current),)
+    both = (state.name(fight.attacker), state.name(fight.defender))
+    end = offer(Ended, current, "end the attack and Phase 3")
+    return {
+        "defend": (offer(Defended, both[1:], "1 or 2 pieces"),),
+        "roll": (offer(Rolled, both, "the dice as they landed (empty: tabletape rolls)"),),
+        "lose": (offer(Lost, both, "the casualties of this roll"),
+                 *((offer(PlusOne, both, "a robot-form leader's +1"),)
+                   if not fight.chosen and any(has_plus(state, fight, side)
+                                               for side in (ATTACKER, DEFENDER)) else ())),
+        "next": (offer(Continued, current, "attack again"), offer(Stopped, current,
+                                                                  "end the attack"), end),
+        "won": (offer(MovedIn, current, "more pieces into the captured zone"), end),
+    }[fight.stage]
+
+
+def attack_offer(state: State, actors: tuple[str, ...]) -> ActionSpec:
+    """``attack``, its ``from`` and ``target`` listing the zones that may be named (sources with
+    a spare piece; enemy zones next to one of them, or any enemy zone when Megatron flies)."""
+    seat = state.current
+    sources = [p for p in controlled(state, seat) if state.zones[p].pieces >= 2]
+    friends = (seat, *teammates(state, seat))
+    near = {p for source in sources for p in neighbours(state, source)}
+    me = state.seats[seat]
+    if me.leader == data.MEGATRON and me.form == data.VEHICLE and not me.scrapped:
+        near = set(live_places(state))
+    targets = [p for p in sorted(near)
+               if state.zones[p].owner not in (NOBODY, *friends)]
+    choices = {"from": tuple(state.places[p] for p in sources),
+               "target": tuple(state.places[p] for p in targets)}
+    fields = tuple(msgspec.structs.replace(spec, choices=choices.get(spec.name, ()))
+                   for spec in field_specs(Attacked))
+    return ActionSpec(type="attack", actors=actors, fields=fields,
+                      doc="from a zone to a neighbouring enemy zone")
+
+
+def offer(cls: type[Event], actors: tuple[str, ...], doc: str) -> ActionSpec:
+    return ActionSpec(type=event_type(cls), actors=actors, fields=field_specs(cls), doc=doc)
 
 
 def with_fight(state: State, fight: Fight | None) -> State:

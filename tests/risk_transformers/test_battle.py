@@ -417,6 +417,30 @@ def test_ending_phase_3_ends_an_attack_between_rolls_and_refuses_a_half_made_one
     assert state.at("hexima-state") == zone(OLGA, robots=3, leader=True)
 
 
+def offered(state: State) -> dict[str, tuple[str, ...]]:
+    """The actions ``legal_actions`` offers now, with who may record each."""
+    return {spec.type: spec.actors for spec in GAME.legal_actions(state)}
+
+
+def test_each_step_of_an_attack_offers_what_it_waits_for() -> None:
+    """How to Attack 1-6 and Results: the attacker declares, "The defender must say how many
+    robots he is defending with", "you both roll", the loser removes, then CONTINUE or END."""
+    state = in_phase3(OLGA_ATTACKS)
+    assert offered(state)["attack"] == ("Olga",) and "defend" not in offered(state)
+    (attack,) = [spec for spec in GAME.legal_actions(state) if spec.type == "attack"]
+    choices = {field.name: field.choices for field in attack.fields}
+    assert "hexima-state" in choices["from"] and "launch-pad" in choices["target"]
+    assert "launch-pad" not in choices["from"] and "hexima-state" not in choices["target"]
+    state = play(state, "attack from=hexima-state target=launch-pad robots=3")
+    assert offered(state) == {"defend": ("Patrick",)}
+    state = play(state, "defend by=patrick robots=2")
+    assert offered(state) == {"roll": ("Olga", "Patrick")}
+    state = play(state, "roll attacker=5,5,1 defender=5,4")
+    assert set(offered(state)) == {"continue", "stop", "end"}
+    for action in offered(state):  # every offered action is one the rules take
+        play(state, action if action != "continue" else "continue robots=1")
+
+
 def test_empty_dice_are_rolled_by_tabletape() -> None:
     """How to Attack 4: "you both roll one die for each of the robots you are using"; left
     empty, tabletape rolls the right sizes (a d8 for the leader)."""
