@@ -10,5 +10,7 @@
   rules (:mod:`.moves`, with an unregistered rules object in :mod:`.game`).
 - **The turn**: the phase machine and Phase 1, Place Robots (:mod:`.reinforce`); Phase 2,
   Morph!, special zones and cards outside battle (:mod:`.special`); Phase 3, Attack!: the
-  battle, leaders' powers in it and the cards "for this attack" (:mod:`.battle`).
+  battle, leaders' powers in it and the cards "for this attack" (:mod:`.battle`); Phase 4, Call
+  for Back-Up (Optimus's jump, a gift to the teammate), and Phase 5, Draw a Card
+  (:mod:`.backup`).
 """

@@ -5,7 +5,8 @@ and the ``STEPS`` table of every event's step.
 puts one robot at a time on an empty zone, youngest (seat 0) first, until all 42 zones are filled
 (Setup 5), and the leftover robots go as the ``leftover`` option says (A1); then the first
 turn begins (:mod:`.reinforce`: the phase machine and Phase 1; :mod:`.special`: Phase 2;
-:mod:`.battle`: Phase 3).
+:mod:`.battle`: Phase 3;
+:mod:`.backup`: Phases 4 and 5).
 """
 
 from __future__ import annotations
@@ -14,13 +15,17 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from tabletape.rules.risk_transformers import battle, data, reinforce, special
+from tabletape.rules.risk_transformers import backup, battle, data, reinforce, special
 from tabletape.rules.risk_transformers.events import (
     Attacked,
+    BackedUp,
     Changed,
     Continued,
     Defended,
+    Drew,
     Ended,
+    Gifted,
+    Jumped,
     Lost,
     Morphed,
     MovedIn,
@@ -152,6 +157,10 @@ STEPS: Steps[State] = Steps(TITLE, {
     Continued: battle.again,
     Stopped: battle.stop,
     MovedIn: battle.move_in,
+    BackedUp: backup.back_up,
+    Jumped: backup.jump,
+    Gifted: backup.gift,
+    Drew: backup.draw,
 })
 
 

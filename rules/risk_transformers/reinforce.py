@@ -46,20 +46,22 @@ def begin_turn(state: State, seat: int) -> State:
     zones = zones_held(state, seat)
     robots = state.board.robots_for(zones) if zones else 0
     state = replace(state, phase="place", step=BONUS_STEP, current=seat, turn=state.turn + 1,
-                    captured=False, backed_up=False, jumped=False, attack=None, played=(),
-                    received=())
+                    captured=False, backed_up=False, gifted=False, jumped=False, attack=None,
+                    played=(), received=())
     return receive(state, Receipt(f"{zones} zones", robots))
 
 
 def end_phase(state: State, seat: int, event: Ended) -> State:
-    """``end``: the current phase is over (``turn=true``: every phase left)."""
+    """``end``: the current phase is over (``turn=true``: every phase left, stopping at Phase 5
+    while a card is owed)."""
     if state.phase not in TURN_PHASES:
         refuse("there is no phase to end now: the turns have not begun")
     require_turn(state, seat, state.current, "end a phase")
     if state.attack is not None:  # an attack between rolls ends with the phase
         state = finished(state)
     state = next_phase(state)
-    while event.turn and state.current == seat and state.phase in TURN_PHASES[1:]:
+    while (event.turn and state.current == seat and state.phase in TURN_PHASES[1:]
+           and not card_owed(state)):
         state = next_phase(state)
     return state
 
@@ -80,10 +82,18 @@ def next_phase(state: State) -> State:
 
 
 def draw_card(state: State) -> State:
-    """Hook, as Phase 5 ends: "If you captured another player's zone on this turn, draw an
-    upgrade card" (T11; the card itself is the recorded ``draw``). Built with Phase 5 next
-    session (refuse ``end`` here while a card is owed); for now the phase just ends."""
+    """Phase 5 ends with ``end``: refused while a card is owed ("If you captured another
+    player's zone on this turn, draw an upgrade card", T11); :func:`.backup.draw` draws it."""
+    if card_owed(state):
+        refuse(f"{state.name(state.current)} captured a zone this turn: draw the card first "
+               "(draw [card=...]; empty: face down)", rule="Phase 5: Draw a Card")
     return state
+
+
+def card_owed(state: State) -> bool:
+    """Phase 5 owes the current player a card: a capture this turn and a card in the draw pile
+    or, reshuffled (A11), the discards."""
+    return state.phase == "draw" and state.captured and bool(state.pile or state.discard)
 
 
 def end_of_round(state: State) -> State:

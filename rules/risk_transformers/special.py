@@ -24,11 +24,12 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from tabletape.rules.kernel import ActionSpec, FieldSpec
-from tabletape.rules.risk_transformers import data
+from tabletape.rules.risk_transformers import backup, data
 from tabletape.rules.risk_transformers.board import Card
 from tabletape.rules.risk_transformers.events import Changed, Morphed, Played
 from tabletape.rules.risk_transformers.reinforce import (
     BONUS_STEP,
+    card_owed,
     placeable,
     receive,
     require_phase_one,
@@ -252,12 +253,13 @@ def close_factory(state: State, factory: str) -> State:
 
 
 def turn_actions(state: State) -> tuple[ActionSpec, ...]:
-    """The actions the current player may record now in Phases 1 and 2, and ``end``."""
+    """The actions the current player may record now in Phases 1, 2, 4 and 5, and ``end``
+    (not while robots are left to place or a Phase 5 card is owed)."""
     if state.phase not in TURN_PHASES or state.attack is not None:
         return ()
     actors = (state.name(state.current),)
     actions = [action(actors) for action in PHASE_ACTIONS.get(state.phase, no_actions)(state)]
-    if state.phase == "place" and state.seats[state.current].operational:
+    if (state.phase == "place" and state.seats[state.current].operational) or card_owed(state):
         return tuple(actions)
     end = FieldSpec(name="turn", kind="bool", required=False, doc="end every phase left")
     return (*actions, ActionSpec(type="end", actors=actors, fields=(end,),
@@ -316,7 +318,8 @@ def phase_three_actions(state: State) -> list[Action]:
 
 
 PHASE_ACTIONS: dict[str, Callable[[State], list[Action]]] = {
-    "place": phase_one_actions, "morph": phase_two_actions, "attack": phase_three_actions}
+    "place": phase_one_actions, "morph": phase_two_actions, "attack": phase_three_actions,
+    "back-up": backup.phase_four_actions, "draw": backup.phase_five_actions}
 
 
 def no_actions(state: State) -> list[Action]:

@@ -157,6 +157,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     captured: bool = False
     """The current player captured another player's zone this turn (Phase 5 draws a card)."""
     backed_up: bool = False
+    """Phase 4's back-up move (or, 4 players, a gift instead) is made."""
+    gifted: bool = False
+    """4 players: a zone was given to the teammate this turn (A17)."""
     jumped: bool = False
     attack: Fight | None = None
     played: tuple[str, ...] = ()
