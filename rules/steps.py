@@ -22,6 +22,7 @@ from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.seats import NOBODY
 
 S = TypeVar("S")
+T = TypeVar("T")
 Step = Callable[[S, int, Any], S]
 """A game's step for one event type: the state after the actor's event, or a refusal."""
 
@@ -87,3 +88,14 @@ def require_turn(state: Named, actor: int, current: int, what: str) -> int:
         name = state.name(current)
         refuse(f"it is {name}'s turn: only {name} may {what}")
     return actor
+
+
+def put(values: Sequence[T], index: int, value: T) -> tuple[T, ...]:
+    """``values`` with ``values[index]`` replaced: the copy-on-write every game's state uses.
+
+    >>> put((1, 2, 3), 1, 9)
+    (1, 9, 3)
+    """
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)

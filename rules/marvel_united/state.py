@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from tabletape.rules.marvel_united import data
 from tabletape.rules.seats import NOBODY, find_seat
+from tabletape.rules.steps import put
 
 MOVE, ATTACK, HEROIC, WILD = range(4)
 SYMBOL_NAMES = ("move", "attack", "heroic", "wild")
@@ -316,12 +317,6 @@ def window_words(head: Step, state: State | None = None) -> str:
 
 
 # -- copy-on-write ---------------------------------------------------------------------------------
-
-
-def put(values: Sequence[int], index: int, value: int) -> tuple[int, ...]:
-    items = list(values)
-    items[index] = value
-    return tuple(items)
 
 
 def bump(values: Sequence[int], index: int, by: int = 1) -> tuple[int, ...]:

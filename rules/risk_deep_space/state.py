@@ -6,7 +6,6 @@ cards are indexes into :data:`~tabletape.rules.risk_deep_space.data.CARDS`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TypeVar
 
 import msgspec
@@ -17,6 +16,7 @@ from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.options import Settings
 from tabletape.rules.seats import NOBODY, seat_named
+from tabletape.rules.steps import put
 
 CARDS = data.CARDS
 T = TypeVar("T")
@@ -172,13 +172,6 @@ def rollers(state: State) -> tuple[int, ...]:
 
 
 # -- small pure changes ----------------------------------------------------------------------------
-
-
-def put(values: Sequence[T], index: int, value: T) -> tuple[T, ...]:
-    """``values`` with ``values[index]`` replaced."""
-    result = list(values)
-    result[index] = value
-    return tuple(result)
 
 
 def with_seat(state: State, seat: int, **changes: object) -> State:

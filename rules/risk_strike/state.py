@@ -8,7 +8,6 @@ and
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeVar
 
 import msgspec
 from msgspec.structs import replace
@@ -26,6 +25,7 @@ from tabletape.rules.risk_strike.hidden import (
     world_errors,
 )
 from tabletape.rules.seats import NOBODY, find_seat
+from tabletape.rules.steps import put
 
 CONTINENTS = data.CONTINENTS
 TACTICS = data.TACTICS
@@ -47,7 +47,6 @@ closing the card and a winning roll): version 1 ended the turn without it, so th
 player's entry shows the draw was not taken."""
 
 Counts = tuple[int, ...]
-T = TypeVar("T")
 NO_TACTICS: Counts = (0,) * len(TACTICS)
 
 
@@ -301,13 +300,6 @@ def names(state: State, seats: Iterable[int]) -> tuple[str, ...]:
 
 
 # -- counts ----------------------------------------------------------------------------------------
-
-
-def put(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """``items`` with ``items[index]`` replaced by ``value``."""
-    changed = [*items]
-    changed[index] = value
-    return tuple(changed)
 
 
 def bump(counts: Counts, index: int, by: int = 1) -> Counts:

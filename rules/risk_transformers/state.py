@@ -11,9 +11,6 @@ functions of the state, never stored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
-
 import msgspec
 from msgspec.structs import replace
 
@@ -23,8 +20,7 @@ from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.board import Cybertron
 from tabletape.rules.risk_transformers.options import Settings
 from tabletape.rules.seats import NOBODY
-
-T = TypeVar("T")
+from tabletape.rules.steps import put
 
 PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "over")
 """Where the game is, in table words: ``setup`` (S5, a robot at a time on an empty zone),
@@ -272,13 +268,6 @@ def unseen(state: State) -> tuple[str, ...]:
 
 
 # -- small pure changes ----------------------------------------------------------------------------
-
-
-def put(values: Sequence[T], index: int, value: T) -> tuple[T, ...]:
-    """``values`` with ``values[index]`` replaced."""
-    result = list(values)
-    result[index] = value
-    return tuple(result)
 
 
 def with_seat(state: State, seat: int, **changes: object) -> State:
