@@ -99,9 +99,7 @@ Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` 
 Card faces are data (:mod:`.data`), marked; the log records what each card shows.
 """
 
-from typing import Any
-
-from tabletape.rules.manifest import GameManifest
+from tabletape.rules.manifest import GameManifest, lazy_rules
 
 REPLAY = "tabletape.replay.games.marvel_united"
 
@@ -118,17 +116,7 @@ MANIFEST = GameManifest(
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 
 
-def __getattr__(name: str) -> Any:
-    """``RULES`` (the registered rules object) and ``MarvelUnited``, imported on first use."""
-    if name == "RULES":
-        from tabletape.rules.kernel import rules_of
-
-        return rules_of(MANIFEST)
-    if name == "MarvelUnited":
-        from tabletape.rules.marvel_united.game import MarvelUnited
-
-        return MarvelUnited
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+__getattr__ = lazy_rules(MANIFEST, __name__)
+"""``RULES`` (the registered rules object) and the Rules class, imported on first use."""
 
 __all__ = ["MANIFEST", "RULES", "MarvelUnited"]

@@ -76,9 +76,7 @@ differ, an option):
 - **Roll-off**: one die each; players tied for highest roll again.
 """
 
-from typing import Any
-
-from tabletape.rules.manifest import GameManifest
+from tabletape.rules.manifest import GameManifest, lazy_rules
 
 REPLAY = "tabletape.replay.games.risk_deep_space"
 
@@ -96,17 +94,7 @@ MANIFEST = GameManifest(
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 
 
-def __getattr__(name: str) -> Any:
-    """``RULES`` (the registered rules object) and ``RiskDeepSpace``, imported on first use."""
-    if name == "RULES":
-        from tabletape.rules.kernel import rules_of
-
-        return rules_of(MANIFEST)
-    if name == "RiskDeepSpace":
-        from tabletape.rules.risk_deep_space.game import RiskDeepSpace
-
-        return RiskDeepSpace
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+__getattr__ = lazy_rules(MANIFEST, __name__)
+"""``RULES`` (the registered rules object) and the Rules class, imported on first use."""
 
 __all__ = ["MANIFEST", "RULES", "RiskDeepSpace"]

@@ -106,9 +106,7 @@ the map) are defaults marked in :mod:`.data`, overridable with ``--option``; so 
 ``reshuffle``, ``expand-cards`` and ``after-win`` (:data:`.data.READINGS`).
 """
 
-from typing import Any
-
-from tabletape.rules.manifest import GameManifest
+from tabletape.rules.manifest import GameManifest, lazy_rules
 
 REPLAY = "tabletape.replay.games.risk_strike"
 
@@ -125,17 +123,7 @@ MANIFEST = GameManifest(
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 
 
-def __getattr__(name: str) -> Any:
-    """``RULES`` (the registered rules object) and ``RiskStrike``, imported on first use."""
-    if name == "RULES":
-        from tabletape.rules.kernel import rules_of
-
-        return rules_of(MANIFEST)
-    if name == "RiskStrike":
-        from tabletape.rules.risk_strike.game import RiskStrike
-
-        return RiskStrike
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+__getattr__ = lazy_rules(MANIFEST, __name__)
+"""``RULES`` (the registered rules object) and the Rules class, imported on first use."""
 
 __all__ = ["MANIFEST", "RULES", "RiskStrike"]
