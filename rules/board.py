@@ -69,7 +69,7 @@ import re
 import stat
 import unicodedata
 from collections import deque
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -424,6 +424,21 @@ def board_from_data(data: Mapping[str, Any]) -> Board:
     check_size(board)
     validate(board)
     return board
+
+
+def board_option(value: Any, *, default: Callable[[], dict[str, Any]],
+                 read: Callable[[str], Any]) -> dict[str, Any]:
+    """The board's content from what a person gave as ``--option board=``: a file path (read and
+    validated by ``read``, which returns an object with ``to_data()``), the content itself (a
+    stored game's options), or nothing (``default()``, the game's shipped board)."""
+    if value is None or value == "":
+        return default()
+    if isinstance(value, str):
+        data: dict[str, Any] = read(value).to_data()
+        return data
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise BadOptions("board must be a board file's path")
 
 
 def load_board(path: str | Path) -> Board:

@@ -23,6 +23,7 @@ from tabletape.rules.board import (
     ID,
     Board,
     board_from_data,
+    board_option,
     load_board,
     require_separate,
     require_tags,
@@ -92,13 +93,7 @@ def default_board_data() -> dict[str, Any]:
 def resolve_board(value: Any) -> dict[str, Any]:
     """The board's content from what a person gave: a file path, the content itself, or nothing
     (the default board)."""
-    if value is None or value == "":
-        return default_board_data()
-    if isinstance(value, str):
-        return load_board(value).to_data()
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise BadOptions("board must be a board file's path")
+    return board_option(value, default=default_board_data, read=load_board)
 
 
 def colours_for(board: Board, players: int, chosen: Sequence[str] = ()) -> tuple[str, ...]:

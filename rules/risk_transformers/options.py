@@ -41,6 +41,7 @@ from typing import Any, Literal, get_args, get_origin
 
 import msgspec
 
+from tabletape.rules.board import board_option
 from tabletape.rules.kernel import BadOptions, unknown_name_message
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.board import (
@@ -94,13 +95,7 @@ class Settings(msgspec.Struct, frozen=True, dict=True):
 def resolve_board(value: Any) -> dict[str, Any]:
     """The board's content from what a person gave: a file path, the content itself, or nothing
     (the default board)."""
-    if value is None or value == "":
-        return default_board_data()
-    if isinstance(value, str):
-        return load_cybertron(value).to_data()
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise BadOptions("board must be a board file's path")
+    return board_option(value, default=default_board_data, read=load_cybertron)
 
 
 def check_choices(raw: Mapping[str, Any]) -> None:
