@@ -1,4 +1,4 @@
-"""Risk: Transformers – Cybertron Battle Edition (the fourth game; not registered until whole).
+"""Risk: Transformers – Cybertron Battle Edition, 2 to 4 players (teams of two at 4).
 
 - **The board and the cards come from the table** (:mod:`.board`): the rulebook prints neither
   the map's topology, nor the ZONES → ROBOTS panel (one value legible), nor the leaders' start
@@ -14,3 +14,18 @@
   for Back-Up (Optimus's jump, a gift to the teammate), and Phase 5, Draw a Card
   (:mod:`.backup`).
 """
+
+from tabletape.rules.manifest import GameManifest, lazy_rules
+
+MANIFEST = GameManifest(
+    name="risk-transformers", title="Risk: Transformers", aliases=("transformers", "rt"),
+    short="rt",
+    rules="tabletape.rules.risk_transformers.game:RiskTransformers",
+)
+"""The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
+
+
+__getattr__ = lazy_rules(MANIFEST, __name__)
+"""``RULES`` (the registered rules object) and the Rules class, imported on first use."""
+
+__all__ = ["MANIFEST", "RULES", "RiskTransformers"]

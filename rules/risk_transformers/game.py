@@ -1,12 +1,10 @@
-"""The Risk: Transformers rules object (setup, the phase machine, Phases 1 and 2): not
-registered (no manifest, no entry point) until the whole game is written; tests build it
-directly."""
+"""The Risk: Transformers rules object: setup, the phase machine and the five phases."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import msgspec
 
@@ -20,6 +18,7 @@ from tabletape.rules.kernel import (
     TurnInfo,
     protocol_version,
 )
+from tabletape.rules.risk_transformers import MANIFEST
 from tabletape.rules.risk_transformers.battle import battle_actions, battle_dice
 from tabletape.rules.risk_transformers.events import EVENTS, Rolled
 from tabletape.rules.risk_transformers.moves import allowed_places, start_state, step
@@ -36,14 +35,10 @@ from tabletape.rules.risk_transformers.state import State, robot_units, zones_he
 from tabletape.rules.seats import NOBODY, seat_named
 
 
-class RiskTransformers(SteppedRules[State]):
+class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
     """Risk: Transformers – Cybertron Battle Edition, 2 to 4 players: setup, the phase
     machine and Phases 1 and 2 so far."""
 
-    name: ClassVar[str] = "risk-transformers"
-    title: ClassVar[str] = "Risk: Transformers"
-    aliases: ClassVar[tuple[str, ...]] = ("transformers", "rt")
-    short: ClassVar[str] = "rt"
     rules_version = "1"
     min_players = 2
     max_players = 4
