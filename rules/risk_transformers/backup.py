@@ -52,7 +52,8 @@ Action = Callable[[tuple[str, ...]], ActionSpec]
 
 def require_phase_four(state: State, seat: int, what: str) -> None:
     if state.phase != "back-up":
-        refuse(f"{what} only in Phase 4 (Call for Back-Up)", rule=PHASE_FOUR)
+        also = " (or in Phase 2 with a back-up card)" if what == "call for back-up" else ""
+        refuse(f"{what} only in Phase 4 (Call for Back-Up){also}", rule=PHASE_FOUR)
     require_turn(state, seat, state.current, what)
 
 
@@ -60,22 +61,31 @@ def back_up(state: State, seat: int, event: BackedUp) -> State:
     """``back-up from=... to=...``: "Take as many robots as you want from one zone (remembering
     to leave at least one robot behind) and move them to a connected zone"."""
     require_phase_four(state, seat, "call for back-up")
+    if event.card:
+        refuse("Phase 4's back-up move needs no card (a back-up card is played in Phase 2)",
+               rule=PHASE_FOUR)
     if state.backed_up:
         refuse("one back-up move per turn (or a gift instead) has been made", rule=PHASE_FOUR)
-    source = owned_zone(state, seat, event.from_, PHASE_FOUR)
-    target = owned_zone(state, seat, event.to, PHASE_FOUR)
+    return replace(move(state, seat, event, PHASE_FOUR), backed_up=True)
+
+
+def move(state: State, seat: int, event: BackedUp, rule: str) -> State:
+    """The back-up move itself, the same in Phase 4 and with a Phase 2 card: pieces of one zone
+    (one left behind) to a connected zone of ``seat``'s."""
+    source = owned_zone(state, seat, event.from_, rule)
+    target = owned_zone(state, seat, event.to, rule)
     force = as_force(event)
     check_pieces(state, source, force)
     if not 1 <= force.dice < state.zones[source].pieces:
         refuse(f"move 1 to {state.zones[source].pieces - 1} pieces from "
-               f"{state.places[source]}: leave at least one robot behind", rule=PHASE_FOUR)
+               f"{state.places[source]}: leave at least one robot behind", rule=rule)
     if source == target or target not in connected(state, seat, source):
         refuse(f"{state.places[target]} is not connected to {state.places[source]}",
                [state.places[p] for p in sorted(connected(state, seat, source)) if p != source
                 and state.zones[p].owner == seat],
-               rule="Phase 4: Zones are connected if you control all the neighboring zones "
+               rule=f"{rule}: Zones are connected if you control all the neighboring zones "
                "between them")
-    return replace(shift(state, source, target, force), backed_up=True)
+    return shift(state, source, target, force)
 
 
 def connected(state: State, seat: int, source: int) -> set[int]:

@@ -16,7 +16,7 @@ Phase 2::
 
     morph                             flip your leader (robot form <-> vehicle form)
     change card=fusion-cannons zone=praxus to=west    a special zone, with a change card
-    back-up from=kalis to=uraya robots=3               with a back-up card (Phase 2) or Phase 4
+    back-up from=kalis to=uraya robots=3 [card=...]    Phase 4; Phase 2 with a back-up card
 
 Phase 3, one attack from a source zone to a target zone::
 
@@ -110,11 +110,13 @@ class Changed(Event, tag="change"):
 
 
 class BackedUp(Pieces, tag="back-up", kw_only=True):
-    """``back-up from=kalis to=uraya robots=3``: Phase 4's one back-up move (or a Phase 2
-    back-up card's, after ``play``) between connected zones, leaving one piece behind."""
+    """``back-up from=kalis to=uraya robots=3``: Phase 4's one back-up move between connected
+    zones, leaving one piece behind; in Phase 2, ``card=...`` names the upgrade card that
+    calls for it ("Calling for back-up (Phase 2)"), played and discarded with the move."""
 
     from_: str = msgspec.field(name="from")
     to: str
+    card: str = ""
 
 
 # -- Phase 3: attacks ---------------------------------------------------------------------------

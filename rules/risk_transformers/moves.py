@@ -157,7 +157,7 @@ STEPS: Steps[State] = Steps(TITLE, {
     Continued: battle.again,
     Stopped: battle.stop,
     MovedIn: battle.move_in,
-    BackedUp: backup.back_up,
+    BackedUp: special.back_up,
     Jumped: backup.jump,
     Gifted: backup.gift,
     Drew: backup.draw,

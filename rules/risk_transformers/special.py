@@ -11,8 +11,12 @@ or closes (what stands in the factory is crushed to its owners' scrapheaps, the 
 ``play`` in Phase 1 step B takes the cards whose timing on the board is ``phase-1`` (the
 rulebook: "If you have any upgrade cards that give you bonus robots, you can play them now"):
 ``robots+N`` adds N robots, ``sector-bonus*K`` multiplies step C, ``table`` is recorded for the
-table to apply. ``play`` in Phase 2 takes ``phase-2`` and ``any-time`` cards (the back-up cards
-among them): the card is recorded and discarded, and the table records what it did (``note``).
+table to apply. ``play`` in Phase 2 takes ``phase-2`` and ``any-time`` cards: the card is
+recorded and discarded, and the table records what it did (``note``). A back-up card (effect
+``back-up``, or a ``table`` card the table says is one) is played with its move, ``back-up
+card=... from=... to=...`` (:func:`back_up`): the same move and connection rule as Phase 4
+(:func:`.backup.move`), Optimus Prime in vehicle form left out, Phase 4's own back-up move
+still to come.
 ``play`` in Phase 3 before an attack takes ``before-attack`` and ``any-time`` cards into
 :attr:`State.played`, where the next attack finds its cards "for this attack".
 """
@@ -26,7 +30,7 @@ from msgspec.structs import replace
 from tabletape.rules.kernel import ActionSpec, FieldSpec
 from tabletape.rules.risk_transformers import backup, data
 from tabletape.rules.risk_transformers.board import Card
-from tabletape.rules.risk_transformers.events import Changed, Morphed, Played
+from tabletape.rules.risk_transformers.events import BackedUp, Changed, Morphed, Played
 from tabletape.rules.risk_transformers.reinforce import (
     BONUS_STEP,
     card_owed,
@@ -56,6 +60,10 @@ STEP_ONE_TIMINGS = ("phase-1",)
 """Card timings playable in Phase 1 step B (the board's word on what gives bonus robots)."""
 PHASE_TWO_TIMINGS = ("phase-2", "any-time")
 """Card timings playable in Phase 2 (back-up cards and what the table allows)."""
+BACK_UP_EFFECTS = ("back-up", "table")
+"""Card effects that may call for back-up in Phase 2: a back-up card, or a card the rules do
+not know (the table says it is one)."""
+PHASE_TWO_BACK_UP = "Calling for back-up (Phase 2)"
 ATTACK_TIMINGS = ("before-attack", "any-time")
 """Card timings the attacker plays in Phase 3 before declaring an attack."""
 
@@ -119,8 +127,46 @@ def play_in_phase_two(state: State, seat: int, event: Played) -> State:
     card = card_called(state, event.card)
     if card.timing not in PHASE_TWO_TIMINGS:
         refuse(f"{card.name} is not played in Phase 2 (its timing: {card.timing})",
-               rule="Calling for back-up (Phase 2)")
+               rule=PHASE_TWO_BACK_UP)
+    if card.effect == "back-up":
+        refuse(f"{card.name} calls for back-up: record the move with it, back-up "
+               f"card={card.id} from=ZONE to=ZONE robots=N", rule=PHASE_TWO_BACK_UP)
     return replace(discard(state, seat, card.id), played=(*state.played, card.id))
+
+
+def back_up(state: State, seat: int, event: BackedUp) -> State:
+    """``back-up``: Phase 4's move (:func:`.backup.back_up`), or in Phase 2 with ``card=``:
+    "There are upgrade cards which allow you to call for back-up in Phase 2 before an attack.
+    The rules for back-up are exactly the same as for this phase but you cannot move OPTIMUS
+    PRIME in vehicle form".
+
+    Readings: the card's move is its own, so Phase 4's back-up move is still to come (the card
+    is the bonus); one card, one move; "cannot move OPTIMUS PRIME in vehicle form" keeps him
+    out of the move (and his Phase 4 jump is not offered now); a card whose effect the rules do
+    not know (``table``) may be the back-up card, as the table says."""
+    if state.phase != "morph":
+        return backup.back_up(state, seat, event)
+    require_phase_two(state, seat, "call for back-up with a card")
+    if not event.card:
+        refuse("in Phase 2 back-up is called with an upgrade card: back-up card=... "
+               "(Phase 4's back-up move comes later)", back_up_cards(state),
+               rule=PHASE_TWO_BACK_UP)
+    card = card_called(state, event.card)
+    if card.effect not in BACK_UP_EFFECTS or card.timing not in PHASE_TWO_TIMINGS:
+        refuse(f"{card.name} does not call for back-up in Phase 2", back_up_cards(state),
+               rule=PHASE_TWO_BACK_UP)
+    me = state.seats[seat]
+    if event.leader and me.leader == data.OPTIMUS and me.form == data.VEHICLE:
+        refuse("you cannot move OPTIMUS PRIME in vehicle form with a Phase 2 back-up",
+               rule=PHASE_TWO_BACK_UP)
+    moved = backup.move(state, seat, event, PHASE_TWO_BACK_UP)
+    return replace(discard(moved, seat, card.id), played=(*moved.played, card.id))
+
+
+def back_up_cards(state: State) -> list[str]:
+    """The current player's cards that may call for back-up in Phase 2."""
+    return [c for c in playable(state, PHASE_TWO_TIMINGS)
+            if state.board.card(c).effect in BACK_UP_EFFECTS]
 
 
 def play_before_attack(state: State, seat: int, event: Played) -> State:
@@ -305,10 +351,25 @@ def phase_two_actions(state: State) -> list[Action]:
                   FieldSpec(name="to", kind="str", doc="a position, or open / closed"))
         found.append(lambda actors: ActionSpec(type="change", actors=actors, fields=fields,
                                                doc="a special zone with a change card"))
-    if playable(state, PHASE_TWO_TIMINGS):
-        found.append(card_action("play", playable(state, PHASE_TWO_TIMINGS),
-                                 "a card the table applies (back-up cards)"))
+    others = tuple(c for c in playable(state, PHASE_TWO_TIMINGS)
+                   if state.board.card(c).effect != "back-up")
+    if others:
+        found.append(card_action("play", others, "a card the table applies"))
+    if back_up_cards(state):
+        found.append(back_up_action(state, tuple(back_up_cards(state))))
     return found
+
+
+def back_up_action(state: State, cards: tuple[str, ...]) -> Action:
+    """``back-up card=... from=... to=...``: a Phase 2 back-up card's move."""
+    mine = tuple(state.places[p] for p in controlled(state, state.current))
+    fields = (FieldSpec(name="card", kind="str", choices=cards),
+              FieldSpec(name="from", kind="str", choices=mine),
+              FieldSpec(name="to", kind="str", choices=mine),
+              *(FieldSpec(name=name, kind=kind, required=False)
+                for name, kind in (("robots", "int"), ("vehicles", "int"), ("leader", "bool"))))
+    return lambda actors: ActionSpec(type="back-up", actors=actors, fields=fields,
+                                     doc="pieces to a connected zone, with a back-up card")
 
 
 def phase_three_actions(state: State) -> list[Action]:

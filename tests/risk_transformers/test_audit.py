@@ -1,0 +1,149 @@
+"""The rules audit of setup and Phases 1-5 as a table types them: each test quotes the rulebook
+passage it checks and failed before its fix (the Phase 2 back-up card, card effects, refusals
+that name the rule, typos answered with "did you mean" and exit 2)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from msgspec.structs import replace
+
+from tabletape.ledger.errors import USAGE_EXIT
+from tabletape.rules.kernel import BadOptions, IllegalAction
+from tabletape.rules.risk_transformers.board import cybertron_from_data, default_board_data
+from tabletape.rules.risk_transformers.state import State, Zone
+from tests.risk_transformers.helpers import GAME, dealt
+from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
+
+OLGA, PATRICK = 0, 1
+BACK_UP_CARD = "upgrade-blue-1"
+"""A placeholder card of the default deck made a back-up card for these tests."""
+
+
+def back_up_board() -> dict[str, Any]:
+    """The default board with one card calling for back-up in Phase 2 (effect ``back-up``)."""
+    board = copy.deepcopy(default_board_data())
+    card = next(c for c in board["transformers"]["cards"] if c["id"] == BACK_UP_CARD)
+    card.update(timing="phase-2", effect="back-up", lasts="instant")
+    return board
+
+
+def in_phase(phase: str, layout: Mapping[str, Zone], cards: tuple[str, ...] = (),
+             **given: Any) -> State:
+    """Olga's turn at ``phase`` on the board with a back-up card, holding ``cards``."""
+    state = replace(in_phase3(layout, board=back_up_board(), **given), phase=phase)
+    return dealt(state, OLGA, *cards)
+
+
+# -- 2. Calling for back-up (Phase 2) --------------------------------------------------------------
+
+PHASE_TWO_LINE = ("Calling for back-up (Phase 2): There are upgrade cards which allow you to call "
+                  "for back-up in Phase 2 before an attack. The rules for back-up are exactly the "
+                  "same as for this phase but you cannot move OPTIMUS PRIME in vehicle form.")
+
+
+def test_a_back_up_card_moves_pieces_in_phase_two() -> None:
+    """Calling for back-up (Phase 2): "There are upgrade cards which allow you to call for
+    back-up in Phase 2 before an attack": the card is discarded with the move."""
+    state = in_phase("morph", {"autobase": zone(OLGA, robots=6),
+                               "plasma-energy-chamber": zone(OLGA, robots=1)}, (BACK_UP_CARD,))
+    state = play(state, f"back-up card={BACK_UP_CARD} from=autobase to=plasma-energy-chamber "
+                 "robots=5")
+    assert state.at("autobase") == zone(OLGA, robots=1)
+    assert state.at("plasma-energy-chamber") == zone(OLGA, robots=6)
+    assert state.seats[OLGA].hand == () and state.discard[-1] == BACK_UP_CARD
+    assert state.phase == "morph" and not state.backed_up
+
+
+def test_the_phase_two_back_up_leaves_phase_four_its_own_move() -> None:
+    """Calling for back-up (Phase 2): the card "allow[s] you to call for back-up in Phase 2":
+    a move the card adds, so Phase 4's ("Call for Back-Up") is still to come."""
+    state = in_phase("morph", {"autobase": zone(OLGA, robots=6),
+                               "plasma-energy-chamber": zone(OLGA, robots=1)}, (BACK_UP_CARD,))
+    state = play(state, f"back-up card={BACK_UP_CARD} from=autobase to=plasma-energy-chamber "
+                 "robots=2", "end", "end")
+    assert state.phase == "back-up"
+    state = play(state, "back-up from=plasma-energy-chamber to=autobase robots=2")
+    assert state.at("autobase") == zone(OLGA, robots=6)
+
+
+def test_the_phase_two_back_up_follows_phase_four_rules() -> None:
+    """Calling for back-up (Phase 2): "The rules for back-up are exactly the same as for this
+    phase": "remembering to leave at least one robot behind", "Zones are connected if you
+    control all the neighboring zones between them"."""
+    state = in_phase("morph", {"autobase": zone(OLGA, robots=3), "kalis": zone(OLGA, robots=1),
+                               "orange-1": zone(OLGA, robots=1)}, (BACK_UP_CARD,), rest=PATRICK)
+    card = f"card={BACK_UP_CARD}"
+    refused(state, f"back-up {card} from=autobase to=kalis robots=3", "leave at least one")
+    refused(state, f"back-up {card} from=autobase to=orange-1 robots=1", "not connected")
+    after = play(state, f"back-up {card} from=autobase to=kalis robots=2")
+    assert after.at("kalis") == zone(OLGA, robots=3)
+
+
+def test_the_phase_two_back_up_cannot_move_optimus_in_vehicle_form() -> None:
+    """Calling for back-up (Phase 2): "but you cannot move OPTIMUS PRIME in vehicle form"
+    (neither with the move nor by his Phase 4 jump)."""
+    layout = {"autobase": zone(OLGA, robots=3, leader=True),
+              "plasma-energy-chamber": zone(OLGA, robots=1)}
+    state = in_phase("morph", layout, (BACK_UP_CARD,), forms={OLGA: "vehicle"})
+    line = f"back-up card={BACK_UP_CARD} from=autobase to=plasma-energy-chamber"
+    refused(state, f"{line} robots=1 leader=true", "cannot move OPTIMUS PRIME in vehicle form")
+    refused(state, "jump to=plasma-energy-chamber", "only in Phase 4")
+    after = play(state, f"{line} robots=2")
+    assert after.at("autobase") == zone(OLGA, robots=1, leader=True)
+    robot_form = in_phase("morph", layout, (BACK_UP_CARD,))
+    after = play(robot_form, f"{line} robots=1 leader=true")
+    assert after.at("plasma-energy-chamber") == zone(OLGA, robots=2, leader=True)
+
+
+def test_phase_two_back_up_needs_a_back_up_card() -> None:
+    """Calling for back-up (Phase 2): "There are upgrade cards which allow you to call for
+    back-up in Phase 2": without one, or with a card that does something else, no move."""
+    layout = {"autobase": zone(OLGA, robots=3), "plasma-energy-chamber": zone(OLGA, robots=1)}
+    state = in_phase("morph", layout, (BACK_UP_CARD, "fusion-cannons"))
+    line = "from=autobase to=plasma-energy-chamber robots=1"
+    refused(state, f"back-up {line}", "with an upgrade card")
+    refused(state, f"back-up card=fusion-cannons {line}", "does not call for back-up")
+    refused(state, f"play card={BACK_UP_CARD}", "record the move with it")
+    no_card = in_phase("morph", layout)
+    refused(no_card, f"back-up card={BACK_UP_CARD} {line}", "does not hold")
+    phase_four = in_phase("back-up", layout, (BACK_UP_CARD,))
+    refused(phase_four, f"back-up card={BACK_UP_CARD} {line}", "needs no card")
+
+
+def test_a_card_the_rules_do_not_know_may_be_the_back_up_card() -> None:
+    """Calling for back-up (Phase 2) with a card whose effect is the table's (``table``): the
+    table says it calls for back-up, and the move is recorded with it."""
+    layout = {"autobase": zone(OLGA, robots=3), "plasma-energy-chamber": zone(OLGA, robots=1)}
+    state = in_phase("morph", layout, ("upgrade-blue-2",))
+    after = play(state, "back-up card=upgrade-blue-2 from=autobase to=plasma-energy-chamber "
+                 "robots=2")
+    assert after.at("plasma-energy-chamber") == zone(OLGA, robots=3)
+
+
+def test_phase_two_offers_the_back_up_card() -> None:
+    """Phase 2 lists ``back-up`` with the player's back-up cards, and ``play`` without them."""
+    layout = {"autobase": zone(OLGA, robots=3), "plasma-energy-chamber": zone(OLGA, robots=1)}
+    specs = {s.type: s for s in GAME.legal_actions(in_phase("morph", layout, (BACK_UP_CARD,)))}
+    card = next(f for f in specs["back-up"].fields if f.name == "card")
+    assert card.choices == (BACK_UP_CARD,) and "play" not in specs
+
+
+def test_a_board_back_up_card_is_played_in_phase_two() -> None:
+    """A board's back-up card with a timing outside Phase 2 is one clear problem."""
+    board = back_up_board()
+    card = next(c for c in board["transformers"]["cards"] if c["id"] == BACK_UP_CARD)
+    card["timing"] = "before-attack"
+    with pytest.raises(BadOptions, match="a back-up card is played in Phase 2"):
+        cybertron_from_data(board)
+
+
+def test_refusal_exit_codes() -> None:
+    """A typo in a zone is input not understood (exit 2); a rule's refusal is exit 1."""
+    state = in_phase("back-up", {"autobase": zone(OLGA, robots=3)})
+    with pytest.raises(IllegalAction) as typo:
+        play(state, "back-up from=autobse to=kalis robots=1")
+    assert typo.value.exit_code == USAGE_EXIT and "did you mean 'autobase'" in str(typo.value)
