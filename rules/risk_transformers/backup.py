@@ -34,6 +34,7 @@ from tabletape.rules.risk_transformers.state import (
     Force,
     State,
     Zone,
+    card_called,
     controlled,
     live_places,
     teammates,
@@ -176,10 +177,10 @@ def draw(state: State, seat: int, event: Drew) -> State:
         refuse("the draw pile and the discards are empty: there is no card to draw",
                rule=PHASE_FIVE)
     state = reshuffled(state)
-    if event.card and event.card not in unseen(state):
-        refuse(f"{event.card} is not in the draw pile", sorted(set(unseen(state))),
-               rule=PHASE_FIVE)
-    state = with_seat(state, seat, hand=(*state.seats[seat].hand, event.card))
+    card = card_called(state, event.card).id if event.card else ""
+    if card and card not in unseen(state):
+        refuse(f"{card} is not in the draw pile", sorted(set(unseen(state))), rule=PHASE_FIVE)
+    state = with_seat(state, seat, hand=(*state.seats[seat].hand, card))
     return next_turn(replace(state, pile=state.pile - data.CARDS_PER_TURN.value))
 
 

@@ -29,7 +29,6 @@ from msgspec.structs import replace
 
 from tabletape.rules.kernel import ActionSpec, FieldSpec
 from tabletape.rules.risk_transformers import backup, data
-from tabletape.rules.risk_transformers.board import Card
 from tabletape.rules.risk_transformers.events import BackedUp, Changed, Morphed, Played
 from tabletape.rules.risk_transformers.reinforce import (
     BONUS_STEP,
@@ -44,6 +43,7 @@ from tabletape.rules.risk_transformers.state import (
     Receipt,
     State,
     Zone,
+    card_called,
     controlled,
     put,
     sector_places,
@@ -68,13 +68,6 @@ ATTACK_TIMINGS = ("before-attack", "any-time")
 """Card timings the attacker plays in Phase 3 before declaring an attack."""
 
 # -- cards -----------------------------------------------------------------------------------------
-
-
-def card_called(state: State, text: str) -> Card:
-    """The board's card with id ``text``; refused with the cards when there is none."""
-    if text not in state.board.card_ids:
-        refuse(f"no upgrade card called '{text}'", state.board.card_ids)
-    return state.board.card(text)
 
 
 def discard(state: State, seat: int, card: str) -> State:

@@ -14,10 +14,11 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
+from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.rules.dice import Die
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers import data
-from tabletape.rules.risk_transformers.board import Cybertron
+from tabletape.rules.risk_transformers.board import Card, Cybertron
 from tabletape.rules.risk_transformers.options import Settings
 from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import put
@@ -205,14 +206,40 @@ def controlled(state: State, seat: int) -> list[int]:
     return [p for p in live_places(state) if state.zones[p].owner == seat]
 
 
+class UnknownName(IllegalAction):
+    """A typed zone or card name that names nothing: input not understood (exit 2), answered
+    with "did you mean" and the names."""
+
+    exit_code = USAGE_EXIT
+
+
+def unknown(what: str, text: str, names: tuple[str, ...]) -> UnknownName:
+    """The refusal of ``text``, no ``what`` of ``names``, with "did you mean" for a near miss.
+
+    >>> unknown("zone", "urya", ("uraya", "kalis")).message()
+    "no zone called 'urya' (did you mean 'uraya'?). Allowed: uraya, kalis."
+    """
+    reason = IllegalAction(f"no {what} called '{text}'", allowed=names).suggesting(
+        [text.strip()]).reason
+    return UnknownName(reason, allowed=names)
+
+
 def zone_called(state: State, text: str) -> int:
     """The place a typed id or name means (any case, spaces as ``-``); refused with "did you
-    mean" and the zones."""
+    mean" and the zones (exit 2)."""
     found = state.board.board.find(text)
     if found is None:
-        raise IllegalAction(f"no zone called '{text}'",
-                            allowed=state.board.zones).suggesting([text.strip()])
+        raise unknown("zone", text, state.board.zones)
     return state.place(found)
+
+
+def card_called(state: State, text: str) -> Card:
+    """The board's card a typed id or name means (any case, spaces as ``-``); refused with
+    "did you mean" and the cards (exit 2)."""
+    found = text.strip().casefold().replace(" ", "-")
+    if found not in state.board.card_ids:
+        raise unknown("upgrade card", text, state.board.card_ids)
+    return state.board.card(found)
 
 
 def zones_held(state: State, seat: int) -> int:

@@ -147,3 +147,25 @@ def test_refusal_exit_codes() -> None:
     with pytest.raises(IllegalAction) as typo:
         play(state, "back-up from=autobse to=kalis robots=1")
     assert typo.value.exit_code == USAGE_EXIT and "did you mean 'autobase'" in str(typo.value)
+
+
+def test_a_card_name_typo_is_not_understood() -> None:
+    """Phase 5, "Whenever you play an upgrade card": a card is named by its id or its printed
+    name in any case; a typo gets "did you mean" and exit 2."""
+    state = in_phase("place", {"autobase": zone(OLGA, robots=3)}, ("mass-production",))
+    state = replace(state, step="B")
+    after = play(state, "play card=Mass-Production")
+    assert after.discard[-1] == "mass-production"
+    with pytest.raises(IllegalAction) as typo:
+        play(state, "play card=mass-prod")
+    assert typo.value.exit_code == USAGE_EXIT
+    assert "did you mean 'mass-production'" in str(typo.value)
+
+
+def test_a_refusal_names_its_rule() -> None:
+    """When Can I Attack?: "You must have 2 or more robots in the zone you are attacking
+    from": the refusal says so and names the rule."""
+    state = in_phase3({"autobase": zone(OLGA, robots=1), "kalis": zone(PATRICK, robots=1)})
+    with pytest.raises(IllegalAction) as refusal:
+        play(state, "attack from=autobase target=kalis robots=1")
+    assert refusal.value.message().endswith("Rule: When Can I Attack?")
