@@ -64,8 +64,23 @@ from tabletape.rules.risk_transformers.state import (
 from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import refuse, require_turn
 
-CARD_BONUS: dict[str, tuple[Side, Bonus]] = {"attack-dice+1": (ATTACKER, Bonus(each=1))}
-"""A card effect (the board's ``effect``) that changes a side's dice "for this attack"."""
+DICE_EFFECTS: dict[str, Side] = {"attack-dice+": ATTACKER, "defence-dice+": DEFENDER}
+"""Card effects (the board's ``effect``, ``attack-dice+N``) that add N to each of a side's
+dice (Fusion Cannons: "Add 1 to each die for this attack")."""
+
+
+def card_bonus(effect: str) -> tuple[Side, Bonus] | None:
+    """The side and bonus a card's ``effect`` gives its dice; None for any other effect.
+
+    >>> card_bonus("defence-dice+2")
+    ('defender', Bonus(each=2, one=0, at=None))
+    >>> card_bonus("robots+3") is None
+    True
+    """
+    for prefix, side in DICE_EFFECTS.items():
+        if effect.startswith(prefix):
+            return side, Bonus(each=int(effect.removeprefix(prefix)))
+    return None
 
 # -- declaring -------------------------------------------------------------------------------------
 
@@ -252,7 +267,7 @@ def bonuses(state: State, fight: Fight) -> tuple[Bonus, Bonus]:
     from :attr:`.State.played`) and "this turn", and a robot-form leader's +1 (A14)."""
     result = {ATTACKER: Bonus(), DEFENDER: Bonus()}
     for card in (*fight.cards, *state.played):
-        found = CARD_BONUS.get(state.board.card(card).effect)
+        found = card_bonus(state.board.card(card).effect)
         if found:
             result[found[0]] = result[found[0]] + found[1]
     for index, side in enumerate((ATTACKER, DEFENDER)):

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from tabletape.rules.kernel import ActionSpec, FieldSpec
-from tabletape.rules.risk_transformers import backup, data
+from tabletape.rules.risk_transformers import backup, battle, data
 from tabletape.rules.risk_transformers.events import BackedUp, Changed, Morphed, Played
 from tabletape.rules.risk_transformers.reinforce import (
     BONUS_STEP,
@@ -65,7 +65,13 @@ BACK_UP_EFFECTS = ("back-up", "table")
 not know (the table says it is one)."""
 PHASE_TWO_BACK_UP = "Calling for back-up (Phase 2)"
 ATTACK_TIMINGS = ("before-attack", "any-time")
-"""Card timings the attacker plays in Phase 3 before declaring an attack."""
+"""Card timings the attacker plays in Phase 3, before declaring an attack or before a roll."""
+DEFENCE_TIMINGS = ("before-defence", "any-time")
+"""Card timings the defender plays during an attack, before a roll."""
+PLAY_CARDS = "Phase 3: Play Cards"
+BEFORE_ROLL = ("defend", "roll", "next")
+"""The stages of an attack where cards may be played: before a roll (the first, or the next
+when the attack continues), not while casualties are taken or after a capture."""
 
 # -- cards -----------------------------------------------------------------------------------------
 
@@ -168,13 +174,50 @@ def play_before_attack(state: State, seat: int, event: Played) -> State:
     ``any-time``) card goes to :attr:`State.played`, where the next attack takes the cards "for
     this attack" from. Cards once an attack is declared are the battle's."""
     if state.attack is not None:
-        refuse("an attack is in progress: its cards are played in the battle")
+        return play_in_battle(state, seat, event)
     require_turn(state, seat, state.current, "play a card before an attack")
     card = card_called(state, event.card)
     if card.timing not in ATTACK_TIMINGS:
         refuse(f"{card.name} is not played before an attack (its timing: {card.timing})",
-               rule="Phase 3: Play Cards")
+               rule=PLAY_CARDS)
     return replace(discard(state, seat, card.id), played=(*state.played, card.id))
+
+
+def play_in_battle(state: State, seat: int, event: Played) -> State:
+    """Play Cards: "The attacker and defender can play upgrade cards during the attack", before
+    a roll (:data:`BEFORE_ROLL`): the attacker a ``before-attack`` card, the defender a
+    ``before-defence`` one (or either an ``any-time`` card). A card "for this attack" stays
+    with the attack; the attacker's "this turn" card with the turn. Reading: the defender's
+    cards count for the attack in progress only (the turn is the attacker's)."""
+    fight = state.attack
+    assert fight is not None
+    if fight.stage not in BEFORE_ROLL:
+        refuse("cards are played in an attack before a roll, not while it waits to "
+               f"{battle.WAITS[fight.stage]}", rule=PLAY_CARDS)
+    if seat not in (fight.attacker, fight.defender):
+        refuse(f"only {state.name(fight.attacker)} and {state.name(fight.defender)} play cards "
+               "in this attack", rule=PLAY_CARDS)
+    card = card_called(state, event.card)
+    timings = ATTACK_TIMINGS if seat == fight.attacker else DEFENCE_TIMINGS
+    if card.timing not in timings:
+        who = "the attacker" if seat == fight.attacker else "the defender"
+        refuse(f"{card.name} is not played by {who} (its timing: {card.timing})",
+               playable_in_battle(state, seat), rule=PLAY_CARDS)
+    state = discard(state, seat, card.id)
+    if seat == fight.attacker and card.lasts == "turn":
+        return replace(state, played=(*state.played, card.id))
+    return replace(state, attack=replace(fight, cards=(*fight.cards, card.id)))
+
+
+def playable_in_battle(state: State, seat: int) -> list[str]:
+    """``seat``'s cards it may play in the attack in progress now."""
+    fight = state.attack
+    if fight is None or fight.stage not in BEFORE_ROLL or seat not in (fight.attacker,
+                                                                        fight.defender):
+        return []
+    timings = ATTACK_TIMINGS if seat == fight.attacker else DEFENCE_TIMINGS
+    return list(dict.fromkeys(c for c in known_hand(state, seat)
+                              if state.board.card(c).timing in timings))
 
 
 PLAYS: dict[str, Callable[[State, int, Played], State]] = {
@@ -294,8 +337,10 @@ def close_factory(state: State, factory: str) -> State:
 def turn_actions(state: State) -> tuple[ActionSpec, ...]:
     """The actions the current player may record now in Phases 1, 2, 4 and 5, and ``end``
     (not while robots are left to place or a Phase 5 card is owed)."""
-    if state.phase not in TURN_PHASES or state.attack is not None:
+    if state.phase not in TURN_PHASES:
         return ()
+    if state.attack is not None:
+        return battle_card_actions(state)
     actors = (state.name(state.current),)
     actions = [action(actors) for action in PHASE_ACTIONS.get(state.phase, no_actions)(state)]
     if (state.phase == "place" and state.seats[state.current].operational) or card_owed(state):
@@ -306,6 +351,15 @@ def turn_actions(state: State) -> tuple[ActionSpec, ...]:
 
 
 Action = Callable[[tuple[str, ...]], ActionSpec]
+
+
+def battle_card_actions(state: State) -> tuple[ActionSpec, ...]:
+    """``play`` for the attacker and the defender holding cards for the attack in progress."""
+    fight = state.attack
+    assert fight is not None
+    return tuple(card_action("play", tuple(cards), "a card for this attack")((state.name(seat),))
+                 for seat in (fight.attacker, fight.defender)
+                 if (cards := playable_in_battle(state, seat)))
 
 
 def phase_one_actions(state: State) -> list[Action]:
@@ -380,9 +434,10 @@ def no_actions(state: State) -> list[Action]:
     return []
 
 
-def known_hand(state: State) -> tuple[str, ...]:
-    """The current player's cards as known (a face-down unknown card may be any unseen one)."""
-    hand = state.seats[state.current].hand
+def known_hand(state: State, seat: int | None = None) -> tuple[str, ...]:
+    """The current player's (or ``seat``'s) cards as known (a face-down unknown card may be
+    any unseen one)."""
+    hand = state.seats[state.current if seat is None else seat].hand
     known = tuple(c for c in hand if c)
     return known + (unseen(state) if "" in hand else ())
 

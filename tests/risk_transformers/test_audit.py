@@ -169,3 +169,97 @@ def test_a_refusal_names_its_rule() -> None:
     with pytest.raises(IllegalAction) as refusal:
         play(state, "attack from=autobase target=kalis robots=1")
     assert refusal.value.message().endswith("Rule: When Can I Attack?")
+
+
+# -- 3. card effects the rules can check ---------------------------------------------------------
+
+DUEL = {"hexima-state": zone(OLGA, robots=4), "launch-pad": zone(PATRICK, robots=2)}
+"""Olga attacks the Launch Pad from Hexima State, Patrick holds it with 2 robots."""
+
+
+def deck_with(**effects: tuple[str, str, str]) -> dict[str, Any]:
+    """The default board with placeholder cards given (timing, effect, lasts)."""
+    board = copy.deepcopy(default_board_data())
+    for card in board["transformers"]["cards"]:
+        if card["id"] in effects:
+            timing, effect, lasts = effects[card["id"]]
+            card.update(timing=timing, effect=effect, lasts=lasts)
+    return board
+
+
+def dueling(hands: Mapping[int, tuple[str, ...]], **effects: tuple[str, str, str]) -> State:
+    """Olga's Phase 3 on :data:`DUEL` with the cards given (see :func:`deck_with`)."""
+    state = in_phase3(DUEL, board=deck_with(**effects))
+    for seat, cards in hands.items():
+        state = dealt(state, seat, *cards)
+    return state
+
+
+def test_the_defender_plays_a_card_during_the_attack() -> None:
+    """Play Cards: "The attacker and defender can play upgrade cards during the attack. Each
+    card tells you when to play it and how it affects the attack": a defence card (+1 to each
+    defending die for this attack) turns 5,5 against 4,4 into ties the defender wins."""
+    state = dueling({PATRICK: ("upgrade-blue-1",)},
+                    **{"upgrade-blue-1": ("before-defence", "defence-dice+1", "attack")})
+    state = play(state, "attack from=hexima-state target=launch-pad robots=2",
+                 "defend by=patrick robots=2", "play by=patrick card=upgrade-blue-1",
+                 "roll by=olga attacker=5,5 defender=4,4")
+    assert state.at("launch-pad") == zone(PATRICK, robots=2)
+    assert state.at("hexima-state") == zone(OLGA, robots=2)
+    assert state.discard == ("upgrade-blue-1",)
+
+
+def test_cards_in_an_attack_come_before_the_roll_and_by_their_timing() -> None:
+    """Play Cards: "Each card tells you when to play it": the attacker's card is played before
+    the attack or before a roll (FUSION CANNONS: "Play before you attack"), a defence card by
+    the defender, none once the dice are rolled."""
+    state = dueling({OLGA: ("fusion-cannons",), PATRICK: ("upgrade-blue-1",)},
+                    **{"upgrade-blue-1": ("before-defence", "defence-dice+1", "attack")})
+    state = play(state, "attack from=hexima-state target=launch-pad robots=2")
+    refused(state, "play by=patrick card=fusion-cannons", "not played by the defender")
+    refused(state, "play card=upgrade-blue-1", "not played by the attacker")
+    state = play(state, "play card=fusion-cannons", "defend by=patrick robots=2")
+    assert state.attack is not None and state.attack.cards == ("fusion-cannons",)
+    state = play(state, "roll by=olga attacker=4,4 defender=4,1")
+    assert state.at("launch-pad") == zone(OLGA, robots=2)
+    refused(state, "play by=patrick card=upgrade-blue-1", "not while it waits to move in")
+
+
+def test_a_dice_card_adds_what_its_effect_says() -> None:
+    """FUSION CANNONS: "Add 1 to each die for this attack"; a board's ``attack-dice+2`` adds 2
+    (the effect's number, not always 1): 3,3 against 4,4 wins both pairs."""
+    state = dueling({OLGA: ("upgrade-blue-1",)},
+                    **{"upgrade-blue-1": ("before-attack", "attack-dice+2", "attack")})
+    state = play(state, "play card=upgrade-blue-1",
+                 "attack from=hexima-state target=launch-pad robots=2",
+                 "defend by=patrick robots=2", "roll by=olga attacker=3,3 defender=4,4")
+    assert state.at("launch-pad") == zone(OLGA, robots=2)
+
+
+def test_a_this_turn_card_lasts_for_every_attack_of_the_turn() -> None:
+    """Play Cards: "If it reads 'this turn,' it lasts until the attacking player has finished
+    all of his attacks": the card helps the second attack too."""
+    layout = {"hexima-state": zone(OLGA, robots=4), "launch-pad": zone(PATRICK, robots=1),
+              "kalis": zone(PATRICK, robots=1)}
+    state = in_phase3(layout, board=deck_with(
+        **{"upgrade-blue-1": ("before-attack", "attack-dice+1", "turn")}))
+    state = dealt(state, OLGA, "upgrade-blue-1")
+    state = play(state, "attack from=hexima-state target=launch-pad robots=1",
+                 "play card=upgrade-blue-1", "defend by=patrick robots=1",
+                 "roll by=olga attacker=4 defender=4", "stop")
+    assert state.at("launch-pad") == zone(OLGA, robots=1)
+    state = play(state, "attack from=hexima-state target=kalis robots=1",
+                 "defend by=patrick robots=1", "roll by=olga attacker=4 defender=4")
+    assert state.at("kalis") == zone(OLGA, robots=1)
+
+
+def test_a_card_the_rules_do_not_know_is_recorded_in_battle() -> None:
+    """Cards without a machine effect ("effect": "table"): the table records what it did; the
+    card is discarded ("Otherwise the card has an instant effect. Do what it says, then put it
+    faceup on the discard pile")."""
+    state = dueling({PATRICK: ("upgrade-blue-2",)})
+    state = play(state, "attack from=hexima-state target=launch-pad robots=2",
+                 "play by=patrick card=upgrade-blue-2 note='moved a robot in'")
+    assert state.discard == ("upgrade-blue-2",) and state.seats[PATRICK].hand == ()
+    specs = {s.type for s in GAME.legal_actions(dueling({PATRICK: ("upgrade-blue-2",)}))}
+    assert "play" not in specs

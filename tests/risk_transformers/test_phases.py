@@ -108,7 +108,8 @@ def test_robots_go_only_onto_your_own_zones() -> None:
         GAME.check(state, OLGA, Placed(zone=own_zone(state, 1)))
     left = state.seats[0].operational
     with pytest.raises(IllegalAction, match=f"has {left} operational robots, cannot place "
-                                            f"{left + 1}. Allowed: place.$"):
+                                            f"{left + 1}. Allowed: place. Rule: Phase 1 E: "
+                                            "Place Your Robots.$"):
         GAME.check(state, OLGA, Placed(zone=own_zone(state, 0), count=left + 1))
     with pytest.raises(IllegalAction, match="it is Olga's turn"):
         GAME.check(state, PATRICK, Placed(zone=own_zone(state, 1)))
