@@ -92,9 +92,11 @@ def attack(state: State, seat: int, event: Attacked) -> State:
     if state.phase != "attack":
         refuse("attacks are made in Phase 3 (attack)", rule="Phase 3")
     require_turn(state, seat, state.current, "attack")
-    if state.attack is not None and state.attack.stage != "won":
-        refuse("this attack is not over: continue or stop first", ["continue", "stop"],
-               rule="Results")
+    fight = state.attack
+    if fight is not None and fight.stage != "won":
+        ways = ["continue", "stop"] if fight.stage == "next" else []
+        refuse(f"the attack on {state.places[fight.target]} is not over: it waits to "
+               f"{WAITS[fight.stage]}", ways, rule="Results")
     source, target = zone_called(state, event.from_), zone_called(state, event.target)
     force = as_force(event)
     check_source(state, seat, source)
@@ -146,9 +148,12 @@ def check_target(state: State, seat: int, source: int, target: int, force: Force
     """M1: an enemy zone next to the source (never a teammate's); Megatron in vehicle form
     "can attack any zone" and "must attack alone" (A13 ``megatron-alone``)."""
     owner = state.zones[target].owner
-    if owner in (seat, NOBODY) or owner in teammates(state, seat):
-        refuse(f"{state.places[target]} is not an enemy zone (you cannot attack your "
-               "teammate)", rule="When Can I Attack?")
+    if owner in (seat, NOBODY):
+        refuse(f"{state.places[target]} is your own zone: attack an enemy zone",
+               rule="Neighboring Zones: You can only attack an enemy zone")
+    if owner in teammates(state, seat):
+        refuse(f"{state.places[target]} is your teammate's: in the 4-player game you cannot "
+               "attack your teammate", rule="When Can I Attack?")
     near = target in neighbours(state, source)
     megatron = flying_megatron(state, seat, force)
     alone = force == Force(leader=True)
@@ -182,7 +187,10 @@ def defend(state: State, seat: int, event: Defended) -> State:
     his leader among them if he is there; Barricade attacking in vehicle form: "the defender can
     only use one robot" (A13 ``barricade``)."""
     fight = stage(state, "defend", "defend")
-    require_turn(state, seat, fight.defender, "defend")
+    if seat != fight.defender:
+        refuse(f"{state.name(fight.defender)} defends {state.places[fight.target]}, not "
+               f"{state.name(seat)}", [state.name(fight.defender)], rule="How to Attack 3: "
+               "The defender must say how many robots he is defending with")
     force = as_force(event)
     most = min(data.DEFEND_MAX.value, state.zones[fight.target].pieces)
     if police_car(state, fight):

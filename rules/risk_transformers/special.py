@@ -320,7 +320,7 @@ def open_factory(state: State, seat: int, factory: str) -> State:
 
 def close_factory(state: State, factory: str) -> State:
     """"Close the zone. Any robots on it are crushed and returned to their owner's scrapheap"
-    (the leader too, A3)."""
+    (the leader too, A3); an owner left with no robots on the board is out (Out of Robots!)."""
     place = state.place(factory)
     zone = state.zones[place]
     if zone.pieces:
@@ -329,7 +329,8 @@ def close_factory(state: State, factory: str) -> State:
                           scrap_vehicles=owner.scrap_vehicles + zone.vehicles,
                           scrapped=owner.scrapped or zone.leader)
     state = with_zone(state, place, EMPTY)
-    return replace(state, open_factories=tuple(f for f in state.open_factories if f != factory))
+    state = replace(state, open_factories=tuple(f for f in state.open_factories if f != factory))
+    return battle.eliminate(state, zone.owner) if zone.pieces else state
 
 # -- what may be recorded now ----------------------------------------------------------------------
 

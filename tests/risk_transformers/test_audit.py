@@ -14,7 +14,13 @@ from msgspec.structs import replace
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.rules.kernel import BadOptions, IllegalAction
 from tabletape.rules.risk_transformers.board import cybertron_from_data, default_board_data
-from tabletape.rules.risk_transformers.state import State, Zone
+from tabletape.rules.risk_transformers.state import (
+    State,
+    Zone,
+    invariant_errors,
+    with_seat,
+    with_zone,
+)
 from tests.risk_transformers.helpers import GAME, dealt
 from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
 
@@ -263,3 +269,30 @@ def test_a_card_the_rules_do_not_know_is_recorded_in_battle() -> None:
     assert state.discard == ("upgrade-blue-2",) and state.seats[PATRICK].hand == ()
     specs = {s.type for s in GAME.legal_actions(dueling({PATRICK: ("upgrade-blue-2",)}))}
     assert "play" not in specs
+
+
+# -- wording and the rules found as a table types them ---------------------------------------------
+
+
+def test_crushing_the_last_robots_in_a_factory_destroys_the_army() -> None:
+    """Sliding Zones: "Close the zone. Any robots on it are crushed and returned to their owner's
+    scrapheap"; Out of Robots!: "If you have no robots on the gameboard, your army is destroyed
+    and you are out of the game!", "If you destroy all enemy armies, you win the game!"."""
+    state = in_phase3({"perihex": zone(PATRICK, robots=2)}, rest=OLGA)
+    state = replace(state, phase="morph", open_factories=("decagon-factory",))
+    state = with_zone(state, state.place("decagon-factory"), zone(PATRICK, robots=2))
+    state = with_zone(state, state.place("perihex"), zone(OLGA, robots=1))
+    state = with_seat(state, OLGA, scrap_robots=state.seats[OLGA].scrap_robots - 1)
+    assert invariant_errors(state) == []
+    state = dealt(state, OLGA, "upgrade-decagon")
+    state = play(state, "change card=upgrade-decagon zone=decagon to=closed")
+    assert state.seats[PATRICK].eliminated and state.phase == "over"
+
+
+def test_a_new_attack_waits_for_the_one_in_progress() -> None:
+    """Results, Outcome 2: "END the attack. You can then launch a NEW attack": while the defender
+    has not answered, the refusal says what the attack waits for."""
+    state = play(in_phase3(DUEL), "attack from=hexima-state target=launch-pad robots=1")
+    refused(state, "attack from=hexima-state target=launch-pad robots=2",
+            "the attack on launch-pad is not over: it waits to defend")
+    refused(state, "defend by=olga robots=1", "Patrick defends launch-pad, not Olga")
