@@ -37,6 +37,10 @@ Phase 4 and 5, and the day::
     draw [card=perihex-card]          Phase 5's card (empty: face down, unknown for now)
     end [turn=true]                   end this phase (``turn=true``: the rest of the turn)
     allspark card=perihex-card        the top card turned face up after the last turn of a day
+
+Any time::
+
+    exchange zone=kalis to=vehicle    3 robots on a zone for 1 vehicle (``to=robots``: back)
 """
 
 from __future__ import annotations
@@ -208,6 +212,17 @@ class Ended(Event, tag="end"):
     turn: bool = False
 
 
+class Exchanged(Event, tag="exchange"):
+    """``exchange zone=hexima-state to=vehicle [count=1]``: Things to Know, "You can exchange 3
+    robots for 1 vehicle, or vice versa, at any time": on one of the player's zones, ``count``
+    times 3 robots for a vehicle (``to=vehicle``) or a vehicle for 3 robots (``to=robots``),
+    the pieces swapped with the player's scrapheap."""
+
+    zone: str
+    to: Literal["vehicle", "robots"]
+    count: int = 1
+
+
 class AllSpark(Event, tag="allspark"):
     """``allspark card=...``: Rounds 1, the top card of the draw pile turned face up; the zone on
     it gets 3 scrapheap robots of the player controlling it (derived)."""
@@ -217,5 +232,5 @@ class AllSpark(Event, tag="allspark"):
 
 EVENTS: tuple[type[Event], ...] = (
     Placed, Played, Revived, Morphed, Changed, BackedUp, Attacked, Defended, Continued, Stopped,
-    Rolled, PlusOne, Lost, MovedIn, Gifted, Jumped, Drew, Ended, AllSpark,
+    Rolled, PlusOne, Lost, MovedIn, Gifted, Jumped, Drew, Ended, AllSpark, Exchanged,
 )

@@ -21,7 +21,12 @@ from tabletape.rules.kernel import (
 from tabletape.rules.risk_transformers import MANIFEST
 from tabletape.rules.risk_transformers.battle import battle_actions, battle_dice
 from tabletape.rules.risk_transformers.events import EVENTS, Rolled
-from tabletape.rules.risk_transformers.moves import allowed_places, start_state, step
+from tabletape.rules.risk_transformers.moves import (
+    allowed_places,
+    exchange_actions,
+    start_state,
+    step,
+)
 from tabletape.rules.risk_transformers.options import (
     Options,
     check_choices,
@@ -87,7 +92,7 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
             zone = FieldSpec(name="zone", kind="str", choices=zones)
             return (ActionSpec(type="place", actors=(state.name(state.current),),
                                fields=(zone,), doc="a robot on a zone (Setup 5)"),)
-        return turn_actions(state) + battle_actions(state)
+        return turn_actions(state) + battle_actions(state) + exchange_actions(state)
 
     def figures(self, state: State) -> list[dict[str, Any]]:
         return [{"name": me.name, "leader": me.leader, "faction": me.faction, "team": me.team,

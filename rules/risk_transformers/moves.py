@@ -1,5 +1,6 @@
 """The rules of Risk: Transformers as pure steps ``(state, seat, event) -> state``: setup here,
-and the ``STEPS`` table of every event's step.
+and the ``STEPS`` table of every event's step; ``exchange`` (3 robots for a vehicle or back,
+"at any time") is here too.
 
 ``start`` stands each leader with one robot on his start zone (Setup 3 and 4); ``place`` then
 puts one robot at a time on an empty zone, youngest (seat 0) first, until all 42 zones are filled
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
+from tabletape.rules.kernel import ActionSpec, FieldSpec
 from tabletape.rules.risk_transformers import backup, battle, data, reinforce, special
 from tabletape.rules.risk_transformers.events import (
     Attacked,
@@ -24,6 +26,7 @@ from tabletape.rules.risk_transformers.events import (
     Defended,
     Drew,
     Ended,
+    Exchanged,
     Gifted,
     Jumped,
     Lost,
@@ -39,11 +42,15 @@ from tabletape.rules.risk_transformers.events import (
 from tabletape.rules.risk_transformers.options import Settings, closed_position
 from tabletape.rules.risk_transformers.state import (
     EMPTY,
+    TURN_PHASES,
     Seat,
     State,
     Zone,
     add_robots,
+    controlled,
     empty_zones,
+    with_seat,
+    with_zone,
     zone_called,
 )
 from tabletape.rules.seats import NOBODY
@@ -142,6 +149,68 @@ def first_turn(state: State) -> State:
     return reinforce.begin_turn(replace(state, day=1), 0)
 
 
+# -- any time --------------------------------------------------------------------------------------
+
+EXCHANGE = "Things to Know: You can exchange 3 robots for 1 vehicle, or vice versa, at any time"
+
+
+def exchange(state: State, seat: int, event: Exchanged) -> State:
+    """``exchange zone=... to=vehicle|robots``: 3 robots of one of ``seat``'s zones for a
+    vehicle of his scrapheap, or back, ``count`` times; "at any time" (setup over or not), but
+    not on the zones of an attack whose declared pieces still roll."""
+    if state.phase == "over":
+        refuse("the game is over", rule=EXCHANGE)
+    where = reinforce.owned_zone(state, seat, event.zone, EXCHANGE)
+    fight = state.attack
+    if fight is not None and fight.stage in ("defend", "roll", "lose") and where in (
+            fight.source, fight.target):
+        refuse(f"{state.places[where]}'s pieces are in an attack that waits to "
+               f"{battle.WAITS[fight.stage]}: exchange before the attack or between rolls",
+               rule=EXCHANGE)
+    if event.count < 1:
+        refuse(f"exchange at least once, not {event.count} times", rule=EXCHANGE)
+    zone, me = state.zones[where], state.seats[seat]
+    worth = data.VEHICLE_WORTH.value * event.count
+    if event.to == "vehicle":
+        if zone.robots < worth or me.scrap_vehicles < event.count:
+            refuse(f"{event.count} vehicle(s) for {worth} robots: {state.places[where]} holds "
+                   f"{zone.robots} robots, {me.name}'s scrapheap {me.scrap_vehicles} vehicles",
+                   rule=EXCHANGE)
+        robots, vehicles = -worth, event.count
+    else:
+        if zone.vehicles < event.count or me.scrap_robots < worth:
+            refuse(f"{worth} robots for {event.count} vehicle(s): {state.places[where]} holds "
+                   f"{zone.vehicles} vehicles, {me.name}'s scrapheap {me.scrap_robots} robots",
+                   rule=EXCHANGE)
+        robots, vehicles = worth, -event.count
+    state = with_zone(state, where, replace(zone, robots=zone.robots + robots,
+                                            vehicles=zone.vehicles + vehicles))
+    return with_seat(state, seat, scrap_robots=me.scrap_robots - robots,
+                     scrap_vehicles=me.scrap_vehicles - vehicles)
+
+
+def exchange_actions(state: State) -> tuple[ActionSpec, ...]:
+    """``exchange`` for every player who holds 3 robots on a zone and a vehicle on his
+    scrapheap, or a vehicle on a zone and 3 robots on his scrapheap: offered once the turns
+    began and outside an attack (still taken during one, where :func:`exchange` allows)."""
+    if state.phase not in TURN_PHASES or state.attack is not None:
+        return ()
+    worth = data.VEHICLE_WORTH.value
+    places = {seat: [state.places[p] for p in controlled(state, seat)
+                     if (state.zones[p].robots >= worth and me.scrap_vehicles)
+                     or (state.zones[p].vehicles and me.scrap_robots >= worth)]
+              for seat, me in enumerate(state.seats)}
+    actors = tuple(state.name(seat) for seat, zones in places.items() if zones)
+    if not actors:
+        return ()
+    zones = tuple(dict.fromkeys(z for found in places.values() for z in found))
+    fields = (FieldSpec(name="zone", kind="str", choices=zones),
+              FieldSpec(name="to", kind="str", choices=("vehicle", "robots")),
+              FieldSpec(name="count", kind="int", required=False, doc="times (1)"))
+    return (ActionSpec(type="exchange", actors=actors, fields=fields,
+                       doc="3 robots for a vehicle, or back"),)
+
+
 STEPS: Steps[State] = Steps(TITLE, {
     Placed: place,
     Revived: reinforce.revive,
@@ -161,6 +230,7 @@ STEPS: Steps[State] = Steps(TITLE, {
     Jumped: backup.jump,
     Gifted: backup.gift,
     Drew: backup.draw,
+    Exchanged: exchange,
 })
 
 

@@ -296,3 +296,34 @@ def test_a_new_attack_waits_for_the_one_in_progress() -> None:
     refused(state, "attack from=hexima-state target=launch-pad robots=2",
             "the attack on launch-pad is not over: it waits to defend")
     refused(state, "defend by=olga robots=1", "Patrick defends launch-pad, not Olga")
+
+
+# -- Things to Know: 3 robots for 1 vehicle ------------------------------------------------------
+
+
+def test_three_robots_for_a_vehicle_at_any_time() -> None:
+    """Things to Know: "You can exchange 3 robots for 1 vehicle, or vice versa, at any time";
+    Setup 3: "Vehicle (worth 3 robots)". Patrick puts Black's vehicle of the Battle Example
+    into Hexima State during Olga's turn, and takes it back."""
+    state = in_phase3({"hexima-state": zone(PATRICK, robots=6)})
+    before = state.seats[PATRICK]
+    state = play(state, "exchange by=patrick zone=hexima-state to=vehicle")
+    assert state.at("hexima-state") == zone(PATRICK, robots=3, vehicles=1)
+    after = state.seats[PATRICK]
+    assert (after.scrap_robots, after.scrap_vehicles) == (before.scrap_robots + 3,
+                                                          before.scrap_vehicles - 1)
+    state = play(state, "exchange by=patrick zone=hexima-state to=robots")
+    assert state.at("hexima-state") == zone(PATRICK, robots=6)
+    assert state.seats[PATRICK] == before
+
+
+def test_an_exchange_needs_the_pieces() -> None:
+    """Things to Know: "exchange 3 robots for 1 vehicle": three robots on the zone and a vehicle
+    on the scrapheap; only your own zone; not on a zone whose declared pieces still roll."""
+    state = in_phase3({"hexima-state": zone(OLGA, robots=4), "launch-pad": zone(PATRICK,
+                                                                                robots=2)})
+    refused(state, "exchange zone=hexima-state to=vehicle count=2", "holds 4 robots")
+    refused(state, "exchange zone=hexima-state to=robots", "holds 0 vehicles")
+    refused(state, "exchange by=patrick zone=hexima-state to=vehicle", "does not control")
+    state = play(state, "attack from=hexima-state target=launch-pad robots=3")
+    refused(state, "exchange zone=hexima-state to=vehicle", "waits to defend")

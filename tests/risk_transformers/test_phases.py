@@ -366,10 +366,10 @@ def test_the_actions_offered_follow_the_steps() -> None:
     assert set(now["place"]["zone"]) == {own for own in state.places
                                          if state.at(own).owner == 0}
     placed = placed_all(state)
-    assert set(offered(placed)) == {"end"}
+    assert set(offered(placed)) == {"end", "exchange"}  # 3 robots for a vehicle "at any time"
     assert GAME.turn(placed).detail.endswith("Olga has placed them all: end")
     two = offered(act(placed, OLGA, Ended()))
-    assert set(two) == {"morph", "change", "end"}
+    assert set(two) == {"morph", "change", "end", "exchange"}
     assert two["change"]["card"] == ("fusion-cannons",)
 
 
