@@ -138,8 +138,8 @@ def check_pieces(state: State, place: int, force: Force) -> None:
     """Refuse pieces ``place`` does not hold."""
     zone = state.zones[place]
     if force.robots > zone.robots or force.vehicles > zone.vehicles or force.leader > zone.leader:
-        refuse(f"{state.places[place]} holds {zone.robots} robots, {zone.vehicles} vehicles"
-               f"{' and the leader' if zone.leader else ''}", rule="How to Attack 3")
+        refuse(f"{state.places[place]} holds {zone.robots} robots, {zone.vehicles} vehicles "
+               f"and {'the' if zone.leader else 'no'} leader", rule="How to Attack 3")
     if min(force.robots, force.vehicles) < 0:
         refuse("a count of pieces cannot be negative")
 
@@ -577,10 +577,14 @@ def eliminate(state: State, seat: int) -> State:
 
 def move_in(state: State, seat: int, event: MovedIn) -> State:
     """Outcome 1: "You can also move other robots from the attacking zone into the captured
-    zone, as long as you leave at least one behind"."""
+    zone, as long as you leave at least one behind" (not after Megatron's attack on a zone
+    that is not a neighbour: "He must attack alone", and only he moves in, A3)."""
     state = settled(state)
     fight = stage(state, "won", "move more pieces in")
     require_turn(state, seat, fight.attacker, "move pieces in")
+    if fight.target not in neighbours(state, fight.source):
+        refuse(f"Megatron attacked {state.places[fight.target]} alone from afar: only he "
+               "moves in", rule="Leaders in Battle, Vehicle Form: He must attack alone (A3)")
     force = as_force(event)
     check_pieces(state, fight.source, force)
     if force.dice >= state.zones[fight.source].pieces:
@@ -642,7 +646,9 @@ def battle_actions(state: State) -> tuple[ActionSpec, ...]:
                                                for side in (ATTACKER, DEFENDER)) else ())),
         "next": (offer(Continued, current, "attack again"), offer(Stopped, current,
                                                                   "end the attack"), end),
-        "won": (offer(MovedIn, current, "more pieces into the captured zone"), end),
+        "won": ((offer(MovedIn, current, "more pieces into the captured zone"), end)
+                if fight.target in neighbours(state, fight.source)
+                else (offer(Stopped, current, "the attack is over"), end)),
     }[fight.stage]
 
 

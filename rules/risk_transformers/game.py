@@ -23,6 +23,7 @@ from tabletape.rules.risk_transformers.battle import battle_actions, battle_dice
 from tabletape.rules.risk_transformers.events import EVENTS, Rolled
 from tabletape.rules.risk_transformers.moves import (
     allowed_places,
+    canonical,
     exchange_actions,
     start_state,
     step,
@@ -71,7 +72,9 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
         return step(state, seat_named(actor, names, table=True), event)
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
-        """A battle's dice left empty (both sides) are rolled from ``rng``, a d8 per leader."""
+        """A battle's dice left empty (both sides) are rolled from ``rng``, a d8 per leader;
+        zones and cards typed by name are stored by id (:func:`.moves.canonical`)."""
+        event = canonical(state, event)
         sides = battle_dice(state)
         if isinstance(event, Rolled) and sides and not event.attacker and not event.defender:
             return msgspec.structs.replace(event, attacker=roll_mixed(rng, sides[0]),

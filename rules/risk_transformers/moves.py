@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
+from tabletape.ledger.events import Event
 from tabletape.rules.kernel import ActionSpec, FieldSpec
 from tabletape.rules.risk_transformers import backup, battle, data, reinforce, special
 from tabletape.rules.risk_transformers.events import (
@@ -209,6 +210,32 @@ def exchange_actions(state: State) -> tuple[ActionSpec, ...]:
               FieldSpec(name="count", kind="int", required=False, doc="times (1)"))
     return (ActionSpec(type="exchange", actors=actors, fields=fields,
                        doc="3 robots for a vehicle, or back"),)
+
+
+# -- what is stored -------------------------------------------------------------------------------
+
+ZONE_FIELDS = ("zone", "from_", "target", "to", "escape")
+"""Event fields that name a zone (``to`` also names a spinning position or ``open``)."""
+
+
+def canonical(state: State, event: Event) -> Event:
+    """``event`` with the zones and cards typed as names (``the arena``, ``Mass-Production``)
+    stored as the board's ids, so the log, the narration and the catalog read one spelling;
+    what names nothing is left for the step to refuse."""
+    changes: dict[str, str] = {}
+    for field in event.__struct_fields__:
+        text = getattr(event, field)
+        if not isinstance(text, str) or not text:
+            continue
+        if field in ZONE_FIELDS:
+            found = state.board.board.find(text)
+            if found is not None and found != text:
+                changes[field] = found
+        elif field == "card":
+            card = text.strip().casefold().replace(" ", "-")
+            if card in state.board.card_ids and card != text:
+                changes[field] = card
+    return replace(event, **changes) if changes else event
 
 
 STEPS: Steps[State] = Steps(TITLE, {

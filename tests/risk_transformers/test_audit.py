@@ -5,6 +5,7 @@ that name the rule, typos answered with "did you mean" and exit 2)."""
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -327,3 +328,32 @@ def test_an_exchange_needs_the_pieces() -> None:
     refused(state, "exchange by=patrick zone=hexima-state to=vehicle", "does not control")
     state = play(state, "attack from=hexima-state target=launch-pad robots=3")
     refused(state, "exchange zone=hexima-state to=vehicle", "waits to defend")
+
+
+def test_names_typed_as_people_say_them_are_stored_as_ids() -> None:
+    """Neighboring Zones names zones as printed ("The Praetorus Wharf"); the log stores the
+    board's id whatever the case or spacing typed, and a card by its id."""
+    state = in_phase3(DUEL)
+    event = GAME.event_types()["attack"](**{"from_": "Hexima State", "target": "LAUNCH PAD",
+                                            "robots": 1})
+    stored = GAME.complete(state, "Olga", event, random.Random(1))
+    assert (stored.from_, stored.target) == ("hexima-state", "launch-pad")
+    card = GAME.complete(state, "Olga", GAME.event_types()["play"](card="Fusion Cannons"),
+                         random.Random(1))
+    assert card.card == "fusion-cannons"
+
+
+def test_megatron_alone_from_afar_moves_in_alone() -> None:
+    """Vehicle Form: "MEGATRON can attack any zone. If the zone is not neighboring, move him to
+    the [...] zone and attack. He must attack alone." (A3: if he captures, he moves in): no
+    other robot follows him from a zone that is not a neighbour."""
+    state = in_phase3({"autobase": zone(PATRICK, robots=3, leader=True),
+                       "orange-2": zone(OLGA, robots=1)}, current=PATRICK,
+                      forms={PATRICK: "vehicle"})
+    state = play(state, "attack from=autobase target=orange-2 leader=true",
+                 "defend by=olga robots=1", "roll by=patrick attacker=d8:8 defender=1")
+    assert state.at("orange-2") == zone(PATRICK, leader=True)
+    assert {s.type for s in GAME.legal_actions(state)} >= {"stop"}
+    assert "move-in" not in {s.type for s in GAME.legal_actions(state)}
+    refused(state, "move-in robots=1", "only he moves in")
+    assert play(state, "stop").at("autobase") == zone(PATRICK, robots=3)
