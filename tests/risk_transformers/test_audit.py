@@ -15,12 +15,14 @@ from msgspec.structs import replace
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.rules.kernel import BadOptions, IllegalAction
 from tabletape.rules.risk_transformers.board import cybertron_from_data, default_board_data
+from tabletape.rules.risk_transformers.reinforce import begin_turn
 from tabletape.rules.risk_transformers.state import (
     State,
     Zone,
     invariant_errors,
     with_seat,
     with_zone,
+    zones_held,
 )
 from tests.risk_transformers.helpers import GAME, dealt
 from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
@@ -357,3 +359,31 @@ def test_megatron_alone_from_afar_moves_in_alone() -> None:
     assert "move-in" not in {s.type for s in GAME.legal_actions(state)}
     refused(state, "move-in robots=1", "only he moves in")
     assert play(state, "stop").at("autobase") == zone(PATRICK, robots=3)
+
+
+# -- the Phase 1 example ------------------------------------------------------------------------
+
+
+def test_the_phase_one_example_gives_twenty_two_robots() -> None:
+    """Phase 1 example: "Red controls 23 zones, including all zones in the purple sector and 2
+    robots on the Decagon's secret war factory": 7 for 23 zones, Mass-Production 3, the purple
+    bonus 5 "doubled by Interlock Initiators, so he gets 10 robots", 2 for the factory: "Red
+    has 22 operational robots". (One of Red's zones holds a vehicle: with the reconstructed 45
+    robots a set, 24 robots on the board would leave 21 on the scrapheap.)"""
+    purple = ("purple-1", "purple-2", "purple-3", "decagon", "plasma-energy-chamber",
+              "perihex", "purple-4")
+    others = ("blue-1", "blue-2", "moon-alpha", "blue-3", "blue-4", "blue-5", "blue-6", "vos",
+              "tri-lorus-loop", "green-1", "unicron", "green-2", "green-3", "green-4")
+    layout = {name: zone(OLGA, robots=1) for name in (*purple, *others)}
+    layout["the-arena"] = zone(OLGA, vehicles=1)
+    state = in_phase3(layout, rest=PATRICK)
+    state = replace(state, open_factories=("decagon-factory",))
+    state = with_zone(state, state.place("decagon-factory"), zone(OLGA, robots=2))
+    state = with_seat(state, OLGA, scrap_robots=state.seats[OLGA].scrap_robots - 2)
+    assert invariant_errors(state) == [] and zones_held(state, OLGA) == 23
+    state = dealt(begin_turn(state, OLGA), OLGA, "mass-production", "interlock-initiators")
+    state = play(state, "play card=mass-production", "play card=interlock-initiators",
+                 "place zone=decagon-factory count=1")
+    assert {r.source: r.robots for r in state.received} == {
+        "23 zones": 7, "mass-production": 3, "purple": 10, "decagon-factory": 2}
+    assert state.seats[OLGA].operational == 22 - 1
