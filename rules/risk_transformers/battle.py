@@ -49,6 +49,7 @@ from tabletape.rules.risk_transformers.events import (
     Stopped,
 )
 from tabletape.rules.risk_transformers.state import (
+    PIECES,
     Fight,
     Force,
     State,
@@ -56,6 +57,7 @@ from tabletape.rules.risk_transformers.state import (
     controlled,
     live_places,
     on_board,
+    require_word,
     teammates,
     with_seat,
     with_zone,
@@ -338,6 +340,8 @@ def lose(state: State, seat: int, event: Lost) -> State:
         refuse(f"{state.name(seat)} is not in this battle")
     index = 0 if seat == fight.attacker else 1
     due = fight.losses[index]
+    for kind in event.pieces:
+        require_word("piece", kind, PIECES)
     if not 1 <= len(event.pieces) <= due:
         refuse(f"{state.name(seat)} loses {due} pieces now, not {len(event.pieces)}")
     state = with_fight(state, replace(fight, chosen=True))

@@ -45,8 +45,6 @@ Any time::
 
 from __future__ import annotations
 
-from typing import Literal
-
 import msgspec
 
 from tabletape.ledger.events import Event
@@ -89,7 +87,8 @@ class Revived(Event, tag="revive"):
     and "place your leader in any zone you control in either robot or vehicle form"."""
 
     zone: str
-    form: Literal["robot", "vehicle"] = "robot"
+    form: str = "robot"
+    """``robot`` or ``vehicle`` (any case: stored as the word)."""
 
 
 # -- Phase 2 ------------------------------------------------------------------------------------
@@ -174,7 +173,8 @@ class Lost(Event, tag="lose"):
     ``escape``: where Bumblebee in vehicle form goes instead of the scrapheap (a neighbouring
     zone his player controls)."""
 
-    pieces: tuple[Literal["robot", "vehicle", "leader"], ...]
+    pieces: tuple[str, ...]
+    """``robot``, ``vehicle`` or ``leader`` each (any case, plurals too: stored as the word)."""
     escape: str = ""
 
 
@@ -219,7 +219,8 @@ class Exchanged(Event, tag="exchange"):
     the pieces swapped with the player's scrapheap."""
 
     zone: str
-    to: Literal["vehicle", "robots"]
+    to: str
+    """``vehicle`` or ``robots`` (any case, singular or plural: stored as the word)."""
     count: int = 1
 
 

@@ -13,6 +13,7 @@ turn begins (:mod:`.reinforce`: the phase machine and Phase 1; :mod:`.special`: 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -43,6 +44,9 @@ from tabletape.rules.risk_transformers.events import (
 from tabletape.rules.risk_transformers.options import Settings, closed_position
 from tabletape.rules.risk_transformers.state import (
     EMPTY,
+    EXCHANGES,
+    FORMS,
+    PIECES,
     TURN_PHASES,
     Seat,
     State,
@@ -50,8 +54,10 @@ from tabletape.rules.risk_transformers.state import (
     add_robots,
     controlled,
     empty_zones,
+    require_word,
     with_seat,
     with_zone,
+    word,
     zone_called,
 )
 from tabletape.rules.seats import NOBODY
@@ -168,6 +174,7 @@ def exchange(state: State, seat: int, event: Exchanged) -> State:
         refuse(f"{state.places[where]}'s pieces are in an attack that waits to "
                f"{battle.WAITS[fight.stage]}: exchange before the attack or between rolls",
                rule=EXCHANGE)
+    require_word("exchange", event.to, EXCHANGES)
     if event.count < 1:
         refuse(f"exchange at least once, not {event.count} times", rule=EXCHANGE)
     zone, me = state.zones[where], state.seats[seat]
@@ -218,16 +225,27 @@ ZONE_FIELDS = ("zone", "from_", "target", "to", "escape")
 """Event fields that name a zone (``to`` also names a spinning position or ``open``)."""
 
 
+WORDS: dict[tuple[type[Event], str], tuple[str, ...]] = {
+    (Revived, "form"): FORMS, (Exchanged, "to"): EXCHANGES, (Lost, "pieces"): PIECES}
+"""The fields that take one of a few words, and those words."""
+
+
 def canonical(state: State, event: Event) -> Event:
     """``event`` with the zones and cards typed as names (``the arena``, ``Mass-Production``)
-    stored as the board's ids, so the log, the narration and the catalog read one spelling;
-    what names nothing is left for the step to refuse."""
-    changes: dict[str, str] = {}
+    stored as the board's ids and the words (``form=Vehicle``) as the rules spell them, so the
+    log, the narration and the catalog read one spelling; what names nothing is left for the
+    step to refuse."""
+    changes: dict[str, Any] = {}
     for field in event.__struct_fields__:
         text = getattr(event, field)
-        if not isinstance(text, str) or not text:
+        words = WORDS.get((type(event), field))
+        if words and isinstance(text, tuple):
+            changes[field] = tuple(word(one, words) for one in text)
+        elif words and isinstance(text, str):
+            changes[field] = word(text, words)
+        elif not isinstance(text, str) or not text:
             continue
-        if field in ZONE_FIELDS:
+        elif field in ZONE_FIELDS:
             found = state.board.board.find(text)
             if found is not None and found != text:
                 changes[field] = found

@@ -20,12 +20,14 @@ from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.battle import finished
 from tabletape.rules.risk_transformers.events import Ended, Placed, Revived
 from tabletape.rules.risk_transformers.state import (
+    FORMS,
     TURN_PHASES,
     Receipt,
     State,
     add_robots,
     controlled,
     controls_sector,
+    require_word,
     with_seat,
     with_zone,
     zone_called,
@@ -199,6 +201,7 @@ def revive(state: State, seat: int, event: Revived) -> State:
     on the scrapheap and place your leader in any zone you control in either robot or vehicle
     form"; only while he is on the scrapheap and 3 are still in the pile."""
     rule = "Bring Back Your Leader"
+    require_word("form", event.form, FORMS)
     require_phase_one(state, seat, "bring a leader back")
     me = state.seats[seat]
     cost = data.LEADER_RETURN.value

@@ -224,6 +224,34 @@ def unknown(what: str, text: str, names: tuple[str, ...]) -> UnknownName:
     return UnknownName(reason, allowed=names)
 
 
+FORMS = (data.ROBOT, data.VEHICLE)
+"""A leader's forms, as ``revive form=`` takes them."""
+EXCHANGES = ("vehicle", "robots")
+"""What ``exchange to=`` gives: a vehicle for 3 robots, or 3 robots for a vehicle."""
+PIECES = ("robot", "vehicle", "leader")
+"""The kinds of casualty ``lose pieces=`` names."""
+
+
+def word(text: str, words: tuple[str, ...]) -> str:
+    """The word of ``words`` that ``text`` means, in any case, singular or plural; ``text``
+    itself when it means none.
+
+    >>> word("Vehicles", ("vehicle", "robots")), word("robot", ("vehicle", "robots"))
+    ('vehicle', 'robots')
+    """
+    folded = text.strip().casefold()
+    for one in words:
+        if folded in (one, one.removesuffix("s"), one + "s"):
+            return one
+    return text
+
+
+def require_word(what: str, text: str, words: tuple[str, ...]) -> None:
+    """Refuse (exit 2, "did you mean") a ``text`` that is none of ``words``."""
+    if text not in words:
+        raise unknown(what, text, words)
+
+
 def zone_called(state: State, text: str) -> int:
     """The place a typed id or name means (any case, spaces as ``-``); refused with "did you
     mean" and the zones (exit 2)."""

@@ -387,3 +387,24 @@ def test_the_phase_one_example_gives_twenty_two_robots() -> None:
     assert {r.source: r.robots for r in state.received} == {
         "23 zones": 7, "mass-production": 3, "purple": 10, "decagon-factory": 2}
     assert state.seats[OLGA].operational == 22 - 1
+
+
+def test_words_in_any_case_and_typos() -> None:
+    """How to Attack 6: "The loser takes a robot from his zone": ``lose pieces=Robots`` is a
+    robot; a word that is no piece (``tank``) is not understood (exit 2, the pieces listed);
+    Bring Back Your Leader: "in either robot or vehicle form" (``form=Vehicle``)."""
+    state = in_phase3({"hexima-state": zone(OLGA, robots=3, vehicles=1),
+                       "launch-pad": zone(PATRICK, robots=2)})
+    state = play(state, "attack from=hexima-state target=launch-pad robots=2 vehicles=1",
+                 "defend by=patrick robots=1", "roll by=olga attacker=1,1,1 defender=6")
+    with pytest.raises(IllegalAction) as typo:
+        play(state, "lose by=olga pieces=tank")
+    assert typo.value.exit_code == USAGE_EXIT and typo.value.allowed == (
+        "robot", "vehicle", "leader")
+    event = GAME.complete(state, "Olga", GAME.event_types()["lose"](pieces=("Robots",)),
+                          random.Random(1))
+    after = GAME.step(state, "Olga", event)
+    assert after.at("hexima-state") == zone(OLGA, robots=2, vehicles=1)
+    revive = GAME.complete(state, "Olga", GAME.event_types()["revive"](
+        zone="Kalis", form="Vehicle"), random.Random(1))
+    assert (revive.zone, revive.form) == ("kalis", "vehicle")
