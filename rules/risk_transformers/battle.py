@@ -84,6 +84,8 @@ def card_bonus(effect: str) -> tuple[Side, Bonus] | None:
             return side, Bonus(each=int(effect.removeprefix(prefix)))
     return None
 
+ROBOT_FORM = "Leaders in Battle, Robot Form: This bonus can be added to any die"
+
 # -- declaring -------------------------------------------------------------------------------------
 
 
@@ -143,7 +145,7 @@ def check_pieces(state: State, place: int, force: Force) -> None:
         refuse(f"{state.places[place]} holds {zone.robots} robots, {zone.vehicles} vehicles "
                f"and {'the' if zone.leader else 'no'} leader", rule="How to Attack 3")
     if min(force.robots, force.vehicles) < 0:
-        refuse("a count of pieces cannot be negative")
+        refuse("a count of pieces cannot be negative", rule="How to Attack 2")
 
 
 def check_target(state: State, seat: int, source: int, target: int, force: Force) -> None:
@@ -259,7 +261,8 @@ def roll(state: State, seat: int, event: Rolled) -> State:
     the pairs compared high to low, "If the rolls are equal, the defender wins"."""
     fight = stage(state, "roll", "roll")
     if seat not in (fight.attacker, fight.defender):
-        refuse(f"only {state.name(fight.attacker)} and {state.name(fight.defender)} roll")
+        refuse(f"only {state.name(fight.attacker)} and {state.name(fight.defender)} roll",
+               rule="How to Attack 4: you both roll")
     sides = dice_sides(fight)
     for who, rolled, wanted in zip(
             (state.name(fight.attacker), state.name(fight.defender)),
@@ -311,19 +314,19 @@ def plus_one(state: State, seat: int, event: PlusOne) -> State:
     dice), placed on a die showing ``face`` before any casualty is chosen."""
     fight = stage(state, "lose", "place a +1")
     if fight.chosen:
-        refuse("casualties were already chosen: the +1 is placed before them")
+        refuse("casualties were already chosen: the +1 is placed before them", rule=ROBOT_FORM)
     side = ATTACKER if seat == fight.attacker else DEFENDER
     index = 0 if side == ATTACKER else 1
     if seat not in (fight.attacker, fight.defender) or not has_plus(state, fight, side):
         refuse(f"{state.name(seat)} has no robot-form +1 in this battle",
-               rule="Leaders in Battle, Robot Form")
+               rule=ROBOT_FORM)
     if fight.pluses[index] is not None:
-        refuse("the +1 is already placed")
+        refuse("the +1 is already placed", rule=ROBOT_FORM)
     rolled = fight.attacker_dice if side == ATTACKER else fight.defender_dice
     faces = dice.faces(rolled)
     if event.face not in faces:
         refuse(f"no die of {state.name(seat)}'s shows {event.face}",
-               [str(f) for f in sorted(set(faces))])
+               [str(f) for f in sorted(set(faces))], rule=ROBOT_FORM)
     fight = put_plus(fight, index, faces.index(event.face))
     return eager(with_fight(state, replace(fight, losses=outcome(state, fight))))
 
@@ -337,13 +340,14 @@ def lose(state: State, seat: int, event: Lost) -> State:
     left")."""
     fight = stage(state, "lose", "choose casualties")
     if seat not in (fight.attacker, fight.defender):
-        refuse(f"{state.name(seat)} is not in this battle")
+        refuse(f"{state.name(seat)} is not in this battle", rule="How to Attack 6")
     index = 0 if seat == fight.attacker else 1
     due = fight.losses[index]
     for kind in event.pieces:
         require_word("piece", kind, PIECES)
     if not 1 <= len(event.pieces) <= due:
-        refuse(f"{state.name(seat)} loses {due} pieces now, not {len(event.pieces)}")
+        refuse(f"{state.name(seat)} loses {due} pieces now, not {len(event.pieces)}",
+               rule="How to Attack 6")
     state = with_fight(state, replace(fight, chosen=True))
     for kind in event.pieces:
         state = take(state, index, kind, event.escape)

@@ -109,7 +109,8 @@ def place(state: State, seat: int, event: Placed) -> State:
     if state.phase == "place":
         return reinforce.place(state, seat, event)
     if state.phase not in ("setup", "leftover"):
-        refuse("robots are placed now only during setup and Phase 1 step E")
+        refuse("robots are placed now only during setup and Phase 1 step E",
+               rule="Phase 1 E: Place Your Robots")
     require_turn(state, seat, state.current, "place a robot")
     if event.count != data.SETUP_PLACING.value:
         refuse(f"during setup robots are placed one at a time, not {event.count}",

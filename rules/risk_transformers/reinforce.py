@@ -57,7 +57,8 @@ def end_phase(state: State, seat: int, event: Ended) -> State:
     """``end``: the current phase is over (``turn=true``: every phase left, stopping at Phase 5
     while a card is owed)."""
     if state.phase not in TURN_PHASES:
-        refuse("there is no phase to end now: the turns have not begun")
+        refuse("there is no phase to end now: the turns have not begun",
+               rule="Setup 5: take turns placing a robot on an empty zone")
     require_turn(state, seat, state.current, "end a phase")
     if state.attack is not None:  # an attack between rolls ends with the phase
         state = finished(state)

@@ -97,7 +97,7 @@ def play(state: State, seat: int, event: Played) -> State:
     player = PLAYS.get(state.phase)
     if player is None:
         refuse("upgrade cards are played (outside battle) in Phase 1 step B, Phase 2 and "
-               "Phase 3 before an attack")
+               "Phase 3 before an attack", rule="Play Cards: Each card tells you when to play it")
     return player(state, seat, event)
 
 
@@ -256,7 +256,7 @@ def change(state: State, seat: int, event: Changed) -> State:
     zone = state.places[zone_called(state, event.zone)]
     if zone not in (*state.board.spinning, *state.board.sliding):
         refuse(f"{zone} is not a spinning or sliding zone",
-               [*state.board.spinning, *state.board.sliding])
+               [*state.board.spinning, *state.board.sliding], rule="Change a Special Zone")
     require_sector(state, seat, zone)
     changed = spin(state, zone, event.to) if zone in state.board.spinning else slide(
         state, seat, zone, event.to)
@@ -300,9 +300,9 @@ def slide(state: State, seat: int, zone: str, to: str) -> State:
     is_open = factory in state.open_factories
     if to not in (OPEN, CLOSED):
         refuse(f"a sliding zone is changed to '{OPEN}' or '{CLOSED}', not '{to}'",
-               [OPEN, CLOSED])
+               [OPEN, CLOSED], rule="Sliding Zones")
     if (to == OPEN) == is_open:
-        refuse(f"{zone} is already {to}", [CLOSED if is_open else OPEN])
+        refuse(f"{zone} is already {to}", [CLOSED if is_open else OPEN], rule="Sliding Zones")
     return open_factory(state, seat, factory) if to == OPEN else close_factory(state, factory)
 
 
