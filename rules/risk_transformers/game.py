@@ -13,6 +13,7 @@ from tabletape.rules.dice import roll_mixed
 from tabletape.rules.kernel import (
     ActionSpec,
     FieldSpec,
+    IllegalAction,
     Result,
     SteppedRules,
     TurnInfo,
@@ -37,7 +38,13 @@ from tabletape.rules.risk_transformers.options import (
 )
 from tabletape.rules.risk_transformers.reinforce import phase_words, turn_detail
 from tabletape.rules.risk_transformers.special import turn_actions
-from tabletape.rules.risk_transformers.state import State, robot_units, zones_held
+from tabletape.rules.risk_transformers.state import (
+    Refused,
+    State,
+    UnknownName,
+    robot_units,
+    zones_held,
+)
 from tabletape.rules.seats import NOBODY, seat_named
 
 
@@ -68,8 +75,15 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
         return start_state(found, started.players)
 
     def step(self, state: State, actor: str, event: Event) -> State:
+        """The state after ``actor``'s event; a rule's refusal suggests no zone or card for a
+        typed value that names one (:class:`.state.Refused`)."""
         names = tuple(me.name for me in state.seats)
-        return step(state, seat_named(actor, names, table=True), event)
+        try:
+            return step(state, seat_named(actor, names, table=True), event)
+        except (UnknownName, Refused):
+            raise
+        except IllegalAction as error:
+            raise Refused(error, state.board) from None
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
         """A battle's dice left empty (both sides) are rolled from ``rng``, a d8 per leader;

@@ -11,6 +11,8 @@ functions of the state, never stored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 from msgspec.structs import replace
 
@@ -211,6 +213,21 @@ class UnknownName(IllegalAction):
     with "did you mean" and the names."""
 
     exit_code = USAGE_EXIT
+
+
+class Refused(IllegalAction):
+    """A rule's refusal whose "did you mean" looks only at typed values that name no zone or
+    card of the board: ``place zone=blue-2`` on a taken zone is refused for the rule, and is
+    no typo of ``blue-6``."""
+
+    def __init__(self, error: IllegalAction, board: Cybertron) -> None:
+        super().__init__(error.reason, allowed=error.allowed, rule=error.rule)
+        self.board = board
+
+    def suggesting(self, typed: Sequence[str]) -> IllegalAction:
+        unknown = [text for text in typed if self.board.board.find(text) is None
+                   and text.strip().casefold().replace(" ", "-") not in self.board.card_ids]
+        return super().suggesting(unknown)
 
 
 def unknown(what: str, text: str, names: tuple[str, ...]) -> UnknownName:

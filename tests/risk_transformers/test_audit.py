@@ -24,7 +24,7 @@ from tabletape.rules.risk_transformers.state import (
     with_zone,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, dealt
+from tests.risk_transformers.helpers import GAME, dealt, started
 from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
 
 OLGA, PATRICK = 0, 1
@@ -408,3 +408,16 @@ def test_words_in_any_case_and_typos() -> None:
     revive = GAME.complete(state, "Olga", GAME.event_types()["revive"](
         zone="Kalis", form="Vehicle"), random.Random(1))
     assert (revive.zone, revive.form) == ("kalis", "vehicle")
+
+
+def test_a_taken_zone_is_no_typo() -> None:
+    """Setup 5: "take turns placing a robot on an empty zone": placing on a taken zone is
+    refused for the rule, without "did you mean" another zone (the name was right)."""
+    state = started(2)
+    taken = state.places[next(p for p, z in enumerate(state.zones) if z.pieces)]
+    with pytest.raises(IllegalAction) as refusal:
+        GAME.step(state, "Olga", GAME.event_types()["place"](zone=taken))
+    message = refusal.value.suggesting([taken]).message()
+    assert "is taken" in message and "did you mean" not in message
+    near = refusal.value.allowed[0] + "x"
+    assert "did you mean" in refusal.value.suggesting([near]).message()
