@@ -413,10 +413,11 @@ def test_words_in_any_case_and_typos() -> None:
 def test_a_taken_zone_is_no_typo() -> None:
     """Setup 5: "take turns placing a robot on an empty zone": placing on a taken zone is
     refused for the rule, without "did you mean" another zone (the name was right)."""
-    state = started(2)
-    taken = state.places[next(p for p, z in enumerate(state.zones) if z.pieces)]
+    place = GAME.event_types()["place"]
+    state = GAME.step(started(2), "Olga", place(zone="blue-1"))
+    taken = "blue-1"  # blue-2, an empty zone, is one letter away
     with pytest.raises(IllegalAction) as refusal:
-        GAME.step(state, "Olga", GAME.event_types()["place"](zone=taken))
+        GAME.step(state, "Patrick", place(zone=taken))
     message = refusal.value.suggesting([taken]).message()
     assert "is taken" in message and "did you mean" not in message
     near = refusal.value.allowed[0] + "x"
