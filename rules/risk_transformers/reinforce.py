@@ -33,6 +33,7 @@ from tabletape.rules.risk_transformers.state import (
     zone_called,
     zones_held,
 )
+from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import refuse, require_turn
 
 BONUS_STEP = "B"
@@ -249,9 +250,11 @@ def received_words(state: State) -> str:
 
 def turn_detail(state: State) -> str:
     """A sentence for people: who does what now."""
+    name = state.name(state.current) if state.current != NOBODY else ""
+    if state.phase in ("setup", "leftover"):
+        return setup_detail(state, name)
     if state.phase not in TURN_PHASES:
         return f"day {state.day}" if state.day else "setup"
-    name = state.name(state.current)
     if state.phase != "place":
         return f"day {state.day}, {name}'s {PHASE_WORDS[state.phase]}"
     left = state.seats[state.current].operational
@@ -259,3 +262,12 @@ def turn_detail(state: State) -> str:
              else "places")
     then = f"{doing} {left} operational robots" if left else "has placed them all: end"
     return f"day {state.day}: {name} receives {received_words(state)}; {name} {then}"
+
+
+def setup_detail(state: State, name: str) -> str:
+    """Setup 5 in table words: who places a robot where, and how many are left."""
+    left = state.seats[state.current].operational
+    if state.phase == "setup":
+        empty = sum(not state.zones[p].pieces for p in range(len(state.board.zones)))
+        return f"setup: {name} places a robot on an empty zone ({empty} empty, {left} to place)"
+    return f"setup: {name} places a leftover robot on a zone of his ({left} to place, A1)"

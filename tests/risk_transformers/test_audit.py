@@ -24,7 +24,7 @@ from tabletape.rules.risk_transformers.state import (
     with_zone,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, dealt, started
+from tests.risk_transformers.helpers import GAME, dealt, place_next, started
 from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
 
 OLGA, PATRICK = 0, 1
@@ -422,3 +422,15 @@ def test_a_taken_zone_is_no_typo() -> None:
     assert "is taken" in message and "did you mean" not in message
     near = refusal.value.allowed[0] + "x"
     assert "did you mean" in refusal.value.suggesting([near]).message()
+
+
+def test_setup_says_who_places_where() -> None:
+    """Setup 5: "take turns placing a robot on an empty zone until all zones contain a robot":
+    the turn line says who places, where, and how many are left (A1 for the leftovers)."""
+    state = started(2)
+    assert GAME.turn(state).detail == ("setup: Olga places a robot on an empty zone "
+                                       "(40 empty, 29 to place)")
+    while state.phase == "setup":
+        state = place_next(state)[0]
+    assert GAME.turn(state).detail.startswith("setup: ")
+    assert "places a leftover robot on a zone of his" in GAME.turn(state).detail
