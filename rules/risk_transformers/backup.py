@@ -133,9 +133,10 @@ def gift(state: State, seat: int, event: Gifted) -> State:
     "Your teammate puts a robot from his scrapheap into the zone. He now owns that zone"."""
     rule = "Phase 4: 4-Player Game"
     require_phase_four(state, seat, "give a zone to a teammate")
-    mates = teammates(state, seat)
+    mates = [mate for mate in teammates(state, seat) if not state.seats[mate].eliminated]
     if not mates:
-        refuse("zones are given only to a teammate, with 4 players", rule=rule)
+        refuse("zones are given only to a teammate still in the game, with 4 players",
+               rule=f"{rule}; Out of Robots!: you are out of the game")
     if state.backed_up:
         refuse("a zone is given instead of calling for back-up, once a turn", rule=rule)
     if state.jumped and not state.settings.options.gift_jump:
@@ -209,7 +210,8 @@ def phase_four_actions(state: State) -> list[Action]:
                         for name, kind in (("robots", "int"), ("vehicles", "int"),
                                            ("leader", "bool"))))
             found.append(offer("back-up", fields, "pieces to a connected zone"))
-        if teammates(state, seat) and may_gift_or_jump(state, state.jumped):
+        mates = [m for m in teammates(state, seat) if not state.seats[m].eliminated]
+        if mates and may_gift_or_jump(state, state.jumped):
             found.append(offer("gift", (FieldSpec(name="zone", kind="str", choices=mine),),
                                "a zone to your teammate instead of back-up"))
     if may_jump(state):

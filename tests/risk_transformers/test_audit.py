@@ -434,3 +434,15 @@ def test_setup_says_who_places_where() -> None:
         state = place_next(state)[0]
     assert GAME.turn(state).detail.startswith("setup: ")
     assert "places a leftover robot on a zone of his" in GAME.turn(state).detail
+
+
+def test_no_gift_to_a_teammate_out_of_the_game() -> None:
+    """4-Player Game: "you can give a zone to your teammate"; Out of Robots!: "your army is
+    destroyed and you are out of the game!": an eliminated teammate gets no zone."""
+    layout = {"kalis": zone(OLGA, robots=2), "autobase": zone(OLGA, robots=3)}
+    state = replace(in_phase3(layout, players=4, rest=1), phase="back-up")
+    paula = 2
+    state = with_seat(state, paula, eliminated=True)
+    assert invariant_errors(state) == []
+    assert "gift" not in {s.type for s in GAME.legal_actions(state)}
+    refused(state, "gift zone=kalis", "teammate still in the game")
