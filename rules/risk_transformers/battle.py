@@ -608,8 +608,9 @@ def finished(state: State) -> State:
     state = settled(state)
     fight = state.attack
     if fight is not None and fight.stage in ("defend", "roll"):
-        refuse(f"the attack waits to {WAITS[fight.stage]}: finish it or stop first",
-               rule="How to Attack")
+        refuse(f"the attack on {state.places[fight.target]} waits to {WAITS[fight.stage]}: "
+               "roll it out (a declared attack is taken back with `tabletape undo`)",
+               [ACTION[fight.stage]], rule="How to Attack")
     return replace(state, attack=None)
 
 
@@ -628,6 +629,8 @@ def stage(state: State, wanted: str, what: str) -> Fight:
 
 WAITS = {"defend": "defend", "roll": "roll", "lose": "take casualties",
          "next": "continue or stop", "won": "move in or end"}
+ACTION = {"defend": "defend", "roll": "roll", "lose": "lose"}
+"""The action an attack waiting at a stage before its outcome needs next."""
 
 
 # -- what may be recorded -------------------------------------------------------------------------

@@ -446,3 +446,10 @@ def test_no_gift_to_a_teammate_out_of_the_game() -> None:
     assert invariant_errors(state) == []
     assert "gift" not in {s.type for s in GAME.legal_actions(state)}
     refused(state, "gift zone=kalis", "teammate still in the game")
+
+
+def test_phase_three_does_not_end_on_a_declared_attack() -> None:
+    """How to Attack 3: "The defender must say how many robots he is defending with": ``end``
+    with a declared attack is refused, naming what it waits for and how to take it back."""
+    state = play(in_phase3(DUEL), "attack from=hexima-state target=launch-pad robots=1")
+    refused(state, "end", "waits to defend: roll it out .*tabletape undo")
