@@ -7,6 +7,8 @@ Optimus Prime in vehicle form to any zone the player controls, besides the back-
 emptying a zone. ``gift`` (4 players) gives a zone to the teammate instead of the back-up move:
 its pieces go to the giver's scrapheap (the leader too, A16) and a robot of the teammate's
 scrapheap stands there; Optimus may still jump after a gift unless ``gift-jump=false`` (A17).
+:func:`move` is the back-up move itself, shared with the Phase 2 back-up card
+(:func:`.special.back_up`), which does not use up this phase's move.
 
 ``draw`` is Phase 5: one card if the player captured another player's zone this turn, none
 otherwise; the card may be named or drawn face down (``""`` in the hand); an empty draw pile is

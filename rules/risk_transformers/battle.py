@@ -18,7 +18,7 @@ Readings taken here (the rulebook is silent or torn):
   taken at the roll, or, while a +1 is awaited or a side must choose, at the ``plus-one``,
   the ``lose`` or the next action (a refusal then names who must choose first).
 - "2 or more robots" (M2) counts pieces: robots, vehicles and the leader (A6); a lone vehicle
-  does not attack (the table exchanges it for 3 robots first, which no event records yet).
+  does not attack (the table exchanges it for 3 robots first: ``exchange to=robots``).
 - Megatron in vehicle form attacking alone (A3) stays in his zone until he captures, and is
   the casualty when he loses.
 """
