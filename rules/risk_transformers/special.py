@@ -18,7 +18,10 @@ card=... from=... to=...`` (:func:`back_up`): the same move and connection rule 
 (:func:`.backup.move`), Optimus Prime in vehicle form left out, Phase 4's own back-up move
 still to come.
 ``play`` in Phase 3 before an attack takes ``before-attack`` and ``any-time`` cards into
-:attr:`State.played`, where the next attack finds its cards "for this attack".
+:attr:`State.played`, where the next attack finds its cards "for this attack"; during an attack
+the attacker and the defender play theirs before a roll. An ``any-time`` card (the deck's
+placeholders) is played on its player's turn in Phases 2 to 5 (Phase 1 takes only bonus-robot
+cards, T3), the table noting what it did.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from tabletape.rules.risk_transformers import backup, battle, data
 from tabletape.rules.risk_transformers.events import BackedUp, Changed, Morphed, Played
 from tabletape.rules.risk_transformers.reinforce import (
     BONUS_STEP,
+    PHASE_WORDS,
     card_owed,
     placeable,
     receive,
@@ -64,6 +68,8 @@ BACK_UP_EFFECTS = ("back-up", "table")
 """Card effects that may call for back-up in Phase 2: a back-up card, or a card the rules do
 not know (the table says it is one)."""
 PHASE_TWO_BACK_UP = "Calling for back-up (Phase 2)"
+ANY_TIME = "any-time"
+"""A card the table may play on its player's turn in any phase (and in battle)."""
 ATTACK_TIMINGS = ("before-attack", "any-time")
 """Card timings the attacker plays in Phase 3, before declaring an attack or before a roll."""
 DEFENCE_TIMINGS = ("before-defence", "any-time")
@@ -220,10 +226,25 @@ def playable_in_battle(state: State, seat: int) -> list[str]:
                               if state.board.card(c).timing in timings))
 
 
+def play_any_time(state: State, seat: int, event: Played) -> State:
+    """An ``any-time`` card (the placeholders of a deck whose text is not known) on the
+    player's turn in Phases 4 and 5 (2 and 3 take them too): recorded and discarded, what it
+    did is the table's (``note``): "Otherwise the card has an instant effect. Do what it says,
+    then put it faceup on the discard pile"."""
+    require_turn(state, seat, state.current, "play a card")
+    card = card_called(state, event.card)
+    if card.timing != ANY_TIME:
+        refuse(f"{card.name} is not played in {PHASE_WORDS[state.phase]} (its timing: "
+               f"{card.timing})", rule=PLAY_CARDS)
+    return replace(discard(state, seat, card.id), played=(*state.played, card.id))
+
+
 PLAYS: dict[str, Callable[[State, int, Played], State]] = {
     "place": play_bonus,
     "morph": play_in_phase_two,
     "attack": play_before_attack,
+    "back-up": play_any_time,
+    "draw": play_any_time,
 }
 """The card plays of each phase outside battle (cards during an attack are the battle's)."""
 
@@ -426,9 +447,16 @@ def phase_three_actions(state: State) -> list[Action]:
     return [card_action("play", cards, "a card before an attack")] if cards else []
 
 
+def any_time_actions(state: State) -> list[Action]:
+    """An ``any-time`` card to play (Phases 4 and 5)."""
+    cards = playable(state, (ANY_TIME,))
+    return [card_action("play", cards, "a card the table applies")] if cards else []
+
+
 PHASE_ACTIONS: dict[str, Callable[[State], list[Action]]] = {
     "place": phase_one_actions, "morph": phase_two_actions, "attack": phase_three_actions,
-    "back-up": backup.phase_four_actions, "draw": backup.phase_five_actions}
+    "back-up": lambda state: [*backup.phase_four_actions(state), *any_time_actions(state)],
+    "draw": lambda state: [*backup.phase_five_actions(state), *any_time_actions(state)]}
 
 
 def no_actions(state: State) -> list[Action]:

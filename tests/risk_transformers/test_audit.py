@@ -453,3 +453,19 @@ def test_phase_three_does_not_end_on_a_declared_attack() -> None:
     with a declared attack is refused, naming what it waits for and how to take it back."""
     state = play(in_phase3(DUEL), "attack from=hexima-state target=launch-pad robots=1")
     refused(state, "end", "waits to defend: roll it out .*tabletape undo")
+
+
+def test_a_card_the_table_applies_is_played_in_any_phase_of_the_turn() -> None:
+    """Play Cards: "Each card tells you when to play it"; an ``any-time`` card whose text the
+    rules do not know is played on its player's turn in Phases 4 and 5 too (as in 2 and 3), and
+    the table notes what it did ("Do what it says, then put it faceup on the discard pile")."""
+    layout = {"autobase": zone(OLGA, robots=3), "kalis": zone(OLGA, robots=1)}
+    for phase, step in (("back-up", ""), ("draw", "")):
+        state = replace(in_phase(phase, layout, ("upgrade-blue-2", "fusion-cannons")),
+                        step=step)
+        offers = {s.type: s for s in GAME.legal_actions(state)}
+        card = next(f for f in offers["play"].fields if f.name == "card")
+        assert card.choices == ("upgrade-blue-2",), phase
+        after = play(state, "play card=upgrade-blue-2 note='moved a robot'")
+        assert after.discard == ("upgrade-blue-2",) and after.phase == phase
+        refused(state, "play card=fusion-cannons", "not played in Phase")
