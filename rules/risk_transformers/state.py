@@ -22,10 +22,11 @@ from tabletape.rules.risk_transformers.options import Settings
 from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import put
 
-PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "over")
+PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "allspark", "over")
 """Where the game is, in table words: ``setup`` (S5, a robot at a time on an empty zone),
 ``leftover`` (A1 ``leftover=place``: the rest onto your own zones), the turn's five phases
-(``place`` … ``draw``, Phase 1 to 5) and ``over``."""
+(``place`` … ``draw``, Phase 1 to 5), ``allspark`` (the end of a day: the AllSpark card is
+turned before the next turn) and ``over``."""
 SETUP = PHASES[:1]
 """The phase in which zones may still be empty (Setup 5 fills them)."""
 TURN_PHASES = PHASES[2:7]
