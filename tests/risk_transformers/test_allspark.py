@@ -193,3 +193,12 @@ def test_a_whole_round_is_recorded_and_folds_back(ledger_game: tuple[Ledger, str
     assert (folded.state.day, folded.state.current, folded.state.phase) == (2, 0, "place")
     assert invariant_errors(folded.state) == []
     assert open_game(ledger, game).state == folded.state
+
+
+def test_a_new_day_skips_an_eliminated_first_seat() -> None:
+    """A15: "eliminated players are skipped": with Olga out, day 2 begins with Patrick."""
+    state = in_phase3({"perihex": zone(PATRICK, robots=1)}, players=3, current=PAULA, rest=PAULA)
+    state = replace(state, phase="draw", seats=(replace(state.seats[OLGA], eliminated=True),
+                                                *state.seats[1:]))
+    after = play(state, "end", f"allspark card={PERIHEX}")
+    assert (after.day, after.current, after.phase) == (2, PATRICK, "place")

@@ -164,3 +164,39 @@ def test_four_players_the_team_wins_when_both_enemies_are_destroyed() -> None:
     assert result is not None
     assert (result.winners, result.team) == (("Olga", "Paula"), "autobots")
     assert result.reason == "the autobots (Olga and Paula) destroyed every enemy army"
+
+
+def test_a_leader_alone_keeps_his_player_in() -> None:
+    """A6: "A leader alone counts as a robot for control, for M2 and for elimination": Patrick
+    loses his last robot but his leader still stands on Kalis."""
+    state = play(in_phase3(LAST_ROBOT | {"kalis": zone(PATRICK, leader=True)}, rest=OLGA),
+                 *CAPTURE)
+    assert not state.seats[PATRICK].eliminated and state.phase == "attack"
+    assert GAME.result(state) is None
+
+
+def test_an_eliminated_players_cards_go_back_to_the_draw_pile() -> None:
+    """Out of Robots!: "Return your cards (if you have any) to the draw pile and reshuffle it"."""
+    state = in_phase3(LAST_ROBOT | {"kalis": zone(PAULA, robots=1)}, players=3, rest=OLGA)
+    state = replace(with_seat(state, PATRICK, hand=(PERIHEX_CARD, "")), pile=state.pile - 2)
+    after = play(state, *CAPTURE)
+    assert after.seats[PATRICK].hand == () and after.pile == state.pile + 2
+
+
+def test_closing_the_factory_on_the_last_robots_destroys_the_army() -> None:
+    """Sliding Zones: "Any robots on it are crushed and returned to their owner's scrapheap";
+    Out of Robots!: with nothing left on the board Patrick is out, and Olga has won."""
+    state = in_phase3({"decagon": zone(OLGA, robots=1)}, rest=OLGA, current=OLGA)
+    factory = "decagon-factory"
+    patrick = state.seats[PATRICK]
+    state = with_seat(state, PATRICK, scrap_robots=patrick.scrap_robots - 1,
+                      hand=(PERIHEX_CARD,))
+    state = replace(state, phase="morph", open_factories=(factory,), pile=state.pile - 1,
+                    zones=tuple(zone(PATRICK, robots=1) if p == state.place(factory) else z
+                                for p, z in enumerate(state.zones)))
+    card = next(c.id for c in state.board.section.cards if c.change and c.id != PERIHEX_CARD)
+    state = replace(with_seat(state, OLGA, hand=(card,)), pile=state.pile - 1)
+    after = play(state, f"change card={card} zone=decagon to=closed")
+    assert after.seats[PATRICK].eliminated and after.phase == "over"
+    result = GAME.result(after)
+    assert result is not None and result.winners == ("Olga",)
