@@ -16,7 +16,6 @@ matter how many zones he has" — never empty, so a tie always has a winner.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from msgspec.structs import replace
 
@@ -27,7 +26,9 @@ from tabletape.rules.risk_transformers.events import AllSpark
 from tabletape.rules.risk_transformers.reinforce import new_day
 from tabletape.rules.risk_transformers.state import (
     State,
+    armies_left,
     live_places,
+    sides,
     unseen,
     with_seat,
     with_zone,
@@ -36,6 +37,9 @@ from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import refuse, require_turn
 
 ROUNDS = "Rounds (Days) 1"
+LAST_STANDING = "as the last army standing: every enemy army is destroyed"
+"""Out of Robots!: "If you destroy all enemy armies, you win the game!" (also when a player
+crushes his own last robots: the army left standing has won)."""
 
 # -- the AllSpark ----------------------------------------------------------------------------------
 
@@ -58,18 +62,25 @@ def allspark(state: State, seat: int, event: AllSpark) -> State:
 
 
 def spark(state: State, zone: str) -> State:
-    """"The zone shown on the card is where the AllSpark brings new life": 3 robots of the
-    scrapheap of the player controlling it, or as many as there are (A10); nothing on a closed
-    factory, which nobody controls."""
-    place = state.place(zone)
-    owner = state.zones[place].owner
-    if owner == NOBODY or place not in live_places(state):
+    """"The zone shown on the card is where the AllSpark brings new life": the robots of
+    :func:`sparked` from its controller's scrapheap onto it."""
+    owner, robots = sparked(state, zone)
+    if not robots:
         return state
-    me = state.seats[owner]
-    robots = min(data.ALLSPARK.value, me.scrap_robots)
-    state = with_seat(state, owner, scrap_robots=me.scrap_robots - robots)
-    return with_zone(state, place, replace(state.zones[place], robots=state.zones[place].robots
-                                           + robots))
+    place = state.place(zone)
+    state = with_seat(state, owner, scrap_robots=state.seats[owner].scrap_robots - robots)
+    return with_zone(state, place, replace(state.zones[place],
+                                           robots=state.zones[place].robots + robots))
+
+
+def sparked(state: State, zone: str) -> tuple[int, int]:
+    """Who the AllSpark on ``zone`` gives robots to and how many: 3 from the scrapheap of the
+    player controlling it, or as many as it holds (A10); nobody and none on a closed factory,
+    which nobody controls (A3)."""
+    owner = state.at(zone).owner
+    if owner == NOBODY or state.place(zone) not in live_places(state):
+        return NOBODY, 0
+    return owner, min(data.ALLSPARK.value, state.seats[owner].scrap_robots)
 
 
 def turn_card(state: State, rng: random.Random) -> str:
@@ -97,14 +108,6 @@ def allspark_actions(state: State) -> tuple[ActionSpec, ...]:
 # -- the end of the game ---------------------------------------------------------------------------
 
 
-def sides(state: State) -> dict[int, tuple[int, ...]]:
-    """The seats of each side, by team (with 2 or 3 players each seat is its own team)."""
-    found: dict[int, tuple[int, ...]] = {}
-    for seat, me in enumerate(state.seats):
-        found[me.team] = (*found.get(me.team, ()), seat)
-    return found
-
-
 def zone_totals(state: State) -> dict[int, int]:
     """Each side's zones, an open factory counted ("an open factory counts as a zone")."""
     totals = dict.fromkeys(sides(state), 0)
@@ -115,19 +118,13 @@ def zone_totals(state: State) -> dict[int, int]:
     return totals
 
 
-def standing(state: State) -> list[int]:
-    """The sides with an army left on the board."""
-    return [team for team, seats in sides(state).items()
-            if not all(state.seats[s].eliminated for s in seats)]
-
-
 def result(state: State) -> Result | None:
     """How the game ended, once it is over: the instant win, or the count at the end of day 6."""
     if state.phase != "over":
         return None
-    left = standing(state)
+    left = armies_left(state)
     if len(left) == 1:
-        return side_result(state, left[0], "destroyed every enemy army")
+        return side_result(state, left[0], LAST_STANDING)
     return count_result(state)
 
 
@@ -137,21 +134,21 @@ def count_result(state: State) -> Result:
     most = max(totals.values())
     tied = [team for team, zones in totals.items() if zones == most]
     if len(tied) == 1:
-        return side_result(state, tied[0], f"controls the most zones at the end of day "
-                           f"{state.day}: {scores_words(state, totals)}")
+        return side_result(state, tied[0], f"with the most zones at the end of day "
+                           f"{state.day} ({scores_words(state, totals)})")
     holder = state.at(state.board.launch_pad).owner
     team = state.seats[holder].team
-    return side_result(state, team, f"controls the Launch Pad, which breaks the tie of "
+    return side_result(state, team, f"with the Launch Pad, breaking the tie of "
                        f"{' and '.join(side_name(state, t) for t in tied)} at {most} zones "
                        f"({scores_words(state, totals)})")
 
 
 def side_result(state: State, team: int, why: str) -> Result:
-    """The side ``team`` won, ``why`` in table words."""
+    """The side ``team`` won, ``why`` in table words (``Olga won by ...``)."""
     seats = sides(state)[team]
     winners = tuple(state.name(s) for s in seats)
     faction = f"{state.seats[seats[0]].faction}s" if len(seats) > 1 else None
-    return Result(winners=winners, team=faction, reason=f"{side_name(state, team)} {why}")
+    return Result(winners=winners, team=faction, reason=f"{side_name(state, team)} won {why}")
 
 
 def side_name(state: State, team: int) -> str:
@@ -170,12 +167,8 @@ def scores_words(state: State, totals: dict[int, int]) -> str:
 
 
 def over_words(state: State) -> str:
-    """``the game is over: Olga won (...)``, or what the round waits for."""
+    """``the game is over: Olga won by ...``, or what the round waits for."""
     found = result(state)
     if found is None:
         return f"day {state.day} is over: {state.name(state.current)} turns the AllSpark card"
-    return f"the game is over: {winners_words(found.winners)} won ({found.reason})"
-
-
-def winners_words(names: Sequence[str]) -> str:
-    return " and ".join(names)
+    return f"the game is over: {found.reason}"

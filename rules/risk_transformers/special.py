@@ -177,9 +177,9 @@ def change(state: State, seat: int, event: Changed) -> State:
         refuse(f"{zone} is not a spinning or sliding zone",
                [*state.board.spinning, *state.board.sliding])
     require_sector(state, seat, zone)
-    changed = spin(state, zone, event.to) if zone in state.board.spinning else slide(
+    state = discard(state, seat, card.id)  # first: a closing may put its player out (A18)
+    return spin(state, zone, event.to) if zone in state.board.spinning else slide(
         state, seat, zone, event.to)
-    return discard(changed, seat, card.id)
 
 
 def require_sector(state: State, seat: int, zone: str) -> None:

@@ -254,6 +254,21 @@ def teammates(state: State, seat: int) -> list[int]:
     return [s for s, me in enumerate(state.seats) if me.team == team and s != seat]
 
 
+def sides(state: State) -> dict[int, tuple[int, ...]]:
+    """The seats of each side by team: with 4 players the two factions, otherwise each seat
+    alone."""
+    found: dict[int, tuple[int, ...]] = {}
+    for seat, me in enumerate(state.seats):
+        found[me.team] = (*found.get(me.team, ()), seat)
+    return found
+
+
+def armies_left(state: State) -> list[int]:
+    """The sides (teams) with an army still in the game; one left: it destroyed every other."""
+    return [team for team, seats in sides(state).items()
+            if not all(state.seats[s].eliminated for s in seats)]
+
+
 def unseen(state: State) -> tuple[str, ...]:
     """What the table knows of the draw pile: the board's cards neither face up on the discard
     pile nor known in a hand (the pile's and the face-down hands' cards are among these; DESIGN

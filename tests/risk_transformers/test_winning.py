@@ -45,8 +45,8 @@ def test_the_most_zones_at_the_end_of_day_6_wins() -> None:
     result = GAME.result(scored(counted({OLGA: 22, PATRICK: 20}, launch_pad=PATRICK)))
     assert result is not None
     assert (result.winners, result.team) == (("Olga",), None)
-    assert result.reason == ("Olga controls the most zones at the end of day 6: Olga 22, "
-                             "Patrick 20")
+    assert result.reason == ("Olga won with the most zones at the end of day 6 (Olga 22, "
+                             "Patrick 20)")
 
 
 def test_the_launch_pad_wins_a_tie_even_from_outside_it() -> None:
@@ -94,7 +94,9 @@ def test_four_players_count_team_totals() -> None:
     result = GAME.result(state)
     assert result is not None
     assert (result.winners, result.team) == (("Olga", "Paula"), "autobots")
-    assert "the autobots (Olga and Paula) controls the most zones" in result.reason
+    assert result.reason.startswith("the autobots (Olga and Paula) won with the most zones")
+    assert "(the autobots (Olga and Paula) 25, the decepticons (Patrick and Quentin) 17)" in (
+        result.reason)
 
 
 def test_four_players_the_team_holding_the_launch_pad_wins_a_tie() -> None:
@@ -127,7 +129,8 @@ def test_destroying_the_only_enemy_wins_at_once() -> None:
     state = play(in_phase3(LAST_ROBOT, rest=OLGA), *CAPTURE)
     result = GAME.result(state)
     assert state.phase == "over" and result is not None
-    assert (result.winners, result.reason) == (("Olga",), "Olga destroyed every enemy army")
+    assert result.winners == ("Olga",)
+    assert result.reason == "Olga won as the last army standing: every enemy army is destroyed"
     assert GAME.legal_actions(state) == () and GAME.turn(state).active == ()
     refused(state, "move-in robots=1", "the game is over: Olga won")
     refused(state, "end", "the game is over: Olga won")
@@ -163,7 +166,8 @@ def test_four_players_the_team_wins_when_both_enemies_are_destroyed() -> None:
     result = GAME.result(state)
     assert result is not None
     assert (result.winners, result.team) == (("Olga", "Paula"), "autobots")
-    assert result.reason == "the autobots (Olga and Paula) destroyed every enemy army"
+    assert result.reason == ("the autobots (Olga and Paula) won as the last army standing: every "
+                             "enemy army is destroyed")
 
 
 def test_a_leader_alone_keeps_his_player_in() -> None:
@@ -183,20 +187,35 @@ def test_an_eliminated_players_cards_go_back_to_the_draw_pile() -> None:
     assert after.seats[PATRICK].hand == () and after.pile == state.pile + 2
 
 
+def on_open_factory(seat: int, other: int) -> State:
+    """Phase 2 of Olga's turn: ``seat``'s only piece a robot in the open Decagon factory, every
+    zone ``other``'s; Olga holds a change card."""
+    state = in_phase3({}, rest=other, current=OLGA)
+    factory = "decagon-factory"
+    state = with_seat(state, seat, scrap_robots=state.seats[seat].scrap_robots - 1)
+    state = replace(state, phase="morph", open_factories=(factory,),
+                    zones=tuple(zone(seat, robots=1) if p == state.place(factory) else z
+                                for p, z in enumerate(state.zones)))
+    return replace(with_seat(state, OLGA, hand=(CHANGE_CARD,)), pile=state.pile - 1)
+
+
+CHANGE_CARD = next(c.id for c in in_phase3({}).board.section.cards if c.change)
+CLOSE = f"change card={CHANGE_CARD} zone=decagon to=closed"
+
+
 def test_closing_the_factory_on_the_last_robots_destroys_the_army() -> None:
     """Sliding Zones: "Any robots on it are crushed and returned to their owner's scrapheap";
     Out of Robots!: with nothing left on the board Patrick is out, and Olga has won."""
-    state = in_phase3({"decagon": zone(OLGA, robots=1)}, rest=OLGA, current=OLGA)
-    factory = "decagon-factory"
-    patrick = state.seats[PATRICK]
-    state = with_seat(state, PATRICK, scrap_robots=patrick.scrap_robots - 1,
-                      hand=(PERIHEX_CARD,))
-    state = replace(state, phase="morph", open_factories=(factory,), pile=state.pile - 1,
-                    zones=tuple(zone(PATRICK, robots=1) if p == state.place(factory) else z
-                                for p, z in enumerate(state.zones)))
-    card = next(c.id for c in state.board.section.cards if c.change and c.id != PERIHEX_CARD)
-    state = replace(with_seat(state, OLGA, hand=(card,)), pile=state.pile - 1)
-    after = play(state, f"change card={card} zone=decagon to=closed")
+    after = play(on_open_factory(PATRICK, OLGA), CLOSE)
     assert after.seats[PATRICK].eliminated and after.phase == "over"
     result = GAME.result(after)
     assert result is not None and result.winners == ("Olga",)
+
+
+def test_crushing_your_own_last_robots_leaves_the_other_army_the_winner() -> None:
+    """A18: the open factory is "the special zone itself", so Olga may close it on her only
+    robot; her army is destroyed and Patrick's, the last one standing, has won."""
+    after = play(on_open_factory(OLGA, PATRICK), CLOSE)
+    result = GAME.result(after)
+    assert after.seats[OLGA].eliminated and result is not None
+    assert result.winners == ("Patrick",) and "last army standing" in result.reason
