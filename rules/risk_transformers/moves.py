@@ -171,6 +171,6 @@ def step(state: State, seat: int, event: object) -> State:
     if state.phase == "over":
         refuse(allspark.over_words(state))
     if state.phase == "allspark" and not isinstance(event, AllSpark):
-        refuse(f"{allspark.over_words(state)} before the next turn (allspark [card=...])",
+        refuse(f"{allspark.over_words(state)} first (allspark [card=...])",
                ["allspark"], rule=allspark.ROUNDS)
     return STEPS.find(event)(state, seat, event)  # type: ignore[arg-type]

@@ -44,8 +44,8 @@ def test_the_last_players_turn_ends_the_day_and_waits_for_the_allspark() -> None
     assert PERIHEX in offered[0].fields[0].choices
     info = GAME.turn(state)
     assert info.active == ("Patrick",) and "AllSpark" in info.detail
-    refused(state, "place zone=perihex by=olga", "turns the AllSpark card .*before the next turn")
-    refused(state, "end", "before the next turn")
+    refused(state, "place zone=perihex by=olga", "turns the AllSpark card first")
+    refused(state, "end", "turns the AllSpark card first")
     refused(state, f"allspark card={PERIHEX} by=olga", "only Patrick may turn the AllSpark")
 
 
@@ -185,7 +185,7 @@ def test_a_whole_round_is_recorded_and_folds_back(ledger_game: tuple[Ledger, str
         folded, _ = record_action(ledger, game, f"place zone={home} count={count}")
         folded, _ = record_action(ledger, game, "end turn=true")
     assert (folded.state.phase, folded.state.day) == ("allspark", 1)
-    with pytest.raises(IllegalAction, match="before the next turn"):
+    with pytest.raises(IllegalAction, match="turns the AllSpark card first"):
         record_action(ledger, game, "end")
     folded, record = record_action(ledger, game, "allspark")
     card = msgspec.json.decode(record.payload)["card"]
