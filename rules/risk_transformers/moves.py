@@ -173,4 +173,5 @@ def step(state: State, seat: int, event: object) -> State:
     if state.phase == "allspark" and not isinstance(event, AllSpark):
         refuse(f"{allspark.over_words(state)} first (allspark [card=...])",
                ["allspark"], rule=allspark.ROUNDS)
-    return STEPS.find(event)(state, seat, event)  # type: ignore[arg-type]
+    after = STEPS.find(event)(state, seat, event)  # type: ignore[arg-type]
+    return reinforce.out_of_turn(after)

@@ -125,6 +125,15 @@ def next_turn(state: State) -> State:
     return begin_turn(state, seat)
 
 
+def out_of_turn(state: State) -> State:
+    """Out of Robots!: "you are out of the game!": a player put out during his own turn (by a
+    gift of his last zone, or a factory closed on his last robots) plays none of it left; the
+    next seat's turn begins."""
+    if state.phase in TURN_PHASES and state.seats[state.current].eliminated:
+        return next_turn(replace(state, attack=None))
+    return state
+
+
 def next_seat(state: State) -> int:
     """The next seat clockwise from the current one that is not eliminated (A15: "eliminated
     players are skipped"); the current seat when every other is out."""

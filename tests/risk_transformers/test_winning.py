@@ -187,10 +187,10 @@ def test_an_eliminated_players_cards_go_back_to_the_draw_pile() -> None:
     assert after.seats[PATRICK].hand == () and after.pile == state.pile + 2
 
 
-def on_open_factory(seat: int, other: int) -> State:
+def on_open_factory(seat: int, other: int, players: int = 2) -> State:
     """Phase 2 of Olga's turn: ``seat``'s only piece a robot in the open Decagon factory, every
     zone ``other``'s; Olga holds a change card."""
-    state = in_phase3({}, rest=other, current=OLGA)
+    state = in_phase3({}, players=players, rest=other, current=OLGA)
     factory = "decagon-factory"
     state = with_seat(state, seat, scrap_robots=state.seats[seat].scrap_robots - 1)
     state = replace(state, phase="morph", open_factories=(factory,),
@@ -219,3 +219,21 @@ def test_crushing_your_own_last_robots_leaves_the_other_army_the_winner() -> Non
     result = GAME.result(after)
     assert after.seats[OLGA].eliminated and result is not None
     assert result.winners == ("Patrick",) and "last army standing" in result.reason
+
+
+def test_a_player_out_on_his_own_turn_plays_no_more_of_it() -> None:
+    """Out of Robots!: "your army is destroyed and you are out of the game!" — Olga crushes her
+    own last robot in Phase 2 with three players: Patrick's turn begins at once."""
+    after = play(on_open_factory(OLGA, PATRICK, players=3), CLOSE)
+    assert after.seats[OLGA].eliminated and GAME.result(after) is None
+    assert (after.current, after.phase, after.day) == (PATRICK, "place", 1)
+
+
+def test_four_players_a_gift_of_the_last_zone_ends_the_givers_game() -> None:
+    """4-Player Game: "Put all robots from that zone on your scrapheap. Your teammate puts a robot
+    from his scrapheap into the zone": Olga's last zone given, she is out and Patrick plays."""
+    state = in_phase3({"kalis": zone(OLGA, robots=1), "uraya": zone(PAULA, robots=1)},
+                      players=4, rest=PATRICK)
+    after = play(replace(state, phase="back-up"), "gift zone=kalis")
+    assert after.seats[OLGA].eliminated and after.at("kalis").owner == PAULA
+    assert (after.current, after.phase, GAME.result(after)) == (PATRICK, "place", None)
