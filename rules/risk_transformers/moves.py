@@ -7,7 +7,7 @@ puts one robot at a time on an empty zone, youngest (seat 0) first, until all 42
 (Setup 5), and the leftover robots go as the ``leftover`` option says (A1); then the first
 turn begins (:mod:`.reinforce`: the phase machine and Phase 1; :mod:`.special`: Phase 2;
 :mod:`.battle`: Phase 3;
-:mod:`.backup`: Phases 4 and 5).
+:mod:`.backup`: Phases 4 and 5; :mod:`.allspark`: the end of a day and of the game).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import Event
 from tabletape.rules.kernel import ActionSpec, FieldSpec
-from tabletape.rules.risk_transformers import backup, battle, data, reinforce, special
+from tabletape.rules.risk_transformers import allspark, backup, battle, data, reinforce, special
 from tabletape.rules.risk_transformers.events import (
+    AllSpark,
     Attacked,
     BackedUp,
     Changed,
@@ -276,10 +277,17 @@ STEPS: Steps[State] = Steps(TITLE, {
     Jumped: backup.jump,
     Gifted: backup.gift,
     Drew: backup.draw,
+    AllSpark: allspark.allspark,
     Exchanged: exchange,
 })
 
 
 def step(state: State, seat: int, event: object) -> State:
-    """The state after ``seat``'s event, or a refusal."""
-    return STEPS.find(event)(state, seat, event)  # type: ignore[arg-type]
+    """The state after ``seat``'s event, or a refusal (every event once the game is over)."""
+    if state.phase == "over":
+        refuse(allspark.over_words(state))
+    if state.phase == "allspark" and not isinstance(event, AllSpark):
+        refuse(f"{allspark.over_words(state)} first (allspark [card=...])",
+               ["allspark"], rule=allspark.ROUNDS)
+    after = STEPS.find(event)(state, seat, event)  # type: ignore[arg-type]
+    return reinforce.out_of_turn(after)

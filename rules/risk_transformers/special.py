@@ -279,9 +279,9 @@ def change(state: State, seat: int, event: Changed) -> State:
         refuse(f"{zone} is not a spinning or sliding zone",
                [*state.board.spinning, *state.board.sliding], rule="Change a Special Zone")
     require_sector(state, seat, zone)
-    changed = spin(state, zone, event.to) if zone in state.board.spinning else slide(
+    state = discard(state, seat, card.id)  # first: a closing may put its player out (A18)
+    return spin(state, zone, event.to) if zone in state.board.spinning else slide(
         state, seat, zone, event.to)
-    return discard(changed, seat, card.id)
 
 
 def require_sector(state: State, seat: int, zone: str) -> None:
@@ -341,7 +341,7 @@ def open_factory(state: State, seat: int, factory: str) -> State:
 
 def close_factory(state: State, factory: str) -> State:
     """"Close the zone. Any robots on it are crushed and returned to their owner's scrapheap"
-    (the leader too, A3); an owner left with no robots on the board is out (Out of Robots!)."""
+    (the leader too, A3); an owner left with nothing on the board is out ("Out of Robots!")."""
     place = state.place(factory)
     zone = state.zones[place]
     if zone.pieces:
