@@ -169,6 +169,9 @@ def exchange(state: State, seat: int, event: Exchanged) -> State:
     not on the zones of an attack whose declared pieces still roll."""
     if state.phase == "over":
         refuse("the game is over", rule=EXCHANGE)
+    if seat == NOBODY:
+        refuse("the zone's owner exchanges his pieces, not the table",
+               [me.name for me in state.seats], rule=EXCHANGE)
     where = reinforce.owned_zone(state, seat, event.zone, EXCHANGE)
     fight = state.attack
     if fight is not None and fight.stage in ("defend", "roll", "lose") and where in (

@@ -22,7 +22,7 @@ from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.board import Card, Cybertron
 from tabletape.rules.risk_transformers.options import Settings
-from tabletape.rules.seats import NOBODY
+from tabletape.rules.seats import NOBODY, TABLE
 from tabletape.rules.steps import put
 
 PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "allspark", "over")
@@ -179,7 +179,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
         return self.settings.board
 
     def name(self, seat: int) -> str:
-        return self.seats[seat].name
+        """The seat's player, or ``table`` for the table itself (``by=table``; never the last
+        seat by a negative index)."""
+        return TABLE if seat == NOBODY else self.seats[seat].name
 
     def place(self, place_id: str) -> int:
         """The index of a place id."""

@@ -469,3 +469,17 @@ def test_a_card_the_table_applies_is_played_in_any_phase_of_the_turn() -> None:
         after = play(state, "play card=upgrade-blue-2 note='moved a robot'")
         assert after.discard == ("upgrade-blue-2",) and after.phase == phase
         refused(state, "play card=fusion-cannons", "not played in Phase")
+
+
+def test_the_table_exchanges_nothing() -> None:
+    """Things to Know: "You can exchange 3 robots for 1 vehicle": a player's pieces, so
+    ``by=table`` is refused naming the players (it was taken as the last seat's)."""
+    state = in_phase3({"hexima-state": zone(PATRICK, robots=6)})
+    refused(state, "exchange by=table zone=hexima-state to=vehicle", "not the table")
+
+
+def test_the_table_is_named_as_the_table() -> None:
+    """How to Attack 3: "The defender must say how many robots he is defending with": the table
+    typing the defence is told who defends, and is not taken for the last seat."""
+    state = play(in_phase3(DUEL), "attack from=hexima-state target=launch-pad robots=1")
+    refused(state, "defend by=table robots=1", "Patrick defends launch-pad, not table")
