@@ -264,6 +264,10 @@ def roll(state: State, seat: int, event: Rolled) -> State:
     if seat not in (fight.attacker, fight.defender):
         refuse(f"only {state.name(fight.attacker)} and {state.name(fight.defender)} roll",
                rule="How to Attack 4: you both roll")
+    if bool(event.attacker) != bool(event.defender):
+        refuse("both sides roll at the same time: type both (roll attacker=... defender=...), "
+               "or neither and tabletape rolls", rule="How to Attack 4: At the same time: you "
+               "both roll one die for each of the robots you are using")
     sides = dice_sides(fight)
     for who, rolled, wanted in zip(
             (state.name(fight.attacker), state.name(fight.defender)),
@@ -645,21 +649,47 @@ def battle_actions(state: State) -> tuple[ActionSpec, ...]:
     current = (state.name(state.current),)
     if fight is None:
         return (attack_offer(state, current),)
-    both = (state.name(fight.attacker), state.name(fight.defender))
     end = offer(Ended, current, "end the attack and Phase 3")
+    waiting = tuple(state.name(seat) for seat in waiting_on(state))
+    pluses = tuple(state.name(seat) for seat, side in ((fight.attacker, ATTACKER),
+                                                       (fight.defender, DEFENDER))
+                   if has_plus(state, fight, side))
     return {
-        "defend": (offer(Defended, both[1:], "1 or 2 pieces"),),
-        "roll": (offer(Rolled, both, "the dice as they landed (empty: tabletape rolls)"),),
-        "lose": (offer(Lost, both, "the casualties of this roll"),
-                 *((offer(PlusOne, both, "a robot-form leader's +1"),)
-                   if not fight.chosen and any(has_plus(state, fight, side)
-                                               for side in (ATTACKER, DEFENDER)) else ())),
+        "defend": (offer(Defended, waiting, "1 or 2 pieces"),),
+        "roll": (offer(Rolled, waiting, "the dice as they landed (empty: tabletape rolls); "
+                       f"{state.name(fight.defender)} may type them too (by=)"),),
+        "lose": (offer(Lost, waiting, "the casualties of this roll"),
+                 *((offer(PlusOne, pluses, "a robot-form leader's +1"),)
+                   if not fight.chosen and pluses else ())),
         "next": (offer(Continued, current, "attack again"), offer(Stopped, current,
                                                                   "end the attack"), end),
         "won": ((offer(MovedIn, current, "more pieces into the captured zone"), end)
                 if fight.target in neighbours(state, fight.source)
                 else (offer(Stopped, current, "the attack is over"), end)),
     }[fight.stage]
+
+
+def waiting_on(state: State) -> tuple[int, ...]:
+    """The seats the attack in progress waits for: the defender declaring ("The defender must
+    say how many robots he is defending with"), the attacker for the roll both make "At the
+    same time" (recorded once, by either), the side(s) whose casualty or +1 is a choice, else
+    the attacker; () outside an attack.
+
+    A table types an action without ``by=`` and it is credited to the one seat named here.
+    """
+    fight = state.attack
+    if fight is None:
+        return ()
+    if fight.stage == "defend":
+        return (fight.defender,)
+    if fight.stage != "lose":
+        return (fight.attacker,)
+    sides = ((fight.attacker, ATTACKER), (fight.defender, DEFENDER))
+    if unplaced(state, fight):
+        return tuple(seat for seat, side in sides if has_plus(state, fight, side))
+    choosing = tuple(seat for index, (seat, _) in enumerate(sides)
+                     if fight.losses[index] and choice_needed(state, fight, index))
+    return choosing or (fight.attacker, fight.defender)
 
 
 def attack_offer(state: State, actors: tuple[str, ...]) -> ActionSpec:

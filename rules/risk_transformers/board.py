@@ -294,7 +294,7 @@ def zone_problems(cybertron: Cybertron) -> list[str]:
     for colour, size in SECTOR_SIZES.items():
         count = len(cybertron.sector_zones(colour))
         if count != size:
-            found.append(f"sector {colour} has {count} zones; it has {size}")
+            found.append(f"sector {colour} has {count} zones; the rulebook gives it {size}")
     listed = [sector.id for sector in cybertron.section.sectors]
     for colour in listed:
         if colour not in SECTOR_SIZES:

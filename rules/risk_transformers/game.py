@@ -21,7 +21,7 @@ from tabletape.rules.kernel import (
     protocol_version,
 )
 from tabletape.rules.risk_transformers import MANIFEST, allspark
-from tabletape.rules.risk_transformers.battle import battle_actions, battle_dice
+from tabletape.rules.risk_transformers.battle import battle_actions, battle_dice, waiting_on
 from tabletape.rules.risk_transformers.events import EVENTS, AllSpark, Rolled
 from tabletape.rules.risk_transformers.moves import (
     allowed_places,
@@ -100,8 +100,11 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
         return event
 
     def turn(self, state: State) -> TurnInfo:
+        """Who is expected to act: the player whose turn it is, or whom the attack in progress
+        waits for (:func:`.battle.waiting_on`: the defender declaring, a side choosing)."""
         playing = state.current != NOBODY and state.phase != "over"
-        active = (state.name(state.current),) if playing else ()
+        seats = waiting_on(state) or ((state.current,) if playing else ())
+        active = tuple(state.name(seat) for seat in seats)
         ending = state.phase in ("allspark", "over")
         return TurnInfo(turn=state.turn, round=state.day, phase=phase_words(state),
                         active=active,

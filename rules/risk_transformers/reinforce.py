@@ -154,14 +154,16 @@ def next_seat(state: State) -> int:
 
 def receive(state: State, *receipts: Receipt) -> State:
     """``receipts`` into the current player's operational pile from his scrapheap (the rest of
-    his set), noted in :attr:`received`; a short scrapheap gives what it has (A10)."""
+    his set), noted in :attr:`received`; a short scrapheap gives what it has (A10), the
+    shortfall noted so the table sees why."""
     for receipt in receipts:
         me = state.seats[state.current]
         robots = min(receipt.robots, me.scrap_robots)
-        if robots:
+        if receipt.robots:
             state = with_seat(state, state.current, operational=me.operational + robots,
                               scrap_robots=me.scrap_robots - robots)
-            state = replace(state, received=(*state.received, replace(receipt, robots=robots)))
+            noted = replace(receipt, robots=robots, short=receipt.robots - robots)
+            state = replace(state, received=(*state.received, noted))
     return state
 
 
@@ -272,10 +274,14 @@ def phase_words(state: State) -> str:
 
 
 def received_words(state: State) -> str:
-    """``7 robots: 5 for 15 zones, 2 for yellow`` (what Phase 1 gave so far this turn)."""
+    """``7 robots: 5 for 15 zones, 2 for yellow`` (what Phase 1 gave so far this turn); a
+    scrapheap that ran short says so: ``0 robots: 0 for 21 zones (7 short: the scrapheap
+    holds no more robots, A10)``."""
     total = sum(r.robots for r in state.received)
-    parts = ", ".join(f"{r.robots} for {r.source}" for r in state.received)
-    return f"{total} robots: {parts}"
+    parts = ", ".join(f"{r.robots} for {r.source}" + (
+        f" ({r.short} short: the scrapheap holds no more robots, A10)" if r.short else "")
+        for r in state.received)
+    return f"{total} robots: {parts}" if parts else "no robots"
 
 
 def turn_detail(state: State) -> str:

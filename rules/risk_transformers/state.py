@@ -130,6 +130,8 @@ class Receipt(msgspec.Struct, frozen=True, gc=False):
 
     source: str
     robots: int
+    short: int = 0
+    """Robots it gave that the scrapheap did not hold (A10: "place what exists")."""
 
 
 class State(msgspec.Struct, frozen=True, gc=False):

@@ -17,7 +17,7 @@ from tabletape.rules.kernel import REGISTERED, IllegalAction, rules_manifest
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.allspark import spark
 from tabletape.rules.risk_transformers.events import AllSpark
-from tabletape.rules.risk_transformers.state import State, invariant_errors, with_seat
+from tabletape.rules.risk_transformers.state import State, invariant_errors, with_seat, zones_held
 from tests.risk_transformers.helpers import GAME, NAMES
 from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
 
@@ -72,7 +72,11 @@ def test_a_short_scrapheap_gives_what_it_has() -> None:
                       + olga.scrap_robots - 1)
     after = play(state, f"allspark card={PERIHEX}")
     assert after.at("perihex").robots == 2 and after.seats[OLGA].scrap_robots == 0
-    assert after.received == ()  # nothing left for day 2's Phase 1 either
+    # nothing left for day 2's Phase 1 either: step A's robots are all short, and say so
+    assert sum(r.robots for r in after.received) == 0
+    assert [r.short for r in after.received] == [after.board.robots_for(
+        zones_held(after, OLGA))]
+    assert "short: the scrapheap holds no more robots, A10" in GAME.turn(after).detail
 
 
 def test_the_card_must_be_in_the_draw_pile() -> None:

@@ -435,7 +435,10 @@ def test_each_step_of_an_attack_offers_what_it_waits_for() -> None:
     state = play(state, "attack from=hexima-state target=launch-pad robots=3")
     assert offered(state) == {"defend": ("Patrick",)}
     state = play(state, "defend by=patrick robots=2")
-    assert offered(state) == {"roll": ("Olga", "Patrick")}
+    # "At the same time: you both roll": one roll, offered to the attacker so that it is
+    # recorded without by=; the defender may still type it (by=patrick)
+    assert offered(state) == {"roll": ("Olga",)}
+    play(state, "roll by=patrick attacker=5,5,1 defender=5,4")
     state = play(state, "roll attacker=5,5,1 defender=5,4")
     assert set(offered(state)) == {"continue", "stop", "end"}
     for action in offered(state):  # every offered action is one the rules take

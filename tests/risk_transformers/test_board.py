@@ -232,7 +232,7 @@ def test_a_board_missing_a_sector_zone_names_each_consequence() -> None:
     message = problems_of(board_with(drop_zone("red-1")))
     assert "has 3 problems" in message
     assert "41 zones besides war factories; Cybertron has 42" in message
-    assert "sector red has 5 zones; it has 6" in message
+    assert "sector red has 5 zones; the rulebook gives it 6" in message
     assert "41 upgrade cards; the box has 42" in message
 
 
@@ -246,8 +246,8 @@ def retag(zone: str, sector: str) -> Any:
 def test_a_wrong_sector_size_and_an_unknown_sector() -> None:
     """Sector sizes: "Red 6, Yellow 4, Green 12, Blue 9, Purple 7, Orange 4"."""
     message = problems_of(board_with(retag("blue-1", "green")))
-    assert "sector blue has 8 zones; it has 9" in message
-    assert "sector green has 13 zones; it has 12" in message
+    assert "sector blue has 8 zones; the rulebook gives it 9" in message
+    assert "sector green has 13 zones; the rulebook gives it 12" in message
     message = problems_of(board_with(retag("blue-1", "bleu")))
     assert "zone 'blue-1': unknown sector 'bleu' (did you mean 'blue'?)" in message
 

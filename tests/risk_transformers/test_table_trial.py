@@ -1,0 +1,97 @@
+"""What a table's trial of the game found: an attack typed as people type it (no ``by=`` where
+only one player can mean it), the dice typed one side at a time, who the prompt waits for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tabletape.ledger.events import GameStarted
+from tabletape.ledger.store import Ledger
+from tabletape.replay.fold import open_game, record_action
+from tabletape.rules.kernel import REGISTERED, IllegalAction, rules_manifest
+from tabletape.rules.risk_transformers.battle import neighbours
+from tests.risk_transformers.helpers import GAME, NAMES
+from tests.risk_transformers.test_battle import EXAMPLE, OLGA_ATTACKS, in_phase3, play, refused
+
+OLGA, PATRICK = 0, 1
+
+
+def test_the_defender_is_the_one_expected_to_declare() -> None:
+    """How to Attack 3: "The defender must say how many robots he is defending with": while the
+    attack waits for him, he is the one expected to act (the prompt and the headline name him),
+    then the attacker again for the roll and for "CONTINUE the attack ... OR END"."""
+    state = play(in_phase3(OLGA_ATTACKS), "attack from=hexima-state target=launch-pad robots=3")
+    assert GAME.turn(state).active == ("Patrick",)
+    state = play(state, "defend by=patrick robots=2")
+    assert GAME.turn(state).active == ("Olga",)
+    state = play(state, "roll attacker=5,5,1 defender=5,4")
+    assert GAME.turn(state).active == ("Olga",)
+
+
+def test_the_side_that_must_choose_is_the_one_expected() -> None:
+    """Battle Example 7: "Black exchanges a vehicle for 3 robots and puts one of them on his
+    scrapheap": Black's casualty is his choice (robots or the vehicle), so Black (Patrick) is
+    the one the attack waits for; before that Red may place OPTIMUS PRIME's +1 ("Red uses
+    OPTIMUS PRIME'S +1 defense bonus to increase his roll from 3 to 4"), so Red is."""
+    state = play(in_phase3(EXAMPLE, current=PATRICK),
+                 "attack from=hexima-state target=launch-pad robots=3",
+                 "defend by=olga robots=1 leader=true", "roll attacker=6,4,1 defender=4,d8:3")
+    assert GAME.turn(state).active == ("Olga",)
+    assert {s.type: s.actors for s in GAME.legal_actions(state)}["plus-one"] == ("Olga",)
+    state = play(state, "plus-one by=olga face=3")
+    assert GAME.turn(state).active == ("Patrick",)
+    assert {s.type: s.actors for s in GAME.legal_actions(state)}["lose"] == ("Patrick",)
+
+
+def test_one_side_of_the_dice_alone_is_refused_in_table_words() -> None:
+    """How to Attack 4: "At the same time: you both roll one die for each of the robots you are
+    using": the defender's die typed before the attacker's is refused with what to type."""
+    state = play(in_phase3(OLGA_ATTACKS), "attack from=hexima-state target=launch-pad robots=3",
+                 "defend by=patrick robots=2")
+    refused(state, "roll by=patrick defender=6,2", "both sides roll at the same time: type both")
+    refused(state, "roll attacker=6,2,1", "both sides roll at the same time: type both")
+
+
+@pytest.fixture
+def ledger_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Ledger, str]:
+    """A 2-player game in a scratch ledger, leftovers kept for the first Phase 1."""
+    monkeypatch.setitem(REGISTERED, GAME.name, rules_manifest(GAME))
+    ledger = Ledger(tmp_path)
+    started = GameStarted(kind=GAME.name, rules_version=GAME.rules_version,
+                          tabletape_version="test", players=NAMES[:2],
+                          options=GAME.options({"leftover": "keep"}, NAMES[:2]))
+    return ledger, ledger.create(started, prefix=GAME.short)
+
+
+def offer(ledger: Ledger, game: str, action: str) -> tuple[str, ...]:
+    """The choices of the first field of ``action`` offered now."""
+    (spec,) = [s for s in GAME.legal_actions(open_game(ledger, game).state) if s.type == action]
+    return spec.fields[0].choices
+
+
+def test_an_attack_is_typed_without_by(ledger_game: tuple[Ledger, str]) -> None:
+    """How to Attack 1-4, typed at the table as said: the attacker declares, "The defender must
+    say how many robots he is defending with" (his alone), and the roll both make "At the same
+    time" is recorded once without naming anyone (it was refused: "several players may roll
+    now; say who with by=NAME")."""
+    ledger, game = ledger_game
+    while open_game(ledger, game).state.phase == "setup":
+        record_action(ledger, game, f"place zone={offer(ledger, game, 'place')[0]}")
+    state = open_game(ledger, game).state
+    home = next(p for p, z in enumerate(state.zones) if z.owner == OLGA and z.leader)
+    while (left := open_game(ledger, game).state.seats[OLGA].operational):
+        record_action(ledger, game, f"place zone={state.places[home]} count={left}")
+    record_action(ledger, game, "end")
+    record_action(ledger, game, "end")
+    target = next(state.places[p] for p in neighbours(state, home)
+                  if state.zones[p].owner == PATRICK)
+    home = state.places[home]
+    record_action(ledger, game, f"attack from={home} target={target} robots=2")
+    _, defended = record_action(ledger, game, "defend robots=1")
+    assert defended.actor == "Patrick"
+    _, rolled = record_action(ledger, game, "roll attacker=6,6 defender=1")
+    assert rolled.actor == "Olga"
+    with pytest.raises(IllegalAction, match="cannot roll now"):
+        record_action(ledger, game, "roll attacker=6,6 defender=1")
