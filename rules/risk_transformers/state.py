@@ -11,6 +11,8 @@ functions of the state, never stored.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import msgspec
 from msgspec.structs import replace
 
@@ -293,35 +295,91 @@ def invariant_errors(state: State) -> list[str]:
     """What does not add up; an empty list means every piece and card is accounted for.
 
     Each seat's robots and vehicles: on the board + operational + scrapheap = the set
-    (:data:`.data.ARMY`); each leader on exactly one zone or on the scrapheap; no place owned
-    with nothing on it, none with pieces and no owner; no pieces on a closed factory; once
-    setup is over no zone empty ("A zone must never be empty during the game"); every card in
-    the pile, the discards or a hand.
+    (:data:`.data.ARMY`); each leader on exactly one zone or on the scrapheap, in a form he
+    has; no place owned with nothing on it, none with pieces and no owner; no pieces on a
+    closed factory; once setup is over no zone empty ("A zone must never be empty during the
+    game"); every card in the pile, the discards or a hand, each known card one of the board's
+    and no more copies of it than the board has; an eliminated player with nothing on the board
+    and no cards; the attack in progress between its players' zones, its pieces still there.
     """
+    tally = board_tally(state)
     errors: list[str] = []
     for seat, me in enumerate(state.seats):
-        errors.extend(seat_errors(state, seat, me))
+        errors.extend(seat_errors(state, seat, me, tally.get(seat, (0, 0, 0))))
+    live = set(live_places(state))
     for place, zone in enumerate(state.zones):
         if (zone.owner == NOBODY) != (zone.pieces == 0) or min(zone.robots, zone.vehicles) < 0:
             errors.append(f"{state.places[place]}: owner {zone.owner} with {zone.pieces} pieces")
-    live = set(live_places(state))
-    for place, zone in enumerate(state.zones):
         if zone.pieces and place not in live:
             errors.append(f"{state.places[place]} is a closed factory but holds pieces")
         elif place in live and not zone.pieces and state.phase not in SETUP:
             errors.append(f"{state.places[place]} is empty (a zone must never be empty)")
+    return errors + card_errors(state) + attack_errors(state)
+
+
+def board_tally(state: State) -> dict[int, tuple[int, int, int]]:
+    """Each seat's robots, vehicles and leaders on the board, in one pass over the places."""
+    tally: dict[int, tuple[int, int, int]] = {}
+    for zone in state.zones:
+        if zone.owner != NOBODY:
+            robots, vehicles, leaders = tally.get(zone.owner, (0, 0, 0))
+            tally[zone.owner] = (robots + zone.robots, vehicles + zone.vehicles,
+                                 leaders + zone.leader)
+    return tally
+
+
+def card_errors(state: State) -> list[str]:
+    """The cards: pile + discards + hands = the board's deck; each known card one of the
+    board's, no more copies than it has."""
     held = sum(len(me.hand) for me in state.seats)
+    errors = []
     if state.pile < 0 or state.pile + len(state.discard) + held != len(state.board.card_ids):
         errors.append(f"cards: {state.pile} in the pile + {len(state.discard)} discarded + "
                       f"{held} in hands, not {len(state.board.card_ids)}")
+    deck = Counter(state.board.card_ids)
+    known = Counter(state.discard) + Counter(c for me in state.seats for c in me.hand if c)
+    extra = sorted(card for card, count in known.items() if count > deck[card])
+    if extra:
+        errors.append(f"cards seen more often than the board has them: {', '.join(extra)}")
     return errors
 
 
-def seat_errors(state: State, seat: int, me: Seat) -> list[str]:
-    """One seat's pieces against its set."""
-    army = data.ARMY.value
-    robots, vehicles, leaders = on_board(state, seat)
+def attack_errors(state: State) -> list[str]:
+    """The attack in progress: from the attacker's zone to the defender's, its attackers
+    (before a capture) still on the source and its defenders on the target."""
+    fight = state.attack
+    if fight is None or fight.stage == "won":
+        return []
+    source, target = state.zones[fight.source], state.zones[fight.target]
     errors = []
+    if (source.owner, target.owner) != (fight.attacker, fight.defender):
+        errors.append(f"attack from {state.places[fight.source]} to "
+                      f"{state.places[fight.target]} between seats {source.owner} and "
+                      f"{target.owner}, not {fight.attacker} and {fight.defender}")
+    for force, zone in ((fight.attacking, source), (fight.defending, target)):
+        if force is not None and fight.stage in ("defend", "roll") and not fits(force, zone):
+            errors.append(f"{force} do not stand on their zone ({zone})")
+    return errors
+
+
+def fits(force: Force, zone: Zone) -> bool:
+    """Whether ``zone`` holds the pieces of ``force``."""
+    return (force.robots <= zone.robots and force.vehicles <= zone.vehicles
+            and force.leader <= zone.leader)
+
+
+def seat_errors(state: State, seat: int, me: Seat,
+                tally: tuple[int, int, int] | None = None) -> list[str]:
+    """One seat's pieces against its set (``tally``: its pieces on the board, when counted
+    already); an eliminated seat holds nothing."""
+    army = data.ARMY.value
+    robots, vehicles, leaders = tally or on_board(state, seat)
+    errors = []
+    if me.eliminated and (robots + vehicles + leaders or me.hand):
+        errors.append(f"{me.name} is out of the game but has {robots + vehicles + leaders} "
+                      f"pieces on the board and {len(me.hand)} cards")
+    if me.form not in data.FORMS:
+        errors.append(f"{me.name}'s leader is in no form: {me.form!r}")
     if robots + me.operational + me.scrap_robots != army["robots"]:
         errors.append(f"{me.name}: {robots} robots on the board + {me.operational} operational "
                       f"+ {me.scrap_robots} on the scrapheap, not {army['robots']}")

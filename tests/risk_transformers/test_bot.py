@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from tabletape.ledger.events import Event, GameStarted
 from tabletape.ledger.store import Ledger
@@ -43,7 +44,13 @@ from tabletape.rules.risk_transformers.events import (
     Rolled,
     Stopped,
 )
-from tabletape.rules.risk_transformers.state import State, invariant_errors
+from tabletape.rules.risk_transformers.state import (
+    Fight,
+    Force,
+    State,
+    invariant_errors,
+    with_seat,
+)
 from tests.bots import bot_prefix
 from tests.risk_transformers.helpers import GAME
 
@@ -282,3 +289,22 @@ def test_bot_actions_are_listed() -> None:
     for seed in (3, 4, 5):
         bot_prefix(GAME, begun(seed), 600)
 
+
+
+# -- what the accounting catches ------------------------------------------------------------------
+
+
+def test_the_accounting_catches_a_card_twice_an_eliminated_hand_and_a_stray_attack() -> None:
+    """Components: 42 upgrade cards, each once; Out of Robots!: the army destroyed holds
+    nothing; How to Attack: the attackers stand on the zone they attack from."""
+    state = bot_prefix(GAME, begun(1), 200)
+    card = state.board.card_ids[0]
+    doubled = replace(with_seat(state, 0, hand=(card, card)), pile=state.pile - 2)
+    assert any("seen more often" in e for e in invariant_errors(doubled))
+    out = with_seat(state, 1, eliminated=True)
+    assert any("out of the game" in e for e in invariant_errors(out))
+    mine = next(p for p, z in enumerate(state.zones) if z.owner == 0)
+    theirs = next(p for p, z in enumerate(state.zones) if z.owner == 1)
+    stray = replace(state, attack=Fight(attacker=1, defender=0, source=mine, target=theirs,
+                                        attacking=Force(robots=1)))
+    assert any("attack from" in e for e in invariant_errors(stray))
