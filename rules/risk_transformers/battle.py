@@ -151,9 +151,8 @@ def check_target(state: State, seat: int, source: int, target: int, force: Force
 
 def neighbours(state: State, place: int) -> list[int]:
     """The places next to ``place`` as the board stands (spinning zones, open factories)."""
-    found = state.board.neighbours(state.places[place], positions=state.standing,
-                                   open_factories=state.open_factories)
-    return [state.place(zone) for zone in found]
+    found = state.board.neighbour_table(state.positions, state.open_factories)
+    return [state.place(zone) for zone in found[state.places[place]]]
 
 
 def flying_megatron(state: State, seat: int, force: Force) -> bool:

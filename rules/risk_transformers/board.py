@@ -200,6 +200,23 @@ class Cybertron(msgspec.Struct, frozen=True, dict=True):
         with the war factories in ``open_factories`` open."""
         return self.board.neighbours_at(zone, positions=positions, open_spaces=open_factories)
 
+    @cached_property
+    def _tables(self) -> dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, tuple[str, ...]]]:
+        return {}
+
+    def neighbour_table(self, positions: tuple[str, ...],
+                        open_factories: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+        """Every space's neighbours as the board stands: the spinning zones at ``positions``
+        (in :attr:`spinning` order), the war factories in ``open_factories`` open. Cached per
+        standing (the rules ask at every attack and back-up, the bot at every choice)."""
+        key = (positions, open_factories)
+        if key not in self._tables:
+            standing = dict(zip(self.spinning, positions, strict=True))
+            self._tables[key] = {space: self.neighbours(space, positions=standing,
+                                                        open_factories=open_factories)
+                                 for space in self.board.ids}
+        return self._tables[key]
+
     def robots_for(self, zone_count: int) -> int:
         """The panel's robots for a number of zones controlled (1 to every zone and factory);
         ValueError for a count the panel does not cover."""

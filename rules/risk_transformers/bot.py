@@ -20,6 +20,7 @@ named (face down one time in ten).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
@@ -79,6 +80,8 @@ if TYPE_CHECKING:
 
 NOTE = "bot: the table applies it"
 """The ``note`` of a card played for an upgrade the table applies."""
+TRIAL_DICE = random.Random(0)
+"""Dice for trying a roll left empty (its faces never reach the event the bot returns)."""
 TYPES = {event_type(cls): cls for cls in EVENTS}
 Proposer = Callable[[State, ActionSpec, random.Random], Iterator[Candidate]]
 
@@ -89,7 +92,7 @@ def choose(rules: RiskTransformers, state: State, rng: random.Random) -> tuple[s
                   for candidate in PROPOSERS.get(spec.type, from_choices)(state, spec, rng)]
 
     def attempt(seat: int, event: Event) -> Event:
-        step(state, seat, rules.complete(state, state.name(seat), event, random.Random(0)))
+        step(state, seat, rules.complete(state, state.name(seat), event, TRIAL_DICE))
         return event
 
     chosen = first_legal(candidates, rng, attempt)
@@ -121,10 +124,14 @@ def from_choices(state: State, spec: ActionSpec, rng: random.Random) -> Iterator
 # -- board reading -------------------------------------------------------------------------------
 
 
-def enemies(state: State, seat: int) -> set[int]:
+def enemies(state: State, seat: int) -> frozenset[int]:
     """The seats ``seat`` may attack: neither itself nor a teammate."""
-    friends = {seat, *teammates(state, seat)}
-    return {s for s in range(len(state.seats)) if s not in friends}
+    return foes_of(len(state.seats), seat, tuple(teammates(state, seat)))
+
+
+@functools.cache
+def foes_of(players: int, seat: int, mates: tuple[int, ...]) -> frozenset[int]:
+    return frozenset(s for s in range(players) if s != seat and s not in mates)
 
 
 def enemy_near(state: State, seat: int, place: int) -> list[int]:
@@ -151,9 +158,8 @@ def placing(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Cand
     seat = state.current
     if state.phase == "setup":
         zones = [state.place(z) for z in choices(spec, "zone")]
-        mine = set(controlled(state, seat))
-        where = weighted(rng, zones, lambda p: 1 + 6 * bool(mine.intersection(
-            neighbours(state, p))))
+        near = {n for p in controlled(state, seat) for n in neighbours(state, p)}
+        where = weighted(rng, zones, lambda p: 1 + 6 * (p in near))
         yield 1.0, seat, Placed(zone=state.places[where])
         return
     front = fronts(state, seat) or controlled(state, seat)

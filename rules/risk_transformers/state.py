@@ -306,13 +306,14 @@ def invariant_errors(state: State) -> list[str]:
     errors: list[str] = []
     for seat, me in enumerate(state.seats):
         errors.extend(seat_errors(state, seat, me, tally.get(seat, (0, 0, 0))))
-    live = set(live_places(state))
+    live, filling = set(live_places(state)), state.phase in SETUP
     for place, zone in enumerate(state.zones):
-        if (zone.owner == NOBODY) != (zone.pieces == 0) or min(zone.robots, zone.vehicles) < 0:
-            errors.append(f"{state.places[place]}: owner {zone.owner} with {zone.pieces} pieces")
-        if zone.pieces and place not in live:
+        pieces = zone.pieces
+        if (zone.owner == NOBODY) != (pieces == 0) or zone.robots < 0 or zone.vehicles < 0:
+            errors.append(f"{state.places[place]}: owner {zone.owner} with {pieces} pieces")
+        if pieces and place not in live:
             errors.append(f"{state.places[place]} is a closed factory but holds pieces")
-        elif place in live and not zone.pieces and state.phase not in SETUP:
+        elif not pieces and not filling and place in live:
             errors.append(f"{state.places[place]} is empty (a zone must never be empty)")
     return errors + card_errors(state) + attack_errors(state)
 
