@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import random
 import tempfile
 from collections import Counter
@@ -16,9 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
+from typer.testing import CliRunner
 
 from tabletape.ledger.events import Event, GameStarted
 from tabletape.ledger.store import Ledger
+from tabletape.replay.cli import app
 from tabletape.replay.fold import open_game, record_action
 from tabletape.replay.simulate import simulated_started
 from tabletape.rules.kernel import IllegalAction, bot_game, dice_rng
@@ -308,3 +311,23 @@ def test_the_accounting_catches_a_card_twice_an_eliminated_hand_and_a_stray_atta
     stray = replace(state, attack=Fight(attacker=1, defender=0, source=mine, target=theirs,
                                         attacking=Force(robots=1)))
     assert any("attack from" in e for e in invariant_errors(stray))
+
+
+# -- tabletape simulate ----------------------------------------------------------------------------
+
+
+def test_simulate_transformers_plays_whole_games_the_same_for_a_seed(tmp_path: Path) -> None:
+    """``tabletape simulate transformers --games 2 --seed 3 --players 4``: two finished games
+    that verify and fold, byte-identical for the same seed."""
+    logs = []
+    for folder in ("one", "two"):
+        result = CliRunner().invoke(app, ["simulate", "transformers", "--games", "2", "--seed",
+                                          "3", "--players", "4", "--json", "--ledger",
+                                          str(tmp_path / folder)], env={"NO_COLOR": "1"})
+        assert result.exit_code == 0, result.output
+        ledger = Ledger(tmp_path / folder)
+        ids = json.loads(result.stdout)["games"]
+        assert ids == ["rt-s3-1", "rt-s3-2"]
+        assert all(GAME.result(open_game(ledger, game).state) is not None for game in ids)
+        logs.append([ledger.path(game).read_bytes() for game in ids])
+    assert logs[0] == logs[1]
