@@ -71,6 +71,7 @@ from tabletape.rules.risk_transformers.state import (
     State,
     Zone,
     controlled,
+    robot_units,
     sector_places,
     teammates,
 )
@@ -163,7 +164,13 @@ def placing(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Cand
         yield 1.0, seat, Placed(zone=state.places[where])
         return
     front = fronts(state, seat) or controlled(state, seat)
-    where = weighted(rng, front, lambda p: state.zones[p].pieces ** 2)
+    prey = weakest(state, seat)
+
+    def worth(place: int) -> float:
+        facing = any(state.zones[p].owner == prey for p in neighbours(state, place))
+        return state.zones[place].pieces ** 2 * (4.0 if facing else 1.0)
+
+    where = weighted(rng, front, worth)
     if state.phase == "leftover":
         yield 1.0, seat, Placed(zone=state.places[where])
         return
@@ -257,6 +264,7 @@ def attacking(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Ca
     """Attacks where its pieces outnumber the target's, the bigger the edge the likelier;
     Megatron in vehicle form alone at a lone enemy piece anywhere."""
     seat = state.current
+    prey = weakest(state, seat)
     for source in controlled(state, seat):
         zone = state.zones[source]
         if zone.pieces < data.ATTACK_FROM.value:
@@ -265,8 +273,14 @@ def attacking(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Ca
             gain = edge(state, source, target)
             if gain > 0 or (gain == 0 and rng.random() < 0.1):
                 force = force_from(zone, rng, data.ATTACK_MAX.value)
-                yield 2.0 ** gain, seat, attack_event(state, source, target, force)
+                focus = 4.0 if state.zones[target].owner == prey else 1.0
+                yield focus * 2.0 ** gain, seat, attack_event(state, source, target, force)
     yield from flights(state, seat, rng)
+
+
+def weakest(state: State, seat: int) -> int:
+    """The enemy with the fewest robot units on the board (the one to finish off)."""
+    return min(sorted(enemies(state, seat)), key=lambda foe: robot_units(state, foe))
 
 
 def flights(state: State, seat: int, rng: random.Random) -> Iterator[Candidate]:

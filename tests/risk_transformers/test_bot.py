@@ -60,9 +60,27 @@ from tests.risk_transformers.helpers import GAME
 GAMES, CHUNK = 500, 50
 
 
+OTHER_LEADERS = {2: "bumblebee,barricade", 3: "bumblebee,barricade,megatron",
+                 4: "bumblebee,barricade,optimus-prime,megatron"}
+"""Each player count's other choice of leaders (Setup 2: the factions by seat)."""
+VARIANTS: tuple[dict[str, str], ...] = (
+    {},
+    {"leftover": "place", "rotation": "step", "casualties": "rolled"},
+    {"spinning-start": "board", "bumblebee-escape": "defending", "barricade": "source",
+     "megatron-alone": "always", "gift-jump": "false"},
+    {"leaders": ""},
+)
+"""The options of the seeded games in turn (the readings' other choices; ``leaders``: the
+other leaders)."""
+
+
 def begun(seed: int) -> GameStarted:
-    """Game ``seed``: 2, 3 or 4 players in turn, the default options."""
-    return simulated_started(GAME, 2 + seed % 3, seed)
+    """Game ``seed``: 2, 3 or 4 players in turn, each with the :data:`VARIANTS` in turn."""
+    players = 2 + seed % 3
+    options = dict(VARIANTS[seed // 3 % len(VARIANTS)])
+    if "leaders" in options:
+        options["leaders"] = OTHER_LEADERS[players]
+    return simulated_started(GAME, players, seed, options)
 
 
 @dataclasses.dataclass(frozen=True)
