@@ -119,7 +119,8 @@ class Fight(msgspec.Struct, frozen=True, gc=False):
     """What the attack waits for: ``defend``, ``roll``, ``lose`` (casualties pending), ``next``
     (continue or stop) or ``won`` (captured: more pieces may move in)."""
     chosen: bool = False
-    """A side chose a casualty of this roll (no ``plus-one`` after that)."""
+    """A casualty of this roll was taken, chosen or derived (no ``plus-one`` after that: it
+    would count the roll's casualties again)."""
 
 
 class Receipt(msgspec.Struct, frozen=True, gc=False):
@@ -302,44 +303,54 @@ def invariant_errors(state: State) -> list[str]:
     and no more copies of it than the board has; an eliminated player with nothing on the board
     and no cards; the attack in progress between its players' zones, its pieces still there.
     """
+    errors = zone_errors(state)
     tally = board_tally(state)
-    errors: list[str] = []
     for seat, me in enumerate(state.seats):
-        errors.extend(seat_errors(state, seat, me, tally.get(seat, (0, 0, 0))))
+        errors.extend(seat_errors(state, seat, me, tally[seat]))
+    return errors + card_errors(state) + attack_errors(state)
+
+
+def zone_errors(state: State) -> list[str]:
+    """Places owned with nothing on them or holding pieces of nobody, pieces on a closed
+    factory, an empty zone once setup is over."""
+    errors = []
     live, filling = set(live_places(state)), state.phase in SETUP
     for place, zone in enumerate(state.zones):
-        pieces = zone.pieces
+        pieces = zone.robots + zone.vehicles + zone.leader
         if (zone.owner == NOBODY) != (pieces == 0) or zone.robots < 0 or zone.vehicles < 0:
             errors.append(f"{state.places[place]}: owner {zone.owner} with {pieces} pieces")
         if pieces and place not in live:
             errors.append(f"{state.places[place]} is a closed factory but holds pieces")
         elif not pieces and not filling and place in live:
             errors.append(f"{state.places[place]} is empty (a zone must never be empty)")
-    return errors + card_errors(state) + attack_errors(state)
+    return errors
 
 
 def board_tally(state: State) -> dict[int, tuple[int, int, int]]:
     """Each seat's robots, vehicles and leaders on the board, in one pass over the places."""
-    tally: dict[int, tuple[int, int, int]] = {}
+    count = len(state.seats)
+    robots, vehicles, leaders = [0] * count, [0] * count, [0] * count
     for zone in state.zones:
         if zone.owner != NOBODY:
-            robots, vehicles, leaders = tally.get(zone.owner, (0, 0, 0))
-            tally[zone.owner] = (robots + zone.robots, vehicles + zone.vehicles,
-                                 leaders + zone.leader)
-    return tally
+            robots[zone.owner] += zone.robots
+            vehicles[zone.owner] += zone.vehicles
+            leaders[zone.owner] += zone.leader
+    return {seat: (robots[seat], vehicles[seat], leaders[seat]) for seat in range(count)}
 
 
 def card_errors(state: State) -> list[str]:
     """The cards: pile + discards + hands = the board's deck; each known card one of the
     board's, no more copies than it has."""
+    known = [*state.discard, *(card for me in state.seats for card in me.hand if card)]
     held = sum(len(me.hand) for me in state.seats)
     errors = []
     if state.pile < 0 or state.pile + len(state.discard) + held != len(state.board.card_ids):
         errors.append(f"cards: {state.pile} in the pile + {len(state.discard)} discarded + "
                       f"{held} in hands, not {len(state.board.card_ids)}")
-    deck = Counter(state.board.card_ids)
-    known = Counter(state.discard) + Counter(c for me in state.seats for c in me.hand if c)
-    extra = sorted(card for card, count in known.items() if count > deck[card])
+    if len(set(known)) == len(known) and state.board.deck.keys() >= set(known):
+        return errors  # each known card once, each the board's
+    extra = sorted(card for card, count in Counter(known).items()
+                   if count > state.board.deck[card])
     if extra:
         errors.append(f"cards seen more often than the board has them: {', '.join(extra)}")
     return errors
