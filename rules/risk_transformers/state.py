@@ -319,39 +319,33 @@ def invariant_errors(state: State) -> list[str]:
     and no more copies of it than the board has; an eliminated player with nothing on the board
     and no cards; the attack in progress between its players' zones, its pieces still there.
     """
-    errors = zone_errors(state)
-    tally = board_tally(state)
+    errors, tally = zone_scan(state)
     for seat, me in enumerate(state.seats):
         errors.extend(seat_errors(state, seat, me, tally[seat]))
     return errors + card_errors(state) + attack_errors(state)
 
 
-def zone_errors(state: State) -> list[str]:
-    """Places owned with nothing on them or holding pieces of nobody, pieces on a closed
-    factory, an empty zone once setup is over."""
+def zone_scan(state: State) -> tuple[list[str], list[tuple[int, int, int]]]:
+    """One pass over the places: what is wrong with them (owned with nothing on them or holding
+    pieces of nobody, pieces on a closed factory, an empty zone once setup is over), and each
+    seat's robots, vehicles and leaders on the board."""
     errors = []
+    count = len(state.seats)
+    robots, vehicles, leaders = [0] * count, [0] * count, [0] * count
     live, filling = set(live_places(state)), state.phase in SETUP
     for place, zone in enumerate(state.zones):
-        pieces = zone.robots + zone.vehicles + zone.leader
-        if (zone.owner == NOBODY) != (pieces == 0) or zone.robots < 0 or zone.vehicles < 0:
-            errors.append(f"{state.places[place]}: owner {zone.owner} with {pieces} pieces")
+        owner, pieces = zone.owner, zone.robots + zone.vehicles + zone.leader
+        if owner != NOBODY:
+            robots[owner] += zone.robots
+            vehicles[owner] += zone.vehicles
+            leaders[owner] += zone.leader
+        if (owner == NOBODY) != (pieces == 0) or zone.robots < 0 or zone.vehicles < 0:
+            errors.append(f"{state.places[place]}: owner {owner} with {pieces} pieces")
         if pieces and place not in live:
             errors.append(f"{state.places[place]} is a closed factory but holds pieces")
         elif not pieces and not filling and place in live:
             errors.append(f"{state.places[place]} is empty (a zone must never be empty)")
-    return errors
-
-
-def board_tally(state: State) -> dict[int, tuple[int, int, int]]:
-    """Each seat's robots, vehicles and leaders on the board, in one pass over the places."""
-    count = len(state.seats)
-    robots, vehicles, leaders = [0] * count, [0] * count, [0] * count
-    for zone in state.zones:
-        if zone.owner != NOBODY:
-            robots[zone.owner] += zone.robots
-            vehicles[zone.owner] += zone.vehicles
-            leaders[zone.owner] += zone.leader
-    return {seat: (robots[seat], vehicles[seat], leaders[seat]) for seat in range(count)}
+    return errors, list(zip(robots, vehicles, leaders, strict=True))
 
 
 def card_errors(state: State) -> list[str]:
