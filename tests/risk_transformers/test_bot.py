@@ -96,16 +96,16 @@ class Run:
 @functools.cache
 def run(seed: int) -> Run:
     """Game ``seed`` by the bot as :func:`~tabletape.rules.kernel.bot_game` plays it (each
-    action completed, checked and applied as a recorded one), every event's invariants checked
-    on the way."""
+    action completed, then checked and applied by ``apply``, as the fold does: the rules'
+    ``apply_checks``), every event's invariants checked on the way."""
+    assert GAME.apply_checks
     started = begun(seed)
     state, rng, used = GAME.start(started), random.Random(seed), Counter[str]()
     events: list[tuple[str, Event]] = []
     while GAME.result(state) is None and (choice := GAME.bot_action(state, rng)) is not None:
         actor, event = choice
         event = GAME.complete(state, actor, event, dice_rng(seed, len(events) + 2))
-        GAME.check(state, actor, event)
-        after = GAME.apply(state, actor, event)
+        after = GAME.apply(state, actor, event)  # apply_checks: it refuses what check does
         errors = invariant_errors(after)
         assert not errors, f"seed {seed}, event {len(events) + 1} {event!r} by {actor}: {errors}"
         used.update(mechanisms(state, actor, event, after))
