@@ -51,6 +51,7 @@ from tabletape.rules.risk_transformers.events import (
     Defended,
     Drew,
     Ended,
+    Exchanged,
     Gifted,
     Jumped,
     Lost,
@@ -188,17 +189,18 @@ def reviving(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Can
 
 
 def playing(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Candidate]:
-    """Bonus cards in Phase 1 always; Fusion Cannons before an attack with the edge; a card for
-    the table now and then."""
-    seat = state.current
-    for card in choices(spec, "card"):
+    """Bonus cards in Phase 1 always; a dice card before an attack with the edge (or in the
+    attack, either side's); a card for the table now and then."""
+    seat = seat_of(state, spec.actors[0])
+    cards = choices(spec, "card")
+    for card in cards:
         found = state.board.card(card)
         if found.timing == "phase-1":
             yield 30.0, seat, Played(card=card)
-        elif found.effect in ("attack-dice+1",) and best_edge(state, seat) > 0:
+        elif "dice+" in found.effect and (state.attack is not None or best_edge(state, seat) > 0):
             yield 4.0, seat, Played(card=card)
         elif found.effect == "table":
-            yield 0.3 / len(choices(spec, "card")), seat, Played(card=card, note=NOTE)
+            yield (0.05 if state.attack else 0.3) / len(cards), seat, Played(card=card, note=NOTE)
 
 
 # -- Phase 2 -------------------------------------------------------------------------------------
@@ -400,8 +402,11 @@ def backing_up(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[C
     zone = state.zones[source]
     leader = zone.leader and rng.random() < 0.3
     robots = min(zone.robots, zone.pieces - 1 - leader)
-    yield 4.0, seat, BackedUp(from_=state.places[source], to=state.places[rng.choice(targets)],
-                              robots=robots, leader=leader)
+    vehicles = min(zone.vehicles, zone.pieces - 1 - leader - robots)
+    cards = next((f.choices for f in spec.fields if f.name == "card" and f.choices), ())
+    yield 0.5 if cards else 4.0, seat, BackedUp(
+        from_=state.places[source], to=state.places[rng.choice(targets)], robots=robots,
+        vehicles=vehicles, leader=leader, card=rng.choice(cards) if cards else "")
 
 
 def gifting(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Candidate]:
@@ -424,6 +429,21 @@ def jumping(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Cand
         yield 3.0, seat, Jumped(to=state.places[where])
 
 
+def exchanging(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Candidate]:
+    """Now and then, on its turn, 3 robots of a big zone for a vehicle, or a vehicle back for
+    3 robots on a front zone (more dice to attack with)."""
+    seat = state.current
+    if state.name(seat) not in spec.actors:
+        return
+    mine = [place for place in choices(spec, "zone") if state.at(place).owner == seat]
+    for place in mine:
+        if state.at(place).vehicles and enemy_near(state, seat, state.place(place)):
+            yield 1.0, seat, Exchanged(zone=place, to="robots")
+    big = [place for place in mine if state.at(place).robots > data.VEHICLE_WORTH.value]
+    if big:
+        yield 0.05, seat, Exchanged(zone=rng.choice(big), to="vehicle")
+
+
 def drawing(state: State, spec: ActionSpec, rng: random.Random) -> Iterator[Candidate]:
     """The card owed: named (one of the draw pile's), face down one time in ten."""
     cards = choices(spec, "card")
@@ -436,6 +456,6 @@ PROPOSERS: dict[str, Proposer] = {
     "change": changing, "end": ending, "attack": attacking, "defend": defending,
     "roll": rolling, "plus-one": plus_ones, "lose": losing, "continue": continuing,
     "stop": stopping, "move-in": moving_in, "back-up": backing_up, "gift": gifting,
-    "jump": jumping, "draw": drawing,
+    "jump": jumping, "draw": drawing, "exchange": exchanging,
 }
 """The bot's candidates for each action type ``legal_actions`` may offer."""

@@ -35,6 +35,7 @@ from tabletape.rules.risk_transformers.events import (
     Continued,
     Defended,
     Drew,
+    Exchanged,
     Gifted,
     Jumped,
     Lost,
@@ -139,7 +140,9 @@ MECHANISMS = (
     "card for the table", "fusion cannons", "attack with leader", "leader's d8",
     "plus-one", "casualty chosen", "continue", "stop", "capture", "move-in",
     "optimus jump", "barricade's one defender", "bumblebee escapes", "megatron alone",
-    "back-up", "back-up with leader", "gift", "draw named", "draw face down", "allspark",
+    "back-up", "back-up with leader", "back-up card", "gift", "draw named", "draw face down",
+    "allspark", "exchange for vehicle", "exchange for robots", "vehicle in battle",
+    "card in battle", "defender's card",
     "elimination", "over after day 6",
 )
 """What the bot must have done across the seeds (counted by :func:`mechanisms`). Not among
@@ -180,10 +183,14 @@ def event_mechanisms(before: State, seat: int, event: Event, after: State) -> li
     match event:
         case Placed():
             return ["setup placement" if before.phase == "setup" else "phase 1 placement"]
+        case Played(card=card) if before.attack is not None:
+            return ["card in battle" if seat == before.attack.attacker else "defender's card"]
         case Played(card=card):
             effect = before.board.card(card).effect
             return ["bonus card" if before.phase == "place" else
                     "fusion cannons" if effect == "attack-dice+1" else "card for the table"]
+        case Exchanged(to=to):
+            return [f"exchange for {to}"]
         case Revived():
             return ["revive"]
         case Morphed():
@@ -192,6 +199,8 @@ def event_mechanisms(before: State, seat: int, event: Event, after: State) -> li
             return ["spin" if zone in before.board.spinning else f"{to.replace('ed', 'e')} factory"]
         case Attacked(leader=True):
             return ["attack with leader", *flying(before, event)]
+        case Attacked(vehicles=vehicles) | Defended(vehicles=vehicles) if vehicles:
+            return ["vehicle in battle"]
         case Rolled(attacker=rolled_a, defender=rolled_d) if any(
                 d.sides == data.LEADER_DIE.value for d in (*rolled_a, *rolled_d)):
             return ["leader's d8"]
@@ -207,8 +216,9 @@ def event_mechanisms(before: State, seat: int, event: Event, after: State) -> li
             return ["move-in"]
         case Jumped():
             return ["optimus jump"]
-        case BackedUp(leader=leader):
-            return ["back-up", *(["back-up with leader"] if leader else [])]
+        case BackedUp(leader=leader, card=card):
+            return ["back-up card" if card else "back-up",
+                    *(["back-up with leader"] if leader else [])]
         case Gifted():
             return ["gift"]
         case Drew(card=card):
