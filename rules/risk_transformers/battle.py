@@ -658,7 +658,8 @@ def battle_actions(state: State) -> tuple[ActionSpec, ...]:
         "defend": (offer(Defended, waiting, "1 or 2 pieces"),),
         "roll": (offer(Rolled, waiting, "the dice as they landed (empty: tabletape rolls); "
                        f"{state.name(fight.defender)} may type them too (by=)"),),
-        "lose": (offer(Lost, waiting, "the casualties of this roll"),
+        "lose": (offer(Lost, tuple(state.name(seat) for seat in choosers(state, fight)),
+                       "the casualties of this roll"),
                  *((offer(PlusOne, pluses, "a robot-form leader's +1"),)
                    if not fight.chosen and pluses else ())),
         "next": (offer(Continued, current, "attack again"), offer(Stopped, current,
@@ -684,12 +685,19 @@ def waiting_on(state: State) -> tuple[int, ...]:
         return (fight.defender,)
     if fight.stage != "lose":
         return (fight.attacker,)
-    sides = ((fight.attacker, ATTACKER), (fight.defender, DEFENDER))
     if unplaced(state, fight):
-        return tuple(seat for seat, side in sides if has_plus(state, fight, side))
-    choosing = tuple(seat for index, (seat, _) in enumerate(sides)
-                     if fight.losses[index] and choice_needed(state, fight, index))
-    return choosing or (fight.attacker, fight.defender)
+        return tuple(seat for seat, side in ((fight.attacker, ATTACKER),
+                                             (fight.defender, DEFENDER))
+                     if has_plus(state, fight, side))
+    return choosers(state, fight)
+
+
+def choosers(state: State, fight: Fight) -> tuple[int, ...]:
+    """The seats whose casualty of this roll is a choice (M8: "the loser chooses"); both
+    sides when neither's is."""
+    seats = (fight.attacker, fight.defender)
+    return tuple(seat for index, seat in enumerate(seats)
+                 if fight.losses[index] and choice_needed(state, fight, index)) or seats
 
 
 def attack_offer(state: State, actors: tuple[str, ...]) -> ActionSpec:
