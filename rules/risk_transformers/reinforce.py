@@ -49,10 +49,19 @@ def begin_turn(state: State, seat: int) -> State:
     panel's robots for the zones held, an open factory counted) and the turn waits at step B."""
     zones = zones_held(state, seat)
     robots = state.board.robots_for(zones) if zones else 0
+    kept = state.seats[seat].operational  # A1 leftover=keep: setup's leftovers, first turn only
     state = replace(state, phase="place", step=BONUS_STEP, current=seat, turn=state.turn + 1,
                     captured=False, backed_up=False, gifted=False, jumped=False, attack=None,
                     played=(), received=())
-    return receive(state, Receipt(f"{zones} zones", robots))
+    state = receive(state, Receipt(f"{zones} zones", robots))
+    if kept:
+        state = replace(state, received=(*state.received, Receipt(KEPT, kept)))
+    return state
+
+
+KEPT = "setup's leftovers (A1)"
+"""The receipt naming the robots kept from setup for the first Phase 1 (``leftover=keep``):
+already in the operational pile, so the headline's total is what is to be placed."""
 
 
 def end_phase(state: State, seat: int, event: Ended) -> State:

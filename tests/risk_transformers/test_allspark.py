@@ -73,9 +73,8 @@ def test_a_short_scrapheap_gives_what_it_has() -> None:
     after = play(state, f"allspark card={PERIHEX}")
     assert after.at("perihex").robots == 2 and after.seats[OLGA].scrap_robots == 0
     # nothing left for day 2's Phase 1 either: step A's robots are all short, and say so
-    assert sum(r.robots for r in after.received) == 0
-    assert [r.short for r in after.received] == [after.board.robots_for(
-        zones_held(after, OLGA))]
+    step_a = after.received[0]
+    assert (step_a.robots, step_a.short) == (0, after.board.robots_for(zones_held(after, OLGA)))
     assert "short: the scrapheap holds no more robots, A10" in GAME.turn(after).detail
 
 

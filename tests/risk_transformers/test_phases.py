@@ -86,7 +86,7 @@ def test_step_a_gives_the_panel_value_for_the_zones_held() -> None:
     waits at step B (Play Cards)."""
     state = playing(2)
     held = zones_held(state, 0)
-    assert state.received == (Receipt(f"{held} zones", state.board.robots_for(held)),)
+    assert state.received[0] == Receipt(f"{held} zones", state.board.robots_for(held))
     assert (state.phase, state.step, state.current) == ("place", "B", 0)
 
 
@@ -395,8 +395,10 @@ def test_the_turn_says_what_phase_1_gave() -> None:
     robots = state.board.robots_for(held)
     assert (info.turn, info.round, info.phase, info.active) == (
         1, 1, "Phase 1: place robots, step B", ("Olga",))
-    assert info.detail.startswith(f"day 1: Olga receives {robots + 3} robots: {robots} for "
-                                  f"{held} zones, 3 for mass-production; ")
+    kept = state.received[1].robots  # playing(): leftover=keep, counted in the first turn
+    assert info.detail.startswith(f"day 1: Olga receives {robots + kept + 3} robots: {robots} "
+                                  f"for {held} zones, {kept} for setup's leftovers (A1), 3 for "
+                                  "mass-production; ")
 
 
 def test_a_card_before_an_attack_waits_for_the_attack() -> None:

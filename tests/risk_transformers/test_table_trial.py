@@ -12,7 +12,9 @@ from tabletape.ledger.store import Ledger
 from tabletape.replay.fold import open_game, record_action
 from tabletape.rules.kernel import REGISTERED, IllegalAction, rules_manifest
 from tabletape.rules.risk_transformers.battle import neighbours
-from tests.risk_transformers.helpers import GAME, NAMES
+from tabletape.rules.risk_transformers.reinforce import KEPT
+from tabletape.rules.risk_transformers.state import Receipt
+from tests.risk_transformers.helpers import GAME, NAMES, playing
 from tests.risk_transformers.test_battle import EXAMPLE, OLGA_ATTACKS, in_phase3, play, refused
 
 OLGA, PATRICK = 0, 1
@@ -95,3 +97,16 @@ def test_an_attack_is_typed_without_by(ledger_game: tuple[Ledger, str]) -> None:
     assert rolled.actor == "Olga"
     with pytest.raises(IllegalAction, match="cannot roll now"):
         record_action(ledger, game, "roll attacker=6,6 defender=1")
+
+
+def test_the_first_phase_1_counts_the_kept_leftovers() -> None:
+    """Reading A1, ``leftover=keep``: the leftovers are kept "for the first Phase 1 step E": the
+    headline's count is every robot to place (it said "receives 4 robots: 4 for 13 zones" and
+    then "places 20 operational robots")."""
+    state = playing(3)
+    kept = state.seats[0].operational - state.received[0].robots
+    assert kept > 0 and state.received[1] == Receipt(KEPT, kept)
+    total = sum(r.robots for r in state.received)
+    assert total == state.seats[0].operational
+    assert f"receives {total} robots: " in GAME.turn(state).detail
+    assert f"{kept} for setup's leftovers (A1)" in GAME.turn(state).detail
