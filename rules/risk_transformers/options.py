@@ -120,6 +120,12 @@ def check_choices(raw: Mapping[str, Any]) -> None:
             allowed = get_args(field.type)
             if value not in allowed:
                 raise BadOptions(unknown_name_message(field.encode_name, value, allowed))
+        if field.type is bool and isinstance(value, str):
+            try:
+                msgspec.convert(value, bool, strict=False)
+            except msgspec.ValidationError:
+                raise BadOptions(f"{field.encode_name} is true or false, not "
+                                 f"'{value}'") from None
 
 
 def leaders_for(players: int, chosen: Sequence[str] = ()) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ import pytest
 from tabletape.ledger.events import GameStarted
 from tabletape.ledger.store import Ledger
 from tabletape.replay.fold import open_game, record_action
-from tabletape.rules.kernel import REGISTERED, IllegalAction, rules_manifest
+from tabletape.rules.kernel import REGISTERED, BadOptions, IllegalAction, rules_manifest
 from tabletape.rules.risk_transformers.battle import neighbours
 from tabletape.rules.risk_transformers.reinforce import KEPT
 from tabletape.rules.risk_transformers.state import Receipt
@@ -110,3 +110,12 @@ def test_the_first_phase_1_counts_the_kept_leftovers() -> None:
     assert total == state.seats[0].operational
     assert f"receives {total} robots: " in GAME.turn(state).detail
     assert f"{kept} for setup's leftovers (A1)" in GAME.turn(state).detail
+
+
+@pytest.mark.parametrize("value", ["perhaps", "ja"])
+def test_a_yes_no_option_says_so(value: str) -> None:
+    """Reading A17 is an option a table sets: ``gift-jump=perhaps`` is refused in its words
+    ("gift-jump is true or false"), not the decoder's ("Expected `bool`, got `str`")."""
+    with pytest.raises(BadOptions, match=f"gift-jump is true or false, not '{value}'"):
+        GAME.options({"gift-jump": value}, NAMES[:2])
+    assert GAME.options({"gift-jump": "false"}, NAMES[:2])["gift-jump"] in (False, "false")
