@@ -17,10 +17,18 @@
 
 from tabletape.rules.manifest import GameManifest, lazy_rules
 
+REPLAY = "tabletape.replay.games.risk_transformers"
+
 MANIFEST = GameManifest(
     name="risk-transformers", title="Risk: Transformers", aliases=("transformers", "rt"),
     short="rt",
     rules="tabletape.rules.risk_transformers.game:RiskTransformers",
+    view=f"{REPLAY}:view",
+    narrate=f"{REPLAY}:narrate",
+    setup_notes=f"{REPLAY}:setup_notes",
+    conservation=f"{REPLAY}:conservation",
+    dice=f"{REPLAY}:dice",
+    demo="tabletape.rules.risk_transformers.demo",
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 
