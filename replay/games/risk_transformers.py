@@ -324,9 +324,7 @@ def ended(before: State, actor: str, event: Ended) -> str:
 
 def derived(before: State, after: State, event: Any) -> list[str]:
     """The consequences of one event, found by comparing the states."""
-    told = received_news(before, after)
-    if not isinstance(event, Revived):  # its price is told with it
-        told += scrapheap_news(before, after)
+    told = [] if isinstance(event, Revived) else scrapheap_news(before, after)  # price told
     told += battle_news(before, after, event)
     told += gift_news(before, after, event)
     told += allspark_news(before, after, event)
@@ -334,7 +332,7 @@ def derived(before: State, after: State, event: Any) -> list[str]:
              for s, me in enumerate(after.seats)
              if me.eliminated and not before.seats[s].eliminated]
     told += progress_news(before, after)
-    return told
+    return told + received_news(before, after)
 
 
 def received_news(before: State, after: State) -> list[str]:
@@ -496,7 +494,7 @@ def board_note(state: State, short: bool = False) -> Text:
     board = state.board.board
     mark = f" [{board.mark}]" if board.mark not in ("", "R", "V") else ""
     note = board.note.split(":")[0] if short else board.note
-    hint = f" ({BOARD_HINT})" if board.mark == "I" else ""
+    hint = f" ({BOARD_HINT})" if board.mark == "I" and "board=FILE" not in note else ""
     return Text(f"board: {board.name}{mark}" + (f": {note}" if note else "") + hint,
                 style="dim")
 
@@ -637,15 +635,21 @@ def setup_notes(rules: Rules[Any], state: State) -> RenderableType:
 
 
 def readings_text(state: State) -> Text:
-    """The readings with an option: ``[I default; option X]`` or ``[set by the table]``."""
+    """The readings a table may change, each ``[I default; option X=V]`` or ``[set by the
+    table: X=V]``; the fixed ones named."""
     text = Text("where the rulebook is silent (our reading, a default; change it with --option "
                 "at new):", style="dim")
-    for row in readings(state.settings):
+    rows = readings(state.settings)
+    for row in rows:
         if not row["option"]:
             continue
-        mark = f"I default; option {row['option']}" if row["default"] else "set by the table"
-        text.append(f"\n  {row['reading']} {row['option']}={value_words(row['value'])} [{mark}]",
-                    style="dim" if row["default"] else "bold")
+        typed = f"{row['option']}={value_words(row['value'])}"
+        words = row["words"] if len(row["words"]) <= 100 else row["words"].split(";")[0]
+        line = (f"{words} [I default; option {typed}]" if row["default"]
+                else f"{typed} [set by the table; our default: {words}]")
+        text.append(f"\n  {row['reading']} {line}", style="dim" if row["default"] else "bold")
+    fixed = ", ".join(row["reading"] for row in rows if not row["option"])
+    text.append(f"\n  fixed readings (no option): {fixed}", style="dim")
     return text
 
 

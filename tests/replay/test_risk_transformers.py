@@ -1,0 +1,73 @@
+"""Narration of Risk: Transformers: the demo around the rulebook's Battle Example (a golden file),
+and each event told in table words."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from rich.console import Console
+
+from tabletape.ledger import Ledger
+from tabletape.replay.demo import run_demo
+from tabletape.replay.narrate import FAILED_MARK, NarratedEvent, narrate_game, narration_view
+from tests.replay.test_golden import check, rendered
+
+
+@pytest.fixture
+def demo(store: Ledger) -> str:
+    return run_demo(store, Console(file=StringIO()), kind="transformers")
+
+
+@pytest.fixture
+def told(store: Ledger, demo: str) -> list[NarratedEvent]:
+    return narrate_game(demo, store.records(demo))
+
+
+def test_demo_narration_is_the_golden_file(told: list[NarratedEvent]) -> None:
+    """The whole demo, as ``replay --narrate`` prints it (the game id left out: it is random)."""
+    assert not any(FAILED_MARK in " ".join(line.sentences) for line in told)
+    body = [line for line in told if line.seq > 1]
+    check("risk-transformers-demo-narration",
+          rendered(narration_view("Risk: Transformers demo", body)))
+
+
+def test_the_first_line_says_the_board_is_a_reconstruction(told: list[NarratedEvent]) -> None:
+    """issue 14: the default board is "marked as a reconstruction everywhere a user sees it",
+    narration included, with how to supply one."""
+    first = " ".join(told[0].sentences)
+    assert "[I]: a reconstruction, not the printed board" in first
+    assert "--option board=FILE" in first
+
+
+def test_the_battle_example_is_told_in_table_words(told: list[NarratedEvent]) -> None:
+    """Battle Example: "Black attacks with 3 robots. Red defends with 2 robots – one normal
+    robot and the leader (OPTIMUS PRIME)"; "Red uses OPTIMUS PRIME'S +1 defense bonus to
+    increase his roll from 3 to 4"; "Black has captured the Launch Pad and now moves all 3
+    attacking robots into the captured zone"."""
+    text = " ".join(" ".join(line.sentences) for line in told)
+    for words in (
+        "Patrick attacks Launch Pad from Hexima State with 3 robots.",
+        "Olga defends Launch Pad with 1 robot and Optimus Prime.",
+        "Patrick rolls 6, 4 and 1; Olga rolls 4 and 3 on the d8.",
+        "Optimus Prime's +1, best placed, makes the 3 a 4; 6 against 4: Patrick; 4 against 4: "
+        "Olga.",
+        "Olga puts Optimus Prime's +1 on the 3: it counts 4.",
+        "Olga puts 1 robot on the scrapheap. Patrick puts 1 robot on the scrapheap.",
+        "Patrick may continue the attack (continue) or stop.",
+        "Optimus Prime goes to the scrapheap. Patrick captures Launch Pad: 3 robots move in.",
+        "Patrick moves 1 robot more into Launch Pad.",
+        "Patrick draws a card face down for capturing a zone.",
+        "Olga calls for back-up: Optimus Prime from Autobase to Launch Pad.",
+        "Patrick morphs Megatron into vehicle form.",
+        "Olga pays 3 operational robots to bring Optimus Prime back on Kalis, in robot form.",
+        "Olga receives 7 robots: 7 for 21 zones.",
+        "Every zone holds a robot: the robots left are placed one at a time",
+        "Day 1 of 6 begins. Turn 1: Olga to play.",
+    ):
+        assert words in text, words
+
+
+def test_every_event_is_told_in_words_not_syntax(told: list[NarratedEvent]) -> None:
+    for line in told[1:]:
+        assert line.sentences and not line.sentences[0].startswith(f"{line.actor}: "), line
