@@ -4,29 +4,39 @@ hooks (conservation, the dice with their d8s) and the demo around the Battle Exa
 from __future__ import annotations
 
 import io
+from functools import cache
 from pathlib import Path
+from random import Random
 
+import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
-from tabletape.ledger import Ledger
+from tabletape.ledger import Ledger, Record
+from tabletape.ledger.events import Event, event_type
 from tabletape.replay.audit import audit_game
 from tabletape.replay.demo import run_demo
+from tabletape.replay.fold import Visit
 from tabletape.replay.games.risk_transformers import (
     allspark_news,
     conservation,
+    narrate,
     recorded,
     scrapheap_news,
     sector_label,
     setup_notes,
     view,
 )
-from tabletape.rules.actions import event_from, parse_action
+from tabletape.rules.actions import ParsedAction, event_from, parse_action
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers.demo import DEMO_PLAYERS, demo_actions
 from tabletape.rules.risk_transformers.events import AllSpark, Changed, Drew, Jumped, Played
 from tabletape.rules.risk_transformers.state import State, Zone, with_seat, with_zone
 from tests.risk_transformers.helpers import GAME, dealt, playing, started
 from tests.risk_transformers.test_battle import in_phase3, zone
 from tests.risk_transformers.test_phases import act, in_phase_two
+from tests.risk_transformers.test_phases_property import DEALT, TYPES, values
 
 OLGA, PATRICK = 0, 1
 
@@ -42,6 +52,7 @@ def flat(text: str) -> str:
     return " ".join(text.replace("│", " ").replace("┃", " ").split())
 
 
+@cache
 def demo_states() -> list[State]:
     """Every state of the demo, folded from its typed lines as the recorder reads them."""
     states = [started(2)]
@@ -182,3 +193,39 @@ def test_the_audit_counts_d8s_apart_and_finds_everything_conserved(tmp_path: Pat
     assert groups[("Olga", 8)] == [0, 0, 1, 1, 0, 0, 0, 0]  # d8:3 and d8:4, not 4 and 5
     assert groups[("Olga", 6)] == [0, 0, 0, 1, 0, 0]
     assert sum(groups[("Patrick", 6)]) == 6 and ("Patrick", 8) not in groups
+
+
+# -- every event the rules accept is told in words -------------------------------------------------
+
+
+def told_visit(before: State, actor: str, event: Event, after: State) -> list[str]:
+    """The narration of one event folded from ``before`` to ``after``."""
+    record = Record(seq=2, at="2026-12-01T00:00:00.000000Z", actor=actor,
+                    type=event_type(event), payload=msgspec.Raw(b"{}"), prev="", hash="")
+    return narrate(Visit(record=record, event=event, before=before, after=after,
+                         turn=GAME.turn(before), effective=True))
+
+
+@settings(max_examples=30, deadline=None)
+@given(draw=st.data(), moves=st.integers(1, 60))
+def test_legal_sequences_are_told_in_table_words(draw: st.DataObject, moves: int) -> None:
+    """Any sequence of offered actions from the first turn or from the demo's attack (Phases
+    1-5, battles with tabletape's dice): each
+    event the rules accept is told without the action syntax, and the view renders."""
+    state = draw.draw(st.sampled_from([DEALT, demo_states()[70]]))  # or as an attack begins
+    for _ in range(moves):
+        spec = draw.draw(st.sampled_from(GAME.legal_actions(state)))
+        fields = values(state, spec, draw.draw)
+        fields.update({field.name: str(draw.draw(st.integers(0, 3))) for field in spec.fields
+                       if field.name in ("robots", "face") and not field.choices})
+        actor = spec.actors[0]
+        event = GAME.complete(state, actor, event_from(ParsedAction(spec.type, fields, None),
+                                                       TYPES), Random(moves))
+        try:
+            after = GAME.apply(state, actor, event)
+        except IllegalAction:
+            continue
+        told = told_visit(state, actor, event, after)
+        assert told and not told[0].startswith(f"{actor}: "), (event, told)
+        state = after
+    assert rendered(view(GAME, state))
