@@ -28,7 +28,7 @@ from tabletape.replay.visitor import Visit
 from tabletape.rules import dice as dice_rules
 from tabletape.rules.kernel import Rules
 from tabletape.rules.risk_transformers import data
-from tabletape.rules.risk_transformers.battle import bonuses, choice_needed, unplaced
+from tabletape.rules.risk_transformers.battle import WAITS, bonuses, choice_needed, unplaced
 from tabletape.rules.risk_transformers.events import (
     AllSpark,
     Attacked,
@@ -615,8 +615,8 @@ def attack_panel(state: State, fight: Fight) -> Panel:
     if fight.attacker_dice:
         lines.append(f"last roll: {dice_words(fight.attacker_dice)} against "
                      f"{dice_words(fight.defender_dice)}")
-    return Panel("\n".join(lines), title=f"attack (rolls: {fight.rounds}, now: {fight.stage})",
-                 title_align="left")
+    title = f"attack: {plural(fight.rounds, 'roll')} so far; waits to {WAITS[fight.stage]}"
+    return Panel("\n".join(lines), title=title, title_align="left")
 
 
 def may_text(rules: Rules[Any], state: State) -> Text:
