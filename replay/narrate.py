@@ -114,7 +114,7 @@ def board_words(board: Any) -> str:
     """A board stored in the options that is a reconstruction (mark I) says so, and how to
     supply one (a table's own board, or none, says nothing).
 
-    >>> board_words({"name": "Cybertron", "mark": "I"})[:60]
+    >>> board_words({"name": "Cybertron", "mark": "I"})[:62]
     ' The board is Cybertron [I]: a reconstruction, not the printed'
     >>> board_words({"name": "Ours", "mark": "V"}), board_words(None)
     ('', '')

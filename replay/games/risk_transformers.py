@@ -27,7 +27,7 @@ from tabletape.replay.render import won_words
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice as dice_rules
 from tabletape.rules.kernel import Rules
-from tabletape.rules.risk_transformers import data
+from tabletape.rules.risk_transformers import RULES, data
 from tabletape.rules.risk_transformers.battle import WAITS, bonuses, choice_needed, unplaced
 from tabletape.rules.risk_transformers.events import (
     AllSpark,
@@ -432,8 +432,6 @@ def allspark_news(before: State, after: State, event: Any) -> list[str]:
 
 def progress_news(before: State, after: State) -> list[str]:
     """Setup filled, a new day, a new turn, the next phase, the end of the game."""
-    from tabletape.rules.risk_transformers import RULES  # the registered rules (lazy)
-
     result = RULES.result(after)
     if result is not None and RULES.result(before) is None:
         reason = f" ({result.reason})" if result.reason else ""
