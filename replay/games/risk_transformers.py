@@ -381,24 +381,43 @@ def waiting_words(state: State, fight: Fight) -> str:
 
 
 def scrapheap_news(before: State, after: State) -> list[str]:
-    """Pieces that went to a scrapheap: casualties, a crushed war factory, a gift, a revival's
-    price."""
+    """Pieces that went to a scrapheap: casualties (a vehicle lost in battle is "exchange[d] for
+    3 robots" and one of them scrapped, Battle Example 7), a crushed war factory, a gift."""
     told = []
-    worth = data.VEHICLE_WORTH.value
+    in_battle = before.attack is not None
     for seat, (was, now) in enumerate(zip(before.seats, after.seats, strict=True)):
         vehicles = now.scrap_vehicles - was.scrap_vehicles
-        back = min((worth - 1) * max(vehicles, 0), was.scrap_robots)
-        robots = now.scrap_robots - was.scrap_robots + back
-        if vehicles > 0:
-            told.append(f"{now.name} exchanges {plural(vehicles, 'vehicle')} for "
-                        f"{worth * vehicles} robots and puts the vehicle on the scrapheap with "
-                        f"{plural(vehicles, 'robot')}, {back} robots staying.")
-            robots -= vehicles
+        robots = now.scrap_robots - was.scrap_robots
+        if in_battle and vehicles > 0:
+            told.append(exchange_words(now.name, vehicles, was.scrap_robots))
+            robots += min((data.VEHICLE_WORTH.value - 1) * vehicles, was.scrap_robots) - vehicles
+        elif vehicles > 0:
+            told.append(f"{now.name} puts {plural(vehicles, 'vehicle')} on the scrapheap.")
         if robots > 0:
             told.append(f"{now.name} puts {plural(robots, 'robot')} on the scrapheap.")
         if now.scrapped and not was.scrapped:
             told.append(f"{leader_title(after, seat)} goes to the scrapheap.")
     return told
+
+
+def exchange_words(name: str, vehicles: int, scrapheap: int) -> str:
+    """A vehicle lost in battle, as the rulebook tells it (A10: a short scrapheap gives what it
+    has).
+
+    >>> exchange_words("Black", 1, 20)
+    'Black exchanges a vehicle for 3 robots and puts one of them on the scrapheap.'
+    >>> exchange_words("Black", 1, 1)
+    'Black exchanges a vehicle for robots and puts it on the scrapheap: 1 robot comes back.'
+    """
+    worth = data.VEHICLE_WORTH.value
+    back = min((worth - 1) * vehicles, scrapheap)
+    what = "a vehicle" if vehicles == 1 else plural(vehicles, "vehicle")
+    if back == (worth - 1) * vehicles:
+        ones = "one" if vehicles == 1 else str(vehicles)
+        return (f"{name} exchanges {what} for {worth * vehicles} robots and puts {ones} of them "
+                "on the scrapheap.")
+    return (f"{name} exchanges {what} for robots and puts it on the scrapheap: "
+            f"{plural(back, 'robot')} {'comes' if back == 1 else 'come'} back.")
 
 
 def gift_news(before: State, after: State, event: Any) -> list[str]:

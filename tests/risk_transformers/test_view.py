@@ -11,6 +11,7 @@ from random import Random
 import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 from rich.console import Console
 
 from tabletape.ledger import Ledger, Record
@@ -34,7 +35,7 @@ from tabletape.rules.risk_transformers.demo import DEMO_PLAYERS, demo_actions
 from tabletape.rules.risk_transformers.events import AllSpark, Changed, Drew, Jumped, Played
 from tabletape.rules.risk_transformers.state import State, Zone, with_seat, with_zone
 from tests.risk_transformers.helpers import GAME, dealt, playing, started
-from tests.risk_transformers.test_battle import in_phase3, zone
+from tests.risk_transformers.test_battle import in_phase3, play, zone
 from tests.risk_transformers.test_phases import act, in_phase_two
 from tests.risk_transformers.test_phases_property import DEALT, TYPES, values
 
@@ -161,12 +162,16 @@ def test_a_lost_vehicle_is_told_as_the_rulebook_tells_it() -> None:
     scrapheap"."""
     state = in_phase3({"hexima-state": zone(PATRICK, robots=3, vehicles=1),
                        "launch-pad": zone(OLGA, robots=1, leader=True)}, current=PATRICK)
+    state = play(state, "attack from=hexima-state target=launch-pad robots=3",
+                 "defend by=olga robots=1 leader=true")
     me = state.seats[PATRICK]
     after = with_seat(state, PATRICK, scrap_vehicles=me.scrap_vehicles + 1,
                       scrap_robots=me.scrap_robots - 2)
     assert scrapheap_news(state, after) == [
-        "Patrick exchanges 1 vehicle for 3 robots and puts the vehicle on the scrapheap with "
-        "1 robot, 2 robots staying."]
+        "Patrick exchanges a vehicle for 3 robots and puts one of them on the scrapheap."]
+    crushed = replace(after, attack=None)  # a closed factory: the vehicle goes as it is
+    assert scrapheap_news(replace(state, attack=None), crushed) == [
+        "Patrick puts 1 vehicle on the scrapheap."]
 
 
 def test_the_allspark_is_told_with_the_robots_it_brings() -> None:
