@@ -308,8 +308,8 @@ def turn_end(before: State, actor: str, event: Any, after: State) -> str:
         case Ended():
             return ended(before, actor, event)
         case AllSpark():
-            return (f"The AllSpark: the top card of the draw pile, "
-                    f"{card_title(before, event.card)}, is turned face up.")
+            return (f"{actor} turns the top card of the draw pile face up for the AllSpark: "
+                    f"{card_title(before, event.card)}.")
     return f"{actor}: {event_type(event)}"
 
 
@@ -459,6 +459,9 @@ def progress_news(before: State, after: State) -> list[str]:
     if before.phase == "setup" and after.phase == "leftover":
         told.append("Every zone holds a robot: the robots left are placed one at a time on "
                     "each player's own zones.")
+    if after.phase == "allspark" and before.phase != "allspark":
+        told.append(f"Day {after.day} is over: {after.name(after.current)} turns the AllSpark "
+                    "card (allspark).")
     if after.day != before.day and after.day:
         told.append(f"Day {after.day} of {data.DAYS.value} begins.")
     if after.turn != before.turn and after.phase in TURN_PHASES:

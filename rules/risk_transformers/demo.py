@@ -14,7 +14,8 @@ one. Black has no vehicle here (no event records the exchange of 3 robots for a 
 robots in Hexima State stand for the example's 3 robots and a vehicle, and he is left with 5 as
 printed. "Black decides to continue the attack": 6, 2, 1 against Optimus's 4 (+1: 5); Optimus
 goes to the scrapheap, Black captures the Launch Pad, moves the 3 attackers in and 1 more, and
-draws a card. On her next turn Olga brings Optimus back on Kalis for 3 robots.
+draws a card. Day 1 ends: Patrick turns the AllSpark card, Fusion Cannons, whose zone Perihex is
+Olga's (3 robots from her scrapheap). On day 2 Olga brings Optimus back on Kalis for 3 robots.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ _BATTLE_EXAMPLE = [
     "end",
     "end",
     "draw",
+    "allspark card=fusion-cannons",
 ]
 
 _OLGA_DAY_TWO = [

@@ -64,6 +64,9 @@ def test_the_battle_example_is_told_in_table_words(told: list[NarratedEvent]) ->
         "Olga receives 7 robots: 7 for 21 zones.",
         "Every zone holds a robot: the robots left are placed one at a time",
         "Day 1 of 6 begins. Turn 1: Olga to play.",
+        "Day 1 is over: Patrick turns the AllSpark card (allspark).",
+        "Patrick turns the top card of the draw pile face up for the AllSpark: Fusion Cannons. "
+        "The AllSpark brings new life to Perihex: Olga adds 3 robots. Day 2 of 6 begins.",
     ):
         assert words in text, words
 

@@ -89,8 +89,9 @@ def test_the_view_shows_sectors_zones_leaders_and_special_zones() -> None:
                   "Vos Patrick 12 + Megatron (vehicle form)",
                   "Pion Tower Olga 1 [spinning: closed]",
                   "Decagon Olga 1 [sliding: factory closed]", "Decagon war factory [closed]",
-                  "day 1 of 6", "1 face down", "Megatron (vehicle form)",
-                  "41 in the draw pile", "may be recorded now: Olga: end"):
+                  "day 2 of 6", "1 face down", "Perihex Olga 4", "Megatron (vehicle form)",
+                  "40 in the draw pile, 1 discarded (top: Fusion Cannons)",
+                  "may be recorded now: Olga: end"):
         assert words in text, words
 
 
@@ -184,7 +185,8 @@ def test_the_allspark_is_told_with_the_robots_it_brings() -> None:
     after = with_zone(before, before.place("perihex"), Zone(owner=PATRICK, robots=4))
     assert allspark_news(before, after, AllSpark(card=card)) == [
         "The AllSpark brings new life to Perihex: Patrick adds 3 robots."]
-    assert "is turned face up" in recorded(before, "table", AllSpark(card=card), after)
+    assert recorded(before, "Patrick", AllSpark(card=card), after) == (
+        "Patrick turns the top card of the draw pile face up for the AllSpark: Fusion Cannons.")
 
 
 def test_the_audit_counts_d8s_apart_and_finds_everything_conserved(tmp_path: Path) -> None:
@@ -219,7 +221,10 @@ def test_legal_sequences_are_told_in_table_words(draw: st.DataObject, moves: int
     event the rules accept is told without the action syntax, and the view renders."""
     state = draw.draw(st.sampled_from([DEALT, demo_states()[70]]))  # or as an attack begins
     for _ in range(moves):
-        spec = draw.draw(st.sampled_from(GAME.legal_actions(state)))
+        offered = GAME.legal_actions(state)
+        if not offered:  # the game is over
+            break
+        spec = draw.draw(st.sampled_from(offered))
         fields = values(state, spec, draw.draw)
         fields.update({field.name: str(draw.draw(st.integers(0, 3))) for field in spec.fields
                        if field.name in ("robots", "face") and not field.choices})
@@ -234,3 +239,19 @@ def test_legal_sequences_are_told_in_table_words(draw: st.DataObject, moves: int
         assert told and not told[0].startswith(f"{actor}: "), (event, told)
         state = after
     assert rendered(view(GAME, state))
+
+
+def test_the_end_of_day_6_is_told_with_the_result() -> None:
+    """Rounds 2: "If there are no days left, the game is over"; the narration says who won
+    and why (the result's reason, engineer A's), and the view's heading says it too."""
+    from tests.risk_transformers.test_allspark import PERIHEX, day_over
+
+    state = day_over(day=6)
+    event = AllSpark(card=PERIHEX)
+    after = GAME.apply(state, "Patrick", event)
+    told = told_visit(state, "Patrick", event, after)
+    result = GAME.result(after)
+    assert result is not None
+    assert told[-1].startswith(f"The game ends: {' and '.join(result.winners)} won")
+    assert result.reason in told[-1]
+    assert result.reason[:40] in flat(rendered(view(GAME, after)))
