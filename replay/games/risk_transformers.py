@@ -26,7 +26,7 @@ from tabletape.ledger.events import event_type
 from tabletape.replay.render import won_words
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice as dice_rules
-from tabletape.rules.kernel import Rules
+from tabletape.rules.kernel import Result, Rules
 from tabletape.rules.risk_transformers import RULES, data
 from tabletape.rules.risk_transformers.battle import WAITS, bonuses, choice_needed, unplaced
 from tabletape.rules.risk_transformers.events import (
@@ -453,8 +453,7 @@ def progress_news(before: State, after: State) -> list[str]:
     """Setup filled, a new day, a new turn, the next phase, the end of the game."""
     result = RULES.result(after)
     if result is not None and RULES.result(before) is None:
-        reason = f" ({result.reason})" if result.reason else ""
-        return [f"The game ends: {won_words(result)}{reason}."]
+        return [f"The game ends: {result_words(result)}."]
     told = []
     if before.phase == "setup" and after.phase == "leftover":
         told.append("Every zone holds a robot: the robots left are placed one at a time on "
@@ -469,6 +468,20 @@ def progress_news(before: State, after: State) -> list[str]:
     elif after.phase != before.phase and after.phase in TURN_PHASES:
         told.append(f"Now {phase_words(after)}.")
     return told
+
+
+def result_words(result: Result) -> str:
+    """Who won and why, the winners named once.
+
+    >>> result_words(Result(winners=("Olga",), reason="Olga won with 22 zones"))
+    'Olga won with 22 zones'
+    >>> result_words(Result(winners=("Olga",), reason="the most zones"))
+    'Olga won (the most zones)'
+    """
+    won = won_words(result)
+    if result.reason.startswith(won):
+        return result.reason
+    return f"{won} ({result.reason})" if result.reason else won
 
 
 # -- audit hooks ---------------------------------------------------------------------------------

@@ -252,6 +252,6 @@ def test_the_end_of_day_6_is_told_with_the_result() -> None:
     told = told_visit(state, "Patrick", event, after)
     result = GAME.result(after)
     assert result is not None
-    assert told[-1].startswith(f"The game ends: {' and '.join(result.winners)} won")
-    assert result.reason in told[-1]
+    assert told[-1] == f"The game ends: {result.reason}."
+    assert result.reason.startswith(f"{' and '.join(result.winners)} won")
     assert result.reason[:40] in flat(rendered(view(GAME, after)))
