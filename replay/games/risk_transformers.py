@@ -38,6 +38,7 @@ from tabletape.rules.risk_transformers.events import (
     Defended,
     Drew,
     Ended,
+    Exchanged,
     Gifted,
     Jumped,
     Lost,
@@ -153,7 +154,7 @@ def narrate(visit: Visit) -> list[str]:
 def recorded(before: State, actor: str, event: Any, after: State) -> str:
     """The fact a person recorded, in table words."""
     match event:
-        case Placed() | Played() | Revived() | Morphed() | Changed():
+        case Placed() | Played() | Revived() | Morphed() | Changed() | Exchanged():
             return outside_battle(before, actor, event, after)
         case Attacked() | Defended() | Continued() | Stopped() | Rolled() | PlusOne() | Lost() \
                 | MovedIn():
@@ -184,7 +185,20 @@ def outside_battle(before: State, actor: str, event: Any, after: State) -> str:
                    f"{after.seats[seat].form} form."
         case Changed():
             return changed(before, actor, event)
+        case Exchanged():
+            return exchanged(before, actor, event)
     return f"{actor}: {event_type(event)}"
+
+
+def exchanged(before: State, actor: str, event: Exchanged) -> str:
+    """Things to Know: "You can exchange 3 robots for 1 vehicle, or vice versa, at any time"."""
+    worth = data.VEHICLE_WORTH.value
+    vehicles = "a vehicle" if event.count == 1 else plural(event.count, "vehicle")
+    robots = plural(worth * event.count, "robot")
+    given, taken = ((robots, vehicles) if event.to.strip().casefold().startswith("vehicle")
+                    else (vehicles, robots))
+    return (f"{actor} exchanges {given} for {taken} on {zone_title(before, event.zone)} "
+            "(with the scrapheap).")
 
 
 def played(before: State, actor: str, event: Played) -> str:
@@ -294,7 +308,8 @@ def turn_end(before: State, actor: str, event: Any, after: State) -> str:
     match event:
         case BackedUp():
             seat = seat_called(before, actor)
-            return (f"{actor} calls for back-up: {pieces_words(before, seat, event)} from "
+            card = f" with {card_title(before, event.card)}" if event.card else ""
+            return (f"{actor} calls for back-up{card}: {pieces_words(before, seat, event)} from "
                     f"{zone_title(before, event.from_)} to {zone_title(before, event.to)}.")
         case Gifted():
             return f"{actor} gives {zone_title(before, event.zone)} to the teammate instead " \
@@ -324,7 +339,7 @@ def ended(before: State, actor: str, event: Ended) -> str:
 
 def derived(before: State, after: State, event: Any) -> list[str]:
     """The consequences of one event, found by comparing the states."""
-    told = [] if isinstance(event, Revived) else scrapheap_news(before, after)  # price told
+    told = [] if isinstance(event, Revived | Exchanged) else scrapheap_news(before, after)
     told += battle_news(before, after, event)
     told += gift_news(before, after, event)
     told += allspark_news(before, after, event)

@@ -10,8 +10,8 @@ Then the Battle Example as printed: "Black declares an attack on the Launch Pad 
 Red) from neighboring Hexima State. Black attacks with 3 robots. Red defends with 2 robots – one
 normal robot and the leader (OPTIMUS PRIME)": 6, 4, 1 against 4 and Optimus's d8 showing 3;
 "Red uses OPTIMUS PRIME'S +1 defense bonus to increase his roll from 3 to 4", so each side loses
-one. Black has no vehicle here (no event records the exchange of 3 robots for a vehicle): his 6
-robots in Hexima State stand for the example's 3 robots and a vehicle, and he is left with 5 as
+one: "Black exchanges a vehicle for 3 robots and puts one of them on his scrapheap" (Black made
+that vehicle of 3 of his 6 robots in Hexima State just before), and has 5 in Hexima State as
 printed. "Black decides to continue the attack": 6, 2, 1 against Optimus's 4 (+1: 5); Optimus
 goes to the scrapheap, Black captures the Launch Pad, moves the 3 attackers in and 1 more, and
 draws a card. Day 1 ends: Patrick turns the AllSpark card, Fusion Cannons, whose zone Perihex is
@@ -64,10 +64,12 @@ _BATTLE_EXAMPLE = [
     "end",
     "morph",
     "end",
+    "exchange zone=hexima-state to=vehicle",
     "attack from=hexima-state target=launch-pad robots=3",
     "defend by=olga robots=1 leader=true",
     "roll attacker=6,4,1 defender=4,d8:3 by=patrick",
     "plus-one by=olga face=3",
+    "lose by=patrick pieces=vehicle",
     "continue robots=3",
     "defend by=olga leader=true",
     "roll attacker=6,2,1 defender=d8:4 by=patrick",
