@@ -121,6 +121,13 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
         return (turn_actions(state) + battle_actions(state) + allspark.allspark_actions(state)
                 + exchange_actions(state))
 
+    def bot_action(self, state: State, rng: random.Random) -> tuple[str, Event] | None:
+        from tabletape.rules.risk_transformers import (
+            bot,  # the bot is not needed to record or replay a game
+        )
+
+        return bot.choose(self, state, rng)
+
     def figures(self, state: State) -> list[dict[str, Any]]:
         return [{"name": me.name, "leader": me.leader, "faction": me.faction, "team": me.team,
                  "zones": zones_held(state, seat), "robot_units": robot_units(state, seat),
