@@ -11,6 +11,7 @@ from rich.console import Console
 from tabletape.ledger import Ledger
 from tabletape.replay.demo import run_demo
 from tabletape.replay.narrate import FAILED_MARK, NarratedEvent, narrate_game, narration_view
+from tabletape.replay.simulate import simulate
 from tests.replay.test_golden import check, rendered
 
 
@@ -77,3 +78,23 @@ def test_the_battle_example_is_told_in_table_words(told: list[NarratedEvent]) ->
 def test_every_event_is_told_in_words_not_syntax(told: list[NarratedEvent]) -> None:
     for line in told[1:]:
         assert line.sentences and not line.sentences[0].startswith(f"{line.actor}: "), line
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_bot_games_narrate_in_words(tmp_path_factory: pytest.TempPathFactory,
+                                    players: int) -> None:
+    """Seeded bot games (3 per player count, to the end): every event is told in table words,
+    never the action syntax and never a narrator failure, and each game tells its end once, on
+    its last event."""
+    store = Ledger(tmp_path_factory.mktemp(f"rt{players}") / "ledger")
+    for game in simulate(store, "risk-transformers", games=3, seed=70 + players,
+                         players=players):
+        lines = narrate_game(game, store.records(game))
+        for line in lines[1:]:
+            assert line.sentences and all(line.sentences), (game, line)
+            assert not any(FAILED_MARK in sentence for sentence in line.sentences), (game, line)
+            if line.effective:
+                assert not line.sentences[0].startswith(f"{line.actor}: "), (game, line)
+        ends = [line for line in lines if any(s.startswith("The game ends:")
+                                              for s in line.sentences)]
+        assert len(ends) == 1 and ends[0].seq == lines[-1].seq, game
