@@ -28,6 +28,7 @@ from tabletape.rules.risk_transformers.battle import (
     check_pieces,
     eliminate,
     neighbours,
+    one_to,
     shift,
 )
 from tabletape.rules.risk_transformers.events import BackedUp, Drew, Gifted, Jumped
@@ -80,7 +81,7 @@ def move(state: State, seat: int, event: BackedUp, rule: str) -> State:
     force = as_force(event)
     check_pieces(state, source, force)
     if not 1 <= force.dice < state.zones[source].pieces:
-        refuse(f"move 1 to {state.zones[source].pieces - 1} pieces from "
+        refuse(f"move {one_to(state.zones[source].pieces - 1)} from "
                f"{state.places[source]}: leave at least one robot behind", rule=rule)
     if source == target or target not in connected(state, seat, source):
         refuse(f"{state.places[target]} is not connected to {state.places[source]}",

@@ -134,7 +134,7 @@ def check_attackers(state: State, source: int, force: Force) -> None:
     zone = state.zones[source]
     most = min(data.ATTACK_MAX.value, zone.pieces - 1)
     if not 1 <= force.dice <= most:
-        refuse(f"attack with 1 to {most} pieces from {state.places[source]}, not "
+        refuse(f"attack with {one_to(most)} from {state.places[source]}, not "
                f"{force.dice} (one piece must stay behind)", rule="How to Attack 2")
     check_pieces(state, source, force)
 
@@ -196,10 +196,11 @@ def defend(state: State, seat: int, event: Defended) -> State:
                "The defender must say how many robots he is defending with")
     force = as_force(event)
     most = min(data.DEFEND_MAX.value, state.zones[fight.target].pieces)
+    why = f"{state.places[fight.target]} holds {state.zones[fight.target].pieces}"
     if police_car(state, fight):
-        most = 1
+        most, why = 1, "BARRICADE attacks in vehicle form"
     if not 1 <= force.dice <= most:
-        refuse(f"defend with 1 to {most} pieces, not {force.dice}", rule="How to Attack 3")
+        refuse(f"defend with {one_to(most)} ({why}), not {force.dice}", rule="How to Attack 3")
     check_pieces(state, fight.target, force)
     return with_fight(state, replace(fight, defending=force, stage="roll"))
 
@@ -718,6 +719,15 @@ def attack_offer(state: State, actors: tuple[str, ...]) -> ActionSpec:
                    for spec in field_specs(Attacked))
     return ActionSpec(type="attack", actors=actors, fields=fields,
                       doc="from a zone to a neighbouring enemy zone")
+
+
+def one_to(most: int) -> str:
+    """How many pieces may be used, in words.
+
+    >>> one_to(0), one_to(1), one_to(3)
+    ('no piece', '1 piece', '1 to 3 pieces')
+    """
+    return {0: "no piece", 1: "1 piece"}.get(most, f"1 to {most} pieces")
 
 
 def offer(cls: type[Event], actors: tuple[str, ...], doc: str) -> ActionSpec:

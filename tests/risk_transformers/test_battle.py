@@ -267,7 +267,7 @@ def test_barricade_in_vehicle_form_allows_one_defender() -> None:
     state = in_phase3(layout, players=2, current=PATRICK, forms={PATRICK: "vehicle"},
                       leaders="optimus-prime,barricade")
     state = play(state, "attack from=hexima-state target=launch-pad robots=1 leader=true")
-    refused(state, "defend by=olga robots=2", "defend with 1 to 1")
+    refused(state, "defend by=olga robots=2", "defend with 1 piece")
 
 
 def test_megatron_in_vehicle_form_attacks_any_zone_alone() -> None:
@@ -395,7 +395,8 @@ def test_barricade_in_the_source_is_an_option(choice: str, most: int) -> None:
     state = in_phase3(layout, current=PATRICK, forms={PATRICK: "vehicle"},
                       leaders="optimus-prime,barricade", barricade=choice)
     state = play(state, "attack from=hexima-state target=launch-pad robots=2")
-    refused(state, f"defend by=olga robots={most + 1}", f"defend with 1 to {most}")
+    words = "1 piece" if most == 1 else f"1 to {most} pieces"
+    refused(state, f"defend by=olga robots={most + 1}", f"defend with {words}")
 
 
 def test_the_phase_ends_only_between_rolls() -> None:

@@ -15,7 +15,14 @@ from tabletape.rules.risk_transformers.battle import neighbours
 from tabletape.rules.risk_transformers.reinforce import KEPT
 from tabletape.rules.risk_transformers.state import Receipt
 from tests.risk_transformers.helpers import GAME, NAMES, playing
-from tests.risk_transformers.test_battle import EXAMPLE, OLGA_ATTACKS, in_phase3, play, refused
+from tests.risk_transformers.test_battle import (
+    EXAMPLE,
+    OLGA_ATTACKS,
+    in_phase3,
+    play,
+    refused,
+    zone,
+)
 
 OLGA, PATRICK = 0, 1
 
@@ -119,3 +126,20 @@ def test_a_yes_no_option_says_so(value: str) -> None:
     with pytest.raises(BadOptions, match=f"gift-jump is true or false, not '{value}'"):
         GAME.options({"gift-jump": value}, NAMES[:2])
     assert GAME.options({"gift-jump": "false"}, NAMES[:2])["gift-jump"] in (False, "false")
+
+
+def test_how_many_pieces_is_said_in_words() -> None:
+    """How to Attack 3, "The defender must say how many robots he is defending with (1 or 2)",
+    and BARRICADE in vehicle form: "the defender can only use one robot to defend": the refusal
+    says how many and why ("defend with 1 to 1 pieces, not 2" said neither)."""
+    state = play(in_phase3({"hexima-state": zone(OLGA, robots=4),
+                            "launch-pad": zone(PATRICK, leader=True)}),
+                 "attack from=hexima-state target=launch-pad robots=3")
+    refused(state, "defend by=patrick robots=1 leader=true",
+            r"defend with 1 piece \(launch-pad holds 1\), not 2")
+    state = in_phase3({"the-arena": zone(PATRICK, robots=3, leader=True),
+                       "blue-4": zone(OLGA, robots=3)}, current=PATRICK, forms={PATRICK: "vehicle"},
+                      leaders="optimus-prime,barricade")
+    state = play(state, "attack from=the-arena target=blue-4 robots=2 leader=true")
+    refused(state, "defend by=olga robots=2",
+            r"defend with 1 piece \(BARRICADE attacks in vehicle form\), not 2")
