@@ -56,6 +56,9 @@ def allspark(state: State, seat: int, event: AllSpark) -> State:
     choices = unseen(state)
     if event.card not in choices:
         what = f"{event.card} is not in the draw pile" if event.card else "name the card turned"
+        if event.card and state.board.board.find(event.card) is not None:
+            what = (f"no card still in the draw pile shows {event.card}, or several do: name "
+                    "the card turned")
         refuse(what, sorted(set(choices)), rule=ROUNDS)
     state = replace(state, pile=state.pile - 1, discard=(*state.discard, event.card))
     return new_day(spark(state, state.board.card(event.card).zone))
@@ -88,6 +91,18 @@ def turn_card(state: State, rng: random.Random) -> str:
     has not seen (the draw pile's, reshuffled from the discards when it is empty), drawn from
     the seeded generator, each copy alike."""
     return rng.choice(unseen(reshuffled(state)))
+
+
+def card_showing(state: State, text: str) -> str:
+    """The card meant by ``text`` typed as the table reads it: "The zone shown on the card is
+    where the AllSpark brings new life", so a zone (``Perihex``) names the one card still unseen
+    that shows it; anything else (a card's id or name, or a zone several unseen cards show) is
+    returned as typed, for :func:`allspark` to check."""
+    zone = state.board.board.find(text)
+    if zone is None or text in state.board.card_ids:
+        return text
+    showing = {card for card in unseen(reshuffled(state)) if state.board.card(card).zone == zone}
+    return showing.pop() if len(showing) == 1 else text
 
 
 def owed(state: State) -> bool:

@@ -88,11 +88,14 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
         """A battle's dice left empty (both sides) are rolled from ``rng``, a d8 per leader; an
-        AllSpark card left empty is turned from ``rng`` (:func:`.allspark.turn_card`); zones and
-        cards typed by name are stored by id (:func:`.moves.canonical`)."""
+        AllSpark card left empty is turned from ``rng`` (:func:`.allspark.turn_card`), one typed
+        as the zone it shows is that card (:func:`.allspark.card_showing`); zones and cards
+        typed by name are stored by id (:func:`.moves.canonical`)."""
         event = canonical(state, event)
-        if isinstance(event, AllSpark) and not event.card and allspark.owed(state):
-            return msgspec.structs.replace(event, card=allspark.turn_card(state, rng))
+        if isinstance(event, AllSpark) and allspark.owed(state):
+            card = (allspark.card_showing(state, event.card) if event.card
+                    else allspark.turn_card(state, rng))
+            return event if card == event.card else msgspec.structs.replace(event, card=card)
         sides = battle_dice(state)
         if isinstance(event, Rolled) and sides and not event.attacker and not event.defender:
             return msgspec.structs.replace(event, attacker=roll_mixed(rng, sides[0]),

@@ -3,18 +3,23 @@ only one player can mean it), the dice typed one side at a time, who the prompt 
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from tabletape.ledger.events import GameStarted
 from tabletape.ledger.store import Ledger
 from tabletape.replay.fold import open_game, record_action
 from tabletape.rules.kernel import REGISTERED, BadOptions, IllegalAction, rules_manifest
+from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.battle import neighbours
+from tabletape.rules.risk_transformers.events import AllSpark
 from tabletape.rules.risk_transformers.reinforce import KEPT
 from tabletape.rules.risk_transformers.state import Receipt
 from tests.risk_transformers.helpers import GAME, NAMES, playing
+from tests.risk_transformers.test_allspark import PERIHEX, day_over
 from tests.risk_transformers.test_battle import (
     EXAMPLE,
     OLGA_ATTACKS,
@@ -143,3 +148,19 @@ def test_how_many_pieces_is_said_in_words() -> None:
     state = play(state, "attack from=the-arena target=blue-4 robots=2 leader=true")
     refused(state, "defend by=olga robots=2",
             r"defend with 1 piece \(BARRICADE attacks in vehicle form\), not 2")
+
+
+def test_the_allspark_card_may_be_typed_as_the_zone_it_shows() -> None:
+    """Rounds (Days) 1: "Take the top card from the draw pile ... The zone shown on the card is
+    where the AllSpark brings new life": the table reads the zone aloud, so ``allspark
+    card=Perihex`` is the card showing Perihex (Fusion Cannons: "Zone: Perihex"); a zone no
+    unseen card shows is refused in those words (it said "perihex is not in the draw pile")."""
+    state = day_over()
+    event = GAME.complete(state, "Patrick", AllSpark(card="Perihex"), random.Random(1))
+    assert event == AllSpark(card=PERIHEX)
+    after = GAME.step(state, "Patrick", event)
+    assert after.at("perihex").robots == 1 + data.ALLSPARK.value
+    gone = replace(state, pile=state.pile - 1, discard=(PERIHEX,))
+    event = GAME.complete(gone, "Patrick", AllSpark(card="perihex"), random.Random(1))
+    with pytest.raises(IllegalAction, match="no card still in the draw pile shows perihex"):
+        GAME.step(gone, "Patrick", event)
