@@ -394,7 +394,8 @@ def place_problems(cybertron: Cybertron) -> list[str]:
 
 
 def panel_problems(cybertron: Cybertron) -> list[str]:
-    """A panel row for every zone count that can occur: 1 to 42 plus the war factories."""
+    """A panel row for every zone count that can occur: 1 to 42 plus the war factories (a row
+    may run past them: "42 or more"; only the counts that can occur are looked at)."""
     most = len(cybertron.board.ids)
     covered: dict[int, int] = {}
     found = []
@@ -402,7 +403,7 @@ def panel_problems(cybertron: Cybertron) -> list[str]:
         if row.low > row.to or row.robots < 0:
             found.append(f"panel row {row.low}-{row.to} -> {row.robots} is not a range of "
                          "zones giving 0 or more robots")
-        for count in range(row.low, row.to + 1):
+        for count in range(max(row.low, 1), min(row.to, most) + 1):
             covered[count] = covered.get(count, 0) + 1
     missing = [count for count in range(1, most + 1) if count not in covered]
     twice = sorted(count for count, times in covered.items() if times > 1)

@@ -3,6 +3,7 @@ only one player can mean it), the dice typed one side at a time, who the prompt 
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from tabletape.replay.fold import open_game, record_action
 from tabletape.rules.kernel import REGISTERED, BadOptions, IllegalAction, rules_manifest
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.battle import neighbours
+from tabletape.rules.risk_transformers.board import cybertron_from_data, default_board_data
 from tabletape.rules.risk_transformers.events import AllSpark
 from tabletape.rules.risk_transformers.reinforce import KEPT
 from tabletape.rules.risk_transformers.state import Receipt
@@ -164,3 +166,15 @@ def test_the_allspark_card_may_be_typed_as_the_zone_it_shows() -> None:
     event = GAME.complete(gone, "Patrick", AllSpark(card="perihex"), random.Random(1))
     with pytest.raises(IllegalAction, match="no card still in the draw pile shows perihex"):
         GAME.step(gone, "Patrick", event)
+
+
+def test_a_panel_row_running_far_past_the_board_is_read_as_or_more() -> None:
+    """Phase 1 A, "Find the number of zones you control in the black numbers": a table's panel
+    row ``from 40 to 1000000000000`` ("40 or more") covers every count that can occur; only
+    those are looked at (each count up to the row's end was counted: the board file hung
+    ``new`` and filled the memory)."""
+    board = copy.deepcopy(default_board_data())
+    board["transformers"]["panel"][-1]["to"] = 10**12
+    cybertron = cybertron_from_data(board)
+    assert cybertron.robots_for(len(cybertron.board.ids)) == board["transformers"]["panel"][-1][
+        "robots"]
