@@ -21,6 +21,7 @@ MANIFEST = GameManifest(
     name="risk-transformers", title="Risk: Transformers", aliases=("transformers", "rt"),
     short="rt",
     rules="tabletape.rules.risk_transformers.game:RiskTransformers",
+    projections="tabletape.queries.games.risk_transformers:projections",
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 
