@@ -119,17 +119,22 @@ def win_rate_by_seat(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[An
         ORDER BY kind, players, position_by DESC, position""")
 
 
-@report("sides", "Win rate by faction, leader, hero and villain")
+@report("sides", "Win rate by faction, team, leader, hero and villain")
 def win_rate_by_side(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any]]:
-    """Where the game has factions, leaders, heroes or villains: games and wins of each.
+    """Where the game has factions, teams, leaders, heroes or villains: games and wins of each.
 
-    For a villain, ``wins`` counts the games the villain's opponents won."""
+    A faction, leader or hero counts once per player (the two Decepticons of a 3-player Risk:
+    Transformers game, each playing alone, are two); a team once per game (Autobots of two
+    players, one game). For a villain, ``wins`` counts the games the villain's opponents won."""
     return rows_of(con, """
         SELECT kind, what, name, count(*) AS games, count(*) FILTER (won) AS wins,
                round(avg(won::INTEGER), 3) AS win_rate
         FROM (
             SELECT kind, 'faction' AS what, faction AS name, won FROM results
                 WHERE faction IS NOT NULL
+            UNION ALL SELECT kind, 'team', player_team, won FROM (
+                SELECT DISTINCT game, kind, player_team, won FROM results
+                WHERE player_team IS NOT NULL)
             UNION ALL SELECT kind, 'leader', leader, won FROM results WHERE leader IS NOT NULL
             UNION ALL SELECT kind, 'hero', hero, won FROM results WHERE hero IS NOT NULL
             UNION ALL SELECT kind, 'villain', villain, len(winners) > 0 FROM games

@@ -145,3 +145,19 @@ def test_the_cli_and_connect_say_a_rebuild_once(ledger: Ledger) -> None:
     make_version_3(ledger)
     with pytest.warns(CatalogRebuiltWarning, match="rebuilt from the logs"), connect(ledger):
         pass
+
+
+def test_the_sides_report_counts_a_team_once_per_game(ledger: Ledger) -> None:
+    """Marvel United's heroes win or lose together: the ``heroes`` team has one game per game,
+    however many heroes played it, and the games the rules' result says they won."""
+    games = bot_games(ledger, "marvel-united", 3, seed=2)
+    won = 0
+    for game in games:
+        folded = fold_records(game, ledger.records(game))
+        won += folded.rules.result(folded.state).team == "heroes"  # type: ignore[union-attr]
+    with connect(ledger) as con:
+        (table,) = run_reports(con, ["sides"])
+        (seated,) = con.execute("SELECT count(*) FROM results").fetchone()  # type: ignore[misc]
+    teams = {r["name"]: r for r in table.records() if r["what"] == "team"}
+    assert set(teams) == {"heroes"} and seated > len(games)
+    assert (teams["heroes"]["games"], teams["heroes"]["wins"]) == (len(games), won)
