@@ -5,6 +5,7 @@ projections as the catalog folds a log."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -12,19 +13,25 @@ from typing import Any
 import duckdb
 import msgspec
 from msgspec.structs import replace
+from typer.testing import CliRunner
 
-from tabletape.ledger import Record
+import tabletape
+from tabletape.ledger import Ledger, Record
 from tabletape.ledger.events import Event, GameStarted, event_type
+from tabletape.queries.catalog import connect
 from tabletape.queries.games.risk_transformers import projections
 from tabletape.queries.odds import dice_odds
 from tabletape.queries.projections import BATTLES, Projection, StandingsProjection
 from tabletape.queries.reports import REPORTS
 from tabletape.queries.rows import GameRows
-from tabletape.replay.fold import GameInfo, Visit
+from tabletape.replay.fold import GameInfo, Visit, open_game, record_action
+from tabletape.rules import dice
 from tabletape.rules.actions import event_from, parse_action
 from tabletape.rules.dice import NO_BONUS, Bonus
+from tabletape.rules.risk_transformers.battle import neighbours
 from tabletape.rules.risk_transformers.state import State
 from tabletape.rules.seats import seat_named
+from tests.queries.conftest import start_game
 from tests.risk_transformers.helpers import GAME, started
 from tests.risk_transformers.test_battle import (
     EXAMPLE,
@@ -257,3 +264,56 @@ def test_standings_after_a_capture() -> None:
         "robot_units": 5, "operational": 0, "scrapheap": 41, "cards": 0}
     assert {f: found[("Patrick", f)] for f in ("zones", "robots", "scrapheap")} == {
         "zones": 40, "robots": 42, "scrapheap": 3}
+
+
+# -- through the ledger, the catalog and the CLI -----------------------------------------------
+
+
+def recorded_attack(ledger: Ledger) -> str:
+    """A 2-player game recorded as typed: setup on the first zone allowed, Olga's Phase 1 and
+    2, then OPTIMUS PRIME and a robot attack a neighbouring zone of Patrick's, the dice left to
+    tabletape (seeded): "8-sided for your leader"."""
+    game = start_game(ledger, "transformers", ("Olga", "Patrick"), seed=3, game_id="rt-e2e")
+    folded = open_game(ledger, game)
+    while folded.state.phase in ("setup", "leftover"):
+        zone_choices = GAME.legal_actions(folded.state)[0].fields[0].choices
+        folded, _ = record_action(ledger, game, f"place zone={zone_choices[0]}")
+    state = folded.state
+    home = next(p for p, z in enumerate(state.zones) if z.owner == OLGA and z.leader)
+    record_action(ledger, game, f"place zone={state.places[home]} "
+                                f"count={state.seats[OLGA].operational}")
+    record_action(ledger, game, "end")
+    folded, _ = record_action(ledger, game, "end")
+    target = next(p for p in neighbours(folded.state, home)
+                  if folded.state.zones[p].owner == PATRICK)
+    for line in (f"attack from={state.places[home]} target={folded.state.places[target]} "
+                 "robots=1 leader=true", "defend by=patrick robots=1", "roll by=olga"):
+        record_action(ledger, game, line)
+    return game
+
+
+def test_a_recorded_battle_in_sql_and_stats(ledger: Ledger) -> None:
+    """``tabletape sql`` shows the roll with the leader's d8 beside the robot's d6 and
+    ``tabletape stats battles`` its matchup; the players' factions, no team with 2 players."""
+    game = recorded_attack(ledger)
+    app, runner = tabletape.build_app(), CliRunner()
+    asked = runner.invoke(app, ["sql", "SELECT attacker_die_sides, defender_die_sides, "
+                                "attacker_faces, defender_faces, attacker_losses, "
+                                "defender_losses FROM battles", "--format", "json",
+                                "--ledger", str(ledger.root)])
+    assert asked.exit_code == 0, asked.output
+    (battle,) = json.loads(asked.stdout)
+    assert (battle["attacker_die_sides"], battle["defender_die_sides"]) == ([8, 6], [6])
+    lost = dice.losses(dice.compare(battle["attacker_faces"], battle["defender_faces"]))
+    assert (battle["attacker_losses"], battle["defender_losses"]) == lost
+    stats = runner.invoke(app, ["stats", "battles", "--format", "json", "--ledger",
+                                str(ledger.root)])
+    assert stats.exit_code == 0, stats.output
+    table = json.loads(stats.stdout)
+    assert {row["matchup"] for row in table["rows"]} == {"d8+d6 v d6"}
+    with connect(ledger) as con:
+        players = con.execute("SELECT name, faction, team FROM players WHERE game = ?",
+                              [game]).fetchall()
+        turns = con.execute("SELECT DISTINCT turn FROM standings ORDER BY turn").fetchall()
+    assert players == [("Olga", "autobot", None), ("Patrick", "decepticon", None)]
+    assert turns == [(0,), (1,)]
