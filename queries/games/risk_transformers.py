@@ -197,8 +197,9 @@ class CardsPlayed(Projection):
 
 
 def zone_id(state: State, text: str) -> str | None:
-    """The board id of a zone typed as ``text`` (None when empty)."""
-    return state.places[zone_called(state, text)] if text else None
+    """The board id of a zone typed as ``text``; as typed when the board has no such zone (the
+    rules do not check the zone a card names); None when empty."""
+    return (state.board.board.find(text) or text) if text else None
 
 
 class AllSparkDraws(Projection):

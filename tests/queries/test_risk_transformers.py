@@ -317,3 +317,18 @@ def test_a_recorded_battle_in_sql_and_stats(ledger: Ledger) -> None:
         turns = con.execute("SELECT DISTINCT turn FROM standings ORDER BY turn").fetchall()
     assert players == [("Olga", "autobot", None), ("Patrick", "decepticon", None)]
     assert turns == [(0,), (1,)]
+
+
+def test_a_card_naming_a_zone_keeps_the_zone_as_the_board_calls_it() -> None:
+    """A card played for the table (its effect ``table``) names its zone as typed; the row has
+    the board's id (``The Praetorus Wharf`` typed by name), or the words as typed when the board
+    has no such zone."""
+    state = started(2)
+    cards = [c for c in state.board.card_ids if state.board.card(c).effect == "table"][:2]
+    olga = replace(state.seats[OLGA], hand=tuple(cards))
+    state = replace(state, seats=(olga, *state.seats[1:]), pile=state.pile - 2, phase="morph",
+                    day=1, turn=1)
+    tables = fold(state, f"play card={cards[0]} zone='The Praetorus Wharf' note=moved",
+                  f"play card={cards[1]} zone=nowhere")
+    assert [(row[9], row[10]) for row in tables["cards_played"]] == [
+        ("the-praetorus-wharf", "moved"), ("nowhere", None)]
