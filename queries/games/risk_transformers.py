@@ -16,6 +16,7 @@ none with 2 or 3 (each plays alone).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from msgspec.structs import replace
@@ -94,10 +95,19 @@ class OpenRoll:
     def settled(self) -> tuple[dice.Settled, dice.Bonus, dice.Bonus]:
         """The roll with both sides' bonuses, as the rules settle it."""
         attacker_bonus, defender_bonus = bonuses(self.state, self.fight)
-        found = dice.settle(dice.faces(self.fight.attacker_dice),
-                            dice.faces(self.fight.defender_dice),
-                            attacker_bonus=attacker_bonus, defender_bonus=defender_bonus)
+        found = settled_faces(dice.faces(self.fight.attacker_dice),
+                              dice.faces(self.fight.defender_dice), attacker_bonus,
+                              defender_bonus)
         return found, attacker_bonus, defender_bonus
+
+
+@lru_cache(maxsize=4096)
+def settled_faces(attacker: dice.Values, defender: dice.Values, attacker_bonus: dice.Bonus,
+                  defender_bonus: dice.Bonus) -> dice.Settled:
+    """:func:`~tabletape.rules.dice.settle`, remembered: both battle projections settle each
+    roll, and a game repeats the same few faces and bonuses (placing a +1 tries every die)."""
+    return dice.settle(attacker, defender, attacker_bonus=attacker_bonus,
+                       defender_bonus=defender_bonus)
 
 
 class RollWatcher(Projection):
