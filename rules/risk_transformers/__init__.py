@@ -13,6 +13,9 @@
   battle, leaders' powers in it and the cards "for this attack" (:mod:`.battle`); Phase 4, Call
   for Back-Up (Optimus's jump, a gift to the teammate), and Phase 5, Draw a Card
   (:mod:`.backup`).
+- **The end of a day and of the game** (:mod:`.allspark`): the AllSpark card the last player
+  turns after each round, the six days, the count at the end of day 6 (the Launch Pad breaking
+  a tie, team totals at 4) and the army left standing when every other is destroyed.
 """
 
 from tabletape.rules.manifest import GameManifest, lazy_rules

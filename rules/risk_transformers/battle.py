@@ -53,6 +53,7 @@ from tabletape.rules.risk_transformers.state import (
     Force,
     State,
     Zone,
+    armies_left,
     controlled,
     live_places,
     on_board,
@@ -545,9 +546,7 @@ def eliminate(state: State, seat: int) -> State:
     me = state.seats[seat]
     state = with_seat(state, seat, eliminated=True, hand=())
     state = replace(state, pile=state.pile + len(me.hand))
-    mine = {seat for seat in range(len(state.seats))
-            if seat == state.current or seat in teammates(state, state.current)}
-    if all(me.eliminated for s, me in enumerate(state.seats) if s not in mine):
+    if len(armies_left(state)) == 1:  # whoever's turn it is: one side is left
         return replace(state, phase="over", attack=None)
     return state
 

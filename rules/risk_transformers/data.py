@@ -100,6 +100,22 @@ FACTORY_MAX = Fact(3, "R", "Phase 1 D: one extra robot for each robot (or leader
 CARDS_PER_TURN = Fact(1, "R", "Phase 5: You can only draw one card per turn")
 ALLSPARK = Fact(3, "R", "Rounds 1: The player who controls this zone immediately puts 3 robots "
                 "from his scrapheap on it.")
+NO_ALLSPARK_CARD = Fact(
+    "skip", "I", "Rounds 1 takes \"the top card from the draw pile\" (A11: the discards "
+    "reshuffled when it is empty); with no card in either, every card is in a hand: no AllSpark "
+    "that day, the day marker moves on")
+ALLSPARK_PIECES = Fact(
+    "robots", "I", "Rounds 1: \"3 robots from his scrapheap\": robots only, as many as the "
+    "scrapheap holds (A10), never a vehicle exchanged for them")
+WINNING = Fact("most-zones", "R", "Winning: If you control the most zones at the end of day 6, "
+               "you win! (an open factory counts as a zone, a closed one does not, A3)")
+LAUNCH_PAD_TIE = Fact(
+    "holder", "R", "Winning: If there is a tie for the most zones controlled, the player who "
+    "controls the Launch Pad automatically wins the game (no matter how many zones he has); "
+    "4-Player Game: the team that controls the Launch Pad automatically wins. No zone is ever "
+    "empty, so somebody always holds the Launch Pad and a tie always has a winner")
+INSTANT_WIN = Fact("all-enemies", "R", "Out of Robots!: If you destroy all enemy armies, you win "
+                   "the game! (4 players: both armies of the other team)")
 DECK = Fact(board.CARDS, "R", "Components: 42 upgrade cards")
 MASS_PRODUCTION = Fact(3, "R", "Mass-Production: Place 3 extra robots this turn.")
 INTERLOCK = Fact(2, "R", "Interlock Initiators: Double your sector bonus this turn.")

@@ -36,7 +36,7 @@ Phase 4 and 5, and the day::
     jump to=kalis                     Optimus Prime in vehicle form
     draw [card=perihex-card]          Phase 5's card (empty: face down, unknown for now)
     end [turn=true]                   end this phase (``turn=true``: the rest of the turn)
-    allspark card=perihex-card        the top card turned face up after the last turn of a day
+    allspark [card=perihex-card]      the top card face up after a day's last turn (empty: drawn)
 """
 
 from __future__ import annotations
@@ -208,9 +208,10 @@ class Ended(Event, tag="end"):
 
 class AllSpark(Event, tag="allspark"):
     """``allspark card=...``: Rounds 1, the top card of the draw pile turned face up; the zone on
-    it gets 3 scrapheap robots of the player controlling it (derived)."""
+    it gets 3 scrapheap robots of the player controlling it (derived). Left empty, tabletape
+    turns a card from the seeded generator (like the dice) and the log stores it."""
 
-    card: str
+    card: str = ""
 
 
 EVENTS: tuple[type[Event], ...] = (

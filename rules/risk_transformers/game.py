@@ -1,4 +1,5 @@
-"""The Risk: Transformers rules object: setup, the phase machine and the five phases."""
+"""The Risk: Transformers rules object: setup, the phase machine, the five phases, the days
+and the end of the game."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from tabletape.rules.kernel import (
     TurnInfo,
     protocol_version,
 )
-from tabletape.rules.risk_transformers import MANIFEST
+from tabletape.rules.risk_transformers import MANIFEST, allspark
 from tabletape.rules.risk_transformers.battle import battle_actions, battle_dice
-from tabletape.rules.risk_transformers.events import EVENTS, Rolled
+from tabletape.rules.risk_transformers.events import EVENTS, AllSpark, Rolled
 from tabletape.rules.risk_transformers.moves import allowed_places, start_state, step
 from tabletape.rules.risk_transformers.options import (
     Options,
@@ -44,7 +45,7 @@ from tabletape.rules.seats import NOBODY, seat_named
 
 class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
     """Risk: Transformers – Cybertron Battle Edition, 2 to 4 players: setup, the phase
-    machine and Phases 1 and 2 so far."""
+    machine, the five phases, the AllSpark at the end of each day and the end of the game."""
 
     rules_version = "1"
     min_players = 2
@@ -73,7 +74,10 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
         return step(state, seat_named(actor, names, table=True), event)
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
-        """A battle's dice left empty (both sides) are rolled from ``rng``, a d8 per leader."""
+        """A battle's dice left empty (both sides) are rolled from ``rng``, a d8 per leader; an
+        AllSpark card left empty is turned from ``rng`` (:func:`.allspark.turn_card`)."""
+        if isinstance(event, AllSpark) and not event.card and allspark.owed(state):
+            return msgspec.structs.replace(event, card=allspark.turn_card(state, rng))
         sides = battle_dice(state)
         if isinstance(event, Rolled) and sides and not event.attacker and not event.defender:
             return msgspec.structs.replace(event, attacker=roll_mixed(rng, sides[0]),
@@ -81,12 +85,17 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
         return event
 
     def turn(self, state: State) -> TurnInfo:
-        active = (state.name(state.current),) if state.current != NOBODY else ()
+        playing = state.current != NOBODY and state.phase != "over"
+        active = (state.name(state.current),) if playing else ()
+        ending = state.phase in ("allspark", "over")
         return TurnInfo(turn=state.turn, round=state.day, phase=phase_words(state),
-                        active=active, detail=turn_detail(state))
+                        active=active,
+                        detail=allspark.over_words(state) if ending else turn_detail(state))
 
     def result(self, state: State) -> Result | None:
-        return None
+        """Once the game is over: the side that destroyed every enemy army, or the most zones at
+        the end of day 6 (the Launch Pad breaking a tie); ``team`` the faction with 4 players."""
+        return allspark.result(state)
 
     def legal_actions(self, state: State) -> tuple[ActionSpec, ...]:
         if state.phase in ("setup", "leftover"):
@@ -94,7 +103,7 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
             zone = FieldSpec(name="zone", kind="str", choices=zones)
             return (ActionSpec(type="place", actors=(state.name(state.current),),
                                fields=(zone,), doc="a robot on a zone (Setup 5)"),)
-        return turn_actions(state) + battle_actions(state)
+        return turn_actions(state) + battle_actions(state) + allspark.allspark_actions(state)
 
     def figures(self, state: State) -> list[dict[str, Any]]:
         """Each player's figures; the numbers are the catalog's ``standings`` after every turn

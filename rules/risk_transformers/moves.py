@@ -6,7 +6,7 @@ puts one robot at a time on an empty zone, youngest (seat 0) first, until all 42
 (Setup 5), and the leftover robots go as the ``leftover`` option says (A1); then the first
 turn begins (:mod:`.reinforce`: the phase machine and Phase 1; :mod:`.special`: Phase 2;
 :mod:`.battle`: Phase 3;
-:mod:`.backup`: Phases 4 and 5).
+:mod:`.backup`: Phases 4 and 5; :mod:`.allspark`: the end of a day and of the game).
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from tabletape.rules.risk_transformers import backup, battle, data, reinforce, special
+from tabletape.rules.risk_transformers import allspark, backup, battle, data, reinforce, special
 from tabletape.rules.risk_transformers.events import (
+    AllSpark,
     Attacked,
     BackedUp,
     Changed,
@@ -161,9 +162,16 @@ STEPS: Steps[State] = Steps(TITLE, {
     Jumped: backup.jump,
     Gifted: backup.gift,
     Drew: backup.draw,
+    AllSpark: allspark.allspark,
 })
 
 
 def step(state: State, seat: int, event: object) -> State:
-    """The state after ``seat``'s event, or a refusal."""
-    return STEPS.find(event)(state, seat, event)  # type: ignore[arg-type]
+    """The state after ``seat``'s event, or a refusal (every event once the game is over)."""
+    if state.phase == "over":
+        refuse(allspark.over_words(state))
+    if state.phase == "allspark" and not isinstance(event, AllSpark):
+        refuse(f"{allspark.over_words(state)} first (allspark [card=...])",
+               ["allspark"], rule=allspark.ROUNDS)
+    after = STEPS.find(event)(state, seat, event)  # type: ignore[arg-type]
+    return reinforce.out_of_turn(after)

@@ -1,7 +1,8 @@
 """The phase machine and Phase 1, "Place Robots" (T1–T7).
 
 A turn runs ``place`` (Phase 1) → ``morph`` (2) → ``attack`` (3) → ``back-up`` (4) → ``draw``
-(5), then the next seat not eliminated (A15). ``end`` finishes the current phase; Phase 1 ends
+(5), then the next seat not eliminated (A15); after the last seat, the round's AllSpark and the
+next day (:mod:`.allspark`, T12). ``end`` finishes the current phase; Phase 1 ends
 only when the operational pile is empty (T6).
 
 Phase 1's steps are compulsory and in order (T1). Step A is derived as the turn begins, so the
@@ -97,23 +98,51 @@ def card_owed(state: State) -> bool:
 
 
 def end_of_round(state: State) -> State:
-    """Hook, after the last player's Phase 5: the AllSpark, then the day marker moves; after day
-    6 the game is over (T12, A19). Built next session; for now the next round begins on the
-    same day."""
-    return state
+    """After the last player's Phase 5 (A19: the last seat from the youngest still in the game):
+    the round waits for the AllSpark card (``allspark card=...``, :mod:`.allspark`), which then
+    moves the day marker; with no card left in the draw pile or the discards, the day moves at
+    once (:data:`.data.NO_ALLSPARK_CARD`)."""
+    if state.pile or state.discard:
+        return replace(state, phase="allspark", step="", attack=None)
+    return new_day(state)
+
+
+def new_day(state: State) -> State:
+    """Rounds 2: "Move the vehicle marker to the next square of the day counter": the first
+    seat still in the game begins day N+1; "If there are no days left, the game is over"."""
+    if state.day >= data.DAYS.value:
+        return replace(state, phase="over", step="", attack=None)
+    state = replace(state, day=state.day + 1)
+    return begin_turn(state, next(s for s, me in enumerate(state.seats) if not me.eliminated))
 
 
 def next_turn(state: State) -> State:
-    """The next seat clockwise that is still in the game (A15); the round hook when the turn
-    order wraps around to the first seat."""
+    """The next seat clockwise that is still in the game (A15); the end of the round when the
+    turn order wraps around past the last seat."""
+    seat = next_seat(state)
+    if seat <= state.current:
+        return end_of_round(state)
+    return begin_turn(state, seat)
+
+
+def out_of_turn(state: State) -> State:
+    """Out of Robots!: "you are out of the game!": a player put out during his own turn (by a
+    gift of his last zone, or a factory closed on his last robots) plays none of it left; the
+    next seat's turn begins."""
+    if state.phase in TURN_PHASES and state.seats[state.current].eliminated:
+        return next_turn(replace(state, attack=None))
+    return state
+
+
+def next_seat(state: State) -> int:
+    """The next seat clockwise from the current one that is not eliminated (A15: "eliminated
+    players are skipped"); the current seat when every other is out."""
     count = len(state.seats)
     for offset in range(1, count + 1):
         seat = (state.current + offset) % count
         if not state.seats[seat].eliminated:
-            if seat <= state.current:
-                state = end_of_round(state)
-            return state if state.phase == "over" else begin_turn(state, seat)
-    return state
+            return seat
+    return state.current
 
 
 # -- Phase 1 ---------------------------------------------------------------------------------------
@@ -227,7 +256,8 @@ def placeable(state: State) -> list[str]:
 
 PHASE_WORDS = {"place": "Phase 1: place robots", "morph": "Phase 2: morph",
                "attack": "Phase 3: attack", "back-up": "Phase 4: back-up",
-               "draw": "Phase 5: draw a card"}
+               "draw": "Phase 5: draw a card", "allspark": "the AllSpark (the day is over)",
+               "over": "the game is over"}
 
 
 def phase_words(state: State) -> str:

@@ -25,6 +25,7 @@ from msgspec.structs import replace
 
 from tabletape.rules.kernel import ActionSpec, FieldSpec
 from tabletape.rules.risk_transformers import backup, data
+from tabletape.rules.risk_transformers.battle import eliminate
 from tabletape.rules.risk_transformers.board import Card
 from tabletape.rules.risk_transformers.events import Changed, Morphed, Played
 from tabletape.rules.risk_transformers.reinforce import (
@@ -176,9 +177,9 @@ def change(state: State, seat: int, event: Changed) -> State:
         refuse(f"{zone} is not a spinning or sliding zone",
                [*state.board.spinning, *state.board.sliding])
     require_sector(state, seat, zone)
-    changed = spin(state, zone, event.to) if zone in state.board.spinning else slide(
+    state = discard(state, seat, card.id)  # first: a closing may put its player out (A18)
+    return spin(state, zone, event.to) if zone in state.board.spinning else slide(
         state, seat, zone, event.to)
-    return discard(changed, seat, card.id)
 
 
 def require_sector(state: State, seat: int, zone: str) -> None:
@@ -238,7 +239,7 @@ def open_factory(state: State, seat: int, factory: str) -> State:
 
 def close_factory(state: State, factory: str) -> State:
     """"Close the zone. Any robots on it are crushed and returned to their owner's scrapheap"
-    (the leader too, A3)."""
+    (the leader too, A3); an owner left with nothing on the board is out ("Out of Robots!")."""
     place = state.place(factory)
     zone = state.zones[place]
     if zone.pieces:
@@ -247,7 +248,8 @@ def close_factory(state: State, factory: str) -> State:
                           scrap_vehicles=owner.scrap_vehicles + zone.vehicles,
                           scrapped=owner.scrapped or zone.leader)
     state = with_zone(state, place, EMPTY)
-    return replace(state, open_factories=tuple(f for f in state.open_factories if f != factory))
+    state = replace(state, open_factories=tuple(f for f in state.open_factories if f != factory))
+    return eliminate(state, zone.owner) if zone.pieces else state
 
 # -- what may be recorded now ----------------------------------------------------------------------
 

@@ -22,10 +22,11 @@ from tabletape.rules.risk_transformers.options import Settings
 from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import put
 
-PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "over")
+PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "allspark", "over")
 """Where the game is, in table words: ``setup`` (S5, a robot at a time on an empty zone),
 ``leftover`` (A1 ``leftover=place``: the rest onto your own zones), the turn's five phases
-(``place`` … ``draw``, Phase 1 to 5) and ``over``."""
+(``place`` … ``draw``, Phase 1 to 5), ``allspark`` (the end of a day: the AllSpark card is
+turned before the next turn) and ``over``."""
 SETUP = PHASES[:1]
 """The phase in which zones may still be empty (Setup 5 fills them)."""
 TURN_PHASES = PHASES[2:7]
@@ -251,6 +252,21 @@ def teammates(state: State, seat: int) -> list[int]:
     """The other seats of ``seat``'s team (4 players); none otherwise."""
     team = state.seats[seat].team
     return [s for s, me in enumerate(state.seats) if me.team == team and s != seat]
+
+
+def sides(state: State) -> dict[int, tuple[int, ...]]:
+    """The seats of each side by team: with 4 players the two factions, otherwise each seat
+    alone."""
+    found: dict[int, tuple[int, ...]] = {}
+    for seat, me in enumerate(state.seats):
+        found[me.team] = (*found.get(me.team, ()), seat)
+    return found
+
+
+def armies_left(state: State) -> list[int]:
+    """The sides (teams) with an army still in the game; one left: it destroyed every other."""
+    return [team for team, seats in sides(state).items()
+            if not all(state.seats[s].eliminated for s in seats)]
 
 
 def unseen(state: State) -> tuple[str, ...]:

@@ -41,6 +41,9 @@ def values(state: State, spec: ActionSpec, draw: st.DrawFn) -> dict[str, str]:
 def test_legal_sequences_keep_the_invariants(draw: st.DataObject, moves: int) -> None:
     state = DEALT
     for _ in range(moves):
+        if state.phase == "over":  # six days played: nothing more is offered
+            assert GAME.legal_actions(state) == () and GAME.result(state) is not None
+            break
         actions = GAME.legal_actions(state)
         assert actions, "a turn always offers something"
         spec = draw.draw(st.sampled_from(actions))
@@ -51,4 +54,4 @@ def test_legal_sequences_keep_the_invariants(draw: st.DataObject, moves: int) ->
         except IllegalAction:
             continue
         assert invariant_errors(state) == []
-        assert state.phase in ("place", "morph", "attack", "back-up", "draw")
+        assert state.phase in ("place", "morph", "attack", "back-up", "draw", "allspark", "over")
