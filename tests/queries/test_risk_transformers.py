@@ -24,6 +24,7 @@ from tabletape.queries.odds import dice_odds
 from tabletape.queries.projections import BATTLES, Projection, StandingsProjection
 from tabletape.queries.reports import REPORTS
 from tabletape.queries.rows import GameRows
+from tabletape.queries.schema import GAMES
 from tabletape.replay.fold import GameInfo, Visit, open_game, record_action
 from tabletape.rules import dice
 from tabletape.rules.actions import event_from, parse_action
@@ -332,3 +333,37 @@ def test_a_card_naming_a_zone_keeps_the_zone_as_the_board_calls_it() -> None:
                   f"play card={cards[1]} zone=nowhere")
     assert [(row[9], row[10]) for row in tables["cards_played"]] == [
         ("the-praetorus-wharf", "moved"), ("nowhere", None)]
+
+
+def test_a_four_player_win_is_a_team_in_games_and_players() -> None:
+    """Out of Robots!: "If you destroy all enemy armies, you win the game!" With 4 players both
+    Decepticon armies (Quentin's already out): the Autobots win, ``games.team`` is ``autobots``,
+    both Autobots are winners, each player's own team is in ``players.team``."""
+    paula, quentin = 2, 3
+    state = in_phase3(OLGA_ATTACKS | {"kalis": zone(paula, robots=3)}, players=4, rest=OLGA)
+    gone = replace(state.seats[quentin], eliminated=True)
+    state = replace(state, seats=(*state.seats[:quentin], gone))
+    folded = visits(state, "attack from=hexima-state target=launch-pad robots=3",
+                    "defend by=patrick robots=2", "roll attacker=6,6,1 defender=1,1")
+    core = GameRows()
+    run(core, info_of(state), folded, folded[-1].after)
+    game = dict(zip(GAMES.names, core.game, strict=True))
+    assert (game["finished"], game["winners"], game["team"]) == (
+        True, ["Olga", "Paula"], "autobots")
+    assert [(row[1], row[6], row[7]) for row in core.players] == [
+        ("Olga", "autobots", True), ("Patrick", "decepticons", False),
+        ("Paula", "autobots", True), ("Quentin", "decepticons", False)]
+
+
+def test_an_allspark_card_is_a_row() -> None:
+    """Rounds 1: "Take the top card from the draw pile. Place it faceup on the discard pile ...
+    The player who controls this zone immediately puts 3 robots from his scrapheap on it":
+    Fusion Cannons shows Perihex, Olga's; her scrapheap holds 2 (45 - 43 on the board: 4 on
+    Hexima State, 1 on each of 39 zones), so 2 come (A10: "place what exists")."""
+    state = in_phase3(OLGA_ATTACKS, rest=OLGA)
+    state = replace(state, phase="allspark", current=PATRICK)
+    assert state.seats[OLGA].scrap_robots == 2
+    tables = fold(state, "allspark card=fusion-cannons")
+    zone_of = state.board.card("fusion-cannons").zone
+    assert state.at(zone_of).owner == OLGA
+    assert [row[2:] for row in tables["allspark"]] == [(1, "fusion-cannons", zone_of, "Olga", 2)]
