@@ -66,7 +66,7 @@ class RefusedEvent(RulesError):
 
     def __init__(self, game: str, seq: int, reason: str) -> None:
         super().__init__(
-            f"event {seq} of game {game} is refused by the current rules: {reason}. "
+            f"event {seq} of game {game} is refused by the current rules: {reason.rstrip('.')}. "
             f"Run `tabletape verify {game}` to check the log"
         )
         self.seq = seq

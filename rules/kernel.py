@@ -69,9 +69,16 @@ class IllegalAction(RulesError):
         """Where the rulebook says so (section name), when useful to show."""
 
     def message(self) -> str:
+        """The reason, what is allowed, and the rule that says so when one is named.
+
+        >>> IllegalAction("Olga attacks from Kalis", rule="When Can I Attack?").message()
+        'Olga attacks from Kalis. Rule: When Can I Attack?'
+        """
         text = self.reason.rstrip(".") + "."
         if self.allowed:
             text += " Allowed: " + ", ".join(self.allowed) + "."
+        if self.rule:
+            text += f" Rule: {self.rule.rstrip('.')}" + ("" if self.rule[-1] in "?!" else ".")
         return text
 
     def suggesting(self, typed: Sequence[str]) -> IllegalAction:

@@ -7,6 +7,8 @@ Optimus Prime in vehicle form to any zone the player controls, besides the back-
 emptying a zone. ``gift`` (4 players) gives a zone to the teammate instead of the back-up move:
 its pieces go to the giver's scrapheap (the leader too, A16) and a robot of the teammate's
 scrapheap stands there; Optimus may still jump after a gift unless ``gift-jump=false`` (A17).
+:func:`move` is the back-up move itself, shared with the Phase 2 back-up card
+(:func:`.special.back_up`), which does not use up this phase's move.
 
 ``draw`` is Phase 5: one card if the player captured another player's zone this turn, none
 otherwise; the card may be named or drawn face down (``""`` in the hand); an empty draw pile is
@@ -34,6 +36,7 @@ from tabletape.rules.risk_transformers.state import (
     Force,
     State,
     Zone,
+    card_called,
     controlled,
     live_places,
     teammates,
@@ -52,7 +55,8 @@ Action = Callable[[tuple[str, ...]], ActionSpec]
 
 def require_phase_four(state: State, seat: int, what: str) -> None:
     if state.phase != "back-up":
-        refuse(f"{what} only in Phase 4 (Call for Back-Up)", rule=PHASE_FOUR)
+        also = " (or in Phase 2 with a back-up card)" if what == "call for back-up" else ""
+        refuse(f"{what} only in Phase 4 (Call for Back-Up){also}", rule=PHASE_FOUR)
     require_turn(state, seat, state.current, what)
 
 
@@ -60,22 +64,31 @@ def back_up(state: State, seat: int, event: BackedUp) -> State:
     """``back-up from=... to=...``: "Take as many robots as you want from one zone (remembering
     to leave at least one robot behind) and move them to a connected zone"."""
     require_phase_four(state, seat, "call for back-up")
+    if event.card:
+        refuse("Phase 4's back-up move needs no card (a back-up card is played in Phase 2)",
+               rule=PHASE_FOUR)
     if state.backed_up:
         refuse("one back-up move per turn (or a gift instead) has been made", rule=PHASE_FOUR)
-    source = owned_zone(state, seat, event.from_, PHASE_FOUR)
-    target = owned_zone(state, seat, event.to, PHASE_FOUR)
+    return replace(move(state, seat, event, PHASE_FOUR), backed_up=True)
+
+
+def move(state: State, seat: int, event: BackedUp, rule: str) -> State:
+    """The back-up move itself, the same in Phase 4 and with a Phase 2 card: pieces of one zone
+    (one left behind) to a connected zone of ``seat``'s."""
+    source = owned_zone(state, seat, event.from_, rule)
+    target = owned_zone(state, seat, event.to, rule)
     force = as_force(event)
     check_pieces(state, source, force)
     if not 1 <= force.dice < state.zones[source].pieces:
         refuse(f"move 1 to {state.zones[source].pieces - 1} pieces from "
-               f"{state.places[source]}: leave at least one robot behind", rule=PHASE_FOUR)
+               f"{state.places[source]}: leave at least one robot behind", rule=rule)
     if source == target or target not in connected(state, seat, source):
         refuse(f"{state.places[target]} is not connected to {state.places[source]}",
                [state.places[p] for p in sorted(connected(state, seat, source)) if p != source
                 and state.zones[p].owner == seat],
-               rule="Phase 4: Zones are connected if you control all the neighboring zones "
+               rule=f"{rule}: Zones are connected if you control all the neighboring zones "
                "between them")
-    return replace(shift(state, source, target, force), backed_up=True)
+    return shift(state, source, target, force)
 
 
 def connected(state: State, seat: int, source: int) -> set[int]:
@@ -122,9 +135,10 @@ def gift(state: State, seat: int, event: Gifted) -> State:
     "Your teammate puts a robot from his scrapheap into the zone. He now owns that zone"."""
     rule = "Phase 4: 4-Player Game"
     require_phase_four(state, seat, "give a zone to a teammate")
-    mates = teammates(state, seat)
+    mates = [mate for mate in teammates(state, seat) if not state.seats[mate].eliminated]
     if not mates:
-        refuse("zones are given only to a teammate, with 4 players", rule=rule)
+        refuse("zones are given only to a teammate still in the game, with 4 players",
+               rule=f"{rule}; Out of Robots!: you are out of the game")
     if state.backed_up:
         refuse("a zone is given instead of calling for back-up, once a turn", rule=rule)
     if state.jumped and not state.settings.options.gift_jump:
@@ -166,10 +180,10 @@ def draw(state: State, seat: int, event: Drew) -> State:
         refuse("the draw pile and the discards are empty: there is no card to draw",
                rule=PHASE_FIVE)
     state = reshuffled(state)
-    if event.card and event.card not in unseen(state):
-        refuse(f"{event.card} is not in the draw pile", sorted(set(unseen(state))),
-               rule=PHASE_FIVE)
-    state = with_seat(state, seat, hand=(*state.seats[seat].hand, event.card))
+    card = card_called(state, event.card).id if event.card else ""
+    if card and card not in unseen(state):
+        refuse(f"{card} is not in the draw pile", sorted(set(unseen(state))), rule=PHASE_FIVE)
+    state = with_seat(state, seat, hand=(*state.seats[seat].hand, card))
     return next_turn(replace(state, pile=state.pile - data.CARDS_PER_TURN.value))
 
 
@@ -198,7 +212,8 @@ def phase_four_actions(state: State) -> list[Action]:
                         for name, kind in (("robots", "int"), ("vehicles", "int"),
                                            ("leader", "bool"))))
             found.append(offer("back-up", fields, "pieces to a connected zone"))
-        if teammates(state, seat) and may_gift_or_jump(state, state.jumped):
+        mates = [m for m in teammates(state, seat) if not state.seats[m].eliminated]
+        if mates and may_gift_or_jump(state, state.jumped):
             found.append(offer("gift", (FieldSpec(name="zone", kind="str", choices=mine),),
                                "a zone to your teammate instead of back-up"))
     if may_jump(state):

@@ -18,7 +18,7 @@ Readings taken here (the rulebook is silent or torn):
   taken at the roll, or, while a +1 is awaited or a side must choose, at the ``plus-one``,
   the ``lose`` or the next action (a refusal then names who must choose first).
 - "2 or more robots" (M2) counts pieces: robots, vehicles and the leader (A6); a lone vehicle
-  does not attack (the table exchanges it for 3 robots first, which no event records yet).
+  does not attack (the table exchanges it for 3 robots first: ``exchange to=robots``).
 - Megatron in vehicle form attacking alone (A3) stays in his zone until he captures, and is
   the casualty when he loses.
 """
@@ -49,6 +49,7 @@ from tabletape.rules.risk_transformers.events import (
     Stopped,
 )
 from tabletape.rules.risk_transformers.state import (
+    PIECES,
     Fight,
     Force,
     State,
@@ -57,6 +58,7 @@ from tabletape.rules.risk_transformers.state import (
     controlled,
     live_places,
     on_board,
+    require_word,
     teammates,
     with_seat,
     with_zone,
@@ -65,8 +67,25 @@ from tabletape.rules.risk_transformers.state import (
 from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import refuse, require_turn
 
-CARD_BONUS: dict[str, tuple[Side, Bonus]] = {"attack-dice+1": (ATTACKER, Bonus(each=1))}
-"""A card effect (the board's ``effect``) that changes a side's dice "for this attack"."""
+DICE_EFFECTS: dict[str, Side] = {"attack-dice+": ATTACKER, "defence-dice+": DEFENDER}
+"""Card effects (the board's ``effect``, ``attack-dice+N``) that add N to each of a side's
+dice (Fusion Cannons: "Add 1 to each die for this attack")."""
+
+
+def card_bonus(effect: str) -> tuple[Side, Bonus] | None:
+    """The side and bonus a card's ``effect`` gives its dice; None for any other effect.
+
+    >>> card_bonus("defence-dice+2")
+    ('defender', Bonus(each=2, one=0, at=None))
+    >>> card_bonus("robots+3") is None
+    True
+    """
+    for prefix, side in DICE_EFFECTS.items():
+        if effect.startswith(prefix):
+            return side, Bonus(each=int(effect.removeprefix(prefix)))
+    return None
+
+ROBOT_FORM = "Leaders in Battle, Robot Form: This bonus can be added to any die"
 
 # -- declaring -------------------------------------------------------------------------------------
 
@@ -78,9 +97,11 @@ def attack(state: State, seat: int, event: Attacked) -> State:
     if state.phase != "attack":
         refuse("attacks are made in Phase 3 (attack)", rule="Phase 3")
     require_turn(state, seat, state.current, "attack")
-    if state.attack is not None and state.attack.stage != "won":
-        refuse("this attack is not over: continue or stop first", ["continue", "stop"],
-               rule="Results")
+    fight = state.attack
+    if fight is not None and fight.stage != "won":
+        ways = ["continue", "stop"] if fight.stage == "next" else []
+        refuse(f"the attack on {state.places[fight.target]} is not over: it waits to "
+               f"{WAITS[fight.stage]}", ways, rule="Results")
     source, target = zone_called(state, event.from_), zone_called(state, event.target)
     force = as_force(event)
     check_source(state, seat, source)
@@ -122,19 +143,22 @@ def check_pieces(state: State, place: int, force: Force) -> None:
     """Refuse pieces ``place`` does not hold."""
     zone = state.zones[place]
     if force.robots > zone.robots or force.vehicles > zone.vehicles or force.leader > zone.leader:
-        refuse(f"{state.places[place]} holds {zone.robots} robots, {zone.vehicles} vehicles"
-               f"{' and the leader' if zone.leader else ''}", rule="How to Attack 3")
+        refuse(f"{state.places[place]} holds {zone.robots} robots, {zone.vehicles} vehicles "
+               f"and {'the' if zone.leader else 'no'} leader", rule="How to Attack 3")
     if min(force.robots, force.vehicles) < 0:
-        refuse("a count of pieces cannot be negative")
+        refuse("a count of pieces cannot be negative", rule="How to Attack 2")
 
 
 def check_target(state: State, seat: int, source: int, target: int, force: Force) -> None:
     """M1: an enemy zone next to the source (never a teammate's); Megatron in vehicle form
     "can attack any zone" and "must attack alone" (A13 ``megatron-alone``)."""
     owner = state.zones[target].owner
-    if owner in (seat, NOBODY) or owner in teammates(state, seat):
-        refuse(f"{state.places[target]} is not an enemy zone (you cannot attack your "
-               "teammate)", rule="When Can I Attack?")
+    if owner in (seat, NOBODY):
+        refuse(f"{state.places[target]} is your own zone: attack an enemy zone",
+               rule="Neighboring Zones: You can only attack an enemy zone")
+    if owner in teammates(state, seat):
+        refuse(f"{state.places[target]} is your teammate's: in the 4-player game you cannot "
+               "attack your teammate", rule="When Can I Attack?")
     near = target in neighbours(state, source)
     megatron = flying_megatron(state, seat, force)
     alone = force == Force(leader=True)
@@ -168,7 +192,10 @@ def defend(state: State, seat: int, event: Defended) -> State:
     his leader among them if he is there; Barricade attacking in vehicle form: "the defender can
     only use one robot" (A13 ``barricade``)."""
     fight = stage(state, "defend", "defend")
-    require_turn(state, seat, fight.defender, "defend")
+    if seat != fight.defender:
+        refuse(f"{state.name(fight.defender)} defends {state.places[fight.target]}, not "
+               f"{state.name(seat)}", [state.name(fight.defender)], rule="How to Attack 3: "
+               "The defender must say how many robots he is defending with")
     force = as_force(event)
     most = min(data.DEFEND_MAX.value, state.zones[fight.target].pieces)
     if police_car(state, fight):
@@ -235,7 +262,8 @@ def roll(state: State, seat: int, event: Rolled) -> State:
     the pairs compared high to low, "If the rolls are equal, the defender wins"."""
     fight = stage(state, "roll", "roll")
     if seat not in (fight.attacker, fight.defender):
-        refuse(f"only {state.name(fight.attacker)} and {state.name(fight.defender)} roll")
+        refuse(f"only {state.name(fight.attacker)} and {state.name(fight.defender)} roll",
+               rule="How to Attack 4: you both roll")
     sides = dice_sides(fight)
     for who, rolled, wanted in zip(
             (state.name(fight.attacker), state.name(fight.defender)),
@@ -253,7 +281,7 @@ def bonuses(state: State, fight: Fight) -> tuple[Bonus, Bonus]:
     from :attr:`.State.played`) and "this turn", and a robot-form leader's +1 (A14)."""
     result = {ATTACKER: Bonus(), DEFENDER: Bonus()}
     for card in (*fight.cards, *state.played):
-        found = CARD_BONUS.get(state.board.card(card).effect)
+        found = card_bonus(state.board.card(card).effect)
         if found:
             result[found[0]] = result[found[0]] + found[1]
     for index, side in enumerate((ATTACKER, DEFENDER)):
@@ -287,19 +315,19 @@ def plus_one(state: State, seat: int, event: PlusOne) -> State:
     dice), placed on a die showing ``face`` before any casualty is chosen."""
     fight = stage(state, "lose", "place a +1")
     if fight.chosen:
-        refuse("casualties were already chosen: the +1 is placed before them")
+        refuse("casualties were already chosen: the +1 is placed before them", rule=ROBOT_FORM)
     side = ATTACKER if seat == fight.attacker else DEFENDER
     index = 0 if side == ATTACKER else 1
     if seat not in (fight.attacker, fight.defender) or not has_plus(state, fight, side):
         refuse(f"{state.name(seat)} has no robot-form +1 in this battle",
-               rule="Leaders in Battle, Robot Form")
+               rule=ROBOT_FORM)
     if fight.pluses[index] is not None:
-        refuse("the +1 is already placed")
+        refuse("the +1 is already placed", rule=ROBOT_FORM)
     rolled = fight.attacker_dice if side == ATTACKER else fight.defender_dice
     faces = dice.faces(rolled)
     if event.face not in faces:
         refuse(f"no die of {state.name(seat)}'s shows {event.face}",
-               [str(f) for f in sorted(set(faces))])
+               [str(f) for f in sorted(set(faces))], rule=ROBOT_FORM)
     fight = put_plus(fight, index, faces.index(event.face))
     return eager(with_fight(state, replace(fight, losses=outcome(state, fight))))
 
@@ -313,11 +341,14 @@ def lose(state: State, seat: int, event: Lost) -> State:
     left")."""
     fight = stage(state, "lose", "choose casualties")
     if seat not in (fight.attacker, fight.defender):
-        refuse(f"{state.name(seat)} is not in this battle")
+        refuse(f"{state.name(seat)} is not in this battle", rule="How to Attack 6")
     index = 0 if seat == fight.attacker else 1
     due = fight.losses[index]
+    for kind in event.pieces:
+        require_word("piece", kind, PIECES)
     if not 1 <= len(event.pieces) <= due:
-        refuse(f"{state.name(seat)} loses {due} pieces now, not {len(event.pieces)}")
+        refuse(f"{state.name(seat)} loses {due} pieces now, not {len(event.pieces)}",
+               rule="How to Attack 6")
     state = with_fight(state, replace(fight, chosen=True))
     for kind in event.pieces:
         state = take(state, index, kind, event.escape)
@@ -553,10 +584,14 @@ def eliminate(state: State, seat: int) -> State:
 
 def move_in(state: State, seat: int, event: MovedIn) -> State:
     """Outcome 1: "You can also move other robots from the attacking zone into the captured
-    zone, as long as you leave at least one behind"."""
+    zone, as long as you leave at least one behind" (not after Megatron's attack on a zone
+    that is not a neighbour: "He must attack alone", and only he moves in, A3)."""
     state = settled(state)
     fight = stage(state, "won", "move more pieces in")
     require_turn(state, seat, fight.attacker, "move pieces in")
+    if fight.target not in neighbours(state, fight.source):
+        refuse(f"Megatron attacked {state.places[fight.target]} alone from afar: only he "
+               "moves in", rule="Leaders in Battle, Vehicle Form: He must attack alone (A3)")
     force = as_force(event)
     check_pieces(state, fight.source, force)
     if force.dice >= state.zones[fight.source].pieces:
@@ -572,8 +607,9 @@ def finished(state: State) -> State:
     state = settled(state)
     fight = state.attack
     if fight is not None and fight.stage in ("defend", "roll"):
-        refuse(f"the attack waits to {WAITS[fight.stage]}: finish it or stop first",
-               rule="How to Attack")
+        refuse(f"the attack on {state.places[fight.target]} waits to {WAITS[fight.stage]}: "
+               "roll it out (a declared attack is taken back with `tabletape undo`)",
+               [ACTION[fight.stage]], rule="How to Attack")
     return replace(state, attack=None)
 
 
@@ -592,6 +628,8 @@ def stage(state: State, wanted: str, what: str) -> Fight:
 
 WAITS = {"defend": "defend", "roll": "roll", "lose": "take casualties",
          "next": "continue or stop", "won": "move in or end"}
+ACTION = {"defend": "defend", "roll": "roll", "lose": "lose"}
+"""The action an attack waiting at a stage before its outcome needs next."""
 
 
 # -- what may be recorded -------------------------------------------------------------------------
@@ -618,7 +656,9 @@ def battle_actions(state: State) -> tuple[ActionSpec, ...]:
                                                for side in (ATTACKER, DEFENDER)) else ())),
         "next": (offer(Continued, current, "attack again"), offer(Stopped, current,
                                                                   "end the attack"), end),
-        "won": (offer(MovedIn, current, "more pieces into the captured zone"), end),
+        "won": ((offer(MovedIn, current, "more pieces into the captured zone"), end)
+                if fight.target in neighbours(state, fight.source)
+                else (offer(Stopped, current, "the attack is over"), end)),
     }[fight.stage]
 
 

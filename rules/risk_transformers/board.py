@@ -24,7 +24,8 @@ reconstruction ``default-board.json`` (mark I). The file is the reusable board's
                    "mark": "R", "zone_mark": "R"}, ...]}
 
 A card's ``effect`` is one the rules can check (``robots+3``, ``sector-bonus*2``,
-``attack-dice+1``, ``defence-dice+1``) or ``table`` (the table records what it does).
+``attack-dice+1``, ``defence-dice+1``, ``back-up``: a Phase 2 back-up move) or ``table`` (the
+table records what it does).
 
 >>> cybertron = load_cybertron(DEFAULT_BOARD_FILE)
 >>> len(cybertron.zones), cybertron.sector_of("protihex"), cybertron.robots_for(22)
@@ -76,7 +77,7 @@ TIMINGS = ("phase-1", "phase-2", "before-attack", "before-defence", "any-time")
 time the table allows (what the rules cannot check)."""
 LASTS = ("instant", "attack", "turn")
 """How long a card's upgrade lasts: at once, "for this attack", "this turn"."""
-EFFECT = re.compile(r"^(table|robots\+[1-9][0-9]?|sector-bonus\*[2-9]|"
+EFFECT = re.compile(r"^(table|back-up|robots\+[1-9][0-9]?|sector-bonus\*[2-9]|"
                     r"(attack|defence)-dice\+[1-9])$")
 """Effects the rules can check, or ``table``."""
 SECTION = "transformers"
@@ -422,9 +423,12 @@ def one_card_problems(card: Card, zones: tuple[str, ...]) -> list[str]:
     for what, value, allowed in (("timing", card.timing, TIMINGS), ("lasts", card.lasts, LASTS)):
         if value not in allowed:
             found.append(f"{where}: " + unknown_name_message(what, value, allowed))
+    if card.effect == "back-up" and card.timing not in ("phase-2", "any-time"):
+        found.append(f"{where}: a back-up card is played in Phase 2 (timing phase-2 or "
+                     f"any-time, not {card.timing})")
     if not EFFECT.match(card.effect):
         found.append(f"{where}: unknown effect '{card.effect}'; allowed: robots+N, "
-                     "sector-bonus*N, attack-dice+N, defence-dice+N, table")
+                     "sector-bonus*N, attack-dice+N, defence-dice+N, back-up, table")
     for what, text, limit in (("name", card.name, MAX_TEXT),
                               ("upgrade", card.upgrade, MAX_BOARD_NOTE)):
         try:

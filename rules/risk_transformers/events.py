@@ -16,7 +16,7 @@ Phase 2::
 
     morph                             flip your leader (robot form <-> vehicle form)
     change card=fusion-cannons zone=praxus to=west    a special zone, with a change card
-    back-up from=kalis to=uraya robots=3               with a back-up card (Phase 2) or Phase 4
+    back-up from=kalis to=uraya robots=3 [card=...]    Phase 4; Phase 2 with a back-up card
 
 Phase 3, one attack from a source zone to a target zone::
 
@@ -37,11 +37,13 @@ Phase 4 and 5, and the day::
     draw [card=perihex-card]          Phase 5's card (empty: face down, unknown for now)
     end [turn=true]                   end this phase (``turn=true``: the rest of the turn)
     allspark [card=perihex-card]      the top card face up after a day's last turn (empty: drawn)
+
+Any time::
+
+    exchange zone=kalis to=vehicle    3 robots on a zone for 1 vehicle (``to=robots``: back)
 """
 
 from __future__ import annotations
-
-from typing import Literal
 
 import msgspec
 
@@ -85,7 +87,8 @@ class Revived(Event, tag="revive"):
     and "place your leader in any zone you control in either robot or vehicle form"."""
 
     zone: str
-    form: Literal["robot", "vehicle"] = "robot"
+    form: str = "robot"
+    """``robot`` or ``vehicle`` (any case: stored as the word)."""
 
 
 # -- Phase 2 ------------------------------------------------------------------------------------
@@ -110,11 +113,13 @@ class Changed(Event, tag="change"):
 
 
 class BackedUp(Pieces, tag="back-up", kw_only=True):
-    """``back-up from=kalis to=uraya robots=3``: Phase 4's one back-up move (or a Phase 2
-    back-up card's, after ``play``) between connected zones, leaving one piece behind."""
+    """``back-up from=kalis to=uraya robots=3``: Phase 4's one back-up move between connected
+    zones, leaving one piece behind; in Phase 2, ``card=...`` names the upgrade card that
+    calls for it ("Calling for back-up (Phase 2)"), played and discarded with the move."""
 
     from_: str = msgspec.field(name="from")
     to: str
+    card: str = ""
 
 
 # -- Phase 3: attacks ---------------------------------------------------------------------------
@@ -168,7 +173,8 @@ class Lost(Event, tag="lose"):
     ``escape``: where Bumblebee in vehicle form goes instead of the scrapheap (a neighbouring
     zone his player controls)."""
 
-    pieces: tuple[Literal["robot", "vehicle", "leader"], ...]
+    pieces: tuple[str, ...]
+    """``robot``, ``vehicle`` or ``leader`` each (any case, plurals too: stored as the word)."""
     escape: str = ""
 
 
@@ -206,6 +212,18 @@ class Ended(Event, tag="end"):
     turn: bool = False
 
 
+class Exchanged(Event, tag="exchange"):
+    """``exchange zone=hexima-state to=vehicle [count=1]``: Things to Know, "You can exchange 3
+    robots for 1 vehicle, or vice versa, at any time": on one of the player's zones, ``count``
+    times 3 robots for a vehicle (``to=vehicle``) or a vehicle for 3 robots (``to=robots``),
+    the pieces swapped with the player's scrapheap."""
+
+    zone: str
+    to: str
+    """``vehicle`` or ``robots`` (any case, singular or plural: stored as the word)."""
+    count: int = 1
+
+
 class AllSpark(Event, tag="allspark"):
     """``allspark card=...``: Rounds 1, the top card of the draw pile turned face up; the zone on
     it gets 3 scrapheap robots of the player controlling it (derived). Left empty, tabletape
@@ -216,5 +234,5 @@ class AllSpark(Event, tag="allspark"):
 
 EVENTS: tuple[type[Event], ...] = (
     Placed, Played, Revived, Morphed, Changed, BackedUp, Attacked, Defended, Continued, Stopped,
-    Rolled, PlusOne, Lost, MovedIn, Gifted, Jumped, Drew, Ended, AllSpark,
+    Rolled, PlusOne, Lost, MovedIn, Gifted, Jumped, Drew, Ended, AllSpark, Exchanged,
 )

@@ -14,6 +14,7 @@ from tabletape.rules.dice import roll_mixed
 from tabletape.rules.kernel import (
     ActionSpec,
     FieldSpec,
+    IllegalAction,
     Result,
     SteppedRules,
     TurnInfo,
@@ -22,7 +23,13 @@ from tabletape.rules.kernel import (
 from tabletape.rules.risk_transformers import MANIFEST, allspark
 from tabletape.rules.risk_transformers.battle import battle_actions, battle_dice
 from tabletape.rules.risk_transformers.events import EVENTS, AllSpark, Rolled
-from tabletape.rules.risk_transformers.moves import allowed_places, start_state, step
+from tabletape.rules.risk_transformers.moves import (
+    allowed_places,
+    canonical,
+    exchange_actions,
+    start_state,
+    step,
+)
 from tabletape.rules.risk_transformers.options import (
     Options,
     check_choices,
@@ -33,7 +40,9 @@ from tabletape.rules.risk_transformers.options import (
 from tabletape.rules.risk_transformers.reinforce import phase_words, turn_detail
 from tabletape.rules.risk_transformers.special import turn_actions
 from tabletape.rules.risk_transformers.state import (
+    Refused,
     State,
+    UnknownName,
     controls_sector,
     on_board,
     robot_units,
@@ -70,12 +79,21 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
         return start_state(found, started.players)
 
     def step(self, state: State, actor: str, event: Event) -> State:
+        """The state after ``actor``'s event; a rule's refusal suggests no zone or card for a
+        typed value that names one (:class:`.state.Refused`)."""
         names = tuple(me.name for me in state.seats)
-        return step(state, seat_named(actor, names, table=True), event)
+        try:
+            return step(state, seat_named(actor, names, table=True), event)
+        except (UnknownName, Refused):
+            raise
+        except IllegalAction as error:
+            raise Refused(error, state.board) from None
 
     def complete(self, state: State, actor: str, event: Event, rng: random.Random) -> Event:
         """A battle's dice left empty (both sides) are rolled from ``rng``, a d8 per leader; an
-        AllSpark card left empty is turned from ``rng`` (:func:`.allspark.turn_card`)."""
+        AllSpark card left empty is turned from ``rng`` (:func:`.allspark.turn_card`); zones and
+        cards typed by name are stored by id (:func:`.moves.canonical`)."""
+        event = canonical(state, event)
         if isinstance(event, AllSpark) and not event.card and allspark.owed(state):
             return msgspec.structs.replace(event, card=allspark.turn_card(state, rng))
         sides = battle_dice(state)
@@ -103,7 +121,8 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
             zone = FieldSpec(name="zone", kind="str", choices=zones)
             return (ActionSpec(type="place", actors=(state.name(state.current),),
                                fields=(zone,), doc="a robot on a zone (Setup 5)"),)
-        return turn_actions(state) + battle_actions(state) + allspark.allspark_actions(state)
+        return (turn_actions(state) + battle_actions(state) + allspark.allspark_actions(state)
+                + exchange_actions(state))
 
     def figures(self, state: State) -> list[dict[str, Any]]:
         """Each player's figures; the numbers are the catalog's ``standings`` after every turn

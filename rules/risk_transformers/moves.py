@@ -1,5 +1,6 @@
 """The rules of Risk: Transformers as pure steps ``(state, seat, event) -> state``: setup here,
-and the ``STEPS`` table of every event's step.
+and the ``STEPS`` table of every event's step; ``exchange`` (3 robots for a vehicle or back,
+"at any time") is here too.
 
 ``start`` stands each leader with one robot on his start zone (Setup 3 and 4); ``place`` then
 puts one robot at a time on an empty zone, youngest (seat 0) first, until all 42 zones are filled
@@ -12,9 +13,12 @@ turn begins (:mod:`.reinforce`: the phase machine and Phase 1; :mod:`.special`: 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from msgspec.structs import replace
 
+from tabletape.ledger.events import Event
+from tabletape.rules.kernel import ActionSpec, FieldSpec
 from tabletape.rules.risk_transformers import allspark, backup, battle, data, reinforce, special
 from tabletape.rules.risk_transformers.events import (
     AllSpark,
@@ -25,6 +29,7 @@ from tabletape.rules.risk_transformers.events import (
     Defended,
     Drew,
     Ended,
+    Exchanged,
     Gifted,
     Jumped,
     Lost,
@@ -40,11 +45,20 @@ from tabletape.rules.risk_transformers.events import (
 from tabletape.rules.risk_transformers.options import Settings, closed_position
 from tabletape.rules.risk_transformers.state import (
     EMPTY,
+    EXCHANGES,
+    FORMS,
+    PIECES,
+    TURN_PHASES,
     Seat,
     State,
     Zone,
     add_robots,
+    controlled,
     empty_zones,
+    require_word,
+    with_seat,
+    with_zone,
+    word,
     zone_called,
 )
 from tabletape.rules.seats import NOBODY
@@ -96,7 +110,8 @@ def place(state: State, seat: int, event: Placed) -> State:
     if state.phase == "place":
         return reinforce.place(state, seat, event)
     if state.phase not in ("setup", "leftover"):
-        refuse("robots are placed now only during setup and Phase 1 step E")
+        refuse("robots are placed now only during setup and Phase 1 step E",
+               rule="Phase 1 E: Place Your Robots")
     require_turn(state, seat, state.current, "place a robot")
     if event.count != data.SETUP_PLACING.value:
         refuse(f"during setup robots are placed one at a time, not {event.count}",
@@ -143,6 +158,109 @@ def first_turn(state: State) -> State:
     return reinforce.begin_turn(replace(state, day=1), 0)
 
 
+# -- any time --------------------------------------------------------------------------------------
+
+EXCHANGE = "Things to Know: You can exchange 3 robots for 1 vehicle, or vice versa, at any time"
+
+
+def exchange(state: State, seat: int, event: Exchanged) -> State:
+    """``exchange zone=... to=vehicle|robots``: 3 robots of one of ``seat``'s zones for a
+    vehicle of his scrapheap, or back, ``count`` times; "at any time" (setup over or not), but
+    not on the zones of an attack whose declared pieces still roll."""
+    if state.phase == "over":
+        refuse("the game is over", rule=EXCHANGE)
+    if seat == NOBODY:
+        refuse("the zone's owner exchanges his pieces, not the table",
+               [me.name for me in state.seats], rule=EXCHANGE)
+    where = reinforce.owned_zone(state, seat, event.zone, EXCHANGE)
+    fight = state.attack
+    if fight is not None and fight.stage in ("defend", "roll", "lose") and where in (
+            fight.source, fight.target):
+        refuse(f"{state.places[where]}'s pieces are in an attack that waits to "
+               f"{battle.WAITS[fight.stage]}: exchange before the attack or between rolls",
+               rule=EXCHANGE)
+    require_word("exchange", event.to, EXCHANGES)
+    if event.count < 1:
+        refuse(f"exchange at least once, not {event.count} times", rule=EXCHANGE)
+    zone, me = state.zones[where], state.seats[seat]
+    worth = data.VEHICLE_WORTH.value * event.count
+    if event.to == "vehicle":
+        if zone.robots < worth or me.scrap_vehicles < event.count:
+            refuse(f"{event.count} vehicle(s) for {worth} robots: {state.places[where]} holds "
+                   f"{zone.robots} robots, {me.name}'s scrapheap {me.scrap_vehicles} vehicles",
+                   rule=EXCHANGE)
+        robots, vehicles = -worth, event.count
+    else:
+        if zone.vehicles < event.count or me.scrap_robots < worth:
+            refuse(f"{worth} robots for {event.count} vehicle(s): {state.places[where]} holds "
+                   f"{zone.vehicles} vehicles, {me.name}'s scrapheap {me.scrap_robots} robots",
+                   rule=EXCHANGE)
+        robots, vehicles = worth, -event.count
+    state = with_zone(state, where, replace(zone, robots=zone.robots + robots,
+                                            vehicles=zone.vehicles + vehicles))
+    return with_seat(state, seat, scrap_robots=me.scrap_robots - robots,
+                     scrap_vehicles=me.scrap_vehicles - vehicles)
+
+
+def exchange_actions(state: State) -> tuple[ActionSpec, ...]:
+    """``exchange`` for every player who holds 3 robots on a zone and a vehicle on his
+    scrapheap, or a vehicle on a zone and 3 robots on his scrapheap: offered once the turns
+    began and outside an attack (still taken during one, where :func:`exchange` allows)."""
+    if state.phase not in TURN_PHASES or state.attack is not None:
+        return ()
+    worth = data.VEHICLE_WORTH.value
+    places = {seat: [state.places[p] for p in controlled(state, seat)
+                     if (state.zones[p].robots >= worth and me.scrap_vehicles)
+                     or (state.zones[p].vehicles and me.scrap_robots >= worth)]
+              for seat, me in enumerate(state.seats)}
+    actors = tuple(state.name(seat) for seat, zones in places.items() if zones)
+    if not actors:
+        return ()
+    zones = tuple(dict.fromkeys(z for found in places.values() for z in found))
+    fields = (FieldSpec(name="zone", kind="str", choices=zones),
+              FieldSpec(name="to", kind="str", choices=("vehicle", "robots")),
+              FieldSpec(name="count", kind="int", required=False, doc="times (1)"))
+    return (ActionSpec(type="exchange", actors=actors, fields=fields,
+                       doc="3 robots for a vehicle, or back"),)
+
+
+# -- what is stored -------------------------------------------------------------------------------
+
+ZONE_FIELDS = ("zone", "from_", "target", "to", "escape")
+"""Event fields that name a zone (``to`` also names a spinning position or ``open``)."""
+
+
+WORDS: dict[tuple[type[Event], str], tuple[str, ...]] = {
+    (Revived, "form"): FORMS, (Exchanged, "to"): EXCHANGES, (Lost, "pieces"): PIECES}
+"""The fields that take one of a few words, and those words."""
+
+
+def canonical(state: State, event: Event) -> Event:
+    """``event`` with the zones and cards typed as names (``the arena``, ``Mass-Production``)
+    stored as the board's ids and the words (``form=Vehicle``) as the rules spell them, so the
+    log, the narration and the catalog read one spelling; what names nothing is left for the
+    step to refuse."""
+    changes: dict[str, Any] = {}
+    for field in event.__struct_fields__:
+        text = getattr(event, field)
+        words = WORDS.get((type(event), field))
+        if words and isinstance(text, tuple):
+            changes[field] = tuple(word(one, words) for one in text)
+        elif words and isinstance(text, str):
+            changes[field] = word(text, words)
+        elif not isinstance(text, str) or not text:
+            continue
+        elif field in ZONE_FIELDS:
+            found = state.board.board.find(text)
+            if found is not None and found != text:
+                changes[field] = found
+        elif field == "card":
+            card = text.strip().casefold().replace(" ", "-")
+            if card in state.board.card_ids and card != text:
+                changes[field] = card
+    return replace(event, **changes) if changes else event
+
+
 STEPS: Steps[State] = Steps(TITLE, {
     Placed: place,
     Revived: reinforce.revive,
@@ -158,11 +276,12 @@ STEPS: Steps[State] = Steps(TITLE, {
     Continued: battle.again,
     Stopped: battle.stop,
     MovedIn: battle.move_in,
-    BackedUp: backup.back_up,
+    BackedUp: special.back_up,
     Jumped: backup.jump,
     Gifted: backup.gift,
     Drew: backup.draw,
     AllSpark: allspark.allspark,
+    Exchanged: exchange,
 })
 
 

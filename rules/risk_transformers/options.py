@@ -31,6 +31,12 @@ reshuffled), A14 (the +1 goes on your own die and may pass the top face), A15 (4
 bonuses need your own zones; eliminated players are skipped; no hand limit), A16 (a gifted
 zone's leader goes to the scrapheap), A18 (an open factory is part of its sliding zone and its
 sector), A19 (the last seat ends the day; the AllSpark also comes after day 6).
+
+Fixed readings of this recorder beyond the spec's list: a Phase 2 back-up card ("Calling for
+back-up (Phase 2)") makes its own move, so Phase 4's move is still to come, and "you cannot move
+OPTIMUS PRIME in vehicle form" keeps him out of that move (no jump either); a defender's card
+counts for the attack in progress; 3 robots and a vehicle are exchanged on the board by the
+zone's owner at any time but not on an attack's zones while its dice are pending.
 """
 
 from __future__ import annotations

@@ -21,17 +21,20 @@ from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.battle import finished
 from tabletape.rules.risk_transformers.events import Ended, Placed, Revived
 from tabletape.rules.risk_transformers.state import (
+    FORMS,
     TURN_PHASES,
     Receipt,
     State,
     add_robots,
     controlled,
     controls_sector,
+    require_word,
     with_seat,
     with_zone,
     zone_called,
     zones_held,
 )
+from tabletape.rules.seats import NOBODY
 from tabletape.rules.steps import refuse, require_turn
 
 BONUS_STEP = "B"
@@ -56,7 +59,8 @@ def end_phase(state: State, seat: int, event: Ended) -> State:
     """``end``: the current phase is over (``turn=true``: every phase left, stopping at Phase 5
     while a card is owed)."""
     if state.phase not in TURN_PHASES:
-        refuse("there is no phase to end now: the turns have not begun")
+        refuse("there is no phase to end now: the turns have not begun",
+               rule="Setup 5: take turns placing a robot on an empty zone")
     require_turn(state, seat, state.current, "end a phase")
     if state.attack is not None:  # an attack between rolls ends with the phase
         state = finished(state)
@@ -228,6 +232,7 @@ def revive(state: State, seat: int, event: Revived) -> State:
     on the scrapheap and place your leader in any zone you control in either robot or vehicle
     form"; only while he is on the scrapheap and 3 are still in the pile."""
     rule = "Bring Back Your Leader"
+    require_word("form", event.form, FORMS)
     require_phase_one(state, seat, "bring a leader back")
     me = state.seats[seat]
     cost = data.LEADER_RETURN.value
@@ -275,9 +280,11 @@ def received_words(state: State) -> str:
 
 def turn_detail(state: State) -> str:
     """A sentence for people: who does what now."""
+    name = state.name(state.current) if state.current != NOBODY else ""
+    if state.phase in ("setup", "leftover"):
+        return setup_detail(state, name)
     if state.phase not in TURN_PHASES:
         return f"day {state.day}" if state.day else "setup"
-    name = state.name(state.current)
     if state.phase != "place":
         return f"day {state.day}, {name}'s {PHASE_WORDS[state.phase]}"
     left = state.seats[state.current].operational
@@ -285,3 +292,12 @@ def turn_detail(state: State) -> str:
              else "places")
     then = f"{doing} {left} operational robots" if left else "has placed them all: end"
     return f"day {state.day}: {name} receives {received_words(state)}; {name} {then}"
+
+
+def setup_detail(state: State, name: str) -> str:
+    """Setup 5 in table words: who places a robot where, and how many are left."""
+    left = state.seats[state.current].operational
+    if state.phase == "setup":
+        empty = sum(not state.zones[p].pieces for p in range(len(state.board.zones)))
+        return f"setup: {name} places a robot on an empty zone ({empty} empty, {left} to place)"
+    return f"setup: {name} places a leftover robot on a zone of his ({left} to place, A1)"

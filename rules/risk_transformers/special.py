@@ -11,10 +11,17 @@ or closes (what stands in the factory is crushed to its owners' scrapheaps, the 
 ``play`` in Phase 1 step B takes the cards whose timing on the board is ``phase-1`` (the
 rulebook: "If you have any upgrade cards that give you bonus robots, you can play them now"):
 ``robots+N`` adds N robots, ``sector-bonus*K`` multiplies step C, ``table`` is recorded for the
-table to apply. ``play`` in Phase 2 takes ``phase-2`` and ``any-time`` cards (the back-up cards
-among them): the card is recorded and discarded, and the table records what it did (``note``).
+table to apply. ``play`` in Phase 2 takes ``phase-2`` and ``any-time`` cards: the card is
+recorded and discarded, and the table records what it did (``note``). A back-up card (effect
+``back-up``, or a ``table`` card the table says is one) is played with its move, ``back-up
+card=... from=... to=...`` (:func:`back_up`): the same move and connection rule as Phase 4
+(:func:`.backup.move`), Optimus Prime in vehicle form left out, Phase 4's own back-up move
+still to come.
 ``play`` in Phase 3 before an attack takes ``before-attack`` and ``any-time`` cards into
-:attr:`State.played`, where the next attack finds its cards "for this attack".
+:attr:`State.played`, where the next attack finds its cards "for this attack"; during an attack
+the attacker and the defender play theirs before a roll. An ``any-time`` card (the deck's
+placeholders) is played on its player's turn in Phases 2 to 5 (Phase 1 takes only bonus-robot
+cards, T3), the table noting what it did.
 """
 
 from __future__ import annotations
@@ -24,12 +31,11 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from tabletape.rules.kernel import ActionSpec, FieldSpec
-from tabletape.rules.risk_transformers import backup, data
-from tabletape.rules.risk_transformers.battle import eliminate
-from tabletape.rules.risk_transformers.board import Card
-from tabletape.rules.risk_transformers.events import Changed, Morphed, Played
+from tabletape.rules.risk_transformers import backup, battle, data
+from tabletape.rules.risk_transformers.events import BackedUp, Changed, Morphed, Played
 from tabletape.rules.risk_transformers.reinforce import (
     BONUS_STEP,
+    PHASE_WORDS,
     card_owed,
     placeable,
     receive,
@@ -41,6 +47,7 @@ from tabletape.rules.risk_transformers.state import (
     Receipt,
     State,
     Zone,
+    card_called,
     controlled,
     put,
     sector_places,
@@ -57,17 +64,22 @@ STEP_ONE_TIMINGS = ("phase-1",)
 """Card timings playable in Phase 1 step B (the board's word on what gives bonus robots)."""
 PHASE_TWO_TIMINGS = ("phase-2", "any-time")
 """Card timings playable in Phase 2 (back-up cards and what the table allows)."""
+BACK_UP_EFFECTS = ("back-up", "table")
+"""Card effects that may call for back-up in Phase 2: a back-up card, or a card the rules do
+not know (the table says it is one)."""
+PHASE_TWO_BACK_UP = "Calling for back-up (Phase 2)"
+ANY_TIME = "any-time"
+"""A card the table may play on its player's turn in any phase (and in battle)."""
 ATTACK_TIMINGS = ("before-attack", "any-time")
-"""Card timings the attacker plays in Phase 3 before declaring an attack."""
+"""Card timings the attacker plays in Phase 3, before declaring an attack or before a roll."""
+DEFENCE_TIMINGS = ("before-defence", "any-time")
+"""Card timings the defender plays during an attack, before a roll."""
+PLAY_CARDS = "Phase 3: Play Cards"
+BEFORE_ROLL = ("defend", "roll", "next")
+"""The stages of an attack where cards may be played: before a roll (the first, or the next
+when the attack continues), not while casualties are taken or after a capture."""
 
 # -- cards -----------------------------------------------------------------------------------------
-
-
-def card_called(state: State, text: str) -> Card:
-    """The board's card with id ``text``; refused with the cards when there is none."""
-    if text not in state.board.card_ids:
-        refuse(f"no upgrade card called '{text}'", state.board.card_ids)
-    return state.board.card(text)
 
 
 def discard(state: State, seat: int, card: str) -> State:
@@ -91,7 +103,7 @@ def play(state: State, seat: int, event: Played) -> State:
     player = PLAYS.get(state.phase)
     if player is None:
         refuse("upgrade cards are played (outside battle) in Phase 1 step B, Phase 2 and "
-               "Phase 3 before an attack")
+               "Phase 3 before an attack", rule="Play Cards: Each card tells you when to play it")
     return player(state, seat, event)
 
 
@@ -120,8 +132,46 @@ def play_in_phase_two(state: State, seat: int, event: Played) -> State:
     card = card_called(state, event.card)
     if card.timing not in PHASE_TWO_TIMINGS:
         refuse(f"{card.name} is not played in Phase 2 (its timing: {card.timing})",
-               rule="Calling for back-up (Phase 2)")
+               rule=PHASE_TWO_BACK_UP)
+    if card.effect == "back-up":
+        refuse(f"{card.name} calls for back-up: record the move with it, back-up "
+               f"card={card.id} from=ZONE to=ZONE robots=N", rule=PHASE_TWO_BACK_UP)
     return replace(discard(state, seat, card.id), played=(*state.played, card.id))
+
+
+def back_up(state: State, seat: int, event: BackedUp) -> State:
+    """``back-up``: Phase 4's move (:func:`.backup.back_up`), or in Phase 2 with ``card=``:
+    "There are upgrade cards which allow you to call for back-up in Phase 2 before an attack.
+    The rules for back-up are exactly the same as for this phase but you cannot move OPTIMUS
+    PRIME in vehicle form".
+
+    Readings: the card's move is its own, so Phase 4's back-up move is still to come (the card
+    is the bonus); one card, one move; "cannot move OPTIMUS PRIME in vehicle form" keeps him
+    out of the move (and his Phase 4 jump is not offered now); a card whose effect the rules do
+    not know (``table``) may be the back-up card, as the table says."""
+    if state.phase != "morph":
+        return backup.back_up(state, seat, event)
+    require_phase_two(state, seat, "call for back-up with a card")
+    if not event.card:
+        refuse("in Phase 2 back-up is called with an upgrade card: back-up card=... "
+               "(Phase 4's back-up move comes later)", back_up_cards(state),
+               rule=PHASE_TWO_BACK_UP)
+    card = card_called(state, event.card)
+    if card.effect not in BACK_UP_EFFECTS or card.timing not in PHASE_TWO_TIMINGS:
+        refuse(f"{card.name} does not call for back-up in Phase 2", back_up_cards(state),
+               rule=PHASE_TWO_BACK_UP)
+    me = state.seats[seat]
+    if event.leader and me.leader == data.OPTIMUS and me.form == data.VEHICLE:
+        refuse("you cannot move OPTIMUS PRIME in vehicle form with a Phase 2 back-up",
+               rule=PHASE_TWO_BACK_UP)
+    moved = backup.move(state, seat, event, PHASE_TWO_BACK_UP)
+    return replace(discard(moved, seat, card.id), played=(*moved.played, card.id))
+
+
+def back_up_cards(state: State) -> list[str]:
+    """The current player's cards that may call for back-up in Phase 2."""
+    return [c for c in playable(state, PHASE_TWO_TIMINGS)
+            if state.board.card(c).effect in BACK_UP_EFFECTS]
 
 
 def play_before_attack(state: State, seat: int, event: Played) -> State:
@@ -130,12 +180,62 @@ def play_before_attack(state: State, seat: int, event: Played) -> State:
     ``any-time``) card goes to :attr:`State.played`, where the next attack takes the cards "for
     this attack" from. Cards once an attack is declared are the battle's."""
     if state.attack is not None:
-        refuse("an attack is in progress: its cards are played in the battle")
+        return play_in_battle(state, seat, event)
     require_turn(state, seat, state.current, "play a card before an attack")
     card = card_called(state, event.card)
     if card.timing not in ATTACK_TIMINGS:
         refuse(f"{card.name} is not played before an attack (its timing: {card.timing})",
-               rule="Phase 3: Play Cards")
+               rule=PLAY_CARDS)
+    return replace(discard(state, seat, card.id), played=(*state.played, card.id))
+
+
+def play_in_battle(state: State, seat: int, event: Played) -> State:
+    """Play Cards: "The attacker and defender can play upgrade cards during the attack", before
+    a roll (:data:`BEFORE_ROLL`): the attacker a ``before-attack`` card, the defender a
+    ``before-defence`` one (or either an ``any-time`` card). A card "for this attack" stays
+    with the attack; the attacker's "this turn" card with the turn. Reading: the defender's
+    cards count for the attack in progress only (the turn is the attacker's)."""
+    fight = state.attack
+    assert fight is not None
+    if fight.stage not in BEFORE_ROLL:
+        refuse("cards are played in an attack before a roll, not while it waits to "
+               f"{battle.WAITS[fight.stage]}", rule=PLAY_CARDS)
+    if seat not in (fight.attacker, fight.defender):
+        refuse(f"only {state.name(fight.attacker)} and {state.name(fight.defender)} play cards "
+               "in this attack", rule=PLAY_CARDS)
+    card = card_called(state, event.card)
+    timings = ATTACK_TIMINGS if seat == fight.attacker else DEFENCE_TIMINGS
+    if card.timing not in timings:
+        who = "the attacker" if seat == fight.attacker else "the defender"
+        refuse(f"{card.name} is not played by {who} (its timing: {card.timing})",
+               playable_in_battle(state, seat), rule=PLAY_CARDS)
+    state = discard(state, seat, card.id)
+    if seat == fight.attacker and card.lasts == "turn":
+        return replace(state, played=(*state.played, card.id))
+    return replace(state, attack=replace(fight, cards=(*fight.cards, card.id)))
+
+
+def playable_in_battle(state: State, seat: int) -> list[str]:
+    """``seat``'s cards it may play in the attack in progress now."""
+    fight = state.attack
+    if fight is None or fight.stage not in BEFORE_ROLL or seat not in (fight.attacker,
+                                                                        fight.defender):
+        return []
+    timings = ATTACK_TIMINGS if seat == fight.attacker else DEFENCE_TIMINGS
+    return list(dict.fromkeys(c for c in known_hand(state, seat)
+                              if state.board.card(c).timing in timings))
+
+
+def play_any_time(state: State, seat: int, event: Played) -> State:
+    """An ``any-time`` card (the placeholders of a deck whose text is not known) on the
+    player's turn in Phases 4 and 5 (2 and 3 take them too): recorded and discarded, what it
+    did is the table's (``note``): "Otherwise the card has an instant effect. Do what it says,
+    then put it faceup on the discard pile"."""
+    require_turn(state, seat, state.current, "play a card")
+    card = card_called(state, event.card)
+    if card.timing != ANY_TIME:
+        refuse(f"{card.name} is not played in {PHASE_WORDS[state.phase]} (its timing: "
+               f"{card.timing})", rule=PLAY_CARDS)
     return replace(discard(state, seat, card.id), played=(*state.played, card.id))
 
 
@@ -143,6 +243,8 @@ PLAYS: dict[str, Callable[[State, int, Played], State]] = {
     "place": play_bonus,
     "morph": play_in_phase_two,
     "attack": play_before_attack,
+    "back-up": play_any_time,
+    "draw": play_any_time,
 }
 """The card plays of each phase outside battle (cards during an attack are the battle's)."""
 
@@ -175,7 +277,7 @@ def change(state: State, seat: int, event: Changed) -> State:
     zone = state.places[zone_called(state, event.zone)]
     if zone not in (*state.board.spinning, *state.board.sliding):
         refuse(f"{zone} is not a spinning or sliding zone",
-               [*state.board.spinning, *state.board.sliding])
+               [*state.board.spinning, *state.board.sliding], rule="Change a Special Zone")
     require_sector(state, seat, zone)
     state = discard(state, seat, card.id)  # first: a closing may put its player out (A18)
     return spin(state, zone, event.to) if zone in state.board.spinning else slide(
@@ -219,9 +321,9 @@ def slide(state: State, seat: int, zone: str, to: str) -> State:
     is_open = factory in state.open_factories
     if to not in (OPEN, CLOSED):
         refuse(f"a sliding zone is changed to '{OPEN}' or '{CLOSED}', not '{to}'",
-               [OPEN, CLOSED])
+               [OPEN, CLOSED], rule="Sliding Zones")
     if (to == OPEN) == is_open:
-        refuse(f"{zone} is already {to}", [CLOSED if is_open else OPEN])
+        refuse(f"{zone} is already {to}", [CLOSED if is_open else OPEN], rule="Sliding Zones")
     return open_factory(state, seat, factory) if to == OPEN else close_factory(state, factory)
 
 
@@ -249,7 +351,7 @@ def close_factory(state: State, factory: str) -> State:
                           scrapped=owner.scrapped or zone.leader)
     state = with_zone(state, place, EMPTY)
     state = replace(state, open_factories=tuple(f for f in state.open_factories if f != factory))
-    return eliminate(state, zone.owner) if zone.pieces else state
+    return battle.eliminate(state, zone.owner) if zone.pieces else state
 
 # -- what may be recorded now ----------------------------------------------------------------------
 
@@ -257,8 +359,10 @@ def close_factory(state: State, factory: str) -> State:
 def turn_actions(state: State) -> tuple[ActionSpec, ...]:
     """The actions the current player may record now in Phases 1, 2, 4 and 5, and ``end``
     (not while robots are left to place or a Phase 5 card is owed)."""
-    if state.phase not in TURN_PHASES or state.attack is not None:
+    if state.phase not in TURN_PHASES:
         return ()
+    if state.attack is not None:
+        return battle_card_actions(state)
     actors = (state.name(state.current),)
     actions = [action(actors) for action in PHASE_ACTIONS.get(state.phase, no_actions)(state)]
     if (state.phase == "place" and state.seats[state.current].operational) or card_owed(state):
@@ -269,6 +373,15 @@ def turn_actions(state: State) -> tuple[ActionSpec, ...]:
 
 
 Action = Callable[[tuple[str, ...]], ActionSpec]
+
+
+def battle_card_actions(state: State) -> tuple[ActionSpec, ...]:
+    """``play`` for the attacker and the defender holding cards for the attack in progress."""
+    fight = state.attack
+    assert fight is not None
+    return tuple(card_action("play", tuple(cards), "a card for this attack")((state.name(seat),))
+                 for seat in (fight.attacker, fight.defender)
+                 if (cards := playable_in_battle(state, seat)))
 
 
 def phase_one_actions(state: State) -> list[Action]:
@@ -307,10 +420,25 @@ def phase_two_actions(state: State) -> list[Action]:
                   FieldSpec(name="to", kind="str", doc="a position, or open / closed"))
         found.append(lambda actors: ActionSpec(type="change", actors=actors, fields=fields,
                                                doc="a special zone with a change card"))
-    if playable(state, PHASE_TWO_TIMINGS):
-        found.append(card_action("play", playable(state, PHASE_TWO_TIMINGS),
-                                 "a card the table applies (back-up cards)"))
+    others = tuple(c for c in playable(state, PHASE_TWO_TIMINGS)
+                   if state.board.card(c).effect != "back-up")
+    if others:
+        found.append(card_action("play", others, "a card the table applies"))
+    if back_up_cards(state):
+        found.append(back_up_action(state, tuple(back_up_cards(state))))
     return found
+
+
+def back_up_action(state: State, cards: tuple[str, ...]) -> Action:
+    """``back-up card=... from=... to=...``: a Phase 2 back-up card's move."""
+    mine = tuple(state.places[p] for p in controlled(state, state.current))
+    fields = (FieldSpec(name="card", kind="str", choices=cards),
+              FieldSpec(name="from", kind="str", choices=mine),
+              FieldSpec(name="to", kind="str", choices=mine),
+              *(FieldSpec(name=name, kind=kind, required=False)
+                for name, kind in (("robots", "int"), ("vehicles", "int"), ("leader", "bool"))))
+    return lambda actors: ActionSpec(type="back-up", actors=actors, fields=fields,
+                                     doc="pieces to a connected zone, with a back-up card")
 
 
 def phase_three_actions(state: State) -> list[Action]:
@@ -319,18 +447,26 @@ def phase_three_actions(state: State) -> list[Action]:
     return [card_action("play", cards, "a card before an attack")] if cards else []
 
 
+def any_time_actions(state: State) -> list[Action]:
+    """An ``any-time`` card to play (Phases 4 and 5)."""
+    cards = playable(state, (ANY_TIME,))
+    return [card_action("play", cards, "a card the table applies")] if cards else []
+
+
 PHASE_ACTIONS: dict[str, Callable[[State], list[Action]]] = {
     "place": phase_one_actions, "morph": phase_two_actions, "attack": phase_three_actions,
-    "back-up": backup.phase_four_actions, "draw": backup.phase_five_actions}
+    "back-up": lambda state: [*backup.phase_four_actions(state), *any_time_actions(state)],
+    "draw": lambda state: [*backup.phase_five_actions(state), *any_time_actions(state)]}
 
 
 def no_actions(state: State) -> list[Action]:
     return []
 
 
-def known_hand(state: State) -> tuple[str, ...]:
-    """The current player's cards as known (a face-down unknown card may be any unseen one)."""
-    hand = state.seats[state.current].hand
+def known_hand(state: State, seat: int | None = None) -> tuple[str, ...]:
+    """The current player's (or ``seat``'s) cards as known (a face-down unknown card may be
+    any unseen one)."""
+    hand = state.seats[state.current if seat is None else seat].hand
     known = tuple(c for c in hand if c)
     return known + (unseen(state) if "" in hand else ())
 

@@ -11,15 +11,18 @@ functions of the state, never stored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 from msgspec.structs import replace
 
+from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.rules.dice import Die
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers import data
-from tabletape.rules.risk_transformers.board import Cybertron
+from tabletape.rules.risk_transformers.board import Card, Cybertron
 from tabletape.rules.risk_transformers.options import Settings
-from tabletape.rules.seats import NOBODY
+from tabletape.rules.seats import NOBODY, TABLE
 from tabletape.rules.steps import put
 
 PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "allspark", "over")
@@ -176,7 +179,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
         return self.settings.board
 
     def name(self, seat: int) -> str:
-        return self.seats[seat].name
+        """The seat's player, or ``table`` for the table itself (``by=table``; never the last
+        seat by a negative index)."""
+        return TABLE if seat == NOBODY else self.seats[seat].name
 
     def place(self, place_id: str) -> int:
         """The index of a place id."""
@@ -206,14 +211,83 @@ def controlled(state: State, seat: int) -> list[int]:
     return [p for p in live_places(state) if state.zones[p].owner == seat]
 
 
+class UnknownName(IllegalAction):
+    """A typed zone or card name that names nothing: input not understood (exit 2), answered
+    with "did you mean" and the names."""
+
+    exit_code = USAGE_EXIT
+
+
+class Refused(IllegalAction):
+    """A rule's refusal whose "did you mean" looks only at typed values that name no zone or
+    card of the board: ``place zone=blue-2`` on a taken zone is refused for the rule, and is
+    no typo of ``blue-6``."""
+
+    def __init__(self, error: IllegalAction, board: Cybertron) -> None:
+        super().__init__(error.reason, allowed=error.allowed, rule=error.rule)
+        self.board = board
+
+    def suggesting(self, typed: Sequence[str]) -> IllegalAction:
+        unknown = [text for text in typed if self.board.board.find(text) is None
+                   and text.strip().casefold().replace(" ", "-") not in self.board.card_ids]
+        return super().suggesting(unknown)
+
+
+def unknown(what: str, text: str, names: tuple[str, ...]) -> UnknownName:
+    """The refusal of ``text``, no ``what`` of ``names``, with "did you mean" for a near miss.
+
+    >>> unknown("zone", "urya", ("uraya", "kalis")).message()
+    "no zone called 'urya' (did you mean 'uraya'?). Allowed: uraya, kalis."
+    """
+    reason = IllegalAction(f"no {what} called '{text}'", allowed=names).suggesting(
+        [text.strip()]).reason
+    return UnknownName(reason, allowed=names)
+
+
+FORMS = (data.ROBOT, data.VEHICLE)
+"""A leader's forms, as ``revive form=`` takes them."""
+EXCHANGES = ("vehicle", "robots")
+"""What ``exchange to=`` gives: a vehicle for 3 robots, or 3 robots for a vehicle."""
+PIECES = ("robot", "vehicle", "leader")
+"""The kinds of casualty ``lose pieces=`` names."""
+
+
+def word(text: str, words: tuple[str, ...]) -> str:
+    """The word of ``words`` that ``text`` means, in any case, singular or plural; ``text``
+    itself when it means none.
+
+    >>> word("Vehicles", ("vehicle", "robots")), word("robot", ("vehicle", "robots"))
+    ('vehicle', 'robots')
+    """
+    folded = text.strip().casefold()
+    for one in words:
+        if folded in (one, one.removesuffix("s"), one + "s"):
+            return one
+    return text
+
+
+def require_word(what: str, text: str, words: tuple[str, ...]) -> None:
+    """Refuse (exit 2, "did you mean") a ``text`` that is none of ``words``."""
+    if text not in words:
+        raise unknown(what, text, words)
+
+
 def zone_called(state: State, text: str) -> int:
     """The place a typed id or name means (any case, spaces as ``-``); refused with "did you
-    mean" and the zones."""
+    mean" and the zones (exit 2)."""
     found = state.board.board.find(text)
     if found is None:
-        raise IllegalAction(f"no zone called '{text}'",
-                            allowed=state.board.zones).suggesting([text.strip()])
+        raise unknown("zone", text, state.board.zones)
     return state.place(found)
+
+
+def card_called(state: State, text: str) -> Card:
+    """The board's card a typed id or name means (any case, spaces as ``-``); refused with
+    "did you mean" and the cards (exit 2)."""
+    found = text.strip().casefold().replace(" ", "-")
+    if found not in state.board.card_ids:
+        raise unknown("upgrade card", text, state.board.card_ids)
+    return state.board.card(found)
 
 
 def zones_held(state: State, seat: int) -> int:

@@ -150,7 +150,7 @@ OLGA_ATTACKS = {"hexima-state": zone(OLGA, robots=4, leader=True),
 
 @pytest.mark.parametrize(("line", "words"), [
     ("attack from=hexima-state target=protihex robots=1", "not next to hexima-state"),
-    ("attack from=hexima-state target=yellow-1 robots=1", "not an enemy zone"),
+    ("attack from=hexima-state target=yellow-1 robots=1", "your own zone: attack an enemy"),
     ("attack from=hexima-state target=launch-pad robots=4", "attack with 1 to 3 pieces"),
     ("attack from=hexima-state target=launch-pad robots=0", "attack with 1 to 3 pieces"),
     ("attack from=launch-pad target=hexima-state robots=1", "you do not control"),
@@ -190,7 +190,7 @@ def test_the_defender_uses_one_or_two_and_need_not_leave_one() -> None:
     (The defender does not have to leave a robot behind...)"."""
     state = play(in_phase3(OLGA_ATTACKS), "attack from=hexima-state target=launch-pad robots=3")
     refused(state, "defend by=patrick robots=3", "defend with 1 to 2")
-    refused(state, "defend by=olga robots=1", "only Patrick may defend")
+    refused(state, "defend by=olga robots=1", "Patrick defends launch-pad, not Olga")
     refused(state, "defend by=patrick robots=1 leader=true", "launch-pad holds")
     play(state, "defend by=patrick robots=2")
 
@@ -203,7 +203,8 @@ def test_ties_go_to_the_defender_and_a_drawn_out_attack_continues_or_stops() -> 
     "CONTINUE the attack" or "END the attack"."""
     state = play(in_phase3(OLGA_ATTACKS), "attack from=hexima-state target=launch-pad robots=3",
                  "defend by=patrick robots=2", "roll attacker=5,5,1 defender=5,4")
-    refused(state, "attack from=hexima-state target=kalis robots=1", "continue or stop first")
+    refused(state, "attack from=hexima-state target=kalis robots=1",
+            "not over: it waits to continue or stop")
     state = play(state, "stop")
     assert state.at("hexima-state") == zone(OLGA, robots=3, leader=True)
     assert state.at("launch-pad") == zone(PATRICK, robots=1) and state.attack is None

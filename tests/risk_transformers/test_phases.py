@@ -108,7 +108,8 @@ def test_robots_go_only_onto_your_own_zones() -> None:
         GAME.check(state, OLGA, Placed(zone=own_zone(state, 1)))
     left = state.seats[0].operational
     with pytest.raises(IllegalAction, match=f"has {left} operational robots, cannot place "
-                                            f"{left + 1}. Allowed: place.$"):
+                                            f"{left + 1}. Allowed: place. Rule: Phase 1 E: "
+                                            "Place Your Robots.$"):
         GAME.check(state, OLGA, Placed(zone=own_zone(state, 0), count=left + 1))
     with pytest.raises(IllegalAction, match="it is Olga's turn"):
         GAME.check(state, PATRICK, Placed(zone=own_zone(state, 1)))
@@ -365,10 +366,10 @@ def test_the_actions_offered_follow_the_steps() -> None:
     assert set(now["place"]["zone"]) == {own for own in state.places
                                          if state.at(own).owner == 0}
     placed = placed_all(state)
-    assert set(offered(placed)) == {"end"}
+    assert set(offered(placed)) == {"end", "exchange"}  # 3 robots for a vehicle "at any time"
     assert GAME.turn(placed).detail.endswith("Olga has placed them all: end")
     two = offered(act(placed, OLGA, Ended()))
-    assert set(two) == {"morph", "change", "end"}
+    assert set(two) == {"morph", "change", "end", "exchange"}
     assert two["change"]["card"] == ("fusion-cannons",)
 
 

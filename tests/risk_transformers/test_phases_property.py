@@ -27,7 +27,8 @@ def values(state: State, spec: ActionSpec, draw: st.DrawFn) -> dict[str, str]:
         if field.choices:
             found[field.name] = draw(st.sampled_from(field.choices))
         elif field.name == "count":
-            found[field.name] = str(draw(st.integers(1, state.seats[state.current].operational)))
+            most = max(1, state.seats[state.current].operational)
+            found[field.name] = str(draw(st.integers(1, most)))
         elif field.name == "to":
             found[field.name] = draw(st.sampled_from(
                 ["open", "closed", *state.board.positions("pion-tower")]))
