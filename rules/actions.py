@@ -13,6 +13,7 @@ Noted(text='hi', about=None)
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -121,8 +122,10 @@ def validation_message(parsed: ParsedAction, specs: Mapping[str, FieldSpec], err
     return f"bad {parsed.action}: {error}"
 
 
+@functools.cache
 def field_specs(cls: type[Event]) -> tuple[FieldSpec, ...]:
-    """The typed fields of an event type, in declaration order."""
+    """The typed fields of an event type, in declaration order (once per type: reading a
+    class's annotations compiles them, and ``legal_actions`` asks at every event)."""
     return tuple(
         FieldSpec(name=f.encode_name, kind=kind_of(f.type), required=f.required)
         for f in msgspec.structs.fields(cls)

@@ -283,8 +283,9 @@ def placements(values: Values, bonus: Bonus) -> list[Values]:
 
 
 def best(options: list[Values], score: Callable[[Values], int]) -> Values:
-    """The first of ``options`` with the highest ``score``."""
-    return max(options, key=score)
+    """The first of ``options`` with the highest ``score`` (a single option is not scored: most
+    rolls have no bonus to place, and scoring compares the dice again)."""
+    return options[0] if len(options) == 1 else max(options, key=score)
 
 
 def wins(attacker: Sequence[int], defender: Sequence[int], side: Side) -> int:

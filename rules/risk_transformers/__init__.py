@@ -16,6 +16,8 @@
 - **The end of a day and of the game** (:mod:`.allspark`): the AllSpark card the last player
   turns after each round, the six days, the count at the end of day 6 (the Launch Pad breaking
   a tie, team totals at 4) and the army left standing when every other is destroyed.
+- **The bot** (:mod:`.bot`, ``tabletape simulate transformers``): a seeded player of whole
+  games through ``legal_actions`` and the rules' own steps, using every mechanism on the way.
 """
 
 from tabletape.rules.manifest import GameManifest, lazy_rules

@@ -176,9 +176,7 @@ def check_target(state: State, seat: int, source: int, target: int, force: Force
 
 def neighbours(state: State, place: int) -> list[int]:
     """The places next to ``place`` as the board stands (spinning zones, open factories)."""
-    found = state.board.neighbours(state.places[place], positions=state.standing,
-                                   open_factories=state.open_factories)
-    return [state.place(zone) for zone in found]
+    return list(state.board.neighbour_table(state.positions, state.open_factories)[place])
 
 
 def flying_megatron(state: State, seat: int, force: Force) -> bool:
@@ -315,7 +313,8 @@ def plus_one(state: State, seat: int, event: PlusOne) -> State:
     dice), placed on a die showing ``face`` before any casualty is chosen."""
     fight = stage(state, "lose", "place a +1")
     if fight.chosen:
-        refuse("casualties were already chosen: the +1 is placed before them", rule=ROBOT_FORM)
+        refuse("casualties of this roll were already taken: the +1 is placed before them",
+               rule=ROBOT_FORM)
     side = ATTACKER if seat == fight.attacker else DEFENDER
     index = 0 if side == ATTACKER else 1
     if seat not in (fight.attacker, fight.defender) or not has_plus(state, fight, side):
@@ -383,7 +382,8 @@ def take(state: State, index: int, kind: str, escape: str = "") -> State:
     attacking = shrink(fight.attacking, kind) if index == 0 else fight.attacking
     after = state.attack  # as the removal left it
     assert after is not None
-    return with_fight(state, replace(after, losses=(losses[0], losses[1]), attacking=attacking))
+    return with_fight(state, replace(after, losses=(losses[0], losses[1]), attacking=attacking,
+                                     chosen=True))  # no +1 once a casualty is off the board
 
 
 def remove(state: State, seat: int, place: int, kind: str, escape: str) -> State:

@@ -37,6 +37,7 @@ table records what it does).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection, Mapping
 from functools import cached_property
 from pathlib import Path
@@ -200,6 +201,36 @@ class Cybertron(msgspec.Struct, frozen=True, dict=True):
         """Zones next to ``zone`` across a border or hyperlink, as the spinning zones stand and
         with the war factories in ``open_factories`` open."""
         return self.board.neighbours_at(zone, positions=positions, open_spaces=open_factories)
+
+    @cached_property
+    def deck(self) -> Counter[str]:
+        """How many copies of each card id the deck holds."""
+        return Counter(self.card_ids)
+
+    @cached_property
+    def places(self) -> tuple[str, ...]:
+        """The zones, then the war factories: the places a game's state counts by index."""
+        return (*self.zones, *self.factories.values())
+
+    @cached_property
+    def _tables(self) -> dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple[int, ...], ...]]:
+        return {}
+
+    def neighbour_table(self, positions: tuple[str, ...],
+                        open_factories: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+        """Each place's neighbours (indexes into :attr:`places`) as the board stands: the
+        spinning zones at ``positions`` (in :attr:`spinning` order), the war factories in
+        ``open_factories`` open. Cached per standing (the rules ask at every attack and
+        back-up, the bot at every choice)."""
+        key = (positions, open_factories)
+        if key not in self._tables:
+            standing = dict(zip(self.spinning, positions, strict=True))
+            index = {place: at for at, place in enumerate(self.places)}
+            self._tables[key] = tuple(
+                tuple(index[near] for near in self.neighbours(
+                    place, positions=standing, open_factories=open_factories))
+                for place in self.places)
+        return self._tables[key]
 
     def robots_for(self, zone_count: int) -> int:
         """The panel's robots for a number of zones controlled (1 to every zone and factory);

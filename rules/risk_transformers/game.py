@@ -124,6 +124,13 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
         return (turn_actions(state) + battle_actions(state) + allspark.allspark_actions(state)
                 + exchange_actions(state))
 
+    def bot_action(self, state: State, rng: random.Random) -> tuple[str, Event] | None:
+        from tabletape.rules.risk_transformers import (
+            bot,  # the bot is not needed to record or replay a game
+        )
+
+        return bot.choose(self, state, rng)
+
     def figures(self, state: State) -> list[dict[str, Any]]:
         """Each player's figures; the numbers are the catalog's ``standings`` after every turn
         (zones, sectors, pieces on the board, operational pile, scrapheap, cards in hand)."""

@@ -73,7 +73,7 @@ def start_state(found: Settings, players: Sequence[str]) -> State:
     """Setup 3 and 4: "Count out 30 robots", the rest of the set on the scrapheap; each leader
     "and one operational robot on the leader's start zone", standing in robot form."""
     board = found.board
-    places = (*board.zones, *factories(found))
+    places = board.places  # the zones, then the war factories
     zones = [EMPTY] * len(places)
     seats = []
     army = data.ARMY.value

@@ -37,6 +37,7 @@ from tabletape.rules.risk_transformers.reinforce import (
     BONUS_STEP,
     PHASE_WORDS,
     card_owed,
+    close_bonus_step,
     placeable,
     receive,
     require_phase_one,
@@ -365,7 +366,7 @@ def turn_actions(state: State) -> tuple[ActionSpec, ...]:
         return battle_card_actions(state)
     actors = (state.name(state.current),)
     actions = [action(actors) for action in PHASE_ACTIONS.get(state.phase, no_actions)(state)]
-    if (state.phase == "place" and state.seats[state.current].operational) or card_owed(state):
+    if (state.phase == "place" and to_place(state)) or card_owed(state):
         return tuple(actions)
     end = FieldSpec(name="turn", kind="bool", required=False, doc="end every phase left")
     return (*actions, ActionSpec(type="end", actors=actors, fields=(end,),
@@ -392,7 +393,7 @@ def phase_one_actions(state: State) -> list[Action]:
     if state.step == BONUS_STEP and playable(state, STEP_ONE_TIMINGS):
         found.append(card_action("play", playable(state, STEP_ONE_TIMINGS),
                                  "a bonus-robot card (Phase 1 B)"))
-    if me.operational:
+    if to_place(state):
         count = FieldSpec(name="count", kind="int", required=False, doc="robots (1)")
         found.append(lambda actors: ActionSpec(type="place", actors=actors,
                                                fields=(zones, count),
@@ -403,6 +404,13 @@ def phase_one_actions(state: State) -> list[Action]:
                                                fields=(zones, form),
                                                doc="bring the leader back for 3 robots"))
     return found
+
+
+def to_place(state: State) -> int:
+    """The operational robots the current player has to place in Phase 1, steps C and D
+    counted while the turn is still at step B (they come with the first ``place`` or ``end``,
+    so ``place`` is offered even when step A gave nothing)."""
+    return close_bonus_step(state).seats[state.current].operational
 
 
 def phase_two_actions(state: State) -> list[Action]:

@@ -11,6 +11,7 @@ functions of the state, never stored.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import msgspec
@@ -121,7 +122,8 @@ class Fight(msgspec.Struct, frozen=True, gc=False):
     """What the attack waits for: ``defend``, ``roll``, ``lose`` (casualties pending), ``next``
     (continue or stop) or ``won`` (captured: more pieces may move in)."""
     chosen: bool = False
-    """A side chose a casualty of this roll (no ``plus-one`` after that)."""
+    """A casualty of this roll was taken, chosen or derived (no ``plus-one`` after that: it
+    would count the roll's casualties again)."""
 
 
 class Receipt(msgspec.Struct, frozen=True, gc=False):
@@ -383,35 +385,96 @@ def invariant_errors(state: State) -> list[str]:
     """What does not add up; an empty list means every piece and card is accounted for.
 
     Each seat's robots and vehicles: on the board + operational + scrapheap = the set
-    (:data:`.data.ARMY`); each leader on exactly one zone or on the scrapheap; no place owned
-    with nothing on it, none with pieces and no owner; no pieces on a closed factory; once
-    setup is over no zone empty ("A zone must never be empty during the game"); every card in
-    the pile, the discards or a hand.
+    (:data:`.data.ARMY`); each leader on exactly one zone or on the scrapheap, in a form he
+    has; no place owned with nothing on it, none with pieces and no owner; no pieces on a
+    closed factory; once setup is over no zone empty ("A zone must never be empty during the
+    game"); every card in the pile, the discards or a hand, each known card one of the board's
+    and no more copies of it than the board has; an eliminated player with nothing on the board
+    and no cards; the attack in progress between its players' zones, its pieces still there.
     """
-    errors: list[str] = []
+    errors, tally = zone_scan(state)
     for seat, me in enumerate(state.seats):
-        errors.extend(seat_errors(state, seat, me))
+        errors.extend(seat_errors(state, seat, me, tally[seat]))
+    return errors + card_errors(state) + attack_errors(state)
+
+
+def zone_scan(state: State) -> tuple[list[str], list[tuple[int, int, int]]]:
+    """One pass over the places: what is wrong with them (owned with nothing on them or holding
+    pieces of nobody, pieces on a closed factory, an empty zone once setup is over), and each
+    seat's robots, vehicles and leaders on the board."""
+    errors = []
+    count = len(state.seats)
+    robots, vehicles, leaders = [0] * count, [0] * count, [0] * count
+    live, filling = set(live_places(state)), state.phase in SETUP
     for place, zone in enumerate(state.zones):
-        if (zone.owner == NOBODY) != (zone.pieces == 0) or min(zone.robots, zone.vehicles) < 0:
-            errors.append(f"{state.places[place]}: owner {zone.owner} with {zone.pieces} pieces")
-    live = set(live_places(state))
-    for place, zone in enumerate(state.zones):
-        if zone.pieces and place not in live:
+        owner, pieces = zone.owner, zone.robots + zone.vehicles + zone.leader
+        if owner != NOBODY:
+            robots[owner] += zone.robots
+            vehicles[owner] += zone.vehicles
+            leaders[owner] += zone.leader
+        if (owner == NOBODY) != (pieces == 0) or zone.robots < 0 or zone.vehicles < 0:
+            errors.append(f"{state.places[place]}: owner {owner} with {pieces} pieces")
+        if pieces and place not in live:
             errors.append(f"{state.places[place]} is a closed factory but holds pieces")
-        elif place in live and not zone.pieces and state.phase not in SETUP:
+        elif not pieces and not filling and place in live:
             errors.append(f"{state.places[place]} is empty (a zone must never be empty)")
+    return errors, list(zip(robots, vehicles, leaders, strict=True))
+
+
+def card_errors(state: State) -> list[str]:
+    """The cards: pile + discards + hands = the board's deck; each known card one of the
+    board's, no more copies than it has."""
+    known = [*state.discard, *(card for me in state.seats for card in me.hand if card)]
     held = sum(len(me.hand) for me in state.seats)
+    errors = []
     if state.pile < 0 or state.pile + len(state.discard) + held != len(state.board.card_ids):
         errors.append(f"cards: {state.pile} in the pile + {len(state.discard)} discarded + "
                       f"{held} in hands, not {len(state.board.card_ids)}")
+    if len(set(known)) == len(known) and state.board.deck.keys() >= set(known):
+        return errors  # each known card once, each the board's
+    extra = sorted(card for card, count in Counter(known).items()
+                   if count > state.board.deck[card])
+    if extra:
+        errors.append(f"cards seen more often than the board has them: {', '.join(extra)}")
     return errors
 
 
-def seat_errors(state: State, seat: int, me: Seat) -> list[str]:
-    """One seat's pieces against its set."""
-    army = data.ARMY.value
-    robots, vehicles, leaders = on_board(state, seat)
+def attack_errors(state: State) -> list[str]:
+    """The attack in progress: from the attacker's zone to the defender's, its attackers
+    (before a capture) still on the source and its defenders on the target."""
+    fight = state.attack
+    if fight is None or fight.stage == "won":
+        return []
+    source, target = state.zones[fight.source], state.zones[fight.target]
     errors = []
+    if (source.owner, target.owner) != (fight.attacker, fight.defender):
+        errors.append(f"attack from {state.places[fight.source]} to "
+                      f"{state.places[fight.target]} between seats {source.owner} and "
+                      f"{target.owner}, not {fight.attacker} and {fight.defender}")
+    for force, zone in ((fight.attacking, source), (fight.defending, target)):
+        if force is not None and fight.stage in ("defend", "roll") and not fits(force, zone):
+            errors.append(f"{force} do not stand on their zone ({zone})")
+    return errors
+
+
+def fits(force: Force, zone: Zone) -> bool:
+    """Whether ``zone`` holds the pieces of ``force``."""
+    return (force.robots <= zone.robots and force.vehicles <= zone.vehicles
+            and force.leader <= zone.leader)
+
+
+def seat_errors(state: State, seat: int, me: Seat,
+                tally: tuple[int, int, int] | None = None) -> list[str]:
+    """One seat's pieces against its set (``tally``: its pieces on the board, when counted
+    already); an eliminated seat holds nothing."""
+    army = data.ARMY.value
+    robots, vehicles, leaders = tally or on_board(state, seat)
+    errors = []
+    if me.eliminated and (robots + vehicles + leaders or me.hand):
+        errors.append(f"{me.name} is out of the game but has {robots + vehicles + leaders} "
+                      f"pieces on the board and {len(me.hand)} cards")
+    if me.form not in data.FORMS:
+        errors.append(f"{me.name}'s leader is in no form: {me.form!r}")
     if robots + me.operational + me.scrap_robots != army["robots"]:
         errors.append(f"{me.name}: {robots} robots on the board + {me.operational} operational "
                       f"+ {me.scrap_robots} on the scrapheap, not {army['robots']}")

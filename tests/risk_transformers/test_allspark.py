@@ -137,7 +137,8 @@ def test_four_players_the_last_player_is_the_last_seat() -> None:
     players are skipped": with the last seat out, the seat before it ends the day."""
     state = day_over(players=4)
     assert (state.phase, state.current) == ("allspark", QUENTIN)
-    state = in_phase3({"perihex": zone(OLGA, robots=1)}, players=4, current=PAULA)
+    state = in_phase3({"perihex": zone(OLGA, robots=1)}, players=4, current=PAULA,
+                      rest=PAULA)
     state = replace(state, phase="draw", seats=(*state.seats[:3],
                                                  replace(state.seats[3], eliminated=True)))
     assert (play(state, "end").phase, play(state, "end").current) == ("allspark", PAULA)

@@ -237,10 +237,23 @@ def test_end_of_the_turn_skips_every_phase_left() -> None:
 def test_an_eliminated_player_is_skipped() -> None:
     """A15: eliminated players are skipped (Out of Robots!: "that player is out of the
     game")."""
-    state = playing(3)
-    state = seat_with(state, 1, eliminated=True)
+    state = out_of_the_game(playing(3), 1, by=2)
     state = act(placed_all(state), OLGA, Ended(turn=True))
     assert state.current == 2
+
+
+def out_of_the_game(state: State, seat: int, by: int) -> State:
+    """``seat``'s army destroyed: his leader on the scrapheap, his zones ``by``'s (one robot
+    each), and he is out of the game."""
+    places = [p for p, zone in enumerate(state.zones) if zone.owner == seat]
+    home = next(p for p in places if state.zones[p].leader)
+    state = zone_with(state, home, replace(state.zones[home], leader=False))
+    state = seat_with(state, seat, scrapped=True)
+    for place in places:
+        state = take(state, by, state.places[place])
+    state = seat_with(state, seat, eliminated=True)
+    assert invariant_errors(state) == []
+    return state
 
 
 # -- Phase 2 -----------------------------------------------------------------------------------
