@@ -22,18 +22,18 @@ from tabletape.queries.catalog import connect
 from tabletape.queries.games.risk_transformers import projections
 from tabletape.queries.odds import dice_odds
 from tabletape.queries.projections import BATTLES, Projection, StandingsProjection
-from tabletape.queries.reports import REPORTS
+from tabletape.queries.reports import REPORTS, run_reports
 from tabletape.queries.rows import GameRows
 from tabletape.queries.schema import GAMES
-from tabletape.replay.fold import GameInfo, Visit, open_game, record_action
+from tabletape.replay.fold import GameInfo, Visit, fold_records, open_game, record_action
 from tabletape.rules import dice
 from tabletape.rules.actions import event_from, parse_action
 from tabletape.rules.dice import NO_BONUS, Bonus
 from tabletape.rules.risk_transformers.battle import neighbours
 from tabletape.rules.risk_transformers.state import State
 from tabletape.rules.seats import seat_named
-from tests.queries.conftest import start_game
-from tests.risk_transformers.helpers import GAME, started
+from tests.queries.conftest import bot_games, start_game
+from tests.risk_transformers.helpers import GAME, NAMES, started
 from tests.risk_transformers.test_battle import (
     EXAMPLE,
     OLGA,
@@ -367,3 +367,27 @@ def test_an_allspark_card_is_a_row() -> None:
     zone_of = state.board.card("fusion-cannons").zone
     assert state.at(zone_of).owner == OLGA
     assert [row[2:] for row in tables["allspark"]] == [(1, "fusion-cannons", zone_of, "Olga", 2)]
+
+
+def test_bot_games_in_the_catalog(ledger: Ledger) -> None:
+    """Whole bot games of 2, 3 and 4 players: each finished with the rules' winners and team,
+    each player's team as the figures give it, and every battle in the ``battles`` report (its
+    only modifiers are bonuses whose odds it knows)."""
+    games = [*bot_games(ledger, "transformers", 2, seed=21, players=NAMES[:2]),
+             *bot_games(ledger, "transformers", 1, seed=22, players=NAMES[:3], prefix="rt3"),
+             *bot_games(ledger, "transformers", 2, seed=23, players=NAMES, prefix="rt4")]
+    with connect(ledger) as con:
+        found = {game: (finished, winners, team) for game, finished, winners, team in
+                 con.execute("SELECT game, finished, winners, team FROM games").fetchall()}
+        teams = dict(con.execute("SELECT game, list(team ORDER BY seat) FROM players "
+                                 "GROUP BY game").fetchall())
+        (battles,) = con.execute("SELECT count(*) FROM battles").fetchone()  # type: ignore[misc]
+        (table,) = run_reports(con, ["battles"])
+    for game in games:
+        folded = fold_records(game, ledger.records(game))
+        result = folded.rules.result(folded.state)
+        assert result is not None
+        assert found[game] == (True, list(result.winners), result.team)
+        assert teams[game] == [f["team"] for f in GAME.figures(folded.state)]
+    assert teams["rt4-23-0"] == ["autobots", "decepticons", "autobots", "decepticons"]
+    assert sum(r["observed"] for r in table.records()) == battles > 0
