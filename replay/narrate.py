@@ -107,7 +107,22 @@ def started_sentence(rules: Rules[Any], started: GameStarted) -> str:
         text += f"; {len(options)} options in force (see the log)"
     if started.parent:
         text += f"; forked from {started.parent} after seq {started.fork_seq}"
-    return text + "."
+    return text + "." + board_words(options.get("board"))
+
+
+def board_words(board: Any) -> str:
+    """A board stored in the options that is a reconstruction (mark I) says so, and how to
+    supply one (a table's own board, or none, says nothing).
+
+    >>> board_words({"name": "Cybertron", "mark": "I"})[:62]
+    ' The board is Cybertron [I]: a reconstruction, not the printed'
+    >>> board_words({"name": "Ours", "mark": "V"}), board_words(None)
+    ('', '')
+    """
+    if not isinstance(board, dict) or board.get("mark") != "I":
+        return ""
+    return (f" The board is {board.get('name', 'the default')} [I]: a reconstruction, not the "
+            "printed board (a table supplies its own with --option board=FILE).")
 
 
 def note_sentence(record: Record, note: Noted) -> str:

@@ -7,7 +7,7 @@
 - **The foundation of the rules**: rulebook numbers and the readings A1–A19 with provenance
   (:mod:`.data`), the options that change what is legal (:mod:`.options`), every fact a table
   records (:mod:`.events`), the state and what it derives (:mod:`.state`), setup folded by the
-  rules (:mod:`.moves`, with an unregistered rules object in :mod:`.game`).
+  rules (:mod:`.moves`), the rules object (:mod:`.game`).
 - **The turn**: the phase machine and Phase 1, Place Robots (:mod:`.reinforce`); Phase 2,
   Morph!, special zones and cards outside battle (:mod:`.special`); Phase 3, Attack!: the
   battle, leaders' powers in it and the cards "for this attack" (:mod:`.battle`); Phase 4, Call
@@ -18,14 +18,25 @@
   a tie, team totals at 4) and the army left standing when every other is destroyed.
 - **The bot** (:mod:`.bot`, ``tabletape simulate transformers``): a seeded player of whole
   games through ``legal_actions`` and the rules' own steps, using every mechanism on the way.
+- **The catalog** (:mod:`tabletape.queries.games.risk_transformers`): dice and battles with the
+  leaders' d8s and each roll's kind of bonus, the cards played, the AllSpark cards, the special
+  zones changed; standings and teams from the rules' figures.
 """
 
 from tabletape.rules.manifest import GameManifest, lazy_rules
+
+REPLAY = "tabletape.replay.games.risk_transformers"
 
 MANIFEST = GameManifest(
     name="risk-transformers", title="Risk: Transformers", aliases=("transformers", "rt"),
     short="rt",
     rules="tabletape.rules.risk_transformers.game:RiskTransformers",
+    view=f"{REPLAY}:view",
+    narrate=f"{REPLAY}:narrate",
+    setup_notes=f"{REPLAY}:setup_notes",
+    conservation=f"{REPLAY}:conservation",
+    dice=f"{REPLAY}:dice",
+    demo="tabletape.rules.risk_transformers.demo",
     projections="tabletape.queries.games.risk_transformers:projections",
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
