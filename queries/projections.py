@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, ClassVar, NamedTuple
 
 from tabletape.replay.visitor import GameInfo, Visit, Visitor
-from tabletape.rules.dice import Die, Settled, faces
+from tabletape.rules.dice import NO_BONUS, Bonus, Die, Settled, faces
 from tabletape.rules.kernel import Rules, UnknownGame, game_part, manifest_of, register
 
 
@@ -150,6 +150,12 @@ BATTLES = Schema("battles", (
     Column("attacker_modifiers", "INTEGER[]", "What modifiers did to each attacker die (value - "
                                               "face), in the order of ``attacker_faces``."),
     Column("defender_modifiers", "INTEGER[]"),
+    Column("attacker_bonus_each", "INTEGER", "The attacker's bonus added to each die (a card's "
+                                             "\"+1 to each die\"; 0: none)."),
+    Column("attacker_bonus_one", "INTEGER", "The attacker's bonus placed on one die after the "
+                                            "roll (a robot-form leader's +1; 0: none)."),
+    Column("defender_bonus_each", "INTEGER", "Likewise for the defender."),
+    Column("defender_bonus_one", "INTEGER"),
     Column("modified", "BOOLEAN", "True when a modifier (bonus, changed face) touched the dice."),
     Column("attacker_losses", "INTEGER", "Pairs the attacker lost."),
     Column("defender_losses", "INTEGER", "Pairs the defender lost."),
@@ -172,21 +178,26 @@ def dice_row(seq: int, turn: int, player: str, role: str, die: int, sides: int, 
 def battle_dice(attacker: Sequence[int], defender: Sequence[int], *,
                 attacker_sides: int | Sequence[int], defender_sides: int | Sequence[int],
                 attacker_values: Sequence[int] | None = None,
-                defender_values: Sequence[int] | None = None) -> tuple[Any, ...]:
-    """The ``battles`` columns from ``attacker_dice`` to ``defender_modifiers``.
+                defender_values: Sequence[int] | None = None,
+                attacker_bonus: Bonus = NO_BONUS,
+                defender_bonus: Bonus = NO_BONUS) -> tuple[Any, ...]:
+    """The ``battles`` columns from ``attacker_dice`` to ``defender_bonus_one``.
 
     ``attacker``/``defender`` are the faces as they landed; ``*_sides`` one size for every die
-    of the side or one per die; ``*_values`` the dice after modifiers (default: the faces).
+    of the side or one per die; ``*_values`` the dice after modifiers (default: the faces);
+    ``*_bonus`` the kind of bonus each side rolled with (:class:`~tabletape.rules.dice.Bonus`:
+    on each die, on one die), what the ``battles`` report takes the exact odds of.
 
     >>> battle_dice((5, 2), (4,), attacker_sides=(8, 6), defender_sides=6,
-    ...             attacker_values=(5, 3))
-    (2, 1, None, 6, [5, 2], [4], [8, 6], [6], [0, 1], [0])
+    ...             attacker_values=(5, 3), attacker_bonus=Bonus(one=1))
+    (2, 1, None, 6, [5, 2], [4], [8, 6], [6], [0, 1], [0], 0, 1, 0, 0)
     """
     shifts = [modifiers(faces, values) for faces, values in ((attacker, attacker_values),
                                                              (defender, defender_values))]
     return (len(attacker), len(defender), one_size(attacker_sides), one_size(defender_sides),
             list(attacker), list(defender), per_die(attacker_sides, len(attacker)),
-            per_die(defender_sides, len(defender)), *shifts)
+            per_die(defender_sides, len(defender)), *shifts, attacker_bonus.each,
+            attacker_bonus.one, defender_bonus.each, defender_bonus.one)
 
 
 def side_dice_rows(seq: int, turn: int, player: str, role: str, dice: Sequence[Die],
@@ -201,17 +212,20 @@ def side_dice_rows(seq: int, turn: int, player: str, role: str, dice: Sequence[D
             for n, (die, value) in enumerate(zip(dice, values, strict=True), start=1)]
 
 
-def settled_battle_dice(attacker: Sequence[Die], defender: Sequence[Die],
-                        settled: Settled) -> tuple[Any, ...]:
+def settled_battle_dice(attacker: Sequence[Die], defender: Sequence[Die], settled: Settled, *,
+                        attacker_bonus: Bonus = NO_BONUS,
+                        defender_bonus: Bonus = NO_BONUS) -> tuple[Any, ...]:
     """:func:`battle_dice` of a roll of mixed dice settled with its bonuses.
 
-    >>> settled_battle_dice((Die(8, 7),), (Die(6, 3),), Settled((8,), (3,), ("attacker",)))
-    (1, 1, 8, 6, [7], [3], [8], [6], [1], [0])
+    >>> settled_battle_dice((Die(8, 7),), (Die(6, 3),), Settled((8,), (3,), ("attacker",)),
+    ...                     attacker_bonus=Bonus(one=1))
+    (1, 1, 8, 6, [7], [3], [8], [6], [1], [0], 0, 1, 0, 0)
     """
     return battle_dice(faces(attacker), faces(defender),
                        attacker_sides=[die.sides for die in attacker],
                        defender_sides=[die.sides for die in defender],
-                       attacker_values=settled.attacker, defender_values=settled.defender)
+                       attacker_values=settled.attacker, defender_values=settled.defender,
+                       attacker_bonus=attacker_bonus, defender_bonus=defender_bonus)
 
 
 def per_die(sides: int | Sequence[int], count: int) -> list[int]:

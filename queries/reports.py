@@ -20,6 +20,7 @@ import duckdb
 import msgspec
 
 from tabletape.queries.odds import chi_square, dice_odds, face_test, z_score
+from tabletape.rules.dice import NO_BONUS, Bonus
 
 SUSPICIOUS_P = 1e-4
 """A player's dice whose fairness test gives a p-value below this are flagged ``suspicious``."""
@@ -118,17 +119,22 @@ def win_rate_by_seat(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[An
         ORDER BY kind, players, position_by DESC, position""")
 
 
-@report("sides", "Win rate by faction, leader, hero and villain")
+@report("sides", "Win rate by faction, team, leader, hero and villain")
 def win_rate_by_side(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any]]:
-    """Where the game has factions, leaders, heroes or villains: games and wins of each.
+    """Where the game has factions, teams, leaders, heroes or villains: games and wins of each.
 
-    For a villain, ``wins`` counts the games the villain's opponents won."""
+    A faction, leader or hero counts once per player (the two Decepticons of a 3-player Risk:
+    Transformers game, each playing alone, are two); a team once per game (Autobots of two
+    players, one game). For a villain, ``wins`` counts the games the villain's opponents won."""
     return rows_of(con, """
         SELECT kind, what, name, count(*) AS games, count(*) FILTER (won) AS wins,
                round(avg(won::INTEGER), 3) AS win_rate
         FROM (
             SELECT kind, 'faction' AS what, faction AS name, won FROM results
                 WHERE faction IS NOT NULL
+            UNION ALL SELECT kind, 'team', player_team, won FROM (
+                SELECT DISTINCT game, kind, player_team, won FROM results
+                WHERE player_team IS NOT NULL)
             UNION ALL SELECT kind, 'leader', leader, won FROM results WHERE leader IS NOT NULL
             UNION ALL SELECT kind, 'hero', hero, won FROM results WHERE hero IS NOT NULL
             UNION ALL SELECT kind, 'villain', villain, len(winners) > 0 FROM games
@@ -177,51 +183,92 @@ def dice_luck(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any], lis
 
 @report("battles", "Battle outcomes against the exact odds")
 def battle_outcomes(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any], list[str]]:
-    """Unmodified battles per matchup (the sides of each attack die v each defence die): how
-    often the attacker lost 0, 1, 2 pairs, beside the exact probability (ties to the defender)."""
+    """Battles per matchup (the sides of each attack die v each defence die, and each side's
+    bonus): how often the attacker lost 0, 1, 2 pairs, beside the exact probability (ties to the
+    defender; a bonus on one die placed where it helps most)."""
     found = con.execute("""
         SELECT list_sort(attacker_die_sides, 'DESC'), list_sort(defender_die_sides, 'DESC'),
-               attacker_losses, count(*)
-        FROM battles WHERE NOT modified AND attacker_dice > 0 AND defender_dice > 0
-        GROUP BY ALL""").fetchall()
+               attacker_bonus_each, attacker_bonus_one, defender_bonus_each, defender_bonus_one,
+               attacker_modifiers, defender_modifiers, attacker_losses
+        FROM battles WHERE attacker_dice > 0 AND defender_dice > 0""").fetchall()
     matchups: dict[Matchup, Counter[int]] = defaultdict(Counter)
-    for attacker, defender, lost, n in found:
-        matchups[(tuple(attacker), tuple(defender))][lost] = n
+    for attacker, defender, a_each, a_one, d_each, d_one, a_mods, d_mods, lost in found:
+        bonuses = Bonus(a_each or 0, a_one or 0), Bonus(d_each or 0, d_one or 0)
+        if explained(a_mods, bonuses[0]) and explained(d_mods, bonuses[1]):
+            matchups[(tuple(attacker), tuple(defender), *bonuses)][lost] += 1
     rows = []
     for key in sorted(matchups, key=matchup_order):
         rows.extend(matchup_rows(key, matchups[key]))
-    notes = ["exact: probability by enumerating every roll; z: (observed - expected) / sd; "
-             "p_value: chi-square test of the matchup's counts. Modified battles (bonuses, "
-             "changed faces) are left out."]
-    columns = ["matchup", "battles", "attacker_losses", "observed", "share", "exact",
+    notes = ["exact: probability by enumerating every roll, a +1 on one die placed where it "
+             "helps its side most; z: (observed - expected) / sd; p_value: chi-square test of "
+             "the matchup's counts. Battles whose dice something other than a recorded bonus "
+             "changed (a face turned to a 6) are left out."]
+    columns = ["matchup", "bonus", "battles", "attacker_losses", "observed", "share", "exact",
                "exact_fraction", "z", "p_value"]
     return columns, rows, notes
 
 
-Matchup = tuple[tuple[int, ...], tuple[int, ...]]
-"""The sides of each attack die and of each defence die, largest first: ``((8, 6), (6, 6))``."""
+Matchup = tuple[tuple[int, ...], tuple[int, ...], Bonus, Bonus]
+"""The sides of each attack die and of each defence die, largest first, and each side's bonus:
+``((8, 6), (6, 6), Bonus(one=1), NO_BONUS)``."""
+
+
+def explained(modifiers: list[int], bonus: Bonus) -> bool:
+    """Whether what modifiers did to a side's dice is its bonus: ``each`` on every die and
+    ``one`` more on at most one of them.
+
+    >>> explained([1, 1, 2], Bonus(each=1, one=1)), explained([0, 0], NO_BONUS)
+    (True, True)
+    >>> explained([5, 0], NO_BONUS)  # a face turned to a 6
+    False
+    """
+    extra = sorted(shift - bonus.each for shift in modifiers)
+    if not extra:
+        return True
+    return all(shift == 0 for shift in extra[:-1]) and extra[-1] in (0, bonus.one)
 
 
 def matchup_order(key: Matchup) -> tuple[Any, ...]:
-    """Smaller dice first, then more dice first (``3v2 d6`` before ``1v1 d6``)."""
-    attacker, defender = key
-    return max(attacker), max(defender), -len(attacker), -len(defender), attacker, defender
+    """Smaller dice first, then more dice first (``3v2 d6`` before ``1v1 d6``), unbonused first."""
+    attacker, defender, attacker_bonus, defender_bonus = key
+    return (max(attacker), max(defender), -len(attacker), -len(defender), attacker, defender,
+            attacker_bonus.each, attacker_bonus.one, defender_bonus.each, defender_bonus.one)
 
 
 def matchup_name(key: Matchup) -> str:
     """``3v2 d6`` or ``3v2 d8/d6`` when each side's dice are one size, else ``d8+d6 v 2d6``.
 
-    >>> matchup_name(((6, 6, 6), (6, 6))), matchup_name(((8,), (6,)))
-    ('3v2 d6', '1v1 d8/d6')
-    >>> matchup_name(((8, 6), (6, 6)))
+    >>> matchup_name(((6, 6, 6), (6, 6), NO_BONUS, NO_BONUS))
+    '3v2 d6'
+    >>> matchup_name(((8,), (6,), NO_BONUS, NO_BONUS))
+    '1v1 d8/d6'
+    >>> matchup_name(((8, 6), (6, 6), Bonus(one=1), NO_BONUS))
     'd8+d6 v 2d6'
     """
-    attacker, defender = key
+    attacker, defender, _, _ = key
     if len(set(attacker)) == 1 and len(set(defender)) == 1:
         sa, sd = attacker[0], defender[0]
         sizes = f"d{sa}" if sa == sd else f"d{sa}/d{sd}"
         return f"{len(attacker)}v{len(defender)} {sizes}"
     return f"{dice_name(attacker)} v {dice_name(defender)}"
+
+
+def bonus_name(attacker: Bonus, defender: Bonus) -> str:
+    """Each side's bonus in table words; ``""`` for none.
+
+    >>> bonus_name(Bonus(each=1, one=1), Bonus(one=1))
+    'attacker +1 each die +1 one die, defender +1 one die'
+    >>> bonus_name(NO_BONUS, NO_BONUS)
+    ''
+    """
+    return ", ".join(f"{side} {side_bonus(bonus)}" for side, bonus in
+                     (("attacker", attacker), ("defender", defender)) if bonus != NO_BONUS)
+
+
+def side_bonus(bonus: Bonus) -> str:
+    """``+1 each die +1 one die``: one side's bonus."""
+    parts = [(bonus.each, "each die"), (bonus.one, "one die")]
+    return " ".join(f"{n:+d} {what}" for n, what in parts if n)
 
 
 def dice_name(sides: tuple[int, ...]) -> str:
@@ -232,11 +279,13 @@ def dice_name(sides: tuple[int, ...]) -> str:
 
 def matchup_rows(key: Matchup, counts: Counter[int]) -> list[tuple[Any, ...]]:
     """One row per attacker-loss count of one matchup."""
-    odds = dice_odds(*key)
+    attacker, defender, attacker_bonus, defender_bonus = key
+    odds = dice_odds(attacker, defender, attacker_bonus, defender_bonus)
     n = sum(counts.values())
     _, p = chi_square([counts.get(k, 0) for k in odds], [n * float(q) for q in odds.values()])
-    outcomes = math.prod(key[0]) * math.prod(key[1])
-    return [(matchup_name(key), n, losses, counts.get(losses, 0),
+    outcomes = math.prod(attacker) * math.prod(defender)
+    bonus = bonus_name(attacker_bonus, defender_bonus)
+    return [(matchup_name(key), bonus, n, losses, counts.get(losses, 0),
              round(counts.get(losses, 0) / n, 4), round(float(q), 4),
              f"{q * outcomes}/{outcomes}", round(z_score(counts.get(losses, 0), n, float(q)), 2),
              float(f"{p:.3g}"))

@@ -23,12 +23,15 @@ from tabletape.queries.projections import (
 )
 from tabletape.rules.kernel import registered
 
-CATALOG_VERSION = "3"
+CATALOG_VERSION = "4"
 """Bump when the core tables change: catalogs of another version are rebuilt from scratch.
 
 2: only verified logs are loaded (catalogs of version 1 may hold rows of changed logs).
 3: teams and mixed dice: ``players.team``; ``dice.modifier``; in ``battles`` the sides and
 modifier of each die (``attacker_die_sides``...), ``attacker_sides`` NULL when mixed.
+4: the kind of bonus of each battle roll: ``battles.attacker_bonus_each`` (on every die),
+``attacker_bonus_one`` (placed on one die after the roll) and the defender's, so the ``battles``
+report gives bonused rolls their exact odds.
 """
 
 GAMES = Schema("games", (

@@ -11,6 +11,7 @@ from __future__ import annotations
 from tabletape.queries.projections import BATTLES, DICE, Projection, battle_dice, dice_row
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice
+from tabletape.rules.dice import Bonus
 from tabletape.rules.risk_deep_space.events import Battled, RolledOff
 from tabletape.rules.risk_deep_space.state import State
 
@@ -72,7 +73,9 @@ class DeepSpaceBattles(Projection):
                  state.space(fight.target),
                  *battle_dice((attack,), (defend,), attacker_sides=dice.D6, defender_sides=dice.D6,
                               attacker_values=(attack + attack_bonus,),
-                              defender_values=(defend + defend_bonus,)),
+                              defender_values=(defend + defend_bonus,),
+                              attacker_bonus=Bonus(each=attack_bonus),
+                              defender_bonus=Bonus(each=defend_bonus)),
                  bool(attack_bonus or defend_bonus), attacker_losses, defender_losses)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from tabletape.queries.projections import BATTLES, DICE, Projection, battle_dice, dice_row
 from tabletape.replay.visitor import GameInfo, Visit
 from tabletape.rules import dice
+from tabletape.rules.dice import Bonus
 from tabletape.rules.risk_strike.events import Rolled, RolledOff
 from tabletape.rules.risk_strike.state import CONTINENTS, Dice, State, roll_resolved
 
@@ -114,7 +115,9 @@ class RiskStrikeBattles(RollWatcher):
                  *battle_dice(roll.landed.attacker, roll.landed.defender, attacker_sides=dice.D6,
                               defender_sides=dice.D6,
                               attacker_values=values_after(final.attacker, final.attacker_bonus),
-                              defender_values=values_after(final.defender, final.defender_bonus)),
+                              defender_values=values_after(final.defender, final.defender_bonus),
+                              attacker_bonus=Bonus(each=final.attacker_bonus),
+                              defender_bonus=Bonus(each=final.defender_bonus)),
                  modified, attacker_losses, defender_losses)
 
 

@@ -18,6 +18,9 @@
   a tie, team totals at 4) and the army left standing when every other is destroyed.
 - **The bot** (:mod:`.bot`, ``tabletape simulate transformers``): a seeded player of whole
   games through ``legal_actions`` and the rules' own steps, using every mechanism on the way.
+- **The catalog** (:mod:`tabletape.queries.games.risk_transformers`): dice and battles with the
+  leaders' d8s and each roll's kind of bonus, the cards played, the AllSpark cards, the special
+  zones changed; standings and teams from the rules' figures.
 """
 
 from tabletape.rules.manifest import GameManifest, lazy_rules
@@ -34,6 +37,7 @@ MANIFEST = GameManifest(
     conservation=f"{REPLAY}:conservation",
     dice=f"{REPLAY}:dice",
     demo="tabletape.rules.risk_transformers.demo",
+    projections="tabletape.queries.games.risk_transformers:projections",
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 

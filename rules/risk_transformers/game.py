@@ -43,7 +43,10 @@ from tabletape.rules.risk_transformers.state import (
     Refused,
     State,
     UnknownName,
+    controls_sector,
+    on_board,
     robot_units,
+    teammates,
     zones_held,
 )
 from tabletape.rules.seats import NOBODY, seat_named
@@ -135,7 +138,26 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
         return bot.choose(self, state, rng)
 
     def figures(self, state: State) -> list[dict[str, Any]]:
-        return [{"name": me.name, "leader": me.leader, "faction": me.faction, "team": me.team,
-                 "zones": zones_held(state, seat), "robot_units": robot_units(state, seat),
-                 "operational": me.operational, "scrapheap": me.scrap_robots}
-                for seat, me in enumerate(state.seats)]
+        """Each player's figures; the numbers are the catalog's ``standings`` after every turn
+        (zones, sectors, pieces on the board, operational pile, scrapheap, cards in hand)."""
+        return [{"name": me.name, "leader": me.leader, "faction": me.faction,
+                 "team": team_name(state, seat), "form": me.form,
+                 "zones": zones_held(state, seat), "sectors": sectors_held(state, seat),
+                 "robots": robots, "vehicles": vehicles, "leader_on_board": bool(leaders),
+                 "robot_units": robot_units(state, seat), "operational": me.operational,
+                 "scrapheap": me.scrap_robots, "scrap_vehicles": me.scrap_vehicles,
+                 "cards": len(me.hand), "eliminated": me.eliminated}
+                for seat, me in enumerate(state.seats)
+                for robots, vehicles, leaders in (on_board(state, seat),)]
+
+
+def team_name(state: State, seat: int) -> str | None:
+    """``autobots`` or ``decepticons``: the seat's team with 4 players (Setup 2, "play in 2
+    teams – AUTOBOTS vs. DECEPTICONS"); None with 2 or 3 players, where each plays alone (the
+    two Decepticons of a 3-player game are not a team)."""
+    return f"{state.seats[seat].faction}s" if teammates(state, seat) else None
+
+
+def sectors_held(state: State, seat: int) -> int:
+    """Sectors ``seat`` controls whole (its open factories included, T4)."""
+    return sum(controls_sector(state, seat, sector) for sector in state.board.sectors)

@@ -198,7 +198,8 @@ class DuelBattles(Projection):
                  *battle_dice(event.attacker, event.defender,
                               attacker_sides=attack_sides(before.options, len(event.attacker)),
                               defender_sides=before.options["defender_sides"],
-                              attacker_values=attack_values(event)),
+                              attacker_values=attack_values(event),
+                              attacker_bonus=dice.Bonus(each=event.bonus)),
                  event.bonus != 0 or event.boost != 0,
                  before.troops[me] - after.troops[me], before.troops[other] - after.troops[other])
 

@@ -1,4 +1,4 @@
-"""Teams and mixed dice in the shared catalog (catalog version 3): ``players.team``, the winning
+"""Teams and mixed dice in the shared catalog (catalog version 4): ``players.team``, the winning
 team in ``games``, dice of different sizes on one side and a modifier on one die; and a catalog
 of the previous version rebuilt from the logs, people told once."""
 
@@ -90,7 +90,9 @@ def test_battle_rows_hold_mixed_sides_and_a_modified_die(ledger: Ledger) -> None
         "attacker": "olga", "defender": "patrick", "attacker_dice": 2, "defender_dice": 2,
         "attacker_sides": None, "defender_sides": 6, "attacker_faces": [7, 2],
         "defender_faces": [5, 3], "attacker_die_sides": [8, 6], "defender_die_sides": [6, 6],
-        "attacker_modifiers": [1, 0], "defender_modifiers": [0, 0], "modified": True,
+        "attacker_modifiers": [1, 0], "defender_modifiers": [0, 0], "attacker_bonus_each": 0,
+        "attacker_bonus_one": 0, "defender_bonus_each": 0, "defender_bonus_one": 0,
+        "modified": True,
         "attacker_losses": 1, "defender_losses": 1,
     }
 
@@ -101,7 +103,7 @@ def test_the_battle_report_gives_mixed_dice_their_exact_odds(ledger: Ledger) -> 
         (table,) = run_reports(con, ["battles"])
         mixed = con.execute("SELECT count(*) FROM battles WHERE NOT modified AND "
                             "attacker_die_sides = [8, 6, 6] AND defender_dice = 2").fetchone()
-    found = {(r["matchup"], r["attacker_losses"]): r for r in table.records()}
+    found = {(r["matchup"], r["attacker_losses"]): r for r in table.records() if not r["bonus"]}
     odds = dice_odds((8, 6, 6), (6, 6))
     assert [found[("d8+2d6 v 2d6", k)]["exact_fraction"] for k in range(3)] == [
         f"{q * 10368}/10368" for q in odds.values()]  # 8 * 6**4 rolls
@@ -109,20 +111,20 @@ def test_the_battle_report_gives_mixed_dice_their_exact_odds(ledger: Ledger) -> 
     assert ("1v1 d8/d6", 0) in found  # a d8 alone: all of one size, named as before
 
 
-def make_version_2(ledger: Ledger) -> None:
-    """Mark the catalog as one made by catalog version 2 (the version before teams)."""
+def make_version_3(ledger: Ledger) -> None:
+    """Mark the catalog as one made by catalog version 3 (the version before bonus kinds)."""
     with duckdb.connect(str(catalog_path(ledger))) as con:
-        con.execute("UPDATE _meta SET value = '2' WHERE key = 'catalog_version'")
+        con.execute("UPDATE _meta SET value = '3' WHERE key = 'catalog_version'")
         con.execute("DELETE FROM games")
 
 
-def test_a_version_2_catalog_is_rebuilt_and_people_told_once(ledger: Ledger) -> None:
-    assert CATALOG_VERSION == "3"
+def test_a_version_3_catalog_is_rebuilt_and_people_told_once(ledger: Ledger) -> None:
+    assert CATALOG_VERSION == "4"
     bot_games(ledger, "duel", 2, seed=9)
     sync(ledger)
-    make_version_2(ledger)
+    make_version_3(ledger)
     report = sync(ledger)
-    assert report.rebuilt and report.loaded == 2 and "catalog version 2" in report.outdated
+    assert report.rebuilt and report.loaded == 2 and "catalog version 3" in report.outdated
     again = sync(ledger)
     assert not again.rebuilt and again.outdated == ""
     with connect(ledger, sync_first=False) as con:
@@ -132,14 +134,30 @@ def test_a_version_2_catalog_is_rebuilt_and_people_told_once(ledger: Ledger) -> 
 def test_the_cli_and_connect_say_a_rebuild_once(ledger: Ledger) -> None:
     bot_games(ledger, "duel", 1, seed=10)
     sync(ledger)
-    make_version_2(ledger)
+    make_version_3(ledger)
     app = tabletape.build_app()
     runner = CliRunner()
     told = runner.invoke(app, ["sql", "SELECT count(*) AS n FROM games", "--ledger",
                                str(ledger.root)])
-    assert told.exit_code == 0 and "catalog version 2" in told.stderr
+    assert told.exit_code == 0 and "catalog version 3" in told.stderr
     quiet = runner.invoke(app, ["sync", "--ledger", str(ledger.root)])
     assert quiet.exit_code == 0 and "catalog version" not in quiet.output
-    make_version_2(ledger)
+    make_version_3(ledger)
     with pytest.warns(CatalogRebuiltWarning, match="rebuilt from the logs"), connect(ledger):
         pass
+
+
+def test_the_sides_report_counts_a_team_once_per_game(ledger: Ledger) -> None:
+    """Marvel United's heroes win or lose together: the ``heroes`` team has one game per game,
+    however many heroes played it, and the games the rules' result says they won."""
+    games = bot_games(ledger, "marvel-united", 3, seed=2)
+    won = 0
+    for game in games:
+        folded = fold_records(game, ledger.records(game))
+        won += folded.rules.result(folded.state).team == "heroes"  # type: ignore[union-attr]
+    with connect(ledger) as con:
+        (table,) = run_reports(con, ["sides"])
+        (seated,) = con.execute("SELECT count(*) FROM results").fetchone()  # type: ignore[misc]
+    teams = {r["name"]: r for r in table.records() if r["what"] == "team"}
+    assert set(teams) == {"heroes"} and seated > len(games)
+    assert (teams["heroes"]["games"], teams["heroes"]["wins"]) == (len(games), won)
