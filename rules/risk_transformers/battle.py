@@ -4,6 +4,11 @@ An attack (:class:`~.state.Fight`) goes through stages: ``defend`` (the defender
 ``roll``, ``lose`` (the roll settled, casualties pending), then ``next`` (continue or stop),
 or ``won`` (captured: more pieces may ``move-in``) or it ends (failed, M11).
 
+Who is expected at each stage (:func:`waiting_on`, the prompt's and the headline's "to act"):
+the defender while he declares, the side whose +1 or casualty is a choice, the attacker
+otherwise; the roll both sides make "At the same time" is offered to the attacker, so that it is
+typed without ``by=`` (the defender may record it with ``by=``).
+
 Readings taken here (the rulebook is silent or torn):
 
 - A vehicle is one piece and rolls one d6 ("one d6 per robot or vehicle", M6); "A vehicle
