@@ -408,6 +408,8 @@ def scrapheap_news(before: State, after: State) -> list[str]:
             robots += min((data.VEHICLE_WORTH.value - 1) * vehicles, was.scrap_robots) - vehicles
         elif vehicles > 0:
             told.append(f"{now.name} puts {plural(vehicles, 'vehicle')} on the scrapheap.")
+        else:  # vehicles exchanged on the scrapheap to pay its robots: none put there
+            robots += data.VEHICLE_WORTH.value * vehicles
         if robots > 0:
             told.append(f"{now.name} puts {plural(robots, 'robot')} on the scrapheap.")
         if now.scrapped and not was.scrapped:

@@ -4,7 +4,9 @@ After the last player's Phase 5 the round waits (phase ``allspark``) for ``allsp
 "Take the top card from the draw pile. Place it faceup on the discard pile" (an empty pile is the
 discards reshuffled, A11; left empty, tabletape turns a card from the seeded generator over the
 cards the table has not seen, :func:`turn_card`). "The player who controls this zone immediately
-puts 3 robots from his scrapheap on it" (what the scrapheap holds, A10); then the day marker
+puts 3 robots from his scrapheap on it" (paid in robot units: a vehicle there is exchanged for
+3 robots when its robots run short, ``scrap-vehicles=exchange``; else what the scrapheap holds,
+A10); then the day marker
 moves (:func:`.reinforce.new_day`), and after day 6's AllSpark (A19) the game is over.
 
 The winner is derived (:func:`result`): whoever destroyed every enemy army at once ("Out of
@@ -28,9 +30,10 @@ from tabletape.rules.risk_transformers.state import (
     State,
     armies_left,
     live_places,
+    scrap_units,
     sides,
+    take_scrap_robots,
     unseen,
-    with_seat,
     with_zone,
 )
 from tabletape.rules.seats import NOBODY
@@ -71,19 +74,19 @@ def spark(state: State, zone: str) -> State:
     if not robots:
         return state
     place = state.place(zone)
-    state = with_seat(state, owner, scrap_robots=state.seats[owner].scrap_robots - robots)
+    state, _ = take_scrap_robots(state, owner, robots)
     return with_zone(state, place, replace(state.zones[place],
                                            robots=state.zones[place].robots + robots))
 
 
 def sparked(state: State, zone: str) -> tuple[int, int]:
     """Who the AllSpark on ``zone`` gives robots to and how many: 3 from the scrapheap of the
-    player controlling it, or as many as it holds (A10); nobody and none on a closed factory,
-    which nobody controls (A3)."""
+    player controlling it (paid in robot units, :func:`.state.scrap_units`), or as many as it
+    holds (A10); nobody and none on a closed factory, which nobody controls (A3)."""
     owner = state.at(zone).owner
     if owner == NOBODY or state.place(zone) not in live_places(state):
         return NOBODY, 0
-    return owner, min(data.ALLSPARK.value, state.seats[owner].scrap_robots)
+    return owner, min(data.ALLSPARK.value, scrap_units(state, owner))
 
 
 def turn_card(state: State, rng: random.Random) -> str:

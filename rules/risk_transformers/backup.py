@@ -40,6 +40,8 @@ from tabletape.rules.risk_transformers.state import (
     card_called,
     controlled,
     live_places,
+    scrap_units,
+    take_scrap_robots,
     teammates,
     unseen,
     with_seat,
@@ -146,12 +148,12 @@ def gift(state: State, seat: int, event: Gifted) -> State:
         refuse("Optimus Prime has jumped this turn (gift-jump=false)", rule="4-Player Game (A17)")
     where = owned_zone(state, seat, event.zone, rule)
     mate = mates[0]
-    if not state.seats[mate].scrap_robots:
+    if not scrap_units(state, mate):
         refuse(f"{state.name(mate)} has no robot on his scrapheap to put into the zone",
                rule=rule)
     state = scrap_zone(state, seat, where)
     state = with_zone(state, where, Zone(owner=mate, robots=1))
-    state = with_seat(state, mate, scrap_robots=state.seats[mate].scrap_robots - 1)
+    state, _ = take_scrap_robots(state, mate, 1)
     return replace(eliminate(state, seat), backed_up=True, gifted=True)
 
 

@@ -105,8 +105,16 @@ NO_ALLSPARK_CARD = Fact(
     "reshuffled when it is empty); with no card in either, every card is in a hand: no AllSpark "
     "that day, the day marker moves on")
 ALLSPARK_PIECES = Fact(
-    "robots", "I", "Rounds 1: \"3 robots from his scrapheap\": robots only, as many as the "
-    "scrapheap holds (A10), never a vehicle exchanged for them")
+    "robots", "I", "Rounds 1: \"3 robots from his scrapheap\": robots, placed as robots; with "
+    "too few robots on the scrapheap a vehicle there is exchanged for 3 of them "
+    "(scrap-vehicles=exchange, SCRAP_VEHICLES), else what the scrapheap holds (A10)")
+SCRAP_VEHICLES = Fact(
+    "exchange", "I", "Setup 3: Vehicle (worth 3 robots); Things to Know: You can exchange 3 "
+    "robots for 1 vehicle, or vice versa, at any time. Robots taken from a scrapheap (Phase 1, "
+    "the AllSpark, a war factory opened, a teammate's zone) are paid in robot units: when its "
+    "robots run short a vehicle on it is exchanged for 3 robots, as often as needed; only with "
+    "no robot and no vehicle left is the receipt short (A10). Option scrap-vehicles=idle: the "
+    "vehicles stay on the scrapheap (A10 read literally)")
 WINNING = Fact("most-zones", "R", "Winning: If you control the most zones at the end of day 6, "
                "you win! (an open factory counts as a zone, a closed one does not, A3)")
 LAUNCH_PAD_TIE = Fact(

@@ -21,12 +21,17 @@ default of each is the reading in :data:`.data.READINGS` (mark I):
 - ``megatron-alone=far|always`` (A13): Megatron attacks alone only against a zone that is not a
   neighbour, or on every attack he joins.
 - ``gift-jump=true|false`` (A17): Optimus may still jump when his player gifts a zone.
+- ``scrap-vehicles=exchange|idle`` (A10, :data:`.data.SCRAP_VEHICLES`): robots taken from a
+  scrapheap are paid in robot units, a vehicle there exchanged for 3 robots when its robots run
+  short ("Vehicle (worth 3 robots)"; "You can exchange 3 robots for 1 vehicle, or vice versa, at
+  any time"), so only a scrapheap with no robot and no vehicle gives less than owed; or the
+  vehicles stay idle and a scrapheap out of robots gives what robots it holds (A10 literally).
 
 Fixed readings (no option: the table records the rest of the game as they say): A3 (the leader
 counts as 1 of the 3 robots; Megatron's far attack leaves one robot behind; a closed factory is
 no zone), A4 (repeat steps 2–6), A6 (a leader alone holds a zone and counts for M2 and
 elimination), A7 (one back-up move; the leader may go with it), A9 (factory links are the board
-file's), A10 (an empty scrapheap gives what it holds), A11 (an empty draw pile is the discards
+file's), A11 (an empty draw pile is the discards
 reshuffled), A14 (the +1 goes on your own die and may pass the top face), A15 (4 players: sector
 bonuses need your own zones; eliminated players are skipped; no hand limit), A16 (a gifted
 zone's leader goes to the scrapheap), A18 (an open factory is part of its sliding zone and its
@@ -78,11 +83,13 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     megatron_alone: Literal["far", "always"] = msgspec.field(
         default=READING["A13"].value["megatron-alone"], name="megatron-alone")
     gift_jump: bool = msgspec.field(default=READING["A17"].value, name="gift-jump")
+    scrap_vehicles: Literal["exchange", "idle"] = msgspec.field(
+        default=data.SCRAP_VEHICLES.value, name="scrap-vehicles")
 
 
 OPTION_READINGS = {"leftover": "A1", "spinning-start": "A2", "casualties": "A5",
                    "rotation": "A8", "bumblebee-escape": "A12", "barricade": "A13",
-                   "megatron-alone": "A13", "gift-jump": "A17"}
+                   "megatron-alone": "A13", "gift-jump": "A17", "scrap-vehicles": "A10"}
 """The reading each option changes."""
 
 

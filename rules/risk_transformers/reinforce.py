@@ -29,6 +29,7 @@ from tabletape.rules.risk_transformers.state import (
     controlled,
     controls_sector,
     require_word,
+    take_scrap_robots,
     with_seat,
     with_zone,
     zone_called,
@@ -163,15 +164,15 @@ def next_seat(state: State) -> int:
 
 def receive(state: State, *receipts: Receipt) -> State:
     """``receipts`` into the current player's operational pile from his scrapheap (the rest of
-    his set), noted in :attr:`received`; a short scrapheap gives what it has (A10), the
-    shortfall noted so the table sees why."""
+    his set, paid in robot units: :func:`.state.take_scrap_robots`), noted in :attr:`received`;
+    a scrapheap with too little gives what it has (A10), the shortfall noted so the table sees
+    why."""
     for receipt in receipts:
-        me = state.seats[state.current]
-        robots = min(receipt.robots, me.scrap_robots)
         if receipt.robots:
-            state = with_seat(state, state.current, operational=me.operational + robots,
-                              scrap_robots=me.scrap_robots - robots)
-            noted = replace(receipt, robots=robots, short=receipt.robots - robots)
+            state, paid = take_scrap_robots(state, state.current, receipt.robots)
+            me = state.seats[state.current]
+            state = with_seat(state, state.current, operational=me.operational + paid.robots)
+            noted = replace(paid, source=receipt.source)
             state = replace(state, received=(*state.received, noted))
     return state
 
@@ -287,10 +288,25 @@ def received_words(state: State) -> str:
     scrapheap that ran short says so: ``0 robots: 0 for 21 zones (7 short: the scrapheap
     holds no more robots, A10)``."""
     total = sum(r.robots for r in state.received)
-    parts = ", ".join(f"{r.robots} for {r.source}" + (
-        f" ({r.short} short: the scrapheap holds no more robots, A10)" if r.short else "")
-        for r in state.received)
+    parts = ", ".join(f"{r.robots} for {r.source}{payment_words(r)}" for r in state.received)
     return f"{total} robots: {parts}" if parts else "no robots"
+
+
+def payment_words(receipt: Receipt) -> str:
+    """How the scrapheap paid a receipt, when not simply in robots.
+
+    >>> payment_words(Receipt("15 zones", 5, exchanged=1))
+    ' (1 vehicle on the scrapheap exchanged for 3 robots)'
+    >>> payment_words(Receipt("15 zones", 0, short=5))
+    ' (5 short: the scrapheap holds no more robots, A10)'
+    """
+    words = []
+    if receipt.exchanged:
+        vehicles = "1 vehicle" if receipt.exchanged == 1 else f"{receipt.exchanged} vehicles"
+        words.append(f"{vehicles} on the scrapheap exchanged for 3 robots")
+    if receipt.short:
+        words.append(f"{receipt.short} short: the scrapheap holds no more robots, A10")
+    return f" ({'; '.join(words)})" if words else ""
 
 
 def turn_detail(state: State) -> str:

@@ -5,8 +5,9 @@ card's change icon: the player controls the zone itself, its open war factory or
 its sector (A18); one card, one change; the card is then discarded and is not also used for its
 upgrade ("You can use one or the other on your turn, not both"). A spinning zone goes to a
 position (A8: any, or with ``rotation=step`` only the next one either way); a sliding zone opens
-(a robot from the player's scrapheap goes in the war factory; none there: it cannot open, A10)
-or closes (what stands in the factory is crushed to its owners' scrapheaps, the leader too, A3).
+(a robot from the player's scrapheap goes in the war factory, a vehicle there exchanged for
+3 robots when none is left; neither: it cannot open, A10) or closes (what stands in the
+factory is crushed to its owners' scrapheaps, the leader too, A3).
 
 ``play`` in Phase 1 step B takes the cards whose timing on the board is ``phase-1`` (the
 rulebook: "If you have any upgrade cards that give you bonus robots, you can play them now"):
@@ -51,7 +52,9 @@ from tabletape.rules.risk_transformers.state import (
     card_called,
     controlled,
     put,
+    scrap_units,
     sector_places,
+    take_scrap_robots,
     unseen,
     with_seat,
     with_zone,
@@ -330,12 +333,12 @@ def slide(state: State, seat: int, zone: str, to: str) -> State:
 
 def open_factory(state: State, seat: int, factory: str) -> State:
     """"Open the zone to reveal a secret war factory. Place a robot from your scrapheap in the
-    war factory" (none there: it cannot open, A10)."""
-    me = state.seats[seat]
-    if not me.scrap_robots:
-        refuse(f"{me.name} has no robot on the scrapheap to put in the war factory",
+    war factory" (a vehicle there exchanged for 3 robots when none is left,
+    :func:`.state.take_scrap_robots`; neither: it cannot open, A10)."""
+    if not scrap_units(state, seat):
+        refuse(f"{state.name(seat)} has no robot on the scrapheap to put in the war factory",
                rule="Sliding Zones: Place a robot from your scrapheap in the war factory (A10)")
-    state = with_seat(state, seat, scrap_robots=me.scrap_robots - 1)
+    state, _ = take_scrap_robots(state, seat, 1)
     state = replace(state, open_factories=(*state.open_factories, factory))
     return with_zone(state, state.place(factory), Zone(owner=seat, robots=1))
 

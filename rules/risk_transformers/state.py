@@ -5,8 +5,9 @@ Places are indexes into :attr:`State.places`: the board's 42 zones, then the war
 no place. Robots and vehicles are counted as pieces: "You can exchange 3 robots for 1 vehicle,
 or vice versa, at any time" swaps pieces with the player's scrapheap, so every robot, vehicle
 and leader of a set is always on the board, in the operational pile or on the scrapheap
-(:func:`invariant_errors`). What the rules derive (zones held, sectors, robot units) are
-functions of the state, never stored.
+(:func:`invariant_errors`, in robot units: a scrapheap short of robots pays with its vehicles,
+3 robots each, :func:`take_scrap_robots`, ``scrap-vehicles=exchange``). What the rules derive
+(zones held, sectors, robot units) are functions of the state, never stored.
 """
 
 from __future__ import annotations
@@ -134,6 +135,9 @@ class Receipt(msgspec.Struct, frozen=True, gc=False):
     robots: int
     short: int = 0
     """Robots it gave that the scrapheap did not hold (A10: "place what exists")."""
+    exchanged: int = 0
+    """Vehicles on the scrapheap exchanged for 3 robots each to pay it
+    (:func:`take_scrap_robots`)."""
 
 
 class State(msgspec.Struct, frozen=True, gc=False):
@@ -373,6 +377,50 @@ def with_zone(state: State, place: int, zone: Zone) -> State:
     return replace(state, zones=put(state.zones, place, zone if zone.pieces else EMPTY))
 
 
+def scrap_payment(robots: int, vehicles: int, wanted: int, exchange: bool = True
+                  ) -> tuple[int, int]:
+    """How ``wanted`` robots are paid from a scrapheap of ``robots`` and ``vehicles``: the robots
+    given and the vehicles exchanged for 3 robots each to give them ("You can exchange 3 robots
+    for 1 vehicle, or vice versa, at any time"), only as many as the robots there lack; with
+    ``exchange`` off the vehicles stay (A10: what the robots hold).
+
+    >>> scrap_payment(1, 10, 5)
+    (5, 2)
+    >>> scrap_payment(0, 1, 5)
+    (3, 1)
+    >>> scrap_payment(0, 1, 5, exchange=False)
+    (0, 0)
+    """
+    worth = data.VEHICLE_WORTH.value
+    lacking = max(0, wanted - robots)
+    used = min(vehicles, -(-lacking // worth)) if exchange else 0
+    return min(wanted, robots + worth * used), used
+
+
+def take_scrap_robots(state: State, seat: int, wanted: int) -> tuple[State, Receipt]:
+    """``wanted`` robots off ``seat``'s scrapheap, paid in robot units under
+    ``scrap-vehicles=exchange`` (:func:`scrap_payment`; the robots an exchange leaves over stay
+    on the scrapheap); the receipt says how many came, how many were short (A10) and how many
+    vehicles were exchanged. Every taker of scrapheap robots goes through here."""
+    me = state.seats[seat]
+    given, used = scrap_payment(me.scrap_robots, me.scrap_vehicles, wanted, exchanges(state))
+    state = with_seat(state, seat, scrap_vehicles=me.scrap_vehicles - used,
+                      scrap_robots=me.scrap_robots + data.VEHICLE_WORTH.value * used - given)
+    return state, Receipt("", given, short=wanted - given, exchanged=used)
+
+
+def scrap_units(state: State, seat: int) -> int:
+    """The robots ``seat``'s scrapheap can give (:func:`scrap_payment`: its vehicles count 3
+    each under ``scrap-vehicles=exchange``)."""
+    me = state.seats[seat]
+    return me.scrap_robots + data.VEHICLE_WORTH.value * me.scrap_vehicles * exchanges(state)
+
+
+def exchanges(state: State) -> bool:
+    """Whether a scrapheap's vehicles pay for its robots (``scrap-vehicles=exchange``)."""
+    return state.settings.options.scrap_vehicles == "exchange"
+
+
 def add_robots(state: State, seat: int, place: int, count: int) -> State:
     """``count`` of ``seat``'s robots from the operational pile onto ``place``."""
     zone = state.zones[place]
@@ -386,8 +434,10 @@ def add_robots(state: State, seat: int, place: int, count: int) -> State:
 def invariant_errors(state: State) -> list[str]:
     """What does not add up; an empty list means every piece and card is accounted for.
 
-    Each seat's robots and vehicles: on the board + operational + scrapheap = the set
-    (:data:`.data.ARMY`); each leader on exactly one zone or on the scrapheap, in a form he
+    Each seat's robots and vehicles (on the board + operational + scrapheap) are the set
+    (:data:`.data.ARMY`) in robot units, a vehicle 3 robots (a vehicle on a scrapheap exchanged
+    for 3 robots, :func:`take_scrap_robots`, leaves the units as they were), never more vehicles
+    than the set has; each leader on exactly one zone or on the scrapheap, in a form he
     has; no place owned with nothing on it, none with pieces and no owner; no pieces on a
     closed factory; once setup is over no zone empty ("A zone must never be empty during the
     game"); every card in the pile, the discards or a hand, each known card one of the board's
@@ -477,12 +527,16 @@ def seat_errors(state: State, seat: int, me: Seat,
                       f"pieces on the board and {len(me.hand)} cards")
     if me.form not in data.FORMS:
         errors.append(f"{me.name}'s leader is in no form: {me.form!r}")
-    if robots + me.operational + me.scrap_robots != army["robots"]:
+    worth = data.VEHICLE_WORTH.value
+    units = robots + me.operational + me.scrap_robots + worth * (vehicles + me.scrap_vehicles)
+    if units != army["robots"] + worth * army["vehicles"]:
         errors.append(f"{me.name}: {robots} robots on the board + {me.operational} operational "
-                      f"+ {me.scrap_robots} on the scrapheap, not {army['robots']}")
-    if vehicles + me.scrap_vehicles != army["vehicles"]:
+                      f"+ {me.scrap_robots} on the scrapheap and {vehicles} + "
+                      f"{me.scrap_vehicles} vehicles are {units} robot units, not the set's "
+                      f"{army['robots'] + worth * army['vehicles']}")
+    if vehicles + me.scrap_vehicles > army["vehicles"]:
         errors.append(f"{me.name}: {vehicles} vehicles on the board + {me.scrap_vehicles} on "
-                      f"the scrapheap, not {army['vehicles']}")
+                      f"the scrapheap, more than the set's {army['vehicles']}")
     if leaders + me.scrapped != 1:
         errors.append(f"{me.name}: leader on {leaders} zones and "
                       f"{'on' if me.scrapped else 'off'} the scrapheap")

@@ -17,7 +17,13 @@ from tabletape.rules.kernel import REGISTERED, IllegalAction, rules_manifest
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.allspark import spark
 from tabletape.rules.risk_transformers.events import AllSpark
-from tabletape.rules.risk_transformers.state import State, invariant_errors, with_seat, zones_held
+from tabletape.rules.risk_transformers.state import (
+    State,
+    invariant_errors,
+    with_seat,
+    with_zone,
+    zones_held,
+)
 from tests.risk_transformers.helpers import GAME, NAMES
 from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
 
@@ -65,11 +71,15 @@ def test_the_allspark_gives_three_robots_and_a_new_day_begins() -> None:
 
 
 def test_a_short_scrapheap_gives_what_it_has() -> None:
-    """A10: "Empty scrapheap (opening, AllSpark, gifting, Phase 1 gains): place what exists"."""
+    """A10: "Empty scrapheap (opening, AllSpark, gifting, Phase 1 gains): place what exists"
+    (one robot and no vehicle left, the vehicles all on the board: nothing to exchange, see
+    test_scrapheap.py)."""
     state = day_over()
     olga = state.seats[OLGA]
-    state = with_seat(state, OLGA, scrap_robots=1, operational=olga.operational
+    state = with_seat(state, OLGA, scrap_robots=1, scrap_vehicles=0, operational=olga.operational
                       + olga.scrap_robots - 1)
+    state = with_zone(state, state.place("perihex"),
+                      replace(state.at("perihex"), vehicles=olga.scrap_vehicles))
     after = play(state, f"allspark card={PERIHEX}")
     assert after.at("perihex").robots == 2 and after.seats[OLGA].scrap_robots == 0
     # nothing left for day 2's Phase 1 either: step A's robots are all short, and say so

@@ -319,7 +319,8 @@ def test_opening_a_sliding_zone_puts_a_scrapheap_robot_in_the_factory() -> None:
     assert after.at("decagon-factory") == Zone(owner=0, robots=1)
     assert after.open_factories == ("decagon-factory",) and zones_held(after, 0) == held + 1
     assert after.seats[0].scrap_robots == state.seats[0].scrap_robots - 1
-    empty = seat_with(state, 0, scrap_robots=0, operational=state.seats[0].scrap_robots)
+    empty = seat_with(state, 0, scrap_robots=0, scrap_vehicles=0,
+                      operational=state.seats[0].scrap_robots)  # no vehicle to exchange either
     with pytest.raises(IllegalAction, match="no robot on the scrapheap"):
         GAME.check(empty, OLGA, Changed(card="fusion-cannons", zone="decagon", to="open"))
 

@@ -73,7 +73,23 @@ def test_a_missing_robot_is_named() -> None:
     state = started(2)
     short = with_seat(state, 0, operational=state.seats[0].operational - 1)
     assert invariant_errors(short) == [
-        "Olga: 1 robots on the board + 28 operational + 15 on the scrapheap, not 45"]
+        "Olga: 1 robots on the board + 28 operational + 15 on the scrapheap and 0 + 10 "
+        "vehicles are 74 robot units, not the set's 75"]
+
+
+def test_pieces_add_up_in_robot_units() -> None:
+    """Setup 3: "Vehicle (worth 3 robots)"; Things to Know: "You can exchange 3 robots for 1
+    vehicle, or vice versa, at any time": a vehicle on the scrapheap turned into 3 robots there
+    keeps the set whole; a vehicle more than the set has does not."""
+    state = started(2)
+    olga = state.seats[0]
+    exchanged = with_seat(state, 0, scrap_vehicles=olga.scrap_vehicles - 1,
+                          scrap_robots=olga.scrap_robots + 3)
+    assert invariant_errors(exchanged) == []
+    extra = with_seat(state, 0, scrap_vehicles=olga.scrap_vehicles + 1,
+                      scrap_robots=olga.scrap_robots - 3)
+    assert invariant_errors(extra) == [
+        "Olga: 0 vehicles on the board + 11 on the scrapheap, more than the set's 10"]
 
 
 def test_a_leader_is_in_one_place() -> None:
