@@ -62,8 +62,11 @@ from tabletape.rules.risk_transformers.state import (
     State,
     Zone,
     controls_sector,
+    exchanges,
     invariant_errors,
+    on_board,
     robot_units,
+    scrap_units,
     sector_places,
     zones_held,
 )
@@ -399,22 +402,30 @@ def scrapheap_news(before: State, after: State) -> list[str]:
     """Pieces that went to a scrapheap: casualties (a vehicle lost in battle is "exchange[d] for
     3 robots" and one of them scrapped, Battle Example 7), a crushed war factory, a gift."""
     told = []
-    in_battle = before.attack is not None
+    in_battle, worth = before.attack is not None, data.VEHICLE_WORTH.value
     for seat, (was, now) in enumerate(zip(before.seats, after.seats, strict=True)):
         vehicles = now.scrap_vehicles - was.scrap_vehicles
         robots = now.scrap_robots - was.scrap_robots
-        if in_battle and vehicles > 0:
-            told.append(exchange_words(now.name, vehicles, was.scrap_robots))
-            robots += min((data.VEHICLE_WORTH.value - 1) * vehicles, was.scrap_robots) - vehicles
+        lost = max(vehicles, vehicles_lost(before, after, seat)) if in_battle else 0
+        if lost > 0:  # the scrapheap pays the robots back in robot units (take_scrap_robots)
+            pays = scrap_units(before, seat) + worth * lost * exchanges(before)
+            told.append(exchange_words(now.name, lost, pays))
+            robots += min((worth - 1) * lost, pays) - lost + worth * (vehicles - lost)
         elif vehicles > 0:
             told.append(f"{now.name} puts {plural(vehicles, 'vehicle')} on the scrapheap.")
         else:  # vehicles exchanged on the scrapheap to pay its robots: none put there
-            robots += data.VEHICLE_WORTH.value * vehicles
+            robots += worth * vehicles
         if robots > 0:
             told.append(f"{now.name} puts {plural(robots, 'robot')} on the scrapheap.")
         if now.scrapped and not was.scrapped:
             told.append(f"{leader_title(after, seat)} goes to the scrapheap.")
     return told
+
+
+def vehicles_lost(before: State, after: State, seat: int) -> int:
+    """``seat``'s vehicles that left the board (a casualty's vehicle may be exchanged on the
+    scrapheap at once to pay its robots back, :func:`.state.take_scrap_robots`)."""
+    return on_board(before, seat)[1] - on_board(after, seat)[1]
 
 
 def exchange_words(name: str, vehicles: int, scrapheap: int) -> str:

@@ -64,6 +64,7 @@ from tabletape.rules.risk_transformers.state import (
     live_places,
     on_board,
     require_word,
+    take_scrap_robots,
     teammates,
     with_seat,
     with_zone,
@@ -398,17 +399,18 @@ def take(state: State, index: int, kind: str, escape: str = "") -> State:
 
 def remove(state: State, seat: int, place: int, kind: str, escape: str) -> State:
     """The piece to the scrapheap: a vehicle is exchanged for 3 robots and one of them scrapped
-    (Battle Example 7); Bumblebee in vehicle form escapes to a zone next door (A12)."""
+    (Battle Example 7; the 2 that stay are paid in robot units, :func:`.state.take_scrap_robots`:
+    with too few robots on the scrapheap a vehicle there, maybe this one, is exchanged for 3);
+    Bumblebee in vehicle form escapes to a zone next door (A12)."""
     zone, me = state.zones[place], state.seats[seat]
     if kind == "robot":
         state = with_zone(state, place, replace(zone, robots=zone.robots - 1))
         return with_seat(state, seat, scrap_robots=me.scrap_robots + 1)
     if kind == "vehicle":
-        back = min(data.VEHICLE_WORTH.value - 1, me.scrap_robots)
-        state = with_zone(state, place, replace(zone, vehicles=zone.vehicles - 1,
-                                                robots=zone.robots + back))
-        return with_seat(state, seat, scrap_vehicles=me.scrap_vehicles + 1,
-                         scrap_robots=me.scrap_robots - back)
+        state = with_seat(state, seat, scrap_vehicles=me.scrap_vehicles + 1)
+        state, back = take_scrap_robots(state, seat, data.VEHICLE_WORTH.value - 1)
+        return with_zone(state, place, replace(zone, vehicles=zone.vehicles - 1,
+                                               robots=zone.robots + back.robots))
     state = with_zone(state, place, replace(zone, leader=False))
     to = escape_to(state, seat, place, escape)
     if to is None:

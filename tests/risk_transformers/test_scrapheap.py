@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 from msgspec.structs import replace
 
+from tabletape.replay.games.risk_transformers import scrapheap_news
 from tabletape.replay.simulate import simulated_started
 from tabletape.rules.kernel import BadOptions, IllegalAction, dice_rng
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.allspark import spark
+from tabletape.rules.risk_transformers.battle import remove
 from tabletape.rules.risk_transformers.events import Changed
 from tabletape.rules.risk_transformers.options import readings
 from tabletape.rules.risk_transformers.state import (
@@ -154,3 +156,24 @@ def test_bot_games_no_longer_starve_while_vehicles_sit_on_the_scrapheap() -> Non
     assert sum(r.short for _, r, _ in exchange) < sum(r.short for _, r, _ in idle)
     never = data.DAYS.value + 1
     assert min((day for day, _, _ in exchange), default=never) > min(day for day, _, _ in idle)
+
+
+@pytest.mark.parametrize(("reading", "back", "told"), [
+    ("exchange", WORTH - 1, "Patrick exchanges a vehicle for 3 robots and puts one of them on the "
+                            "scrapheap."),
+    ("idle", 0, "Patrick exchanges a vehicle for robots and puts it on the scrapheap: 0 robots "
+                "come back.")])
+def test_a_vehicle_lost_in_battle_gets_its_robots_back(reading: str, back: int,
+                                                       told: str) -> None:
+    """Battle Example 7: "Black exchanges a vehicle for 3 robots and puts one of them on his
+    scrapheap": with no robot on the scrapheap the vehicle itself pays them (exchange); idle,
+    none come back (A10)."""
+    state = in_phase3({"hexima-state": zone(PATRICK, robots=3, vehicles=1),
+                       "launch-pad": zone(OLGA, robots=1, leader=True)}, current=PATRICK,
+                      **{"scrap-vehicles": reading})
+    state = out_of_robots(play(state, "attack from=hexima-state target=launch-pad robots=3",
+                               "defend by=olga robots=1 leader=true"), PATRICK)
+    after = remove(state, PATRICK, state.place("hexima-state"), "vehicle", "")
+    assert after.at("hexima-state") == zone(PATRICK, robots=3 + back)
+    assert invariant_errors(after) == []
+    assert scrapheap_news(state, after) == [told]
