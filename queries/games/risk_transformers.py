@@ -61,7 +61,7 @@ ALLSPARK = Schema("allspark", (
     Column("zone", "VARCHAR", "The zone on the card."),
     Column("player", "VARCHAR", "Who controlled the zone (NULL: nobody, a closed factory)."),
     Column("robots", "INTEGER", "Robots the AllSpark brought there from the scrapheap (up to 3: "
-                                "what the scrapheap held)."),
+                                "fewer only when the scrapheap ran out, A10)."),
 ), "Every AllSpark card turned at the end of a day.")
 
 ZONE_CHANGES = Schema("zone_changes", (

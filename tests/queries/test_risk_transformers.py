@@ -12,6 +12,7 @@ from typing import Any
 
 import duckdb
 import msgspec
+import pytest
 from msgspec.structs import replace
 from typer.testing import CliRunner
 
@@ -355,18 +356,22 @@ def test_a_four_player_win_is_a_team_in_games_and_players() -> None:
         ("Paula", "autobots", True), ("Quentin", "decepticons", False)]
 
 
-def test_an_allspark_card_is_a_row() -> None:
+@pytest.mark.parametrize(("reading", "robots"), [("exchange", 3), ("idle", 2)])
+def test_an_allspark_card_is_a_row(reading: str, robots: int) -> None:
     """Rounds 1: "Take the top card from the draw pile. Place it faceup on the discard pile ...
     The player who controls this zone immediately puts 3 robots from his scrapheap on it":
-    Fusion Cannons shows Perihex, Olga's; her scrapheap holds 2 (45 - 43 on the board: 4 on
-    Hexima State, 1 on each of 39 zones), so 2 come (A10: "place what exists")."""
-    state = in_phase3(OLGA_ATTACKS, rest=OLGA)
+    Fusion Cannons shows Perihex, Olga's; her scrapheap holds 2 robots (45 - 43 on the board: 4
+    on Hexima State, 1 on each of 39 zones) and her 10 vehicles, so 3 come, a vehicle exchanged
+    ("You can exchange 3 robots for 1 vehicle, or vice versa, at any time"), or with
+    ``scrap-vehicles=idle`` 2 (A10: "place what exists")."""
+    state = in_phase3(OLGA_ATTACKS, rest=OLGA, **{"scrap-vehicles": reading})
     state = replace(state, phase="allspark", current=PATRICK)
     assert state.seats[OLGA].scrap_robots == 2
     tables = fold(state, "allspark card=fusion-cannons")
     zone_of = state.board.card("fusion-cannons").zone
     assert state.at(zone_of).owner == OLGA
-    assert [row[2:] for row in tables["allspark"]] == [(1, "fusion-cannons", zone_of, "Olga", 2)]
+    assert [row[2:] for row in tables["allspark"]] == [
+        (1, "fusion-cannons", zone_of, "Olga", robots)]
 
 
 def test_bot_games_in_the_catalog(ledger: Ledger) -> None:
