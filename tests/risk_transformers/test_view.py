@@ -374,3 +374,19 @@ def test_a_team_result_is_told_once() -> None:
     result = Result(winners=("ann", "cat"), team="autobots",
                     reason="the autobots (ann and cat) won with the most zones")
     assert result_words(result) == "the autobots (ann and cat) won with the most zones"
+
+
+def test_the_readme_lines_allspark_by_zone_and_roll_without_by() -> None:
+    """README, Risk: Transformers: ``allspark card=perihex`` ("The zone shown on the card is
+    where the AllSpark brings new life") names the card showing it; ``roll`` needs no ``by=``
+    (How to Attack 4, "At the same time": the attacker records both sides' dice)."""
+    from tests.risk_transformers.test_allspark import PERIHEX, day_over
+
+    state = day_over()
+    typed = event_from(parse_action("allspark card=perihex"), GAME.event_types())
+    assert GAME.complete(state, "Patrick", typed, Random(1)) == AllSpark(card=PERIHEX)
+    battle = demo_states()[72]  # the Battle Example, the defence declared
+    line = parse_action("roll attacker=6,4,1 defender=4,d8:3")
+    assert line.by is None and GAME.turn(battle).active == ("Patrick",)
+    rolled = GAME.step(battle, "Patrick", event_from(line, GAME.event_types()))
+    assert rolled.attack is not None and rolled.attack.attacker_dice
