@@ -480,6 +480,8 @@ def exchange_words(name: str, vehicles: int, scrapheap: int) -> str:
     'Black exchanges a vehicle for 3 robots and puts one of them on the scrapheap.'
     >>> exchange_words("Black", 1, 1)
     'Black exchanges a vehicle for robots and puts it on the scrapheap: 1 robot comes back.'
+    >>> exchange_words("Black", 2, 3)
+    'Black exchanges 2 vehicles for robots and puts them on the scrapheap: 3 robots come back.'
     """
     worth = data.VEHICLE_WORTH.value
     back = min((worth - 1) * vehicles, scrapheap)

@@ -390,3 +390,17 @@ def test_the_readme_lines_allspark_by_zone_and_roll_without_by() -> None:
     assert line.by is None and GAME.turn(battle).active == ("Patrick",)
     rolled = GAME.step(battle, "Patrick", event_from(line, GAME.event_types()))
     assert rolled.attack is not None and rolled.attack.attacker_dice
+
+
+def test_robots_of_steps_c_and_d_are_told_before_the_phase_they_end() -> None:
+    """Phase 1 C: the sector bonus comes when step B ends; with nothing to place (a scrapheap
+    that ran short, A10) Phase 1 is over too: the receipt is told first, then "Now Phase 2"."""
+    state = playing(2)
+    for place in ("yellow-1", "hexima-state", "kalis", "launch-pad"):
+        state = with_zone(state, state.place(place), Zone(owner=OLGA, robots=1))
+    state = with_seat(state, OLGA, operational=0, scrap_robots=0)
+    after = GAME.apply(state, "Olga", Ended())
+    told = told_visit(state, "Olga", Ended(), after)
+    assert after.phase == "morph"
+    assert told[1].startswith("Olga receives no robots: 0 of 2 for the Yellow sector (2 short)")
+    assert told[-1] == "Now Phase 2: morph."
