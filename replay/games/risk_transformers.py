@@ -726,20 +726,18 @@ def attack_panel(state: State, fight: Fight) -> Panel:
         lines.append(f"{state.name(fight.defender)} defends with "
                      f"{pieces_words(state, fight.defender, fight.defending)}")
     if fight.attacker_dice:
-        lines.append(last_roll_words(state, fight))
+        lines.append(last_roll_words(fight))
     title = f"attack: {plural(fight.rounds, 'roll')} so far; waits to {WAITS[fight.stage]}"
     return Panel("\n".join(lines), title=title, title_align="left")
 
 
-def last_roll_words(state: State, fight: Fight) -> str:
+def last_roll_words(fight: Fight) -> str:
     """The last roll as the dice landed and, where a card or a leader's +1 raised any, as they
-    count: ``last roll: 5, 4 and 3 (count 6, 5 and 4) against 4 and 3 on the d8``."""
-    bonus = bonuses(state, fight)
-    landed = (fight.attacker_dice, fight.defender_dice)
-    result = dice_rules.settle(*(dice_rules.faces(side) for side in landed),
-                               attacker_bonus=bonus[0], defender_bonus=bonus[1])
-    sides = [counted_words(dice, counted)
-             for dice, counted in zip(landed, (result.attacker, result.defender), strict=True)]
+    counted (:attr:`.Fight.counted`, kept from when it was settled: the pieces that gave a bonus
+    may be gone since): ``last roll: 5, 4 and 3 (count 6, 5 and 4) against 4 and 3 on the
+    d8``."""
+    sides = [counted_words(dice, counted or dice_rules.faces(dice)) for dice, counted in
+             zip((fight.attacker_dice, fight.defender_dice), fight.counted, strict=True)]
     return f"last roll: {sides[0]} against {sides[1]}"
 
 

@@ -366,6 +366,10 @@ def test_the_last_roll_shows_the_dice_as_they_count() -> None:
     battle = demo_states()[73]  # the Battle Example: Optimus Prime's +1 on the 3
     assert "last roll: 6, 4 and 1 against 4 and 3 on the d8 (count 4 and 4 on the d8)" in flat(
         rendered(view(GAME, battle)))
+    chosen = demo_states()[75]  # casualties taken: the defence is to declare again
+    assert chosen.attack is not None and chosen.attack.stage == "next"
+    assert "last roll: 6, 4 and 1 against 4 and 3 on the d8 (count 4 and 4 on the d8)" in flat(
+        rendered(view(GAME, chosen)))
 
 
 def test_a_team_result_is_told_once() -> None:
