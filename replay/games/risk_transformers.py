@@ -276,12 +276,26 @@ def in_battle(before: State, actor: str, event: Any, after: State) -> str:
             return (f"{actor} puts {leader_title(before, seat)}'s +1 on the {event.face}: it "
                     f"counts {event.face + data.ROBOT_FORM_PLUS.value}.")
         case Lost():
-            escape = f" ({zone_title(before, event.escape)} is where he escapes to)" \
-                if event.escape else ""
-            return f"{actor} chooses the casualties: {', '.join(event.pieces)}{escape}."
+            seat = seat_called(before, actor)
+            escape = (f"; {leader_title(before, seat)} escapes to "
+                      f"{zone_title(before, event.escape)} instead of the scrapheap"
+                      ) if event.escape else ""
+            return (f"{actor} chooses the casualties: "
+                    f"{pieces_words(before, seat, lost_pieces(event.pieces))}{escape}.")
         case MovedIn() if fight is not None:
             return moved_in(before, actor, event, fight)
     return f"{actor}: {event_type(event)}"
+
+
+def lost_pieces(words: Sequence[str]) -> Pieces:
+    """``lose pieces=robot,leader`` as pieces (plurals and any case, as the rules read them).
+
+    >>> lost_pieces(("Robots", "robot", "leader"))
+    Pieces(robots=2, vehicles=0, leader=True)
+    """
+    kinds = [word.strip().casefold().removesuffix("s") for word in words]
+    return Pieces(robots=kinds.count("robot"), vehicles=kinds.count("vehicle"),
+                  leader="leader" in kinds)
 
 
 def moved_in(before: State, actor: str, event: MovedIn, fight: Fight) -> str:

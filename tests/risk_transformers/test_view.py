@@ -42,6 +42,7 @@ from tabletape.rules.risk_transformers.events import (
     Ended,
     Gifted,
     Jumped,
+    Lost,
     MovedIn,
     Played,
 )
@@ -408,3 +409,16 @@ def test_robots_of_steps_c_and_d_are_told_before_the_phase_they_end() -> None:
     assert after.phase == "morph"
     assert told[1].startswith("Olga receives no robots: 0 of 2 for the Yellow sector (2 short)")
     assert told[-1] == "Now Phase 2: morph."
+
+
+def test_casualties_are_told_as_pieces() -> None:
+    """How to Attack 6: the loser "takes a robot from his zone"; Vehicle Form: Bumblebee "move[s]
+    to a neighboring zone" instead of the scrapheap: the pieces in words, the escape said."""
+    state = started(4)
+    bumblebee = next(seat for seat, me in enumerate(state.seats) if me.leader == "bumblebee")
+    name = state.name(bumblebee)
+    assert recorded(state, "Patrick", Lost(pieces=("vehicle",)), state) == (
+        "Patrick chooses the casualties: a vehicle.")
+    assert recorded(state, name, Lost(pieces=("robot", "leader"), escape="kalis"), state) == (
+        f"{name} chooses the casualties: 1 robot and Bumblebee; Bumblebee escapes to Kalis "
+        "instead of the scrapheap.")
