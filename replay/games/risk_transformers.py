@@ -233,10 +233,12 @@ def exchanged(before: State, actor: str, event: Exchanged) -> str:
 
 
 def played(before: State, actor: str, event: Played) -> str:
+    """A card played, with what the table noted it did (after a dash: a placeholder card's name
+    already ends in brackets)."""
     text = f"{actor} plays {card_title(before, event.card)}"
     if event.zone:
         text += f" on {zone_title(before, event.zone)}"
-    return text + (f" ({event.note})." if event.note else ".")
+    return text + (f" – {event.note}." if event.note else ".")
 
 
 def changed(before: State, actor: str, event: Changed) -> str:

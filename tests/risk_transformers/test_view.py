@@ -22,6 +22,7 @@ from tabletape.replay.fold import Visit
 from tabletape.replay.games.risk_transformers import (
     allspark_news,
     battle_news,
+    card_title,
     conservation,
     narrate,
     receipts_words,
@@ -175,6 +176,9 @@ def test_cards_jumps_and_draws_are_told_by_name() -> None:
     state = started(2)
     assert recorded(state, "Olga", Played(card="mass-production"), state) == (
         "Olga plays Mass-Production.")
+    placeholder = next(c for c in state.board.card_ids if "(" in card_title(state, c))
+    assert recorded(state, "Olga", Played(card=placeholder, note="the table applies it"),
+                    state) == f"Olga plays {card_title(state, placeholder)} – the table applies it."
     assert recorded(state, "Olga", Jumped(to="kalis"), state) == "Optimus Prime jumps to Kalis."
     assert recorded(state, "Patrick", Drew(card="fusion-cannons"), state) == (
         "Patrick draws Fusion Cannons for capturing a zone.")
