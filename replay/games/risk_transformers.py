@@ -13,6 +13,7 @@ view, ``new``'s notes and the narration's first line say so (the last in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -157,7 +158,8 @@ def source_words(state: State, receipt: Receipt) -> str:
         return f"the {zone_title(state, receipt.source)}"
     if receipt.source in state.places:
         return zone_title(state, receipt.source)
-    return receipt.source
+    counted = re.fullmatch(r"(\d+) zones", receipt.source)
+    return plural(int(counted[1]), "zone") if counted else receipt.source
 
 
 def receipts_words(state: State, receipts: Sequence[Receipt]) -> str:
@@ -368,8 +370,7 @@ def turn_end(before: State, actor: str, event: Any, after: State) -> str:
                     f"{zone_title(before, event.from_)} to {zone_title(before, event.to)}.")
         case Gifted():
             return (f"{actor} gives {zone_title(before, event.zone)} to "
-                    f"{teammate_words(before, actor)} instead of calling for back-up: its "
-                    "pieces go to the scrapheap.")
+                    f"{teammate_words(before, actor)} instead of calling for back-up.")
         case Jumped():
             seat = seat_called(before, actor)
             return f"{leader_title(before, seat)} jumps to {zone_title(before, event.to)}."

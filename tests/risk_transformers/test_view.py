@@ -306,6 +306,7 @@ def test_a_short_scrapheap_says_it_held_no_more() -> None:
         "7 robots: 5 of 7 for 21 zones (2 short), 2 for the Yellow sector")
     assert receipts_words(after, [Receipt("decagon-factory", 1)]) == (
         "1 robot: 1 for the Decagon war factory")
+    assert receipts_words(after, [Receipt("1 zones", 3)]) == "3 robots: 3 for 1 zone"
 
 
 def test_one_piece_moving_in_moves_in() -> None:
@@ -342,8 +343,8 @@ def test_a_gift_names_the_teammate() -> None:
     mate = state.name(teammates(state, OLGA)[0])
     event = Gifted(zone="kalis")
     told = told_visit(state, "Olga", event, GAME.apply(state, "Olga", event))
-    assert told[0] == (f"Olga gives Kalis to teammate {mate} instead of calling for back-up: "
-                       "its pieces go to the scrapheap.")
+    assert told[0] == f"Olga gives Kalis to teammate {mate} instead of calling for back-up."
+    assert "Olga puts 2 robots on the scrapheap." in told
     assert f"{mate} puts a robot from the scrapheap on Kalis: the zone is {mate}'s now." in told
 
 
