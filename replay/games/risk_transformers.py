@@ -1,14 +1,15 @@
 """Risk: Transformers in replay: its view, its narrator, and the dice and piece checks of its audit.
 
 ``narrate`` tells what was recorded in table words, then what the fold derived from it, found by
-comparing the state before and after: the robots Phase 1 gave, the dice settled with a
-robot-form leader's +1, casualties (a vehicle exchanged for 3 robots, one of them scrapped),
-captures, armies destroyed, the phase, turn and day that follow. The view shows Cybertron sector
-by sector (bonus and holder), each zone's owner and pieces, spinning zones' positions and war
-factories, the day, hands (known cards face up, the face-down ones counted), scrapheaps, the attack
-in progress, and what may be recorded now. The default board is a reconstruction (mark I): the
-view, ``new``'s notes and the narration's first line say so (the last in
-:mod:`tabletape.replay.narrate`).
+comparing the state before and after: the robots Phase 1 gave (and what a short scrapheap could
+not give, A10), the dice settled with the cards' and a robot-form leader's +1, casualties (a
+vehicle exchanged for 3 robots, one of them scrapped), captures, gifts, armies destroyed, the
+phase, turn and day that follow. The view shows Cybertron sector by sector (bonus and holder),
+each zone's owner and pieces, spinning zones' positions and war factories, the day, hands (known
+cards face up, the face-down ones counted), scrapheaps, the attack in progress (its last roll as
+the dice landed and as they counted), and what may be recorded now. The default board is a
+reconstruction (mark I): the view, ``new``'s notes and the narration's first line say so (the
+last in :mod:`tabletape.replay.narrate`).
 """
 
 from __future__ import annotations
