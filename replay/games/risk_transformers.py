@@ -1,18 +1,20 @@
 """Risk: Transformers in replay: its view, its narrator, and the dice and piece checks of its audit.
 
 ``narrate`` tells what was recorded in table words, then what the fold derived from it, found by
-comparing the state before and after: the robots Phase 1 gave, the dice settled with a
-robot-form leader's +1, casualties (a vehicle exchanged for 3 robots, one of them scrapped),
-captures, armies destroyed, the phase, turn and day that follow. The view shows Cybertron sector
-by sector (bonus and holder), each zone's owner and pieces, spinning zones' positions and war
-factories, the day, hands (known cards face up, the face-down ones counted), scrapheaps, the attack
-in progress, and what may be recorded now. The default board is a reconstruction (mark I): the
-view, ``new``'s notes and the narration's first line say so (the last in
-:mod:`tabletape.replay.narrate`).
+comparing the state before and after: the robots Phase 1 gave (and what a short scrapheap could
+not give, A10), the dice settled with the cards' and a robot-form leader's +1, casualties (a
+vehicle exchanged for 3 robots, one of them scrapped), captures, gifts, armies destroyed, the
+phase, turn and day that follow. The view shows Cybertron sector by sector (bonus and holder),
+each zone's owner and pieces, spinning zones' positions and war factories, the day, hands (known
+cards face up, the face-down ones counted), scrapheaps, the attack in progress (its last roll as
+the dice landed and as they counted), and what may be recorded now. The default board is a
+reconstruction (mark I): the view, ``new``'s notes and the narration's first line say so (the
+last in :mod:`tabletape.replay.narrate`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,6 +70,7 @@ from tabletape.rules.risk_transformers.state import (
     robot_units,
     scrap_units,
     sector_places,
+    teammates,
     zones_held,
 )
 from tabletape.rules.seats import NOBODY
@@ -85,6 +88,25 @@ def plural(count: int, word: str) -> str:
     ('1 robot', '3 robots')
     """
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def agrees(count: int, verb: str) -> str:
+    """The verb agreeing with ``count`` things: ``moves`` for one, ``move`` for more.
+
+    >>> agrees(1, "move"), agrees(3, "move"), agrees(1, "choose")
+    ('moves', 'move', 'chooses')
+    """
+    return f"{verb}s" if count == 1 else verb
+
+
+def a_number(number: int) -> str:
+    """``a 7``, ``an 8``, ``an 11``: the article as the number is said.
+
+    >>> a_number(7), a_number(8), a_number(11), a_number(18)
+    ('a 7', 'an 8', 'an 11', 'an 18')
+    """
+    article = "an" if str(number).startswith("8") or number in (11, 18) else "a"
+    return f"{article} {number}"
 
 
 def zone_title(state: State, text: str) -> str:
@@ -119,6 +141,11 @@ def pieces_words(state: State, seat: int, pieces: Pieces | Force | Zone) -> str:
     return " and ".join(words) or "nothing"
 
 
+def pieces_count(pieces: Pieces | Force | Zone) -> int:
+    """How many pieces: a leader counts one, like a robot or a vehicle."""
+    return pieces.robots + pieces.vehicles + int(pieces.leader)
+
+
 def seat_called(state: State, name: str) -> int:
     """The seat of a player named ``name`` (any case), else ``NOBODY``."""
     wanted = name.strip().casefold()
@@ -131,16 +158,23 @@ def source_words(state: State, receipt: Receipt) -> str:
         return f"the {sector_title(state, receipt.source)} sector"
     if receipt.source in state.board.card_ids:
         return card_title(state, receipt.source)
+    if receipt.source in state.board.factories.values():
+        return f"the {zone_title(state, receipt.source)}"
     if receipt.source in state.places:
         return zone_title(state, receipt.source)
-    return receipt.source
+    counted = re.fullmatch(r"(\d+) zones", receipt.source)
+    return plural(int(counted[1]), "zone") if counted else receipt.source
 
 
 def receipts_words(state: State, receipts: Sequence[Receipt]) -> str:
-    """``7 robots: 5 for 15 zones, 2 for the Yellow sector``."""
+    """``7 robots: 5 for 15 zones, 2 for the Yellow sector``; a receipt the scrapheap ran short
+    of says what it gave of what was owed (A10: a player places what exists): ``no robots: 0
+    of 7 for 21 zones (7 short)``."""
     total = sum(r.robots for r in receipts)
-    return plural(total, "robot") + ": " + ", ".join(
-        f"{r.robots} for {source_words(state, r)}" for r in receipts)
+    parts = ", ".join(f"{r.robots}{f' of {r.robots + r.short}' if r.short else ''} for "
+                      f"{source_words(state, r)}{f' ({r.short} short)' if r.short else ''}"
+                      for r in receipts)
+    return f"{plural(total, 'robot') if total else 'no robots'}: {parts}"
 
 
 # -- narration -----------------------------------------------------------------------------------
@@ -205,10 +239,12 @@ def exchanged(before: State, actor: str, event: Exchanged) -> str:
 
 
 def played(before: State, actor: str, event: Played) -> str:
+    """A card played, with what the table noted it did (after a dash: a placeholder card's name
+    already ends in brackets)."""
     text = f"{actor} plays {card_title(before, event.card)}"
     if event.zone:
         text += f" on {zone_title(before, event.zone)}"
-    return text + (f" ({event.note})." if event.note else ".")
+    return text + (f" – {event.note}." if event.note else ".")
 
 
 def changed(before: State, actor: str, event: Changed) -> str:
@@ -248,13 +284,35 @@ def in_battle(before: State, actor: str, event: Any, after: State) -> str:
             return (f"{actor} puts {leader_title(before, seat)}'s +1 on the {event.face}: it "
                     f"counts {event.face + data.ROBOT_FORM_PLUS.value}.")
         case Lost():
-            escape = f" ({zone_title(before, event.escape)} is where he escapes to)" \
-                if event.escape else ""
-            return f"{actor} chooses the casualties: {', '.join(event.pieces)}{escape}."
+            seat = seat_called(before, actor)
+            escape = (f"; {leader_title(before, seat)} escapes to "
+                      f"{zone_title(before, event.escape)} instead of the scrapheap"
+                      ) if event.escape else ""
+            return (f"{actor} chooses the casualties: "
+                    f"{pieces_words(before, seat, lost_pieces(event.pieces))}{escape}.")
         case MovedIn() if fight is not None:
-            return (f"{actor} moves {pieces_words(before, fight.attacker, event)} more into "
-                    f"{zone_title(before, before.places[fight.target])}.")
+            return moved_in(before, actor, event, fight)
     return f"{actor}: {event_type(event)}"
+
+
+def lost_pieces(words: Sequence[str]) -> Pieces:
+    """``lose pieces=robot,leader`` as pieces (plurals and any case, as the rules read them).
+
+    >>> lost_pieces(("Robots", "robot", "leader"))
+    Pieces(robots=2, vehicles=0, leader=True)
+    """
+    kinds = [word.strip().casefold().removesuffix("s") for word in words]
+    return Pieces(robots=kinds.count("robot"), vehicles=kinds.count("vehicle"),
+                  leader="leader" in kinds)
+
+
+def moved_in(before: State, actor: str, event: MovedIn, fight: Fight) -> str:
+    """After a capture: more pieces into the zone won, or the rest left where they were."""
+    target = zone_title(before, before.places[fight.target])
+    if not pieces_count(event):
+        return (f"{actor} moves no more pieces into {target}: the rest stay in "
+                f"{zone_title(before, before.places[fight.source])}.")
+    return f"{actor} moves {pieces_words(before, fight.attacker, event)} more into {target}."
 
 
 def dice_words(rolled: Sequence[dice_rules.Die]) -> str:
@@ -293,8 +351,8 @@ def settled_words(state: State, fight: Fight) -> str:
         raised = [(a, b) for a, b in zip(was, now, strict=True) if a != b]
         how = ", best placed," if at is None and len(was) > 1 else ""
         if len(raised) == 1:
-            words.append(f"{leader_title(state, seat)}'s +1{how} makes the {raised[0][0]} a "
-                         f"{raised[0][1]}")
+            words.append(f"{leader_title(state, seat)}'s +1{how} makes the {raised[0][0]} "
+                         f"{a_number(raised[0][1])}")
         elif raised:
             words.append(f"{state.name(seat)}'s dice count {', '.join(map(str, now))}")
     winner = {dice_rules.ATTACKER: state.name(fight.attacker),
@@ -315,8 +373,8 @@ def turn_end(before: State, actor: str, event: Any, after: State) -> str:
             return (f"{actor} calls for back-up{card}: {pieces_words(before, seat, event)} from "
                     f"{zone_title(before, event.from_)} to {zone_title(before, event.to)}.")
         case Gifted():
-            return f"{actor} gives {zone_title(before, event.zone)} to the teammate instead " \
-                   "of calling for back-up: its robots go to the scrapheap."
+            return (f"{actor} gives {zone_title(before, event.zone)} to "
+                    f"{teammate_words(before, actor)} instead of calling for back-up.")
         case Jumped():
             seat = seat_called(before, actor)
             return f"{leader_title(before, seat)} jumps to {zone_title(before, event.to)}."
@@ -324,14 +382,24 @@ def turn_end(before: State, actor: str, event: Any, after: State) -> str:
             card = card_title(before, event.card) if event.card else "a card face down"
             return f"{actor} draws {card} for capturing a zone."
         case Ended():
-            return ended(before, actor, event)
+            return ended(before, actor, event, after)
         case AllSpark():
             return (f"{actor} turns the top card of the draw pile face up for the AllSpark: "
                     f"{card_title(before, event.card)}.")
     return f"{actor}: {event_type(event)}"
 
 
-def ended(before: State, actor: str, event: Ended) -> str:
+def teammate_words(state: State, actor: str) -> str:
+    """``teammate Cat``: the player a 4-player gift goes to (A17)."""
+    mates = teammates(state, seat_called(state, actor))
+    return f"teammate {state.name(mates[0])}" if mates else "the teammate"
+
+
+def ended(before: State, actor: str, event: Ended, after: State) -> str:
+    """The end of a phase, or of the turn (which first goes through Phase 5 when a capture
+    owes a card)."""
+    if event.turn and after.turn == before.turn and after.phase in TURN_PHASES:
+        return f"{actor} skips to the end of the turn."
     if event.turn:
         return f"{actor} ends the turn."
     return f"{actor} ends {PHASE_WORDS.get(before.phase, before.phase)}."
@@ -349,8 +417,10 @@ def derived(before: State, after: State, event: Any) -> list[str]:
     told += [f"{after.name(s)} has no robots left on the board: the army is destroyed."
              for s, me in enumerate(after.seats)
              if me.eliminated and not before.seats[s].eliminated]
-    told += progress_news(before, after)
-    return told + received_news(before, after)
+    progress, received = progress_news(before, after), received_news(before, after)
+    # a new turn is announced before what its player receives; within a turn (steps C and D)
+    # the robots come before the phase they end
+    return told + (progress + received if after.turn != before.turn else received + progress)
 
 
 def received_news(before: State, after: State) -> list[str]:
@@ -360,7 +430,10 @@ def received_news(before: State, after: State) -> list[str]:
     new = after.received if after.turn != before.turn else after.received[len(before.received):]
     if not new:
         return []
-    return [f"{after.name(after.current)} receives {receipts_words(after, new)}."]
+    name = after.name(after.current)
+    short = [f"{name}'s scrapheap holds no more robots (A10: place what exists)."] \
+        if any(r.short for r in new) else []
+    return [f"{name} receives {receipts_words(after, new)}.", *short]
 
 
 def battle_news(before: State, after: State, event: Any) -> list[str]:
@@ -373,7 +446,8 @@ def battle_news(before: State, after: State, event: Any) -> list[str]:
         if target.owner == fight.attacker and before.zones[fight.target].owner != fight.attacker:
             told.append(f"{after.name(fight.attacker)} captures "
                         f"{zone_title(after, after.places[fight.target])}: "
-                        f"{pieces_words(after, fight.attacker, target)} move in.")
+                        f"{pieces_words(after, fight.attacker, target)} "
+                        f"{agrees(pieces_count(target), 'move')} in.")
         elif now is None and not isinstance(event, Stopped | Ended | MovedIn):
             told.append(f"The attack is over: {after.name(fight.attacker)} has fewer than "
                         f"{data.ATTACK_FROM.value} pieces in "
@@ -395,7 +469,8 @@ def waiting_words(state: State, fight: Fight) -> str:
                 "(plus-one face=N).")
     choosing = [state.name(seat) for index, seat in ((1, fight.defender), (0, fight.attacker))
                 if fight.losses[index] and choice_needed(state, fight, index)]
-    return f"{losses}: {' and '.join(choosing) or 'the loser'} chooses which (lose pieces=...)."
+    who = " and ".join(choosing) or "the loser"
+    return f"{losses}: {who} {agrees(max(len(choosing), 1), 'choose')} which (lose pieces=...)."
 
 
 def scrapheap_news(before: State, after: State) -> list[str]:
@@ -436,6 +511,8 @@ def exchange_words(name: str, vehicles: int, scrapheap: int) -> str:
     'Black exchanges a vehicle for 3 robots and puts one of them on the scrapheap.'
     >>> exchange_words("Black", 1, 1)
     'Black exchanges a vehicle for robots and puts it on the scrapheap: 1 robot comes back.'
+    >>> exchange_words("Black", 2, 3)
+    'Black exchanges 2 vehicles for robots and puts them on the scrapheap: 3 robots come back.'
     """
     worth = data.VEHICLE_WORTH.value
     back = min((worth - 1) * vehicles, scrapheap)
@@ -444,7 +521,8 @@ def exchange_words(name: str, vehicles: int, scrapheap: int) -> str:
         ones = "one" if vehicles == 1 else str(vehicles)
         return (f"{name} exchanges {what} for {worth * vehicles} robots and puts {ones} of them "
                 "on the scrapheap.")
-    return (f"{name} exchanges {what} for robots and puts it on the scrapheap: "
+    them = "it" if vehicles == 1 else "them"
+    return (f"{name} exchanges {what} for robots and puts {them} on the scrapheap: "
             f"{plural(back, 'robot')} {'comes' if back == 1 else 'come'} back.")
 
 
@@ -453,8 +531,9 @@ def gift_news(before: State, after: State, event: Any) -> list[str]:
     if isinstance(event, Gifted):
         for place, (was, now) in enumerate(zip(before.zones, after.zones, strict=True)):
             if was.owner != now.owner and now.owner != NOBODY:
-                return [f"{after.name(now.owner)} puts a robot from the scrapheap on "
-                        f"{zone_title(after, after.places[place])}: it is theirs now."]
+                name = after.name(now.owner)
+                return [f"{name} puts a robot from the scrapheap on "
+                        f"{zone_title(after, after.places[place])}: the zone is {name}'s now."]
     return []
 
 
@@ -505,9 +584,13 @@ def result_words(result: Result) -> str:
     'Olga won with 22 zones'
     >>> result_words(Result(winners=("Olga",), reason="the most zones"))
     'Olga won (the most zones)'
+    >>> result_words(Result(winners=("Ann", "Cat"), team="autobots",
+    ...                     reason="the autobots (Ann and Cat) won with the most zones"))
+    'the autobots (Ann and Cat) won with the most zones'
     """
     won = won_words(result)
-    if result.reason.startswith(won):
+    if result.reason.startswith(won) or (
+            " won" in result.reason and all(name in result.reason for name in result.winners)):
         return result.reason
     return f"{won} ({result.reason})" if result.reason else won
 
@@ -674,10 +757,32 @@ def attack_panel(state: State, fight: Fight) -> Panel:
         lines.append(f"{state.name(fight.defender)} defends with "
                      f"{pieces_words(state, fight.defender, fight.defending)}")
     if fight.attacker_dice:
-        lines.append(f"last roll: {dice_words(fight.attacker_dice)} against "
-                     f"{dice_words(fight.defender_dice)}")
+        lines.append(last_roll_words(fight))
     title = f"attack: {plural(fight.rounds, 'roll')} so far; waits to {WAITS[fight.stage]}"
     return Panel("\n".join(lines), title=title, title_align="left")
+
+
+def last_roll_words(fight: Fight) -> str:
+    """The last roll as the dice landed and, where a card or a leader's +1 raised any, as they
+    counted (:attr:`.Fight.counted`, kept from when it was settled: the pieces that gave a bonus
+    may be gone since): ``last roll: 5, 4 and 3 (count 6, 5 and 4) against 4 and 3 on the
+    d8``."""
+    sides = [counted_words(dice, counted or dice_rules.faces(dice)) for dice, counted in
+             zip((fight.attacker_dice, fight.defender_dice), fight.counted, strict=True)]
+    return f"last roll: {sides[0]} against {sides[1]}"
+
+
+def counted_words(landed: Sequence[dice_rules.Die], counted: Sequence[int]) -> str:
+    """Dice as they landed, then as they count when a bonus changed any.
+
+    >>> counted_words((dice_rules.Die(6, 5), dice_rules.Die(8, 3)), (6, 4))
+    '5 and 3 on the d8 (count 6 and 4 on the d8)'
+    """
+    words = dice_words(landed)
+    if tuple(counted) == dice_rules.faces(landed):
+        return words
+    raised = [replace(die, face=face) for die, face in zip(landed, counted, strict=True)]
+    return f"{words} (count {dice_words(raised)})"
 
 
 def may_text(rules: Rules[Any], state: State) -> Text:

@@ -282,7 +282,7 @@ def roll(state: State, seat: int, event: Rolled) -> State:
             refuse(problem, rule="How to Attack 4")
     fight = replace(fight, attacker_dice=event.attacker, defender_dice=event.defender,
                     pluses=(None, None), rounds=fight.rounds + 1, stage="lose", chosen=False)
-    return eager(with_fight(state, replace(fight, losses=outcome(state, fight))))
+    return eager(with_fight(state, counted_out(state, fight)))
 
 
 def bonuses(state: State, fight: Fight) -> tuple[Bonus, Bonus]:
@@ -313,10 +313,16 @@ def has_plus(state: State, fight: Fight, side: Side) -> bool:
 
 def outcome(state: State, fight: Fight) -> tuple[int, int]:
     """(attacker's, defender's) casualties of the roll as recorded."""
+    return counted_out(state, fight).losses
+
+
+def counted_out(state: State, fight: Fight) -> Fight:
+    """``fight`` with its roll settled: the casualties, and the dice as they count."""
     bonus = bonuses(state, fight)
     settled_roll = dice.settle(dice.faces(fight.attacker_dice), dice.faces(fight.defender_dice),
                                attacker_bonus=bonus[0], defender_bonus=bonus[1])
-    return dice.losses(settled_roll.winners)
+    return replace(fight, losses=dice.losses(settled_roll.winners),
+                   counted=(settled_roll.attacker, settled_roll.defender))
 
 
 def plus_one(state: State, seat: int, event: PlusOne) -> State:
@@ -339,7 +345,7 @@ def plus_one(state: State, seat: int, event: PlusOne) -> State:
         refuse(f"no die of {state.name(seat)}'s shows {event.face}",
                [str(f) for f in sorted(set(faces))], rule=ROBOT_FORM)
     fight = put_plus(fight, index, faces.index(event.face))
-    return eager(with_fight(state, replace(fight, losses=outcome(state, fight))))
+    return eager(with_fight(state, counted_out(state, fight)))
 
 
 # -- casualties ------------------------------------------------------------------------------------

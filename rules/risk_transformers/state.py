@@ -125,6 +125,10 @@ class Fight(msgspec.Struct, frozen=True, gc=False):
     chosen: bool = False
     """A casualty of this roll was taken, chosen or derived (no ``plus-one`` after that: it
     would count the roll's casualties again)."""
+    counted: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    """The last roll as it counts, each side's dice in the order recorded with the cards' and
+    the leaders' +1s on them (derived when it is settled: the status shows it after the
+    casualties, when the pieces that gave a bonus may be gone)."""
 
 
 class Receipt(msgspec.Struct, frozen=True, gc=False):

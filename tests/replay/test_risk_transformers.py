@@ -56,7 +56,7 @@ def test_the_battle_example_is_told_in_table_words(told: list[NarratedEvent]) ->
         "Olga puts Optimus Prime's +1 on the 3: it counts 4.",
         "Patrick exchanges 3 robots for a vehicle on Hexima State (with the scrapheap).",
         "Olga puts 1 robot on the scrapheap.",
-        "Patrick chooses the casualties: vehicle. Patrick exchanges a vehicle for 3 robots and "
+        "Patrick chooses the casualties: a vehicle. Patrick exchanges a vehicle for 3 robots and "
         "puts one of them on the scrapheap.",
         "Patrick may continue the attack (continue) or stop.",
         "Optimus Prime goes to the scrapheap. Patrick captures Launch Pad: 3 robots move in.",

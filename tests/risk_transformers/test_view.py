@@ -21,19 +21,41 @@ from tabletape.replay.demo import run_demo
 from tabletape.replay.fold import Visit
 from tabletape.replay.games.risk_transformers import (
     allspark_news,
+    battle_news,
+    card_title,
     conservation,
     narrate,
+    receipts_words,
     recorded,
+    result_words,
     scrapheap_news,
     sector_label,
     setup_notes,
     view,
 )
 from tabletape.rules.actions import ActionSyntaxError, ParsedAction, event_from, parse_action
-from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.kernel import IllegalAction, Result
 from tabletape.rules.risk_transformers.demo import DEMO_PLAYERS, demo_actions
-from tabletape.rules.risk_transformers.events import AllSpark, Changed, Drew, Jumped, Played
-from tabletape.rules.risk_transformers.state import State, Zone, with_seat, with_zone
+from tabletape.rules.risk_transformers.events import (
+    AllSpark,
+    Changed,
+    Drew,
+    Ended,
+    Gifted,
+    Jumped,
+    Lost,
+    MovedIn,
+    Played,
+)
+from tabletape.rules.risk_transformers.state import (
+    Receipt,
+    State,
+    Zone,
+    teammates,
+    with_seat,
+    with_zone,
+    zones_held,
+)
 from tests.risk_transformers.helpers import GAME, dealt, playing, started
 from tests.risk_transformers.test_battle import in_phase3, play, zone
 from tests.risk_transformers.test_phases import act, in_phase_two
@@ -154,6 +176,9 @@ def test_cards_jumps_and_draws_are_told_by_name() -> None:
     state = started(2)
     assert recorded(state, "Olga", Played(card="mass-production"), state) == (
         "Olga plays Mass-Production.")
+    placeholder = next(c for c in state.board.card_ids if "(" in card_title(state, c))
+    assert recorded(state, "Olga", Played(card=placeholder, note="the table applies it"),
+                    state) == f"Olga plays {card_title(state, placeholder)} – the table applies it."
     assert recorded(state, "Olga", Jumped(to="kalis"), state) == "Optimus Prime jumps to Kalis."
     assert recorded(state, "Patrick", Drew(card="fusion-cannons"), state) == (
         "Patrick draws Fusion Cannons for capturing a zone.")
@@ -256,3 +281,149 @@ def test_the_end_of_day_6_is_told_with_the_result() -> None:
     assert told[-1] == f"The game ends: {result.reason}."
     assert result.reason.startswith(f"{' and '.join(result.winners)} won")
     assert result.reason[:40] in flat(rendered(view(GAME, after)))
+
+
+# -- the table trial's wording fixes ---------------------------------------------------------------
+
+
+def test_a_short_scrapheap_says_it_held_no_more() -> None:
+    """A10: "Empty scrapheap (opening, AllSpark, gifting, Phase 1 gains): place what exists": the
+    narration says the robots were short, not "receives 0 robots: 0 for 21 zones"."""
+    from tests.risk_transformers.test_allspark import PERIHEX, day_over
+
+    state = day_over()
+    olga = state.seats[OLGA]
+    state = with_seat(state, OLGA, scrap_robots=0, operational=olga.operational
+                      + olga.scrap_robots)
+    after = GAME.apply(state, "Patrick", AllSpark(card=PERIHEX))
+    owed = after.received[0].short
+    told = told_visit(state, "Patrick", AllSpark(card=PERIHEX), after)
+    assert owed and f"0 of {owed} for {zones_held(after, OLGA)} zones ({owed} short)" in told[-2]
+    assert told[-1] == "Olga's scrapheap holds no more robots (A10: place what exists)."
+    assert receipts_words(after, [Receipt("21 zones", 0, short=7)]) == (
+        "no robots: 0 of 7 for 21 zones (7 short)")
+    assert receipts_words(after, [Receipt("21 zones", 5, short=2), Receipt("yellow", 2)]) == (
+        "7 robots: 5 of 7 for 21 zones (2 short), 2 for the Yellow sector")
+    assert receipts_words(after, [Receipt("decagon-factory", 1)]) == (
+        "1 robot: 1 for the Decagon war factory")
+    assert receipts_words(after, [Receipt("1 zones", 3)]) == "3 robots: 3 for 1 zone"
+
+
+def test_one_piece_moving_in_moves_in() -> None:
+    """The capture's verb agrees with its pieces: "Megatron moves in", "3 robots move in"."""
+    state = in_phase3({"hexima-state": zone(PATRICK, robots=1, leader=True),
+                       "launch-pad": zone(OLGA, robots=1)}, current=PATRICK)
+    state = play(state, "attack from=hexima-state target=launch-pad leader=true")
+    assert state.attack is not None
+    won = with_zone(state, state.attack.target, Zone(owner=PATRICK, leader=True))
+    assert "Patrick captures Launch Pad: Megatron moves in." in battle_news(state, won, None)
+    three = with_zone(state, state.attack.target, Zone(owner=PATRICK, robots=3))
+    assert "Patrick captures Launch Pad: 3 robots move in." in battle_news(state, three, None)
+
+
+def test_moving_no_more_in_says_where_the_rest_stay() -> None:
+    """After a capture, "You can also move other robots from the attacking zone": moving none
+    leaves them where they are, said so rather than "moves nothing more"."""
+    state = in_phase3({"hexima-state": zone(PATRICK, robots=4),
+                       "launch-pad": zone(OLGA, robots=1)}, current=PATRICK)
+    state = play(state, "attack from=hexima-state target=launch-pad robots=3",
+                 "defend by=olga robots=1", "roll attacker=6,5,4 defender=1")
+    assert recorded(state, "Patrick", MovedIn(), state) == (
+        "Patrick moves no more pieces into Launch Pad: the rest stay in Hexima State.")
+    assert recorded(state, "Patrick", MovedIn(robots=1), state) == (
+        "Patrick moves 1 robot more into Launch Pad.")
+
+
+def test_a_gift_names_the_teammate() -> None:
+    """4-Player Game: "you can give a zone to your teammate ... Your teammate puts a robot from
+    his scrapheap into the zone. He now owns that zone": the teammate is named."""
+    from tests.risk_transformers.test_backup import GIFT, in_phase
+
+    state = in_phase("back-up", GIFT, players=4)
+    mate = state.name(teammates(state, OLGA)[0])
+    event = Gifted(zone="kalis")
+    told = told_visit(state, "Olga", event, GAME.apply(state, "Olga", event))
+    assert told[0] == f"Olga gives Kalis to teammate {mate} instead of calling for back-up."
+    assert "Olga puts 2 robots on the scrapheap." in told
+    assert f"{mate} puts a robot from the scrapheap on Kalis: the zone is {mate}'s now." in told
+
+
+def test_ending_the_turn_before_the_card_it_owes_skips_to_phase_5() -> None:
+    """Phase 5: "If you captured at least 1 zone during your turn, take the top card": ending
+    the turn from Phase 4 after a capture goes through Phase 5 first, told as a skip."""
+    state = replace(in_phase3({"launch-pad": zone(OLGA, robots=2)}), phase="back-up",
+                    captured=True)
+    after = GAME.apply(state, "Olga", Ended(turn=True))
+    assert after.phase == "draw"
+    assert told_visit(state, "Olga", Ended(turn=True), after) == [
+        "Olga skips to the end of the turn.", "Now Phase 5: draw a card."]
+
+
+def test_the_last_roll_shows_the_dice_as_they_count() -> None:
+    """FUSION CANNONS: "Add 1 to each die for this attack"; Robot Form: the leader's "+1": the
+    status shows the dice as they landed and as they count."""
+    state = dealt(in_phase3({"hexima-state": zone(OLGA, robots=4, leader=True),
+                             "launch-pad": zone(PATRICK, robots=2)}), OLGA, "fusion-cannons")
+    state = play(state, "play card=fusion-cannons",
+                 "attack from=hexima-state target=launch-pad robots=3",
+                 "defend by=patrick robots=2", "roll attacker=5,4,3 defender=6,6")
+    assert "last roll: 5, 4 and 3 (count 6, 5 and 4) against 6 and 6" in flat(
+        rendered(view(GAME, state)))
+    battle = demo_states()[73]  # the Battle Example: Optimus Prime's +1 on the 3
+    assert "last roll: 6, 4 and 1 against 4 and 3 on the d8 (count 4 and 4 on the d8)" in flat(
+        rendered(view(GAME, battle)))
+    chosen = demo_states()[75]  # casualties taken: the defence is to declare again
+    assert chosen.attack is not None and chosen.attack.stage == "next"
+    assert "last roll: 6, 4 and 1 against 4 and 3 on the d8 (count 4 and 4 on the d8)" in flat(
+        rendered(view(GAME, chosen)))
+
+
+def test_a_team_result_is_told_once() -> None:
+    """The winners named once, not "ann and cat won (autobots) (the autobots (ann and cat) won
+    ...)"."""
+    result = Result(winners=("ann", "cat"), team="autobots",
+                    reason="the autobots (ann and cat) won with the most zones")
+    assert result_words(result) == "the autobots (ann and cat) won with the most zones"
+
+
+def test_the_readme_lines_allspark_by_zone_and_roll_without_by() -> None:
+    """README, Risk: Transformers: ``allspark card=perihex`` ("The zone shown on the card is
+    where the AllSpark brings new life") names the card showing it; ``roll`` needs no ``by=``
+    (How to Attack 4, "At the same time": the attacker records both sides' dice)."""
+    from tests.risk_transformers.test_allspark import PERIHEX, day_over
+
+    state = day_over()
+    typed = event_from(parse_action("allspark card=perihex"), GAME.event_types())
+    assert GAME.complete(state, "Patrick", typed, Random(1)) == AllSpark(card=PERIHEX)
+    battle = demo_states()[72]  # the Battle Example, the defence declared
+    line = parse_action("roll attacker=6,4,1 defender=4,d8:3")
+    assert line.by is None and GAME.turn(battle).active == ("Patrick",)
+    rolled = GAME.step(battle, "Patrick", event_from(line, GAME.event_types()))
+    assert rolled.attack is not None and rolled.attack.attacker_dice
+
+
+def test_robots_of_steps_c_and_d_are_told_before_the_phase_they_end() -> None:
+    """Phase 1 C: the sector bonus comes when step B ends; with nothing to place (a scrapheap
+    that ran short, A10) Phase 1 is over too: the receipt is told first, then "Now Phase 2"."""
+    state = playing(2)
+    for place in ("yellow-1", "hexima-state", "kalis", "launch-pad"):
+        state = with_zone(state, state.place(place), Zone(owner=OLGA, robots=1))
+    state = with_seat(state, OLGA, operational=0, scrap_robots=0)
+    after = GAME.apply(state, "Olga", Ended())
+    told = told_visit(state, "Olga", Ended(), after)
+    assert after.phase == "morph"
+    assert told[1].startswith("Olga receives no robots: 0 of 2 for the Yellow sector (2 short)")
+    assert told[-1] == "Now Phase 2: morph."
+
+
+def test_casualties_are_told_as_pieces() -> None:
+    """How to Attack 6: the loser "takes a robot from his zone"; Vehicle Form: Bumblebee "move[s]
+    to a neighboring zone" instead of the scrapheap: the pieces in words, the escape said."""
+    state = started(4)
+    bumblebee = next(seat for seat, me in enumerate(state.seats) if me.leader == "bumblebee")
+    name = state.name(bumblebee)
+    assert recorded(state, "Patrick", Lost(pieces=("vehicle",)), state) == (
+        "Patrick chooses the casualties: a vehicle.")
+    assert recorded(state, name, Lost(pieces=("robot", "leader"), escape="kalis"), state) == (
+        f"{name} chooses the casualties: 1 robot and Bumblebee; Bumblebee escapes to Kalis "
+        "instead of the scrapheap.")
