@@ -293,8 +293,10 @@ def test_a_short_scrapheap_says_it_held_no_more() -> None:
 
     state = day_over()
     olga = state.seats[OLGA]
-    state = with_seat(state, OLGA, scrap_robots=0, operational=olga.operational
-                      + olga.scrap_robots)
+    state = with_seat(state, OLGA, scrap_robots=0, scrap_vehicles=0,
+                      operational=olga.operational + olga.scrap_robots)
+    state = with_zone(state, state.place("perihex"),  # no vehicle to exchange either
+                      replace(state.at("perihex"), vehicles=olga.scrap_vehicles))
     after = GAME.apply(state, "Patrick", AllSpark(card=PERIHEX))
     owed = after.received[0].short
     told = told_visit(state, "Patrick", AllSpark(card=PERIHEX), after)
@@ -404,8 +406,9 @@ def test_the_readme_lines_allspark_by_zone_and_roll_without_by() -> None:
 
 def test_robots_of_steps_c_and_d_are_told_before_the_phase_they_end() -> None:
     """Phase 1 C: the sector bonus comes when step B ends; with nothing to place (a scrapheap
-    that ran short, A10) Phase 1 is over too: the receipt is told first, then "Now Phase 2"."""
-    state = playing(2)
+    that ran short, A10; its vehicles idle: ``scrap-vehicles=idle``) Phase 1 is over too: the
+    receipt is told first, then "Now Phase 2"."""
+    state = playing(2, **{"scrap-vehicles": "idle"})
     for place in ("yellow-1", "hexima-state", "kalis", "launch-pad"):
         state = with_zone(state, state.place(place), Zone(owner=OLGA, robots=1))
     state = with_seat(state, OLGA, operational=0, scrap_robots=0)
