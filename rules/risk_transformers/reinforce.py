@@ -303,7 +303,8 @@ def payment_words(receipt: Receipt) -> str:
     words = []
     if receipt.exchanged:
         vehicles = "1 vehicle" if receipt.exchanged == 1 else f"{receipt.exchanged} vehicles"
-        words.append(f"{vehicles} on the scrapheap exchanged for 3 robots")
+        each = " each" if receipt.exchanged > 1 else ""
+        words.append(f"{vehicles} on the scrapheap exchanged for 3 robots{each}")
     if receipt.short:
         words.append(f"{receipt.short} short: the scrapheap holds no more robots, A10")
     return f" ({'; '.join(words)})" if words else ""
