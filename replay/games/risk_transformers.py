@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
-from tabletape.replay.render import won_words
+from tabletape.replay.render import plural, won_words
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice as dice_rules
 from tabletape.rules.kernel import Result, Rules
@@ -79,15 +79,6 @@ BOARD_HINT = "a table supplies its own with --option board=FILE"
 """How a table replaces the shipped board, said wherever the reconstruction is shown."""
 
 # -- names in table words ------------------------------------------------------------------------
-
-
-def plural(count: int, word: str) -> str:
-    """``1 robot``, ``3 robots``.
-
-    >>> plural(1, "robot"), plural(3, "robot")
-    ('1 robot', '3 robots')
-    """
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def agrees(count: int, verb: str) -> str:

@@ -54,7 +54,7 @@ def begin_turn(state: State, seat: int) -> State:
     state = replace(state, phase="place", step=BONUS_STEP, current=seat, turn=state.turn + 1,
                     captured=False, backed_up=False, gifted=False, jumped=False, attack=None,
                     played=(), received=())
-    state = receive(state, Receipt(f"{zones} zones", robots))
+    state = receive(state, Receipt(f"{zones} zone{'' if zones == 1 else 's'}", robots))
     if kept:
         state = replace(state, received=(*state.received, Receipt(KEPT, kept)))
     return state
