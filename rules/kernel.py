@@ -96,9 +96,12 @@ class IllegalAction(RulesError):
             if value.casefold() in allowed:
                 continue
             close = closest(value, self.allowed)
-            if close:
-                return IllegalAction(f"{self.reason.rstrip('.')} (did you mean '{close}'?)",
-                                     allowed=self.allowed, rule=self.rule)
+            if close:  # a copy, so an unknown name (exit 2) stays one
+                found = type(self).__new__(type(self))
+                found.__dict__.update(self.__dict__)
+                found.reason = f"{self.reason.rstrip('.')} (did you mean '{close}'?)"
+                found.args = (found.reason,)
+                return found
         return self
 
     def __str__(self) -> str:

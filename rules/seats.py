@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.ledger.events import TABLE
 from tabletape.rules.kernel import IllegalAction
 
@@ -31,8 +32,34 @@ NOBODY = -1
 """No seat: the table when it acts, nobody on a space, no location, no card."""
 
 
-class AmbiguousName(IllegalAction):
+class UnknownName(IllegalAction):
+    """A typed value that names no player, place or card of the game: input not understood
+    (exit 2), not a rule's refusal. Its message says so, with "did you mean" for a near miss
+    and the names allowed; a known value the rules refuse now stays an :class:`IllegalAction`
+    (exit 1)."""
+
+    exit_code = USAGE_EXIT
+
+    def for_people(self) -> str:
+        return self.message()
+
+
+class AmbiguousName(UnknownName):
     """A typed prefix that begins more than one player's name; ``allowed`` names them."""
+
+
+def unknown(reason: str, typed: str, allowed: Sequence[str]) -> UnknownName:
+    """The :class:`UnknownName` for ``typed``, which names none of ``allowed``: ``reason``, with
+    "did you mean" for a near miss, and the names allowed. One way for every game to answer a
+    player, place, card or hero it does not know.
+
+    >>> error = unknown("'europa' is not a continent", "europa", ("asia", "europe"))
+    >>> error.message(), error.exit_code
+    ("'europa' is not a continent (did you mean 'europe'?). Allowed: asia, europe.", 2)
+    """
+    error = UnknownName(reason, allowed=allowed).suggesting([typed.strip()])
+    assert isinstance(error, UnknownName)  # suggesting keeps the class
+    return error
 
 
 def find_seat(typed: str, players: Sequence[str], *, aliases: Sequence[Sequence[str]] = (),
@@ -83,7 +110,7 @@ def seat_named(typed: str, players: Sequence[str], *, aliases: Sequence[Sequence
     >>> seat_named("ogla", ("Olga", "Patrick"), table=True)
     Traceback (most recent call last):
     ...
-    tabletape.rules.kernel.IllegalAction: nobody called 'ogla' plays this game (did you mean
+    tabletape.rules.seats.UnknownName: nobody called 'ogla' plays this game (did you mean
     'Olga'?). Allowed: Olga, Patrick, table.
     """
     seat = find_seat(typed, players, aliases=aliases, table=table)
@@ -93,9 +120,9 @@ def seat_named(typed: str, players: Sequence[str], *, aliases: Sequence[Sequence
 
 
 def no_such_player(typed: str, players: Sequence[str], *, table: bool = False,
-                   refusal: str = "") -> IllegalAction:
+                   refusal: str = "") -> UnknownName:
     """The refusal of a name that names no seat: ``refusal`` (by default ``nobody called 'TYPED'
     plays this game``), the players (and the table) allowed, "did you mean" for a near miss."""
     allowed = (*players, TABLE) if table else tuple(players)
     reason = refusal or f"nobody called '{typed}' plays this game"
-    return IllegalAction(reason, allowed=allowed).suggesting([typed.strip()])
+    return unknown(reason, typed, allowed)

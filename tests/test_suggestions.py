@@ -40,7 +40,7 @@ def strike(tmp_path: Path) -> tuple[Cli, str]:
 def test_a_mistyped_value_is_refused_with_what_was_meant(strike: tuple[Cli, str], typed: str,
                                                          meant: str) -> None:
     cli, game = strike
-    output = flat(fails(cli, 1, "record", game, *typed.split(), game=game))
+    output = flat(fails(cli, 2, "record", game, *typed.split(), game=game))
     assert meant in output and "Allowed:" in output
 
 
@@ -52,7 +52,7 @@ def test_a_mistyped_player_after_by_gets_did_you_mean(strike: tuple[Cli, str]) -
 
 def test_no_suggestion_when_nothing_is_close(strike: tuple[Cli, str]) -> None:
     cli, game = strike
-    output = flat(fails(cli, 1, "record", game, "attack", "from=mars", "target=europe",
+    output = flat(fails(cli, 2, "record", game, "attack", "from=mars", "target=europe",
                         "defender=ben", game=game))
     assert "did you mean" not in output and "Allowed:" in output
 

@@ -93,7 +93,7 @@ def test_at_the_command_line_a_prefix_is_read_and_an_ambiguous_one_changes_nothi
     assert isinstance(created, dict)
     game = created["game"]
     cli.ok("record", game, "deal", "player=an", "continents=asia,asia,europe")
-    output = fails(cli, 1, "record", game, "deal", "player=b", "continents=asia", game=game)
+    output = fails(cli, 2, "record", game, "deal", "player=b", "continents=asia", game=game)
     assert "'b' begins more than one player's name" in output and "Allowed: Ben, Bea" in output
     output = fails(cli, 2, "record", game, "deal", "player=ben", "continents=asia", "by=b",
                    game=game)

@@ -75,7 +75,7 @@ from tabletape.rules.marvel_united.state import (
     with_place,
     with_threat,
 )
-from tabletape.rules.seats import no_such_player
+from tabletape.rules.seats import no_such_player, unknown
 from tabletape.rules.steps import Steps, refuse, require_table
 
 END = "end the turn"
@@ -133,7 +133,8 @@ def hero_arg(state: State, text: str) -> int:
 def place_arg(state: State, text: str) -> int:
     index = place_of(state, text)
     if index is None:
-        refuse(f"'{text}' is not a location in play", [p.name for p in state.places])
+        raise unknown(f"'{text}' is not a location in play", text,
+                      [p.name for p in state.places])
     return index
 
 
@@ -144,8 +145,8 @@ def card_arg(state: State, seat: int, text: str, where: str = "deck") -> int:
     hero = state.heroes[seat]
     kind = card_of(hero.hero, text)
     if kind is None:
-        refuse(f"'{text}' is not a {data.HERO_TITLES[hero.hero]} card",
-               card_names(hero, where))
+        raise unknown(f"'{text}' is not a {data.HERO_TITLES[hero.hero]} card", text,
+                      card_names(hero, where))
     return kind
 
 
@@ -186,6 +187,8 @@ def on_setup(state: State, actor: int, event: SetUp) -> State:
     names = check_locations(state, event.locations)
     threats = check_threats(state, event.threats)
     start = event.start.strip().casefold()
+    if start not in data.LOCATIONS:
+        raise unknown(f"'{event.start}' is not a location", event.start, names)
     if start not in names:
         refuse(f"the villain starts at a location in play, not '{event.start}'", names)
     bam = flags(state, event.bam, threats, "bam", lambda t: t.bam)
@@ -212,7 +215,7 @@ def check_locations(state: State, names: Sequence[str]) -> list[str]:
     found = [n.strip().casefold() for n in names]
     for name in found:
         if name not in data.LOCATIONS:
-            refuse(f"'{name}' is not a location", tuple(data.LOCATIONS))
+            raise unknown(f"'{name}' is not a location", name, tuple(data.LOCATIONS))
     twice = sorted({n for n in found if found.count(n) > 1})
     if twice:
         refuse(f"name {wanted} different locations, clockwise: {', '.join(twice)} is named "

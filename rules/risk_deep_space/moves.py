@@ -49,7 +49,7 @@ from tabletape.rules.risk_deep_space.state import (
     shield_on,
     with_seat,
 )
-from tabletape.rules.seats import NOBODY
+from tabletape.rules.seats import NOBODY, unknown
 from tabletape.rules.steps import Steps, require_phase, require_table
 
 DRAW, START, MINE, RECRUIT, ACT = range(5)
@@ -109,8 +109,12 @@ def cover(state: State, seat: int, event: Covered) -> State:
                             "first player")
     require_table(state, seat, "the planet covers")
     board = state.board
-    wanted = {board.find(text) or text for text in event.planets}
     pairs = corner_pairs(state)
+    for text in event.planets:
+        if board.find(text) is None:
+            raise unknown(f"no planet called '{text}' on this board", text,
+                          [planet for pair in pairs for planet in pair])
+    wanted = {board.find(text) or text for text in event.planets}
     if wanted not in [set(pair) for pair in pairs]:
         raise IllegalAction("cover a pair of opposing corner planets",
                             allowed=[",".join(pair) for pair in pairs])
@@ -219,8 +223,8 @@ def card_off_deck(state: State, text: str, count: int) -> str:
     try:
         return card_called(text)
     except IllegalAction:
-        raise IllegalAction(f"no Action card called '{text}'",
-                            allowed=drawable(state, count)) from None
+        raise unknown(f"no Action card called '{text}'", text,
+                      drawable(state, count)) from None
 
 
 def reshuffle_if_empty(state: State) -> State:
@@ -951,8 +955,8 @@ def card_in_hand(state: State, seat: int, text: str) -> str:
     try:
         return card_called(text)
     except IllegalAction:
-        raise IllegalAction(f"no Action card called '{text}'",
-                            allowed=tuple(dict.fromkeys(state.seats[seat].hand))) from None
+        raise unknown(f"no Action card called '{text}'", text,
+                      tuple(dict.fromkeys(state.seats[seat].hand))) from None
 
 
 def planet_called(state: State, text: str, among: Sequence[int] | None = None) -> int:
@@ -961,7 +965,7 @@ def planet_called(state: State, text: str, among: Sequence[int] | None = None) -
     space = state.board.find(text)
     if space is None:
         allowed = state.board.ids if among is None else [state.space(p) for p in among]
-        raise IllegalAction(f"no planet called '{text}' on this board", allowed=allowed)
+        raise unknown(f"no planet called '{text}' on this board", text, allowed)
     return state.board.index(space)
 
 

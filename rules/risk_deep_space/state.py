@@ -12,10 +12,9 @@ import msgspec
 from msgspec.structs import replace
 
 from tabletape.rules.board import Board
-from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.options import Settings
-from tabletape.rules.seats import NOBODY, seat_named
+from tabletape.rules.seats import NOBODY, seat_named, unknown
 from tabletape.rules.steps import put
 
 CARDS = data.CARDS
@@ -163,7 +162,7 @@ def card_called(text: str) -> str:
     for card in CARDS:
         if wanted in (card, data.title(card).casefold().replace(" ", "-").replace(",", "")):
             return card
-    raise IllegalAction(f"no Action card called '{text}'", allowed=CARDS)
+    raise unknown(f"no Action card called '{text}'", text, CARDS)
 
 
 def rollers(state: State) -> tuple[int, ...]:

@@ -75,7 +75,7 @@ from tabletape.rules.risk_strike.state import (
     title,
     unseen,
 )
-from tabletape.rules.seats import find_seat, seat_named
+from tabletape.rules.seats import find_seat, seat_named, unknown
 from tabletape.rules.steps import Steps, refuse, require_table
 
 ATTACKER, DEFENDER, BATTLE_SIDES = dice.ATTACKER, dice.DEFENDER, dice.BATTLE_SIDES
@@ -136,14 +136,14 @@ def player_arg(state: State, text: str, what: str = "player") -> int:
 def continent_arg(text: str) -> int:
     continent = continent_of(text)
     if continent is None:
-        refuse(f"'{text}' is not a continent", CONTINENTS)
+        raise unknown(f"'{text}' is not a continent", text, CONTINENTS)
     return continent
 
 
 def card_arg(text: str) -> int:
     card = card_of(text)
     if card is None:
-        refuse(f"'{text}' is not a tactics card", TACTICS)
+        raise unknown(f"'{text}' is not a tactics card", text, TACTICS)
     return card
 
 

@@ -42,14 +42,13 @@ from tabletape.rules.risk_transformers.special import turn_actions
 from tabletape.rules.risk_transformers.state import (
     Refused,
     State,
-    UnknownName,
     controls_sector,
     on_board,
     robot_units,
     teammates,
     zones_held,
 )
-from tabletape.rules.seats import NOBODY, seat_named
+from tabletape.rules.seats import NOBODY, UnknownName, seat_named
 
 
 class RiskTransformers(SteppedRules[State], manifest=MANIFEST):

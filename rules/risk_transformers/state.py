@@ -18,13 +18,13 @@ from collections.abc import Sequence
 import msgspec
 from msgspec.structs import replace
 
-from tabletape.ledger.errors import USAGE_EXIT
+from tabletape.rules import seats
 from tabletape.rules.dice import Die
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.board import Card, Cybertron
 from tabletape.rules.risk_transformers.options import Settings
-from tabletape.rules.seats import NOBODY, TABLE
+from tabletape.rules.seats import NOBODY, TABLE, UnknownName
 from tabletape.rules.steps import put
 
 PHASES = ("setup", "leftover", "place", "morph", "attack", "back-up", "draw", "allspark", "over")
@@ -223,13 +223,6 @@ def controlled(state: State, seat: int) -> list[int]:
     return [p for p in live_places(state) if state.zones[p].owner == seat]
 
 
-class UnknownName(IllegalAction):
-    """A typed zone or card name that names nothing: input not understood (exit 2), answered
-    with "did you mean" and the names."""
-
-    exit_code = USAGE_EXIT
-
-
 class Refused(IllegalAction):
     """A rule's refusal whose "did you mean" looks only at typed values that name no zone or
     card of the board: ``place zone=blue-2`` on a taken zone is refused for the rule, and is
@@ -251,9 +244,7 @@ def unknown(what: str, text: str, names: tuple[str, ...]) -> UnknownName:
     >>> unknown("zone", "urya", ("uraya", "kalis")).message()
     "no zone called 'urya' (did you mean 'uraya'?). Allowed: uraya, kalis."
     """
-    reason = IllegalAction(f"no {what} called '{text}'", allowed=names).suggesting(
-        [text.strip()]).reason
-    return UnknownName(reason, allowed=names)
+    return seats.unknown(f"no {what} called '{text}'", text, names)
 
 
 FORMS = (data.ROBOT, data.VEHICLE)
