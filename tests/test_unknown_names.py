@@ -104,7 +104,9 @@ def test_risk_deep_space(cli: Cli, typed: str, code: int, meant: str) -> None:
 
 @pytest.mark.parametrize(("typed", "code", "meant"), [
     ("setup locations=avengers-mansoin", 2, "did you mean 'avengers-mansion'?"),
-    ("setup start=avengers-mansoin", 2, "did you mean 'avengers-mansion'?"),
+    # the locations named: without them the six in play are drawn per game (the seed)
+    ("setup locations=shield-hq,shield-helicarrier,times-square,avengers-mansion,central-park,"
+     "police-hq start=avengers-mansoin", 2, "did you mean 'avengers-mansion'?"),
     ("deal player=patrik cards=aa,m,hh", 2, "no hero called 'patrik' plays (did you mean"),
     ("deal player=olga cards=aa,m,hx", 2, "'hx' is not a Iron Man card (did you mean 'h'?)"),
     ("deal player=olga cards=aa,m,hh,h", 1, "olga draws 3 cards, not 4"),
