@@ -8,6 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from tabletape.ledger.events import GameStarted
+from tabletape.ledger.store import Ledger
 from tabletape.rules.risk_transformers.events import Placed
 from tabletape.rules.risk_transformers.game import RiskTransformers
 from tabletape.rules.risk_transformers.moves import allowed_places
@@ -53,3 +54,12 @@ def dealt(state: State, seat: int, *cards: str) -> State:
     """``cards`` from the draw pile into ``seat``'s hand."""
     state = with_seat(state, seat, hand=(*state.seats[seat].hand, *cards))
     return replace(state, pile=state.pile - len(cards))
+
+
+def recorded_game(ledger: Ledger, players: int = 2, **options: Any) -> str:
+    """A new game of ``players`` (seat order = NAMES) created in ``ledger``; its id."""
+    names = NAMES[:players]
+    begun = GameStarted(kind=GAME.name, rules_version=GAME.rules_version,
+                        tabletape_version="test", players=names,
+                        options=GAME.options(options, names))
+    return ledger.create(begun, prefix=GAME.short)

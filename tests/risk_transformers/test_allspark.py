@@ -10,10 +10,9 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from tabletape.ledger.events import GameStarted
 from tabletape.ledger.store import Ledger
 from tabletape.replay.fold import open_game, record_action
-from tabletape.rules.kernel import REGISTERED, IllegalAction, rules_manifest
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.allspark import spark
 from tabletape.rules.risk_transformers.events import AllSpark
@@ -24,7 +23,7 @@ from tabletape.rules.risk_transformers.state import (
     with_zone,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, NAMES
+from tests.risk_transformers.helpers import GAME, NAMES, recorded_game
 from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
 
 OLGA, PATRICK, PAULA, QUENTIN = 0, 1, 2, 3
@@ -172,15 +171,10 @@ def test_a_day_is_every_seat_in_turn() -> None:
 
 
 @pytest.fixture
-def ledger_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Ledger, str]:
+def ledger_game(tmp_path: Path) -> tuple[Ledger, str]:
     """A 2-player game (leftovers kept for Phase 1) in a scratch ledger."""
-    monkeypatch.setitem(REGISTERED, GAME.name, rules_manifest(GAME))
     ledger = Ledger(tmp_path)
-    names = NAMES[:2]
-    started = GameStarted(kind=GAME.name, rules_version=GAME.rules_version,
-                          tabletape_version="test", players=names,
-                          options=GAME.options({"leftover": "keep"}, names))
-    return ledger, ledger.create(started, prefix=GAME.short)
+    return ledger, recorded_game(ledger, leftover="keep")
 
 
 def test_a_whole_round_is_recorded_and_folds_back(ledger_game: tuple[Ledger, str]) -> None:

@@ -1,5 +1,4 @@
-"""Setup recorded through the real ledger and fold (the game registered in code for the test
-only: it has no entry point until it is whole)."""
+"""Setup and the first phases recorded through the real ledger and fold."""
 
 from __future__ import annotations
 
@@ -7,23 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from tabletape.ledger.events import GameStarted
 from tabletape.ledger.store import Ledger
 from tabletape.replay.fold import open_game, record_action
-from tabletape.rules.kernel import REGISTERED, IllegalAction, rules_manifest
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers.state import invariant_errors
-from tests.risk_transformers.helpers import GAME, NAMES
+from tests.risk_transformers.helpers import GAME, recorded_game
 
 
 @pytest.fixture
-def recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Ledger, str]:
+def recorded(tmp_path: Path) -> tuple[Ledger, str]:
     """A 2-player game in a scratch ledger."""
-    monkeypatch.setitem(REGISTERED, GAME.name, rules_manifest(GAME))
     ledger = Ledger(tmp_path)
-    started = GameStarted(kind=GAME.name, rules_version=GAME.rules_version,
-                          tabletape_version="test", players=NAMES[:2],
-                          options=GAME.options({}, NAMES[:2]))
-    return ledger, ledger.create(started, prefix=GAME.short)
+    return ledger, recorded_game(ledger)
 
 
 def test_placing_is_recorded_and_replays(recorded: tuple[Ledger, str]) -> None:

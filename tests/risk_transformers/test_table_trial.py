@@ -10,17 +10,16 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from tabletape.ledger.events import GameStarted
 from tabletape.ledger.store import Ledger
 from tabletape.replay.fold import open_game, record_action
-from tabletape.rules.kernel import REGISTERED, BadOptions, IllegalAction, rules_manifest
+from tabletape.rules.kernel import BadOptions, IllegalAction
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.battle import neighbours
 from tabletape.rules.risk_transformers.board import cybertron_from_data, default_board_data
 from tabletape.rules.risk_transformers.events import AllSpark
 from tabletape.rules.risk_transformers.reinforce import KEPT
 from tabletape.rules.risk_transformers.state import Receipt
-from tests.risk_transformers.helpers import GAME, NAMES, playing
+from tests.risk_transformers.helpers import GAME, NAMES, playing, recorded_game
 from tests.risk_transformers.test_allspark import PERIHEX, day_over
 from tests.risk_transformers.test_battle import (
     EXAMPLE,
@@ -71,14 +70,10 @@ def test_one_side_of_the_dice_alone_is_refused_in_table_words() -> None:
 
 
 @pytest.fixture
-def ledger_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Ledger, str]:
+def ledger_game(tmp_path: Path) -> tuple[Ledger, str]:
     """A 2-player game in a scratch ledger, leftovers kept for the first Phase 1."""
-    monkeypatch.setitem(REGISTERED, GAME.name, rules_manifest(GAME))
     ledger = Ledger(tmp_path)
-    started = GameStarted(kind=GAME.name, rules_version=GAME.rules_version,
-                          tabletape_version="test", players=NAMES[:2],
-                          options=GAME.options({"leftover": "keep"}, NAMES[:2]))
-    return ledger, ledger.create(started, prefix=GAME.short)
+    return ledger, recorded_game(ledger, leftover="keep")
 
 
 def offer(ledger: Ledger, game: str, action: str) -> tuple[str, ...]:
