@@ -74,13 +74,10 @@ def main() -> None:
     from tabletape.rules.manifest import one_line_warnings
 
     warnings.showwarning = one_line_warnings(warnings.showwarning)  # a broken game: one line
-    if sys.argv[1:2] == ["record"]:
-        from tabletape.replay.quick import record_main
-
-        status = record_main(sys.argv[2:])
+    try:
+        status = quick_start(sys.argv[1:])
         if status is not None:
             sys.exit(status)
-    try:
         build_app()()
     except OSError as error:  # a command that does not word its own: still one line, no traceback
         from tabletape.exits import failure, printable
@@ -88,6 +85,19 @@ def main() -> None:
         message, code = failure(error)
         sys.stderr.write(f"error: {printable(message)}\n")
         sys.exit(code)
+
+
+def quick_start(args: list[str]) -> int | None:
+    """Run a command a table types during a game without building the app (its start-up is
+    most of its time); None when the command or its arguments need the full app."""
+    from tabletape.replay import quick
+
+    command, rest = (args[0], args[1:]) if args else ("", [])
+    if command == "record":
+        return quick.record_main(rest)
+    if command in quick.QUICK_COMMANDS:
+        return quick.invoke("tabletape.replay.cli", command, rest)
+    return None
 
 
 if __name__ == "__main__":
