@@ -1,11 +1,14 @@
-"""The fast path of ``tabletape record``: no typer, no duckdb, one small rich console.
+"""The fast start of the commands a table types during a game: no app to build, no duckdb.
 
-Recording happens many times a game, at the table, so its start-up matters: this module parses
-``record GAME ACTION [KEY=VALUE ...] [--ledger PATH] [--expect-seq N] [--json]`` by hand and
-shares every other step (parse, complete, check, append, fold, print) with the full command in
+Recording happens many times a game, at the table, so its start-up matters (``bench/startup.py``
+measures it). ``record`` skips typer altogether: this module parses ``record GAME ACTION
+[KEY=VALUE ...] [--ledger PATH] [--expect-seq N] [--json]`` by hand and shares every other step
+(parse, complete, check, append, fold, print) with the full command in
 :mod:`tabletape.replay.cli`, and ends on an error as every command does
-(:func:`tabletape.exits.failure`). Anything it does not understand (``--help``, an unknown
-option) goes to the full command.
+(:func:`tabletape.exits.failure`). ``status``, ``actions``, ``undo``, ``redo`` and ``log`` run
+their own typer command function (:func:`invoke`), its options read from its declaration: only
+typer's parser, the costly part of its start, is skipped. Anything either does not understand
+(``--help``, an unknown option, a value typer must check) goes to the full command.
 """
 
 from __future__ import annotations
@@ -14,7 +17,10 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    import typer
 
 OPTIONS_WITH_VALUE = ("--ledger", "--expect-seq")
 FLAGS = ("--json",)
@@ -183,6 +189,12 @@ def convert(params: list[Param], values: dict[str, object]) -> dict[str, object]
     return kwargs
 
 
+def command_names(app: typer.Typer) -> dict[str, Callable[..., Any]]:
+    """The functions of a typer app's commands, by the name a person types."""
+    return {str(info.name or getattr(info.callback, "__name__", "")): info.callback
+            for info in app.registered_commands if info.callback is not None}
+
+
 def invoke(module_name: str, command: str, args: Sequence[str]) -> int | None:
     """Run ``command`` of ``module_name``'s typer app on plain ``args`` without typer's parser.
 
@@ -194,9 +206,7 @@ def invoke(module_name: str, command: str, args: Sequence[str]) -> int | None:
 
     import typer
 
-    app = importlib.import_module(module_name).app
-    callback = next((info.callback for info in app.registered_commands
-                     if (info.name or getattr(info.callback, "__name__", "")) == command), None)
+    callback = command_names(importlib.import_module(module_name).app).get(command)
     params = command_params(callback) if callback is not None else None
     kwargs = bind(params, args) if params is not None else None
     if callback is None or kwargs is None:
@@ -228,7 +238,7 @@ def typer_ending(error: BaseException) -> int:
         error.show()
         return error.exit_code
     if isinstance(error, OSError) and error.errno == errno.EPIPE:
-        sys.stdout = PacifyFlushWrapper(sys.stdout)  # type: ignore[assignment]
-        sys.stderr = PacifyFlushWrapper(sys.stderr)  # type: ignore[assignment]
+        sys.stdout = PacifyFlushWrapper(sys.stdout)
+        sys.stderr = PacifyFlushWrapper(sys.stderr)
         return 1
     raise error
