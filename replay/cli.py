@@ -44,7 +44,8 @@ from tabletape.replay.fold import (
     decode_event,
     fold_records,
     open_game,
-    record_action,
+    record_line,
+    recorded_json,
     undo,
 )
 from tabletape.rules.kernel import BadOptions, find_game, game_part, manifest_of, registered
@@ -150,14 +151,13 @@ def record(
 ) -> None:
     """Check one action against the rules and append it to the game's log."""
     with people_errors():
-        folded, stored = record_action(open_ledger(ledger), game, action, expect_seq=expect_seq)
+        folded, records = record_line(open_ledger(ledger), game, action, expect_seq=expect_seq)
     if as_json:
-        print_json({"seq": stored.seq, "actor": stored.actor, "type": stored.type,
-                    "payload": msgspec.json.decode(stored.payload),
-                    "status": render.status_json(folded)})
+        print_json(recorded_json(records, render.status_json(folded)))
         return
-    out.print(render.recorded_line(stored.seq, stored.actor,
-                                   decode_event(folded.rules, stored)))
+    for stored in records:
+        out.print(render.recorded_line(stored.seq, stored.actor,
+                                       decode_event(folded.rules, stored)))
     out.print(render.headline(folded))
 
 

@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from tabletape.ledger import Ledger, LedgerError, VersionConflict
 from tabletape.replay import render
-from tabletape.replay.fold import Folded, append_checked, open_game, prepare, undo
+from tabletape.replay.fold import Folded, append_all, open_game, prepare_line, undo
 from tabletape.rules.actions import ActionSyntaxError
 from tabletape.rules.kernel import IllegalAction
 
@@ -83,9 +83,10 @@ class Prompt:
     # -- commands ------------------------------------------------------------------------------
 
     def do_record(self, line: str) -> None:
-        actor, event = prepare(self.folded, line)
-        self.folded, stored = append_checked(self.ledger, self.folded, actor, event)
-        self.console.print(render.recorded_line(stored.seq, actor, event))
+        drafts = prepare_line(self.folded, line)
+        self.folded, records = append_all(self.ledger, self.folded, drafts)
+        for stored, (actor, event) in zip(records, drafts, strict=True):
+            self.console.print(render.recorded_line(stored.seq, actor, event))
         self.console.print(render.headline(self.folded))
         if self.folded.rules.result(self.folded.state) is not None:
             self.console.print(render.status_view(self.folded))

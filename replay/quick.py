@@ -50,12 +50,12 @@ def record_main(args: Sequence[str]) -> int | None:
 
     from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
     from tabletape.ledger import Ledger
-    from tabletape.replay.fold import decode_event, record_action
+    from tabletape.replay.fold import decode_event, record_line, recorded_json
 
     ledger_path = options.get("--ledger") or os.environ.get("TABLETAPE_LEDGER") or None
     try:
-        folded, stored = record_action(Ledger(str(ledger_path) if ledger_path else None),
-                                       game, action, expect_seq=int(expect) if expect else None)
+        folded, records = record_line(Ledger(str(ledger_path) if ledger_path else None),
+                                      game, action, expect_seq=int(expect) if expect else None)
     except PEOPLE_ERRORS as error:
         message, code = failure(error)
         Console(stderr=True).print(error_markup(message), highlight=False)
@@ -63,14 +63,12 @@ def record_main(args: Sequence[str]) -> int | None:
     if options.get("--json"):
         from tabletape.replay.render import status_json
 
-        payload = json.loads(bytes(stored.payload))
-        sys.stdout.write(json.dumps({"seq": stored.seq, "actor": stored.actor,
-                                     "type": stored.type, "payload": payload,
-                                     "status": status_json(folded)}, indent=2) + "\n")
+        sys.stdout.write(json.dumps(recorded_json(records, status_json(folded)), indent=2) + "\n")
         return 0
     from tabletape.replay.render import headline, recorded_line
 
     out = Console(highlight=False)
-    out.print(recorded_line(stored.seq, stored.actor, decode_event(folded.rules, stored)))
+    for stored in records:
+        out.print(recorded_line(stored.seq, stored.actor, decode_event(folded.rules, stored)))
     out.print(headline(folded))
     return 0
