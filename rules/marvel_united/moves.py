@@ -395,10 +395,16 @@ def place_tokens(state: State, placing: Step) -> State:
 
 
 def advance(state: State) -> State:
-    """Run derived steps, and move on when nothing is left to resolve."""
-    while state.pending and state.pending[0].kind == "place":
+    """Run derived steps, pass the windows where nothing may be recorded (rules version 3:
+    :func:`.windows.nothing_to_record`), and move on when nothing is left to resolve."""
+    while state.pending:
         head, rest = state.pending[0], state.pending[1:]
-        state = place_tokens(replace(state, pending=rest), head)
+        if head.kind == "place":
+            state = place_tokens(replace(state, pending=rest), head)
+        elif windows.nothing_to_record(state):
+            state = replace(state, pending=rest)
+        else:
+            break
     if state.pending or state.outcome:
         return state
     if state.phase == "villain-resolving":

@@ -120,9 +120,10 @@ class Turn(msgspec.Struct, frozen=True, gc=False):
     location_used: bool = False
 
 
-RULES_VERSIONS = ("1", "2")
+RULES_VERSIONS = ("1", "2", "3")
 """The rules versions a game may be recorded under (game-started's ``rules_version``), the
-current one last. Version 2 changed what a table types (see :func:`recorded_as_v1`)."""
+current one last. Version 2 changed what a table types (see :func:`recorded_as_v1`); version 3
+passes a window where nothing may be recorded by itself (:func:`windows_pass`)."""
 
 
 class State(msgspec.Struct, frozen=True, gc=False):
@@ -237,6 +238,12 @@ def recorded_as_v1(state: State) -> bool:
     (A version 1 game-started has no ``masterplan-deck`` option: it played the shipped faces,
     :func:`.options.settings`.)"""
     return state.protocol < 2
+
+
+def windows_pass(state: State) -> bool:
+    """Whether a window in which nothing may be recorded passes by itself, with no ``done``
+    typed (rules version 3 on); logs of versions 1 and 2 hold the ``done`` they typed there."""
+    return state.protocol >= 3
 
 
 def seat_of(state: State, text: str) -> int | None:
