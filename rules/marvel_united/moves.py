@@ -63,6 +63,7 @@ from tabletape.rules.marvel_united.state import (
     has_special,
     kinds,
     last_hero_card,
+    passes_by_itself,
     place_of,
     players,
     put,
@@ -98,7 +99,7 @@ def step(state: State, actor: int, event: Event) -> State:
         refuse(f"the game is over: {state.reason}")
     handler = HANDLERS.find(event)
     state = handler(state, actor, event)
-    return judge(advance(state))
+    return judge(nothing_to_draw(advance(state)))
 
 
 def judge(state: State) -> State:
@@ -469,6 +470,17 @@ def on_draw(state: State, actor: int, event: Drew) -> State:
     if len(cards) != need:
         refuse(f"{hero.player} draws {need} card{'s' if need != 1 else ''}, not {len(cards)}")
     return replace(draw_cards(state, turn.seat, cards), phase="play")
+
+
+def nothing_to_draw(state: State) -> State:
+    """Draw Card: "If their deck runs out, the player simply doesn't draw a card": from rules
+    version 3 a hero's turn whose draw takes no card (an empty deck, or 4 cards in hand after a
+    KO) goes on to playing a card, with no ``draw`` typed."""
+    turn = state.turn
+    if (state.phase != "draw" or turn is None or state.pending or not passes_by_itself(state)
+            or draw_need(state, turn)):
+        return state
+    return replace(state, phase="play")
 
 
 def draw_need(state: State, turn: Turn) -> int:

@@ -31,10 +31,10 @@ from tabletape.rules.marvel_united.state import (
     State,
     Step,
     Threat,
+    passes_by_itself,
     present,
     recorded_as_v1,
     seat_of,
-    windows_pass,
 )
 from tabletape.rules.steps import refuse
 
@@ -269,7 +269,7 @@ def nothing_to_record(state: State) -> bool:
     with no bare ``done``: Ultron's BaM! on a full location with no hero there, an overflow
     whose tokens have nowhere to go, Avengers Mansion with 3 cards in hand. A window in which
     results were recorded is closed by ``done``, as the table says it is over."""
-    if not windows_pass(state):
+    if not passes_by_itself(state):
         return False
     head = state.pending[0]
     if head.results or head.kind not in DATA_KINDS or cost_first(state, head):

@@ -14,6 +14,7 @@ from tabletape.rules.marvel_united import RULES
 from tabletape.rules.marvel_united.state import State, with_hero, with_place
 
 from .helpers import PLAYERS, play, refused, start
+from .test_hero import cap_and_widow
 from .test_windows import DEALS, ULTRON, location_effect_at, standing_at
 
 NO_EFFECT = "no effect is being resolved"
@@ -80,3 +81,38 @@ def test_a_version_2_log_keeps_its_done() -> None:
                  ["location-effect"])
     assert [step.kind for step in state.pending] == ["location"]
     assert play(state, ["done by=olga"]).pending == ()
+
+
+def patrick_next_with_an_empty_deck(protocol: int = 3) -> State:
+    """Olga's turn played and ended; Patrick (Black Widow) starts his with no card left in his
+    deck (all his cards in hand)."""
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma"])
+    widow = state.heroes[1]
+    hand = tuple(h + d for h, d in zip(widow.hand, widow.deck, strict=True))
+    state = with_hero(state, 1, replace(widow, deck=(0,) * len(widow.deck), hand=hand))
+    return play(replace(state, protocol=protocol), ["end"])
+
+
+def test_a_draw_from_an_empty_deck_is_not_typed() -> None:
+    """1. Draw Card: 'If their deck runs out, the player simply doesn't draw a card.' Patrick's
+    turn goes straight to playing a card: no ``draw`` to type."""
+    state = patrick_next_with_an_empty_deck()
+    assert state.turn is not None and state.turn.seat == 1
+    assert state.phase == "play"
+    assert "draw" not in [spec.type for spec in RULES.legal_actions(state)]
+    held = state.heroes[1].hand_size
+    state = play(state, ["play card=m by=patrick"])
+    assert state.heroes[1].hand_size == held - 1
+
+
+def test_a_draw_with_cards_left_is_still_typed() -> None:
+    """With cards in the deck the hero draws one, typed as it was."""
+    state = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma", "end"])
+    assert state.phase == "draw" and state.turn is not None and state.turn.seat == 1
+
+
+def test_a_version_2_log_keeps_its_empty_draw() -> None:
+    """Version 2 typed ``draw`` with no card for it: such a log folds as it did."""
+    state = patrick_next_with_an_empty_deck(protocol=2)
+    assert state.phase == "draw"
+    assert play(state, ["draw by=patrick"]).phase == "play"
