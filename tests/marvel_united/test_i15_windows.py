@@ -116,3 +116,12 @@ def test_a_version_2_log_keeps_its_empty_draw() -> None:
     state = patrick_next_with_an_empty_deck(protocol=2)
     assert state.phase == "draw"
     assert play(state, ["draw by=patrick"]).phase == "play"
+
+
+def test_the_narration_says_there_was_no_card_to_draw() -> None:
+    from tabletape.replay.games.marvel_united import derived
+
+    state = patrick_next_with_an_empty_deck()
+    before = play(cap_and_widow(), ["draw cards=hh by=olga", "play card=ma"])
+    told = derived(before, state, None)
+    assert told[-2:] == ["Patrick's turn.", "Patrick has no card to draw."]
