@@ -54,13 +54,15 @@ class Prompt:
         self.game = game
         self.console = console
         self.resume = resume or f"tabletape play {shlex.quote(game)}"
+        self.readline: Any = None
+        """The readline module once the prompt runs (None without one)."""
         self.folded: Folded = open_game(ledger, game)
 
     # -- the loop ------------------------------------------------------------------------------
 
     def run(self) -> None:
         """Show the game, then read lines until ``quit`` or Ctrl-D; say how to come back."""
-        readline = self.install_completion()
+        self.readline = readline = self.install_completion()
         self.console.print(render.status_view(self.folded))
         self.console.print(render.actions_table(self.folded.rules, self.legal()))
         self.console.print("[dim]help for help, quit to leave; every action is saved at once.[/]")
@@ -83,6 +85,13 @@ class Prompt:
                 self.console.print()
                 return "quit"
 
+    def forget(self, line: str) -> None:
+        """Leave ``line`` (``quit``) out of the history: up, next time, recalls an action."""
+        readline = self.readline
+        last = readline.get_current_history_length() if readline else 0
+        if last and readline.get_history_item(last) == line:
+            readline.remove_history_item(last - 1)
+
     def prompt_text(self) -> str:
         info = self.folded.rules.turn(self.folded.state)
         who = ",".join(info.active) or "-"
@@ -94,6 +103,7 @@ class Prompt:
             return True
         word = line.split()[0].lower()
         if word in ("quit", "exit", "q"):
+            self.forget(line)
             return False
         handlers = {"undo": self.do_undo, "status": self.do_status, "log": self.do_log,
                     "actions": self.do_actions, "help": self.do_help, "?": self.do_help}
