@@ -44,10 +44,21 @@ class BatchRefused(Exception):
     """A prompt command in a batch: not an action, and nothing a batch can do."""
 
 
-def action_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """The numbered lines that hold an action: blank lines and ``#`` comments left out."""
+def action_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | BatchRefused]]:
+    """The numbered lines that hold an action: blank lines and ``#`` comments left out. Bytes
+    are read as UTF-8 line by line (a line that is not is a :class:`BatchRefused`, in its place).
+
+    >>> list(action_lines([b"\\xef\\xbb\\xbfadd n=1", b"add n=\\xff"]))
+    [(1, 'add n=1'), (2, BatchRefused('not UTF-8 text'))]
+    """
     for number, line in enumerate(lines, start=1):
-        text = strip_comment(line).strip()
+        try:
+            decoded = line.decode("utf-8-sig" if number == 1 else "utf-8") if isinstance(
+                line, bytes) else line
+        except UnicodeDecodeError:
+            yield number, BatchRefused("not UTF-8 text")
+            return
+        text = strip_comment(decoded).strip()
         if text:
             yield number, text
 
@@ -94,7 +105,8 @@ class Batch:
         self.ledger, self.game, self.out, self.as_json = ledger, game, out, as_json
         self.recorded = 0
 
-    def run(self, lines: Iterable[str], err: Console, *, expect_seq: int | None = None) -> int:
+    def run(self, lines: Iterable[str | bytes], err: Console, *,
+            expect_seq: int | None = None) -> int:
         """Record ``lines``; the exit status (0, or the first refused line's)."""
         try:
             folded = open_game(self.ledger, self.game)
@@ -104,15 +116,13 @@ class Batch:
             message, code = failure(error)
             err.print(error_markup(message), highlight=False)
             return code
-        number = 0
-        try:
-            for number, line in action_lines(lines):
-                try:
-                    folded = self.one(folded, number, line)
-                except (*PEOPLE_ERRORS, BatchRefused) as error:
-                    return self.refused(err, number, error)
-        except UnicodeDecodeError:
-            return self.refused(err, number + 1, BatchRefused("not UTF-8 text"))
+        for number, line in action_lines(lines):
+            try:
+                if isinstance(line, BatchRefused):
+                    raise line
+                folded = self.one(folded, number, line)
+            except (*PEOPLE_ERRORS, BatchRefused) as error:
+                return self.refused(err, number, error)
         if not self.recorded:
             err.print("No action lines read: nothing recorded.", highlight=False)
         return 0
@@ -175,7 +185,7 @@ def undone_echo(folded: Folded, undone: Step) -> RenderableType:
     return Group(undone_line(undone.record, undone.event), headline(folded))
 
 
-def record_lines(ledger: Ledger, game: str, lines: Iterable[str], *, as_json: bool = False,
+def record_lines(ledger: Ledger, game: str, lines: Iterable[str | bytes], *, as_json: bool = False,
                  expect_seq: int | None = None) -> int:
     """``record GAME -`` and ``play GAME < FILE``: record ``lines``; the exit status."""
     from rich.console import Console

@@ -153,8 +153,8 @@ def record(
     from tabletape.replay.batch import record_lines, recorded_echo, recorded_json
 
     if action == ["-"]:
-        raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin, as_json=as_json,
-                                      expect_seq=expect_seq))
+        raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin.buffer,
+                                      as_json=as_json, expect_seq=expect_seq))
     with people_errors():
         folded, stored = record_action(open_ledger(ledger), game, action, expect_seq=expect_seq)
     if as_json:
@@ -397,7 +397,7 @@ def play(game: GameArgument, ledger: LedgerOption = None) -> None:
     if not sys.stdin.isatty():
         from tabletape.replay.batch import record_lines
 
-        raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin))
+        raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin.buffer))
     from tabletape.replay.prompt import Prompt
 
     with people_errors():

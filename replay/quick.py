@@ -56,7 +56,8 @@ def record_main(args: Sequence[str]) -> int | None:
     if action == ["-"]:
         from tabletape.replay.batch import record_lines
 
-        return record_lines(Ledger(str(ledger_path) if ledger_path else None), game, sys.stdin,
+        ledger = Ledger(str(ledger_path) if ledger_path else None)
+        return record_lines(ledger, game, sys.stdin.buffer,
                             as_json=bool(options.get("--json")),
                             expect_seq=int(expect) if expect else None)
     try:

@@ -130,10 +130,11 @@ def test_an_empty_batch_records_nothing_and_says_so(env: dict[str, str], game: s
 def test_input_that_is_not_text_is_refused_without_a_traceback(env: dict[str, str],
                                                                game: str) -> None:
     done = subprocess.run([sys.executable, "-c", CODE, "record", game, "-"],
-                          input=b"add n=2\n\xff\xfe\n", env={**env, "PYTHONIOENCODING": "utf-8"},
+                          input=b"\xef\xbb\xbfadd n=2\r\n\xff\xfe\n", env=env,
                           capture_output=True, timeout=TIMEOUT, cwd=str(ROOT))
     assert done.returncode == 2 and b"Traceback" not in done.stderr
-    assert b"not UTF-8 text" in done.stderr
+    assert b"line 2: not UTF-8 text" in done.stderr
+    assert stored(env, game) == [("ann", "add", b'{"n":2}')]  # the line before it stays
 
 
 def closed_pipe_run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[bytes]:
