@@ -190,5 +190,9 @@ def record_lines(ledger: Ledger, game: str, lines: Iterable[str | bytes], *, as_
     """``record GAME -`` and ``play GAME < FILE``: record ``lines``; the exit status."""
     from rich.console import Console
 
+    err = Console(stderr=True)
+    if getattr(lines, "isatty", bool)():
+        err.print("Type one action a line; Ctrl-D ends (`tabletape play` is the prompt).",
+                  highlight=False)
     batch = Batch(ledger, game, Console(highlight=False), as_json=as_json)
-    return batch.run(lines, Console(stderr=True), expect_seq=expect_seq)
+    return batch.run(lines, err, expect_seq=expect_seq)

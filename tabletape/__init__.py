@@ -69,11 +69,15 @@ def _show_version(value: bool) -> None:
 
 def main() -> None:
     """Entry point of the ``tabletape`` command (``record`` takes a fast path). Output to a pipe
-    closed early (``tabletape log GAME | head -1``) ends the command quietly, as Unix tools do."""
+    closed early (``tabletape log GAME | head -1``) ends the command quietly, as Unix tools do;
+    Ctrl-C ends it without a traceback."""
     try:
         run()
     except BrokenPipeError:
         closed_pipe()
+    except KeyboardInterrupt:  # Ctrl-C where typer does not catch it (the fast path)
+        sys.stderr.write("\n")
+        sys.exit(130)
 
 
 def closed_pipe() -> None:

@@ -160,3 +160,19 @@ def test_writing_to_a_closed_pipe_ends_quietly(env: dict[str, str], game: str,
     assert done.returncode == 1
     assert done.stderr == b""
     assert Ledger(env["TABLETAPE_LEDGER"]).verify(game).ok
+
+
+def test_record_dash_at_a_terminal_says_how_to_end_and_ctrl_c_ends_it(env: dict[str, str],
+                                                                     game: str) -> None:
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-c", CODE, "record", game, "-"], env=env,
+                          cwd=str(ROOT), encoding="utf-8", timeout=TIMEOUT, dimensions=(40, 200))
+    child.expect_exact("Type one action a line; Ctrl-D ends")
+    child.sendline("add n=2")
+    child.expect_exact("2 ann: add n=2")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and "Traceback" not in str(child.before)
+    assert stored(env, game) == [("ann", "add", b'{"n":2}')]
