@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from tabletape.ledger import Ledger
@@ -164,8 +165,6 @@ def test_writing_to_a_closed_pipe_ends_quietly(env: dict[str, str], game: str,
 
 def test_record_dash_at_a_terminal_says_how_to_end_and_ctrl_c_ends_it(env: dict[str, str],
                                                                      game: str) -> None:
-    import pexpect
-
     child = pexpect.spawn(sys.executable, ["-c", CODE, "record", game, "-"], env=env,
                           cwd=str(ROOT), encoding="utf-8", timeout=TIMEOUT, dimensions=(40, 200))
     child.expect_exact("Type one action a line; Ctrl-D ends")
