@@ -156,9 +156,7 @@ def record(
                     "payload": msgspec.json.decode(stored.payload),
                     "status": render.status_json(folded)})
         return
-    out.print(render.recorded_line(stored.seq, stored.actor,
-                                   decode_event(folded.rules, stored)))
-    out.print(render.headline(folded))
+    out.print(render.after_record(folded, stored, decode_event(folded.rules, stored)))
 
 
 @app.command("undo")

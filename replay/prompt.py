@@ -85,8 +85,7 @@ class Prompt:
     def do_record(self, line: str) -> None:
         actor, event = prepare(self.folded, line)
         self.folded, stored = append_checked(self.ledger, self.folded, actor, event)
-        self.console.print(render.recorded_line(stored.seq, actor, event))
-        self.console.print(render.headline(self.folded))
+        self.console.print(render.after_record(self.folded, stored, event))
         if self.folded.rules.result(self.folded.state) is not None:
             self.console.print(render.status_view(self.folded))
 

@@ -68,9 +68,7 @@ def record_main(args: Sequence[str]) -> int | None:
                                      "type": stored.type, "payload": payload,
                                      "status": status_json(folded)}, indent=2) + "\n")
         return 0
-    from tabletape.replay.render import headline, recorded_line
+    from tabletape.replay.render import after_record
 
-    out = Console(highlight=False)
-    out.print(recorded_line(stored.seq, stored.actor, decode_event(folded.rules, stored)))
-    out.print(headline(folded))
+    Console(highlight=False).print(after_record(folded, stored, decode_event(folded.rules, stored)))
     return 0

@@ -12,16 +12,17 @@ from typing import Any
 
 import msgspec
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger import Record, event_type
-from tabletape.replay.fold import Folded, action_text, decode_event
+from tabletape.replay.fold import Folded, action_text, decode_event, format_field, shlex_quote
 from tabletape.rules.actions import usage
-from tabletape.rules.kernel import ActionSpec, Result, Rules, TurnInfo, game_part
+from tabletape.rules.kernel import ActionSpec, Rules, TurnInfo, game_part, won_words
 
 
 def game_view(rules: Rules[Any], state: Any) -> RenderableType:
@@ -52,10 +53,76 @@ def format_value(value: Any) -> str:
 
 
 def recorded_line(seq: int, actor: str, event: Any) -> Text:
-    """``12 Olga: roll attacker=6,3,2 defender=5,5``: what was just stored (no markup read)."""
+    """``12 Olga: roll attacker=6,3,2 defender=5,5``: what was just stored (no markup read),
+    every field shown, those left at their default too (:func:`echo_text`)."""
     text = Text(f"{seq} ", style="dim")
-    text.append(f"{actor}: {action_text(event)}")
+    text.append(f"{actor}: {echo_text(event)}")
     return text
+
+
+def echo_text(event: Any) -> str:
+    """The action as stored, in the action syntax, with every field that holds a value: a field
+    left out (or filled in by tabletape) shows what it became. Empty values and false flags are
+    left out when they are the field's default (``die=0`` on a card that takes no die); a
+    default that means something (``troops=1``, ``form=robot``) is shown.
+
+    >>> from tabletape.rules.risk_deep_space.events import Mined
+    >>> echo_text(Mined(planet="kepler", resource="gem"))
+    'mine planet=kepler resource=gem'
+    """
+    parts = [event_type(event)]
+    for field in msgspec.structs.fields(event):
+        value = getattr(event, field.name)
+        if value is None or value in ("", (), []) or (value == field.default and not value):
+            continue
+        parts.append(f"{field.encode_name}={shlex_quote(format_field(value))}")
+    return " ".join(parts)
+
+
+def after_record(folded: Folded, record: Record, event: Any) -> Group:
+    """What ``record`` (and the ``play`` prompt) print once an action is stored: the action as
+    stored (:func:`recorded_line`), what it did in table words (the game's narrator: who lost
+    what, who goes first, what a card did, the end of the game), and the game's situation now.
+    """
+    lines: list[RenderableType] = [recorded_line(record.seq, record.actor, event)]
+    told = consequences(folded, record, event)
+    if told:
+        lines.append(Indented(Text(told, style="italic")))
+    lines.append(headline(folded))
+    return Group(*lines)
+
+
+class Indented:
+    """A text wrapped to the width less ``by`` columns, each line indented (no trailing padding,
+    unlike rich's ``Padding``, so piped output stays clean)."""
+
+    def __init__(self, text: Text, by: int = 2) -> None:
+        self.text = text
+        self.by = by
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(options.max_width - self.by, 20)
+        for line in self.text.wrap(console, width):
+            line.rstrip()
+            line.end = ""
+            yield Segment(" " * self.by)
+            yield line
+            yield Segment.line()
+
+
+def consequences(folded: Folded, record: Record, event: Any) -> str:
+    """The narration of the step just appended to ``folded`` ("" when the state before it is
+    not at hand, e.g. a game opened from the log)."""
+    if folded.before is None:
+        return ""
+    from tabletape.replay.fold import Visit
+    from tabletape.replay.narrate import Narrator, join_sentences
+
+    rules = folded.rules
+    visit = Visit(record=record, event=event, before=folded.before, after=folded.state,
+                  turn=rules.turn(folded.before), effective=True,
+                  turn_after=rules.turn(folded.state))
+    return join_sentences(Narrator(rules, folded.records).sentences(visit))
 
 
 def undone_line(record: Record, event: Any) -> Text:
@@ -220,21 +287,3 @@ def plural(count: int, word: str) -> str:
     ('1 event', '30 events')
     """
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def won_words(result: Result) -> str:
-    """Who won, in table words: the players (and their team), or a side with no player in it.
-
-    >>> won_words(Result(winners=("Olga",)))
-    'Olga won'
-    >>> won_words(Result(winners=("Olga", "Patrick"), team="heroes"))
-    'Olga and Patrick won (heroes)'
-    >>> won_words(Result(winners=(), team="villain"))
-    'the villain won'
-    >>> won_words(Result(winners=()))
-    'nobody won'
-    """
-    if result.winners:
-        team = f" ({result.team})" if result.team else ""
-        return f"{' and '.join(result.winners)} won{team}"
-    return f"the {result.team} won" if result.team else "nobody won"

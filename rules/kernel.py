@@ -145,6 +145,24 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     """Why it ended, in table words: ``Olga holds two domination coins``."""
 
 
+def won_words(result: Result) -> str:
+    """Who won, in table words: the players (and their team), or a side with no player in it.
+
+    >>> won_words(Result(winners=("Olga",)))
+    'Olga won'
+    >>> won_words(Result(winners=("Olga", "Patrick"), team="heroes"))
+    'Olga and Patrick won (heroes)'
+    >>> won_words(Result(winners=(), team="villain"))
+    'the villain won'
+    >>> won_words(Result(winners=()))
+    'nobody won'
+    """
+    if result.winners:
+        team = f" ({result.team})" if result.team else ""
+        return f"{' and '.join(result.winners)} won{team}"
+    return f"the {result.team} won" if result.team else "nobody won"
+
+
 class FieldSpec(msgspec.Struct, frozen=True, kw_only=True):
     """One field of an action as a person types it: ``name=value``."""
 
