@@ -33,6 +33,16 @@ def game_view(rules: Rules[Any], state: Any) -> RenderableType:
     return view(rules, state)
 
 
+def game_panel(rules: Rules[Any], state: Any, parts: Sequence[RenderableType]) -> Panel:
+    """A game's view in a panel titled with the game (and how it ended): the turn and who is to
+    act are in the headline above it, not repeated in a cryptic ``turn 0, round 0`` title."""
+    result = rules.result(state)
+    title = rules.title
+    if result is not None:
+        title += f" · {won_words(result)}" + (f" · {result.reason}" if result.reason else "")
+    return Panel(Group(*parts), title=escape(title), title_align="left")
+
+
 def figures_table(figures: Sequence[dict[str, Any]]) -> Table:
     """One row per player, one column per figure."""
     table = Table(box=box.SIMPLE_HEAD)

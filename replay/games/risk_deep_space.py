@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
+from tabletape.replay.render import game_panel
 from tabletape.replay.visitor import Visit
 from tabletape.rules.board import NOBODY
 from tabletape.rules.dice import D6
@@ -262,15 +263,12 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
     players, supply."""
     figures = rules.figures(state)
     extra = rules.extra(state)
-    turn = rules.turn(state)
-    result = rules.result(state)
-    heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.detail}"
     parts: list[RenderableType] = [board_table(extra), players_table(figures, extra),
                                    supply_text(extra)]
     if extra["battle"]:
         parts.append(battle_panel(extra["battle"]))
     parts.extend(setup_parts(extra))
-    return Panel(Group(*parts), title=f"Risk: Deep Space: {heading}", title_align="left")
+    return game_panel(rules, state, parts)
 
 
 def board_table(extra: dict[str, Any]) -> Table:

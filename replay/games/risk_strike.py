@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
-from tabletape.replay.render import plural
+from tabletape.replay.render import game_panel, plural
 from tabletape.replay.visitor import Visit
 from tabletape.rules.dice import D6
 from tabletape.rules.kernel import Rules
@@ -371,9 +371,6 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
     """Players, piles and the battle in progress, from the rules' figures and extra keys."""
     figures = rules.figures(state)
     extra = rules.extra(state)
-    turn = rules.turn(state)
-    result = rules.result(state)
-    heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.phase}"
     parts: list[RenderableType] = [
         players_table(figures, extra),
         piles_table(extra),
@@ -383,7 +380,7 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
         parts.append(battle_panel(extra["battle"], extra["pending"]))
     elif extra["pending"]:
         parts.append(Text(pending_words(extra["pending"])))
-    return Panel(Group(*parts), title=f"Risk Strike: {heading}", title_align="left")
+    return game_panel(rules, state, parts)
 
 
 

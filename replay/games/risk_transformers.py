@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
-from tabletape.replay.render import plural, won_words
+from tabletape.replay.render import game_panel, plural, won_words
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice as dice_rules
 from tabletape.rules.kernel import Result, Rules
@@ -613,15 +613,12 @@ def conservation(state: State) -> list[str]:
 
 def view(rules: Rules[Any], state: State) -> RenderableType:
     """Cybertron sector by sector, the players, the cards, the attack, what may be done now."""
-    turn = rules.turn(state)
-    result = rules.result(state)
-    heading = result.reason if result else turn.detail
     parts: list[RenderableType] = [board_note(state, short=True), sectors_table(state),
                                    players_table(state), cards_text(state)]
     if state.attack is not None:
         parts.append(attack_panel(state, state.attack))
     parts.append(may_text(rules, state))
-    return Panel(Group(*parts), title=f"Risk: Transformers: {heading}", title_align="left")
+    return game_panel(rules, state, parts)
 
 
 def board_note(state: State, short: bool = False) -> Text:
