@@ -7,8 +7,10 @@ without one get a table of their per-player figures.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import msgspec
 from rich import box
@@ -23,6 +25,26 @@ from tabletape.ledger import Record, event_type
 from tabletape.replay.fold import Folded, action_text, decode_event, format_field, shlex_quote
 from tabletape.rules.actions import usage
 from tabletape.rules.kernel import ActionSpec, Rules, TurnInfo, game_part, won_words
+
+Row = TypeVar("Row")
+
+NO_PAGER_ENV = "TABLETAPE_NO_PAGER"
+"""Set (to anything but empty) to never page long output, as ``--no-pager`` does."""
+
+
+@contextmanager
+def paged(console: Console, *, pager: bool = True) -> Iterator[None]:
+    """Send what ``console`` prints inside the block through a pager (``$PAGER``, else ``less``)
+    when it writes to a terminal and paging is not turned off (``pager`` false, or
+    ``TABLETAPE_NO_PAGER`` set); pipes, files and ``--json`` are never paged. ``less`` gets
+    ``-FRX`` unless ``$LESS`` says otherwise: colours kept, and a screenful is just printed.
+    """
+    if not (pager and console.is_terminal and not os.environ.get(NO_PAGER_ENV)):
+        yield
+        return
+    os.environ.setdefault("LESS", "-FRX")
+    with console.pager(styles=True):
+        yield
 
 
 def game_view(rules: Rules[Any], state: Any) -> RenderableType:
@@ -261,9 +283,20 @@ def log_table(folded: Folded | None, *, last: int | None = None, game: str = "",
             if folded is not None else [])
     rows += [(record, unverified_cell(record, problem if index == 0 else ""))
              for index, record in enumerate(unverified)]
-    for record, cell in rows if last is None else rows[-last:]:
+    for record, cell in tail(rows, last):
         table.add_row(str(record.seq), record.at[11:19], Text(record.actor), cell)
     return table
+
+
+def tail(rows: Sequence[Row], last: int | None) -> list[Row]:
+    """The last ``last`` rows (all when None; none for 0), as ``log --last`` shows them.
+
+    >>> tail([1, 2, 3], 2), tail([1, 2, 3], None), tail([1, 2, 3], 0)
+    ([2, 3], [1, 2, 3], [])
+    """
+    if last is None:
+        return list(rows)
+    return list(rows[len(rows) - last:]) if last > 0 else []
 
 
 def unverified_cell(record: Record, problem: str) -> Text:
