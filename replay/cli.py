@@ -455,4 +455,5 @@ def simulate(
     if as_json:
         print_json({"games": ids})
         return
-    out.print(f"Recorded {len(ids)} bot games into {store.root}: {ids[0]} … {ids[-1]}")
+    out.print(f"Recorded {render.plural(len(ids), 'bot game')} into {store.root}: "
+              + (ids[0] if len(ids) == 1 else f"{ids[0]} … {ids[-1]}"))

@@ -18,13 +18,13 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.markup import escape
 from rich.panel import Panel
 from rich.segment import Segment
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from tabletape.ledger import Record, event_type
 from tabletape.replay.fold import Folded, action_text, decode_event, format_field, shlex_quote
 from tabletape.rules.actions import usage
-from tabletape.rules.kernel import ActionSpec, Rules, TurnInfo, game_part, won_words
+from tabletape.rules.kernel import ActionSpec, Rules, TurnInfo, game_part, plural, won_words
 
 Row = TypeVar("Row")
 
@@ -58,11 +58,44 @@ def game_view(rules: Rules[Any], state: Any) -> RenderableType:
 def game_panel(rules: Rules[Any], state: Any, parts: Sequence[RenderableType]) -> Panel:
     """A game's view in a panel titled with the game (and how it ended): the turn and who is to
     act are in the headline above it, not repeated in a cryptic ``turn 0, round 0`` title."""
+    parts = [KeptWords(part) if isinstance(part, Table) else part for part in parts]
     result = rules.result(state)
     title = rules.title
     if result is not None:
         title += f" · {won_words(result)}" + (f" · {result.reason}" if result.reason else "")
     return Panel(Group(*parts), title=escape(title), title_align="left")
+
+
+LONGEST_KEPT_WORD = 24
+"""Words up to this long are never cut in a game's tables (longer ones may be folded)."""
+
+
+class KeptWords:
+    """A table whose columns are at least as wide as their longest word (header and cells) when
+    the width allows, so a narrow terminal wraps cells at spaces instead of cutting a name to
+    ``decepti…``; when even that does not fit, rich's own shrinking is left to do its best."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        columns = self.table.columns
+        before = [column.min_width for column in columns]
+        for column in columns:
+            column.min_width = max(column.min_width or 0, longest_word(column))
+        lines = console.render_lines(self.table, options, pad=False)
+        if max((Segment.get_line_length(line) for line in lines), default=0) > options.max_width:
+            for column, width in zip(columns, before, strict=True):  # rich cannot: let it shrink
+                column.min_width = width
+        yield self.table
+
+
+def longest_word(column: Column) -> int:
+    """The longest word in a column's header and text cells (at most LONGEST_KEPT_WORD)."""
+    texts = [column.header, *column.cells]
+    words = [word for cell in texts if isinstance(cell, str | Text)
+             for word in (cell.plain if isinstance(cell, Text) else cell).split()]
+    return min(max(map(len, words), default=0), LONGEST_KEPT_WORD)
 
 
 def figures_table(figures: Sequence[dict[str, Any]]) -> Table:
@@ -321,12 +354,3 @@ def log_cell(folded: Folded, record: Record) -> tuple[Text]:
     elif event_type(event) == "undo":
         text.stylize("magenta")
     return (text,)
-
-
-def plural(count: int, word: str) -> str:
-    """``1 event``, ``2 events``: a count and its noun, as people write them.
-
-    >>> plural(1, "event"), plural(30, "event")
-    ('1 event', '30 events')
-    """
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"

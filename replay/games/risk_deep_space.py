@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
-from tabletape.replay.render import game_panel
+from tabletape.replay.render import game_panel, plural
 from tabletape.replay.visitor import Visit
 from tabletape.rules.board import NOBODY
 from tabletape.rules.dice import D6
@@ -322,8 +322,8 @@ def players_table(figures: list[dict[str, Any]], extra: dict[str, Any]) -> Table
 def supply_text(extra: dict[str, Any]) -> Text:
     supply = extra["supply"]
     discard = sum(extra["discard"].values())
-    return Text(f"by the board: {supply['gems']} Gems, {supply['ore']} Ore, "
-                f"{supply['space_dogs']} Space Dogs"
+    return Text(f"by the board: {plural(supply['gems'], 'Gem')}, {supply['ore']} Ore, "
+                f"{plural(supply['space_dogs'], 'Space Dog')}"
                 + (f", {supply['force_fields']} Force Fields"
                    if extra.get("force_fields") == "shield" else "")
                 + f"; Action deck {extra['deck_size']}, "
@@ -337,7 +337,7 @@ def battle_panel(battle: dict[str, Any]) -> Panel:
              f"{battle['defender_dogs']}) on {battle['planet']} from {battle['from']}"]
     if battle["last"]:
         lines.append(f"last exchange: {battle['last'][0]} against {battle['last'][1]}")
-    return Panel("\n".join(lines), title=f"battle ({battle['exchanges']} exchanges)",
+    return Panel("\n".join(lines), title=f"battle ({plural(battle['exchanges'], 'exchange')})",
                  title_align="left")
 
 

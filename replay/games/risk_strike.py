@@ -448,6 +448,7 @@ def mark_tag(mark: str) -> str:
 
 def battle_panel(battle: dict[str, Any], pending: dict[str, Any] | None) -> Panel:
     attacker, defender = battle["attacker"], battle["defender"]
+    names = {"attacker": attacker, "defender": defender}
     where = f"{label(battle['target'])} from {label(battle['from'])}"
     active = f"{attacker} {battle['attacking_cards']}, {defender} {battle['defending_cards']}"
     troops = ", ".join(f"{t['owner']} ({t['side']})" for t in battle["troops"]) or "-"
@@ -457,23 +458,27 @@ def battle_panel(battle: dict[str, Any], pending: dict[str, Any] | None) -> Pane
         f"troops: {troops}",
     ]
     if battle["roll"]:
-        lines.append("dice rolled: " + dice_text(battle["roll"]))
+        lines.append("dice rolled: " + dice_text(battle["roll"], names))
     if battle["last"]:
-        lines.append("last roll: " + dice_text(battle["last"]))
+        lines.append("last roll: " + dice_text(battle["last"], names))
     if pending:
         lines.append(pending_words(pending))
     return Panel("\n".join(lines), title=f"battle ({battle['step']})", title_align="left")
 
 
-def dice_text(roll: dict[str, Any]) -> str:
+def dice_text(roll: dict[str, Any], names: dict[str, str]) -> str:
+    """``Olga 6,5,2 vs Patrick 4,3: pairs won: Olga 2``: each side's dice (Rally included)
+    under its player's name, and who won the pairs, by name (``names``: side -> player)."""
     def side(faces: list[int], bonus: int) -> str:  # the dice as they show, Rally included
         shown = ",".join(map(str, sorted((face + bonus for face in faces), reverse=True)))
         return shown + (f" (Rally +{bonus} each)" if bonus else "")
 
-    text = f"attacker {side(roll['attacker'], roll['attacker_bonus'])} vs defender "
-    text += side(roll["defender"], roll["defender_bonus"])
+    text = (f"{names['attacker']} {side(roll['attacker'], roll['attacker_bonus'])} vs "
+            f"{names['defender']} {side(roll['defender'], roll['defender_bonus'])}")
     if roll["winners"]:
-        text += " -> " + ", ".join(roll["winners"])
+        won = ", ".join(f"{names[who]} {roll['winners'].count(who)}"
+                        for who in ("attacker", "defender") if who in roll["winners"])
+        text += f": pairs won: {won}"
     return text
 
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from msgspec.structs import replace
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -697,7 +698,7 @@ def special_words(state: State, place: str) -> str:
 
 
 def players_table(state: State) -> Table:
-    table = Table(title="Players", title_justify="left", expand=True)
+    table = Table(title="Players", title_justify="left", expand=True, box=box.SIMPLE_HEAD)
     for column in ("player", "leader", "zones", "units", "to place", "scrapheap", "hand"):
         table.add_column(column)
     for seat, me in enumerate(state.seats):
