@@ -329,7 +329,7 @@ def tail(rows: Sequence[Row], last: int | None) -> list[Row]:
     """
     if last is None:
         return list(rows)
-    return list(rows[len(rows) - last:]) if last > 0 else []
+    return list(rows[max(len(rows) - last, 0):]) if last > 0 else []
 
 
 def unverified_cell(record: Record, problem: str) -> Text:

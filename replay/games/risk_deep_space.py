@@ -327,7 +327,7 @@ def supply_text(extra: dict[str, Any]) -> Text:
                 + (f", {supply['force_fields']} Force Fields"
                    if extra.get("force_fields") == "shield" else "")
                 + f"; Action deck {extra['deck_size']}, "
-                f"discards {discard}; movements left {extra['movements_left']}"
+                f"discards {discard}; {plural(extra['movements_left'], 'movement')} left"
                 + (" (Energy Boost)" if extra["energy_boost"] else ""))
 
 
