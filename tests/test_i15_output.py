@@ -81,12 +81,14 @@ def test_record_says_the_result_of_a_resolve(tmp_path: Path) -> None:
 
 
 def test_record_says_who_goes_first_after_a_roll_off(tmp_path: Path) -> None:
-    """Risk Strike Game Setup: "the player who rolls highest goes first"; a tie rolls again."""
+    """Risk Strike Game Setup: "the player who rolls highest goes first"; a tie rolls again;
+    Game Setup 6: "All players except the player going first draw an additional tactics card"."""
     demo_game(tmp_path, "risk-strike", "rs-roll", upto=2)
     tie = flat(tabletape(tmp_path, "record", "rs-roll", "roll-off", "dice=4,4").stdout)
     assert "Olga and Patrick tie for the highest and roll again" in tie
     first = flat(tabletape(tmp_path, "record", "rs-roll", "roll-off", "dice=6,2").stdout)
-    assert "Olga 6, Patrick 2. Olga plays first." in first
+    assert ("Olga 6, Patrick 2. Olga plays first. Patrick draws an additional tactics card "
+            "face down.") in first
 
 
 def test_record_through_typer_and_the_prompt_share_the_echo(tmp_path: Path) -> None:

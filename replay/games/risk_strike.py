@@ -218,6 +218,7 @@ def derived(before: State, after: State, event: Any) -> list[str]:
     told += coins_taken(before, after)
     if isinstance(event, RolledOff) and after.order and not before.order:
         told.append(f"{after.name(after.order[0])} plays first.")
+        told += extra_cards_drawn(before, after)
     elif isinstance(event, RolledOff) and not after.order:
         tied = listing([after.name(seat) for seat in after.contenders])
         told.append(f"{tied} tie for the highest and roll again.")
@@ -230,6 +231,19 @@ def derived(before: State, after: State, event: Any) -> list[str]:
     elif after.turn != before.turn and after.turn > 0 and after.winner == NOBODY:
         told.append(f"Turn {after.turn}: {after.name(after.current)} to play.")
     return told
+
+
+def extra_cards_drawn(before: State, after: State) -> list[str]:
+    """Game Setup 6, "all players except the player going first draw an additional tactics
+    card": who drew one face down when the roll-off decided (a table may name it later with
+    ``deal player=NAME tactics=CARD``)."""
+    drew = [after.name(seat) for seat, (was, now) in enumerate(zip(before.seats, after.seats,
+                                                                    strict=True))
+            if now.unknown > was.unknown]
+    if not drew:
+        return []
+    return [f"{listing(drew)} {'draws' if len(drew) == 1 else 'draw'} an additional tactics "
+            "card face down."]
 
 
 def pairs_resolved(before: State, after: State, which: str) -> list[str]:
