@@ -5,6 +5,7 @@ replay/; the plumbing every package's commands share is in :mod:`tabletape.cli`.
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -41,10 +42,9 @@ from tabletape.ledger.store import trusted
 from tabletape.replay import render
 from tabletape.replay.fold import (
     Folded,
-    decode_event,
     fold_records,
     open_game,
-    record_action,
+    record_line,
     undo,
 )
 from tabletape.rules.kernel import BadOptions, find_game, game_part, manifest_of, registered
@@ -55,6 +55,10 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="rich",
 )
+
+NoPagerOption = Annotated[bool, typer.Option(
+    "--no-pager", help="Print straight to the terminal, not through a pager (also: set "
+    "TABLETAPE_NO_PAGER=1, or PAGER=cat). Pipes and --json are never paged.")]
 
 MAX_SEED = 2**63 - 1
 """Largest seed of tabletape's dice: seeds are drawn below 2**63, so a 64-bit integer (the
@@ -148,17 +152,19 @@ def record(
         "--expect-seq", metavar="N", help="Record only if event N is still the latest (the one "
         "you saw); else refuse, so an action recorded twice at once is stored once.")] = None,
 ) -> None:
-    """Check one action against the rules and append it to the game's log."""
+    """Check one action against the rules and append it to the game's log; `-` instead of the
+    action reads action lines from standard input, one per line (see README)."""
+    from tabletape.replay.batch import record_lines, recorded_echo, recorded_json
+
+    if action == ["-"]:
+        raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin.buffer,
+                                      as_json=as_json, expect_seq=expect_seq))
     with people_errors():
-        folded, stored = record_action(open_ledger(ledger), game, action, expect_seq=expect_seq)
+        folded, records = record_line(open_ledger(ledger), game, action, expect_seq=expect_seq)
     if as_json:
-        print_json({"seq": stored.seq, "actor": stored.actor, "type": stored.type,
-                    "payload": msgspec.json.decode(stored.payload),
-                    "status": render.status_json(folded)})
+        print_json(recorded_json(folded, records))
         return
-    out.print(render.recorded_line(stored.seq, stored.actor,
-                                   decode_event(folded.rules, stored)))
-    out.print(render.headline(folded))
+    out.print(recorded_echo(folded, records))
 
 
 @app.command("undo")
@@ -190,7 +196,8 @@ def log(
     game: GameArgument,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
-    last: Annotated[int | None, typer.Option(help="Only the last N events.")] = None,
+    last: Annotated[int | None, typer.Option(min=0, help="Only the last N events.")] = None,
+    no_pager: NoPagerOption = False,
 ) -> None:
     """Show the game's log, undone actions struck through; a damaged log is shown all the same,
     its first bad line marked (and exit 1)."""
@@ -205,10 +212,12 @@ def log(
             folded, rest = salvaged(store, game)
             problem = error.problem
     if as_json:
-        print_json([*(render.log_rows(folded) if folded else []), *render.unverified_rows(rest)])
+        rows = [*(render.log_rows(folded) if folded else []), *render.unverified_rows(rest)]
+        print_json(render.tail(rows, last))
     else:
-        out.print(render.log_table(folded, last=last, game=game, unverified=rest,
-                                   problem=problem))
+        with render.paged(out, pager=not no_pager):
+            out.print(render.log_table(folded, last=last, game=game, unverified=rest,
+                                       problem=problem))
     if damage is not None:
         fail(str(damage), ILLEGAL_EXIT)
 
@@ -241,18 +250,42 @@ def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None
     if as_json:
         print_json(rows)
         return
-    table = Table(box=box.SIMPLE_HEAD, title=f"Games in {store.root}", title_justify="left")
-    for column in ("game", "kind", "players", "events", "started", "last action", "forked from"):
-        table.add_column(column)
-    for row in rows:
-        table.add_row(escape(row["game"]), row["kind"], escape(", ".join(row["players"])),
-                      events_cell(row),
-                      row["started"][:16].replace("T", " "),
-                      (row["updated"] or "")[:16].replace("T", " "),
-                      f"{row['parent']} @ {row['fork_seq']}" if row["parent"] else "")
     if not rows:
-        table.add_row("-", "no games yet: try `tabletape demo`", "", "", "", "", "")
-    out.print(table)
+        out.print(f"No games in {escape(str(store.root))} yet: try [bold]tabletape demo[/], or "
+                  "start one with [bold]tabletape new[/].")
+        return
+    out.print(games_table(str(store.root), rows))
+
+
+def games_table(root: str, rows: list[dict[str, Any]]) -> Table:
+    """``list`` for people, in 80 columns: ids and kinds never cut (they are typed), names wrap
+    at commas, times at the space between day and time, a fork's origin (game and seq) under
+    its id."""
+    table = Table(box=box.SIMPLE_HEAD, title=f"Games in {root}", title_justify="left")
+    widest = max((len(row["game"]) for row in rows), default=4)
+    forks = max((len(f"from {row['parent']}") for row in rows if row["parent"]), default=0)
+    table.add_column("game", min_width=max(widest, forks))
+    table.add_column("kind", no_wrap=True)
+    table.add_column("players")
+    table.add_column("events", justify="right")
+    table.add_column("started (UTC)", min_width=10)
+    table.add_column("last action", min_width=10)
+    for row in rows:
+        game = escape(row["game"])
+        if row["parent"]:
+            game += f"\n[dim]from {escape(row['parent'])} at seq {row['fork_seq']}[/]"
+        table.add_row(game, row["kind"], escape(", ".join(row["players"])), events_cell(row),
+                      when(row["started"]), when(row["updated"]))
+    return table
+
+
+def when(stamp: str | None) -> str:
+    """``2026-12-01T08:18:04.123Z`` -> ``2026-12-01 08:18`` (UTC, to the minute).
+
+    >>> when("2026-12-01T08:18:04.123456Z"), when(None)
+    ('2026-12-01 08:18', '')
+    """
+    return (stamp or "")[:16].replace("T", " ")
 
 
 def events_cell(row: dict[str, Any]) -> str:
@@ -390,11 +423,28 @@ def demo(
 
 @app.command()
 def play(game: GameArgument, ledger: LedgerOption = None) -> None:
-    """Interactive prompt: see the game, record actions, undo; tab completes names."""
+    """Interactive prompt: see the game, record actions, undo; tab completes names. With
+    standard input not a terminal (`play GAME < actions.txt`), records its lines as a batch."""
+    if not sys.stdin.isatty():
+        from tabletape.replay.batch import record_lines
+
+        raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin.buffer))
     from tabletape.replay.prompt import Prompt
 
     with people_errors():
-        Prompt(open_ledger(ledger), game, out).run()
+        Prompt(open_ledger(ledger), game, out, resume=resume_command(game, ledger)).run()
+
+
+def resume_command(game: str, ledger: Path | None) -> str:
+    """The command that opens this prompt again (with ``--ledger`` unless the environment
+    names that ledger already)."""
+    import os
+    import shlex
+
+    command = f"tabletape play {shlex.quote(game)}"
+    if ledger is not None and str(ledger) != os.environ.get("TABLETAPE_LEDGER"):
+        command += f" --ledger {shlex.quote(str(ledger))}"
+    return command
 
 
 @app.command()
@@ -426,4 +476,5 @@ def simulate(
     if as_json:
         print_json({"games": ids})
         return
-    out.print(f"Recorded {len(ids)} bot games into {store.root}: {ids[0]} … {ids[-1]}")
+    out.print(f"Recorded {render.plural(len(ids), 'bot game')} into {store.root}: "
+              + (ids[0] if len(ids) == 1 else f"{ids[0]} … {ids[-1]}"))

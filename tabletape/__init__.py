@@ -101,7 +101,30 @@ def _show_version(value: bool) -> None:
 
 def main() -> None:
     """Entry point of the ``tabletape`` command: the commands typed during a game take a fast
-    path (:func:`quick_start`); any other imports only the module holding it."""
+    path (:func:`quick_start`); any other imports only the module holding it. Output to a pipe
+    closed early (``tabletape log GAME | head -1``) ends the command quietly, as Unix tools do;
+    Ctrl-C ends it without a traceback."""
+    try:
+        run()
+    except BrokenPipeError:
+        closed_pipe()
+    except KeyboardInterrupt:  # Ctrl-C where typer does not catch it (the fast path)
+        sys.stderr.write("\n")
+        sys.exit(130)
+
+
+def closed_pipe() -> None:
+    """Exit 1, silently: the reader of standard output has gone (nothing more to write to it,
+    and nothing to flush at exit)."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(1)
+
+
+def run() -> None:
+    """The command: a fast path, else the app holding it."""
     import warnings
 
     from tabletape.rules.manifest import one_line_warnings
@@ -113,6 +136,8 @@ def main() -> None:
             sys.exit(status)
         app_for(sys.argv[1:])()
     except OSError as error:  # a command that does not word its own: still one line, no traceback
+        if isinstance(error, BrokenPipeError):
+            raise  # main ends it quietly
         from tabletape.exits import failure, printable
 
         message, code = failure(error)
