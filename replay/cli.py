@@ -237,6 +237,7 @@ def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None
     """The games in the ledger."""
     store = open_ledger(ledger)
     with people_errors():
+        store.require()  # a mistyped --ledger is said, not listed as an empty ledger
         rows = [game_row(store, game) for game in store.game_ids()]
     if as_json:
         print_json(rows)
@@ -303,7 +304,7 @@ def verify(
     if not game and not all_games:
         fail("name a game or pass --all", USAGE_EXIT)
     with people_errors():
-        ids = store.game_ids() if all_games else [store.existing_path(game or "").stem]
+        ids = store.chosen(None if all_games else game or "")
         results = [store.verify(g) for g in ids]
     if as_json:
         print_json(msgspec.to_builtins(results))
