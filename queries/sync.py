@@ -19,6 +19,7 @@ import msgspec
 
 from tabletape.ledger import Ledger, LedgerError, LogFile
 from tabletape.queries.database import (
+    CatalogError,
     CatalogNotWritable,
     catalog_path,
     delete_games,
@@ -143,6 +144,7 @@ def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers
     """The sync proper: the catalog opened for writing, brought up to date in transactions."""
     path = catalog_path(ledger)
     report = SyncReport(catalog=str(path))
+    new = not path.exists()
     try:
         with opened(path, read_only=False) as con:
             report.outdated = outdated(con)
@@ -152,9 +154,19 @@ def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers
             for result in load_logs(con, ledger, work.todo, progress, workers):
                 add_up(report, result)
             finish(con, report, began)
-    except duckdb.Error as error:  # a full disk mid-way: every transaction rolled back
-        raise write_failure(path, error) from None
+    except (duckdb.Error, CatalogError) as error:  # a full disk mid-way: all rolled back
+        if new:  # nothing half-made: a catalog this sync began and could not finish goes
+            remove_catalog(path)
+        if isinstance(error, duckdb.Error):
+            raise write_failure(path, error) from None
+        raise
     return report
+
+
+def remove_catalog(path: Path) -> None:
+    """Delete the catalog file at ``path`` and its write-ahead log, if they are there."""
+    for leftover in (path, path.with_name(path.name + ".wal")):
+        leftover.unlink(missing_ok=True)
 
 
 def stale_report(path: Path, behind: Plan, error: CatalogNotWritable, began: float
