@@ -15,16 +15,24 @@ from rich.markup import escape
 
 from tabletape.ledger import Ledger, LedgerError, VersionConflict
 from tabletape.replay import render
-from tabletape.replay.fold import Folded, append_checked, open_game, prepare, undo
+from tabletape.replay.fold import (
+    Folded,
+    append_checked,
+    by_argument,
+    open_game,
+    prepare,
+    redo,
+    undo,
+)
 from tabletape.rules.actions import ActionSyntaxError
 from tabletape.rules.kernel import IllegalAction
 
-COMMANDS = ("undo", "status", "log", "actions", "help", "quit")
+COMMANDS = ("undo", "redo", "status", "log", "actions", "help", "quit")
 
 HELP = """[bold]Type an action[/] as on the command line: [cyan]ACTION key=value …[/]
   e.g. [cyan]roll attacker=6,3,2 defender=5,5[/]   lists are comma-separated
   add [cyan]by=NAME[/] when more than one player could act (tabletape asks).
-[bold]Commands:[/] undo (retract the last action) · status · log · actions · help · quit
+[bold]Commands:[/] undo [by=NAME] (retract the last action) · redo (record it again) · status · log · actions · help · quit
 Tab completes action names, field names and values. Every accepted action is saved at once."""
 
 
@@ -65,7 +73,7 @@ class Prompt:
         word = line.split()[0].lower()
         if word in ("quit", "exit", "q"):
             return False
-        handlers = {"undo": self.do_undo, "status": self.do_status, "log": self.do_log,
+        handlers = {"undo": lambda: self.do_undo(line), "redo": self.do_redo, "status": self.do_status, "log": self.do_log,
                     "actions": self.do_actions, "help": self.do_help, "?": self.do_help}
         try:
             handlers.get(word, lambda: self.do_record(line))()
@@ -90,9 +98,14 @@ class Prompt:
         if self.folded.rules.result(self.folded.state) is not None:
             self.console.print(render.status_view(self.folded))
 
-    def do_undo(self) -> None:
-        self.folded, undone = undo(self.ledger, self.game)
+    def do_undo(self, line: str) -> None:
+        self.folded, undone = undo(self.ledger, self.game, by=by_argument(line.split()[1:]))
         self.console.print(render.undone_line(undone.record, undone.event))
+        self.console.print(render.headline(self.folded))
+
+    def do_redo(self) -> None:
+        self.folded, stored, again = redo(self.ledger, self.game)
+        self.console.print(render.redone_line(stored, again.record, again.event))
         self.console.print(render.headline(self.folded))
 
     def do_status(self) -> None:
