@@ -100,8 +100,9 @@ def open_catalog(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
                                "close it and try again") from None
         if not read_only and os_trouble(message):
             raise write_failure(path, error) from None
-        if not path.is_file():
-            raise CatalogError(f"cannot open the catalog {path}: {message}") from None
+        if path.is_dir():
+            raise CatalogError(f"{path} is a folder, not the catalog: move it out of the "
+                               "ledger and the catalog will be rebuilt from the logs") from None
         if "different configuration" in message:
             raise CatalogError(f"the catalog {path} is open in this program (a "
                                "tabletape.queries.connect() connection, say) and needs syncing: "

@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from tabletape.ledger import Ledger, LedgerError, VersionConflict
+from tabletape.ledger import Ledger, LedgerError, VersionConflict, os_failure
 from tabletape.replay import render
 from tabletape.replay.fold import (
     Folded,
@@ -86,6 +86,9 @@ class Prompt:
             self.console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
         except (LedgerError, ValueError) as error:
             self.console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
+        except OSError as error:  # a full disk, a read-only ledger: say it, keep the prompt
+            self.console.print(f"[bold red]error:[/] {escape(os_failure(error))}",
+                               highlight=False)
         return True
 
     # -- commands ------------------------------------------------------------------------------
