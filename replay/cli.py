@@ -41,8 +41,8 @@ from tabletape.ledger.store import trusted
 from tabletape.replay import render
 from tabletape.replay.fold import (
     Folded,
-    decode_event,
     by_argument,
+    decode_event,
     fold_records,
     open_game,
     record_action,

@@ -32,7 +32,8 @@ COMMANDS = ("undo", "redo", "status", "log", "actions", "help", "quit")
 HELP = """[bold]Type an action[/] as on the command line: [cyan]ACTION key=value …[/]
   e.g. [cyan]roll attacker=6,3,2 defender=5,5[/]   lists are comma-separated
   add [cyan]by=NAME[/] when more than one player could act (tabletape asks).
-[bold]Commands:[/] undo [by=NAME] (retract the last action) · redo (record it again) · status · log · actions · help · quit
+[bold]Commands:[/] undo [by=NAME] (retract the last action) · redo (record it again) · status
+  · log · actions · help · quit
 Tab completes action names, field names and values. Every accepted action is saved at once."""
 
 
@@ -73,8 +74,9 @@ class Prompt:
         word = line.split()[0].lower()
         if word in ("quit", "exit", "q"):
             return False
-        handlers = {"undo": lambda: self.do_undo(line), "redo": self.do_redo, "status": self.do_status, "log": self.do_log,
-                    "actions": self.do_actions, "help": self.do_help, "?": self.do_help}
+        handlers = {"undo": lambda: self.do_undo(line), "redo": self.do_redo,
+                    "status": self.do_status, "log": self.do_log, "actions": self.do_actions,
+                    "help": self.do_help, "?": self.do_help}
         try:
             handlers.get(word, lambda: self.do_record(line))()
         except IllegalAction as error:

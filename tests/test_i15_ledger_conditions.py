@@ -83,7 +83,7 @@ def test_every_command_on_a_read_only_ledger(ledger: tuple[Path, str]) -> None:
 def test_a_read_only_ledger_whose_catalog_is_behind_is_queried_as_it_is(
         ledger: tuple[Path, str]) -> None:
     """``sql`` and ``stats`` answer from the last sync and say so; ``sync`` says it cannot."""
-    root, game = ledger
+    root, _game = ledger
     started_game(root)  # a game the catalog has not loaded
     before = snapshot(root)
     read_only = READ_ONLY.format(root=root)

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tabletape import build_app
 from tabletape.ledger import Ledger
 from tabletape.replay.fold import open_game
 from tabletape.rules.kernel import IllegalAction
-from tabletape import build_app
 from tests import test_cli
 from tests.test_cli import Cli, flat
 from tests.tinygame import Added, Tiny
