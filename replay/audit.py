@@ -341,11 +341,14 @@ def retractions_section(report: AuditReport) -> RenderableType:
         return Text("· retractions: none")
     table = Table(box=box.SIMPLE_HEAD, title=f"· retractions: {len(report.retractions)}",
                   title_justify="left")
-    for column in ("seq", "who", "action undone", "undo seq", "when (UTC)", "by", "redo seq"):
+    redone = any(row.redone_at for row in report.retractions)  # a column only when needed
+    for column in ("seq", "who", "action undone", "undo seq", "when (UTC)", "by",
+                   *(["redo seq"] if redone else [])):
         table.add_column(column)
     for row in report.retractions:
         table.add_row(str(row.seq), row.actor, row.action, str(row.undone_at),
-                      row.when.replace("T", " ")[:19], row.by, str(row.redone_at or ""))
+                      row.when.replace("T", " ")[:19], row.by,
+                      *([str(row.redone_at or "")] if redone else []))
     return table
 
 

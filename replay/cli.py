@@ -262,8 +262,10 @@ def actions(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption
 def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
     """The games in the ledger."""
     store = open_ledger(ledger)
+    missing = store.missing()
+    if missing:  # a mistyped --ledger is said, not listed as if it were an empty ledger
+        err.print(f"[yellow]note:[/] {escape(missing)}", highlight=False)
     with people_errors():
-        store.require()  # a mistyped --ledger is said, not listed as an empty ledger
         rows = [game_row(store, game) for game in store.game_ids()]
     if as_json:
         print_json(rows)

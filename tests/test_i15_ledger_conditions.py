@@ -131,7 +131,10 @@ def test_read_commands_never_make_a_ledger(tmp_path: Path, kind: str) -> None:
         root.write_text("my notes")
     says = "does not exist" if kind == "missing" else "is a file, not a ledger folder"
     out = tmp_path
-    for command in READ_COMMANDS + CATALOG_COMMANDS + (("sync",),):
+    listed = tabletape("list", "--json", ledger=root)  # no games: said, not an error
+    assert (listed.returncode, listed.stdout.strip()) == (0, "[]")
+    assert says in " ".join(listed.stderr.split()) and str(root) in listed.stderr
+    for command in READ_COMMANDS[1:] + CATALOG_COMMANDS + (("sync",),):
         words = filled(command, "ty-abcd", out)
         message = one_message(tabletape(*words, ledger=root), 2, str(root), says)
         assert ("no game 'ty-abcd'" in message) == ("ty-abcd" in words), command
