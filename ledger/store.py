@@ -96,6 +96,24 @@ OS_FAILURES: dict[int, tuple[str, str]] = {
     errno.ENOENT: ("no such file or folder", "check the path"),
 }
 OS_FAILURES[errno.EPERM] = OS_FAILURES[errno.EACCES]
+ELSEWHERE_ADVICE: dict[int, str] = {
+    errno.EROFS: "write it somewhere writable",
+    errno.EACCES: "check the owner and permissions of that file or folder, or write elsewhere",
+    errno.ENOTDIR: "check the path",
+    errno.EEXIST: "check the path",
+}
+"""The advice for a file outside any ledger (an export, a query's output), where "--ledger" would
+mislead."""
+ELSEWHERE_ADVICE[errno.EPERM] = ELSEWHERE_ADVICE[errno.EACCES]
+
+
+def in_a_ledger(path: Path) -> bool:
+    """True when ``path`` looks like part of a ledger: its games folder, a log, its catalog.
+
+    >>> in_a_ledger(Path("/l/games/x.jsonl")), in_a_ledger(Path("/tmp/out.csv"))
+    (True, False)
+    """
+    return "games" in path.parts[-2:] or path.name.startswith("catalog.duckdb")
 
 
 def os_failure(error: OSError) -> str:
@@ -105,6 +123,8 @@ def os_failure(error: OSError) -> str:
     /l/games/x.jsonl: the file system is read-only; nothing was changed: use a writable --ledger
     """
     what, advice = OS_FAILURES.get(error.errno or 0, (error.strerror or str(error), ""))
+    if error.filename and not in_a_ledger(Path(shown_path(error.filename))):
+        advice = ELSEWHERE_ADVICE.get(error.errno or 0, advice)
     where = f"{shown_path(error.filename)}: " if error.filename else ""
     return f"{where}{what}; nothing was changed" + (f": {advice}" if advice else "")
 

@@ -77,6 +77,11 @@ def test_every_command_on_a_read_only_ledger(ledger: tuple[Path, str]) -> None:
         completed = in_namespace(read_only, *filled(command, game, out), ledger=root)
         message = one_message(completed, 1, "read-only", "nothing was changed", "--ledger")
         assert ".creating" not in message and ".importing" not in message  # no scratch names
+    elsewhere = in_namespace(f"{read_only}; {READ_ONLY.format(root=out)}", "export", game,
+                             "--jsonl", str(out / "copy.jsonl"),
+                             ledger=root)  # a file outside the ledger: no --ledger advice
+    message = one_message(elsewhere, 1, "copy.jsonl", "read-only", "somewhere writable")
+    assert "--ledger" not in message
     assert snapshot(root) == before
 
 
