@@ -67,6 +67,12 @@ class UnknownGameId(LedgerError):
     exit_code = USAGE_EXIT
 
 
+class MissingLedger(LedgerError):
+    """The ledger folder does not exist (or is a file): read commands never make one."""
+
+    exit_code = USAGE_EXIT
+
+
 class NotALog(LedgerError):
     """An entry of ``games/`` named like a log that is no log file (a folder, a dangling link)."""
 
@@ -90,6 +96,24 @@ OS_FAILURES: dict[int, tuple[str, str]] = {
     errno.ENOENT: ("no such file or folder", "check the path"),
 }
 OS_FAILURES[errno.EPERM] = OS_FAILURES[errno.EACCES]
+ELSEWHERE_ADVICE: dict[int, str] = {
+    errno.EROFS: "write it somewhere writable",
+    errno.EACCES: "check the owner and permissions of that file or folder, or write elsewhere",
+    errno.ENOTDIR: "check the path",
+    errno.EEXIST: "check the path",
+}
+"""The advice for a file outside any ledger (an export, a query's output), where "--ledger" would
+mislead."""
+ELSEWHERE_ADVICE[errno.EPERM] = ELSEWHERE_ADVICE[errno.EACCES]
+
+
+def in_a_ledger(path: Path) -> bool:
+    """True when ``path`` looks like part of a ledger: its games folder, a log, its catalog.
+
+    >>> in_a_ledger(Path("/l/games/x.jsonl")), in_a_ledger(Path("/tmp/out.csv"))
+    (True, False)
+    """
+    return "games" in path.parts[-2:] or path.name.startswith("catalog.duckdb")
 
 
 def os_failure(error: OSError) -> str:
@@ -99,8 +123,26 @@ def os_failure(error: OSError) -> str:
     /l/games/x.jsonl: the file system is read-only; nothing was changed: use a writable --ledger
     """
     what, advice = OS_FAILURES.get(error.errno or 0, (error.strerror or str(error), ""))
-    where = f"{error.filename}: " if error.filename else ""
+    if error.filename and not in_a_ledger(Path(shown_path(error.filename))):
+        advice = ELSEWHERE_ADVICE.get(error.errno or 0, advice)
+    where = f"{shown_path(error.filename)}: " if error.filename else ""
     return f"{where}{what}; nothing was changed" + (f": {advice}" if advice else "")
+
+
+SCRATCH_SUFFIXES = (".creating", ".importing")
+"""Endings of the hidden scratch files a new log is written to before it is linked into place."""
+
+
+def shown_path(filename: str | bytes | os.PathLike[str]) -> str:
+    """The path an OS error names, as people should read it: a scratch file is its folder.
+
+    >>> shown_path("/l/games/.rs-k7pq.jsonl.123-ab.creating"), shown_path("/l/games/x.jsonl")
+    ('/l/games', '/l/games/x.jsonl')
+    """
+    path = Path(os.fsdecode(filename))
+    if path.name.startswith(".") and path.name.endswith(SCRATCH_SUFFIXES):
+        return str(path.parent)
+    return str(path)
 
 
 class VersionConflict(LedgerError):
@@ -296,8 +338,29 @@ class Ledger:
             raise NotALog(f"{path} is {kind}, not a game log: move it out of {self.games_dir}")
         return path
 
+    def require(self) -> None:
+        """Raise :class:`MissingLedger` unless the ledger folder exists (commands that only
+        read call it, so a mistyped ``--ledger`` is said, never silently an empty ledger)."""
+        problem = self.missing()
+        if problem:
+            raise MissingLedger(problem)
+
+    def missing(self) -> str:
+        """Why there is no ledger at :attr:`root` (it does not exist, it is a file), or ``""``."""
+        if self.root.is_dir():
+            return ""
+        if self.root.exists():
+            return (f"--ledger {self.root} is a file, not a ledger folder: name a folder "
+                    "(a new one is made by `tabletape new`)")
+        return (f"there is no ledger at {self.root} (the folder does not exist): check --ledger "
+                "or TABLETAPE_LEDGER, or start a game there with `tabletape new`")
+
     def unknown_game_message(self, game: str) -> str:
         import difflib
+
+        missing = self.missing()
+        if missing:
+            return f"no game '{game}': {missing}"
 
         ids = self.game_ids()
         close = difflib.get_close_matches(game, ids, n=1, cutoff=0.5)
@@ -311,6 +374,14 @@ class Ledger:
             return []
         files = sorted(self.games_dir.glob("*.jsonl"), key=lambda p: (modified(p), p.name))
         return [p.stem for p in files if not p.name.startswith(".")]
+
+    def chosen(self, game: str | None) -> list[str]:
+        """``[game]`` if it has a log here, or with ``None`` every game of the (existing)
+        ledger: what ``verify`` and ``audit`` check, ``GAME`` or ``--all``."""
+        if game is not None:
+            return [self.existing_path(game).stem]
+        self.require()
+        return self.game_ids()
 
     def new_game_id(self, prefix: str) -> str:
         """A short id not yet used here, e.g. ``rs-k7pq``."""

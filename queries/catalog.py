@@ -28,6 +28,7 @@ from tabletape.queries.database import (
     CATALOG_FILE,
     STAMP,
     CatalogError,
+    CatalogNotWritable,
     catalog_path,
     open_catalog,
     opened,
@@ -42,11 +43,14 @@ def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
 
     Games the catalog leaves out (their logs do not verify or do not fold) are named in a
     :class:`LeftOutWarning`; a catalog of another version, rebuilt, in a
-    :class:`CatalogRebuiltWarning`.
+    :class:`CatalogRebuiltWarning`; a catalog that needed a sync it could not write (a
+    read-only ledger), read as it is, in a :class:`StaleCatalogWarning`.
     """
     store = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
     if sync_first:
-        report = sync(store)
+        report = sync(store, stale_ok=True)
+        if report.stale:
+            warnings.warn(report.stale, StaleCatalogWarning, stacklevel=2)
         if report.outdated:
             warnings.warn(report.outdated, CatalogRebuiltWarning, stacklevel=2)
         problems = report.problems
@@ -59,6 +63,10 @@ def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
 
 class LeftOutWarning(UserWarning):
     """Some games are left out of the catalog; the message names them and why."""
+
+
+class StaleCatalogWarning(UserWarning):
+    """The catalog could not be synced (a read-only ledger) and is read as of its last sync."""
 
 
 class CatalogRebuiltWarning(UserWarning):
@@ -88,8 +96,10 @@ __all__ = [
     "CATALOG_VERSION",
     "LOG_COLUMNS",
     "CatalogError",
+    "CatalogNotWritable",
     "CatalogRebuiltWarning",
     "LeftOutWarning",
+    "StaleCatalogWarning",
     "SyncReport",
     "catalog_path",
     "connect",

@@ -114,10 +114,13 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
     store = Ledger(ledger)
     if sync_first:
         with progress_bar() as progress:
-            report = sync(store, progress=progress)
+            report = sync(store, progress=progress, stale_ok=True)
         problems = report.problems
         say_outdated(report.outdated)
+        if report.stale:
+            err.print(f"[yellow]note:[/] {escape(report.stale)}", highlight=False)
     else:
+        store.require()
         if not catalog_path(store).exists():
             raise CatalogError(f"ledger {store.root} has no catalog yet: run `tabletape sync` "
                                "(or query without --no-sync)")

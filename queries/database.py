@@ -29,6 +29,52 @@ class CatalogError(TabletapeError):
     """The catalog cannot be opened or built; the message is meant for people."""
 
 
+class CatalogNotWritable(CatalogError):
+    """The catalog cannot be written (a read-only ledger, no permission, a full disk)."""
+
+    def __init__(self, message: str, what: str) -> None:
+        super().__init__(message)
+        self.what = what
+        """What the operating system refused, in a few words ("the disk is full")."""
+
+
+OS_TROUBLES = {
+    "read-only file system": ("the file system is read-only", "use a writable --ledger"),
+    "permission denied": ("permission denied", "check the owner and permissions of the ledger "
+                          "folder, or use another --ledger"),
+    "no space left": ("the disk is full", "free some space and run the command again"),
+    "disk quota": ("the disk quota is used up", "free some space and run the command again"),
+}
+"""What DuckDB says when the operating system refuses a write -> what that means, what to do."""
+
+
+def os_trouble(message: str) -> tuple[str, str] | None:
+    """What the operating system refused, if DuckDB's ``message`` says so.
+
+    >>> os_trouble('IO Error: Cannot open file "/l/catalog.duckdb": Read-only file system')
+    ('the file system is read-only', 'use a writable --ledger')
+    >>> os_trouble("Catalog Error: Table with name x does not exist!") is None
+    True
+    """
+    lowered = message.lower()
+    return next((trouble for words, trouble in OS_TROUBLES.items() if words in lowered), None)
+
+
+def write_failure(path: Path, error: duckdb.Error) -> CatalogError:
+    """The error to raise when writing the catalog at ``path`` failed with ``error``.
+
+    The operating system's refusals are a :class:`CatalogNotWritable`; the logs are untouched
+    either way (the catalog is only built from them).
+    """
+    message = str(error).strip().splitlines()[0]
+    trouble = os_trouble(message)
+    if trouble is None:
+        return CatalogError(f"cannot write the catalog {path}: {message}")
+    what, advice = trouble
+    return CatalogNotWritable(f"cannot write the catalog {path}: {what}; the logs are "
+                              f"untouched: {advice}", what)
+
+
 def catalog_path(ledger: Ledger) -> Path:
     return ledger.root / CATALOG_FILE
 
@@ -52,6 +98,11 @@ def open_catalog(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         if "lock" in message.lower():
             raise CatalogError(f"the catalog {path} is in use by another program ({message}); "
                                "close it and try again") from None
+        if not read_only and os_trouble(message):
+            raise write_failure(path, error) from None
+        if path.is_dir():
+            raise CatalogError(f"{path} is a folder, not the catalog: move it out of the "
+                               "ledger and the catalog will be rebuilt from the logs") from None
         if "different configuration" in message:
             raise CatalogError(f"the catalog {path} is open in this program (a "
                                "tabletape.queries.connect() connection, say) and needs syncing: "

@@ -12,12 +12,21 @@ opened for writing only when there is something to sync.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import duckdb
 import msgspec
 
 from tabletape.ledger import Ledger, LedgerError, LogFile
-from tabletape.queries.database import catalog_path, delete_games, opened, transaction
+from tabletape.queries.database import (
+    CatalogError,
+    CatalogNotWritable,
+    catalog_path,
+    delete_games,
+    opened,
+    transaction,
+    write_failure,
+)
 from tabletape.queries.loading import ChunkResult, Loaded, Progress, kind_fingerprint, load_logs
 from tabletape.queries.schema import is_current, known_schemas, outdated, prepare_tables
 
@@ -46,6 +55,9 @@ class SyncReport(msgspec.Struct, kw_only=True):
     """Said when the catalog was made by another catalog version and so rebuilt (by the sync
     that rebuilt it only: people are told once)."""
     seconds: float = 0.0
+    stale: str = ""
+    """Said when the catalog needed a sync that could not be written (a read-only ledger, a
+    full disk) and was read as it is: why, and how many games changed since its last sync."""
     problems: dict[str, str] = {}
     """Every game left out of the catalog -> why (its log fails verification at a named event,
     was rewritten, is of an unknown kind, or does not fold); named by every sync."""
@@ -96,34 +108,77 @@ class Plan(msgspec.Struct):
 
 
 def sync(ledger: Ledger, *, rebuild: bool = False, progress: Progress | None = None,
-         workers: int | None = None) -> SyncReport:
+         workers: int | None = None, stale_ok: bool = False) -> SyncReport:
     """Bring ``catalog.duckdb`` up to date with the logs of ``ledger``; return what it did.
 
     A current catalog is only read (so a sync shares it with read-only readers, and works on a
     read-only ledger). Big loads fold in ``workers`` processes (default: one per CPU, up to
     four, when there is more than PARALLEL_BYTES of logs to load and the platform can fork).
+    A ledger folder that does not exist is :class:`~tabletape.ledger.MissingLedger` (never
+    made here). When the catalog cannot be written (:class:`CatalogNotWritable`: a read-only
+    ledger, a full disk), ``stale_ok`` reads it as it is, saying so in ``report.stale``.
     """
     began = time.perf_counter()
+    ledger.require()
     path = catalog_path(ledger)
     schemas = known_schemas()
     report = SyncReport(catalog=str(path))
+    behind: Plan | None = None
     if not rebuild and path.exists():
         with opened(path, read_only=True) as con:
             if is_current(con, schemas):
-                work = plan(con, ledger, report)
-                if work.empty():
+                behind = plan(con, ledger, report)
+                if behind.empty():
                     finish(con, report, began)
                     return report
+    try:
+        return write_sync(ledger, rebuild, progress, workers, began)
+    except CatalogNotWritable as error:
+        if not stale_ok or behind is None:
+            raise
+        return stale_report(path, behind, error, began)
+
+
+def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers: int | None,
+               began: float) -> SyncReport:
+    """The sync proper: the catalog opened for writing, brought up to date in transactions."""
+    path = catalog_path(ledger)
     report = SyncReport(catalog=str(path))
-    ledger.root.mkdir(parents=True, exist_ok=True)
-    with opened(path, read_only=False) as con:
-        report.outdated = outdated(con)
-        report.rebuilt = prepare_tables(con, schemas, rebuild)
-        work = plan(con, ledger, report)
-        settle(con, work)
-        for result in load_logs(con, ledger, work.todo, progress, workers):
-            add_up(report, result)
+    new = not path.exists()
+    try:
+        with opened(path, read_only=False) as con:
+            report.outdated = outdated(con)
+            report.rebuilt = prepare_tables(con, known_schemas(), rebuild)
+            work = plan(con, ledger, report)
+            settle(con, work)
+            for result in load_logs(con, ledger, work.todo, progress, workers):
+                add_up(report, result)
+            finish(con, report, began)
+    except (duckdb.Error, CatalogError) as error:  # a full disk mid-way: all rolled back
+        if new:  # nothing half-made: a catalog this sync began and could not finish goes
+            remove_catalog(path)
+        if isinstance(error, duckdb.Error):
+            raise write_failure(path, error) from None
+        raise
+    return report
+
+
+def remove_catalog(path: Path) -> None:
+    """Delete the catalog file at ``path`` and its write-ahead log, if they are there."""
+    for leftover in (path, path.with_name(path.name + ".wal")):
+        leftover.unlink(missing_ok=True)
+
+
+def stale_report(path: Path, behind: Plan, error: CatalogNotWritable, began: float
+                 ) -> SyncReport:
+    """What the catalog holds as it is, when ``behind`` could not be synced (``error``)."""
+    report = SyncReport(catalog=str(path))
+    with opened(path, read_only=True) as con:
         finish(con, report, began)
+    changed = len(behind.todo) + len(behind.removed)
+    games = "1 game" if changed == 1 else f"{changed} games"
+    report.stale = (f"the catalog {path} could not be synced ({error.what}): results are as "
+                    f"of its last sync; {games} changed since")
     return report
 
 

@@ -34,7 +34,7 @@ from rich.text import Text
 
 from tabletape.ledger import Ledger, Record
 from tabletape.replay.fairness import chi_square_uniform
-from tabletape.replay.fold import RefusedEvent, action_text
+from tabletape.replay.fold import RefusedEvent, action_text, redo_walk
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
 from tabletape.rules.kernel import UnknownGame, game_part, plural
 
@@ -70,6 +70,8 @@ class Undone(msgspec.Struct, frozen=True, kw_only=True):
     """Seq of the undo event."""
     when: str
     by: str
+    redone_at: int | None = None
+    """Seq of the ``redo`` that recorded the action again, if one did."""
 
 
 class DiceGroup(msgspec.Struct, frozen=True, kw_only=True):
@@ -259,6 +261,18 @@ def audit_records(report: AuditReport, game: str, records: list[Record]) -> None
     report.dice = dice_groups(visitor.faces)
     report.dice_problems = visitor.dice_problems
     report.retractions = visitor.retractions
+    if info is not None and visitor.retractions:
+        report.retractions = with_redos(game, info.rules, records, visitor.retractions)
+
+
+def with_redos(game: str, rules: Any, records: list[Record], undone: list[Undone]
+               ) -> list[Undone]:
+    """The retractions, each with the seq of the redo that recorded its action again."""
+    try:
+        again = {seq: redo for redo, seq in redo_walk(game, rules, records).repeats.items()}
+    except RefusedEvent:  # an event that does not decode is reported by the rules check
+        return undone
+    return [msgspec.structs.replace(row, redone_at=again.get(row.seq)) for row in undone]
 
 
 def summary(report: AuditReport) -> list[str]:
@@ -329,11 +343,14 @@ def retractions_section(report: AuditReport) -> RenderableType:
         return Text("· retractions: none")
     table = Table(box=box.SIMPLE_HEAD, title=f"· retractions: {len(report.retractions)}",
                   title_justify="left")
-    for column in ("seq", "who", "action undone", "undo seq", "when (UTC)", "by"):
+    redone = any(row.redone_at for row in report.retractions)  # a column only when needed
+    for column in ("seq", "who", "action undone", "undo seq", "when (UTC)", "by",
+                   *(["redo seq"] if redone else [])):
         table.add_column(column)
     for row in report.retractions:
         table.add_row(str(row.seq), row.actor, row.action, str(row.undone_at),
-                      row.when.replace("T", " ")[:19], row.by)
+                      row.when.replace("T", " ")[:19], row.by,
+                      *([str(row.redone_at or "")] if redone else []))
     return table
 
 

@@ -42,9 +42,11 @@ from tabletape.ledger.store import trusted
 from tabletape.replay import render
 from tabletape.replay.fold import (
     Folded,
+    by_argument,
     fold_records,
     open_game,
     record_line,
+    redo,
     undo,
 )
 from tabletape.rules.kernel import BadOptions, find_game, game_part, manifest_of, registered
@@ -168,15 +170,39 @@ def record(
 
 
 @app.command("undo")
-def undo_command(game: GameArgument, ledger: LedgerOption = None,
-                 as_json: JsonOption = False) -> None:
-    """Retract the latest action (the log keeps it, struck through, for audit)."""
+def undo_command(
+    game: GameArgument,
+    by: Annotated[list[str] | None, typer.Argument(
+        metavar="[by=NAME]", help="Who takes the action back (default: the table).",
+        show_default=False)] = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Retract the latest action (the log keeps it, struck through, for audit); `redo` puts it
+    back."""
     with people_errors():
-        folded, undone = undo(open_ledger(ledger), game)
+        folded, undone = undo(open_ledger(ledger), game, by=by_argument(by or []))
     if as_json:
-        print_json({"undone": undone.record.seq, "status": render.status_json(folded)})
+        print_json({"undone": undone.record.seq, "by": folded.records[-1].actor,
+                    "status": render.status_json(folded)})
         return
     out.print(render.undone_line(undone.record, undone.event))
+    out.print(render.headline(folded))
+
+
+@app.command("redo")
+def redo_command(game: GameArgument, ledger: LedgerOption = None,
+                 as_json: JsonOption = False) -> None:
+    """Record again the action the latest `undo` took back, as a new event (if still legal and
+    nothing was recorded since)."""
+    with people_errors():
+        folded, stored, again = redo(open_ledger(ledger), game)
+    if as_json:
+        print_json({"seq": stored.seq, "redone": again.record.seq, "actor": stored.actor,
+                    "type": stored.type, "payload": msgspec.json.decode(stored.payload),
+                    "status": render.status_json(folded)})
+        return
+    out.print(render.redone_line(stored, again.record, again.event))
     out.print(render.headline(folded))
 
 
@@ -245,6 +271,9 @@ def actions(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption
 def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
     """The games in the ledger."""
     store = open_ledger(ledger)
+    missing = store.missing()
+    if missing:  # a mistyped --ledger is said, not listed as if it were an empty ledger
+        err.print(f"[yellow]note:[/] {escape(missing)}", highlight=False)
     with people_errors():
         rows = [game_row(store, game) for game in store.game_ids()]
     if as_json:
@@ -336,7 +365,7 @@ def verify(
     if not game and not all_games:
         fail("name a game or pass --all", USAGE_EXIT)
     with people_errors():
-        ids = store.game_ids() if all_games else [store.existing_path(game or "").stem]
+        ids = store.chosen(None if all_games else game or "")
         results = [store.verify(g) for g in ids]
     if as_json:
         print_json(msgspec.to_builtins(results))

@@ -254,7 +254,7 @@ def audit(
         fail("name a game or pass --all", USAGE_EXIT)
     with people_errors():
         store = open_ledger(ledger)
-        ids = store.game_ids() if all_games else [store.existing_path(game or "").stem]
+        ids = store.chosen(None if all_games else game or "")
         reports = [audit_game(store, one) for one in ids]
     if as_json:
         print_json(msgspec.to_builtins(reports if all_games else reports[0]))

@@ -20,14 +20,24 @@ from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
 from tabletape.ledger import Ledger, VersionConflict
 from tabletape.replay import render
 from tabletape.replay.batch import recorded_echo, undone_echo
-from tabletape.replay.fold import Folded, append_all, open_game, prepare_line, shlex_quote, undo
+from tabletape.replay.fold import (
+    Folded,
+    append_all,
+    by_argument,
+    open_game,
+    prepare_line,
+    redo,
+    shlex_quote,
+    undo,
+)
 
-COMMANDS = ("undo", "status", "log", "actions", "help", "quit")
+COMMANDS = ("undo", "redo", "status", "log", "actions", "help", "quit")
 
 HELP = """[bold]Type an action[/] as on the command line: [cyan]ACTION key=value …[/]
   e.g. [cyan]roll attacker=6,3,2 defender=5,5[/]   lists are comma-separated
   add [cyan]by=NAME[/] when more than one player could act (tabletape asks).
-[bold]Commands:[/] undo (retract the last action) · status · log · actions · help · quit
+[bold]Commands:[/] undo [by=NAME] (retract the last action) · redo (record it again) · status
+  · log · actions · help · quit
 Tab completes action names, field names and values, a list item by item ([cyan]asia,eu<Tab>[/]).
 Up and down recall earlier lines (kept across sessions); Ctrl-C cancels the line being typed.
 Every accepted action is saved at once."""
@@ -105,8 +115,9 @@ class Prompt:
         if word in ("quit", "exit", "q"):
             self.forget(line)
             return False
-        handlers = {"undo": self.do_undo, "status": self.do_status, "log": self.do_log,
-                    "actions": self.do_actions, "help": self.do_help, "?": self.do_help}
+        handlers = {"undo": lambda: self.do_undo(line), "redo": self.do_redo,
+                    "status": self.do_status, "log": self.do_log, "actions": self.do_actions,
+                    "help": self.do_help, "?": self.do_help}
         try:
             handlers.get(word, lambda: self.do_record(line))()
         except PEOPLE_ERRORS as error:
@@ -126,9 +137,14 @@ class Prompt:
         if self.folded.rules.result(self.folded.state) is not None:
             self.console.print(render.status_view(self.folded))
 
-    def do_undo(self) -> None:
-        self.folded, undone = undo(self.ledger, self.game)
+    def do_undo(self, line: str) -> None:
+        self.folded, undone = undo(self.ledger, self.game, by=by_argument(line.split()[1:]))
         self.console.print(undone_echo(self.folded, undone))
+
+    def do_redo(self) -> None:
+        self.folded, stored, again = redo(self.ledger, self.game)
+        self.console.print(render.redone_line(stored, again.record, again.event))
+        self.console.print(render.headline(self.folded))
 
     def do_status(self) -> None:
         self.console.print(render.status_view(self.folded))

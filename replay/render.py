@@ -8,7 +8,7 @@ without one get a table of their per-player figures.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -22,7 +22,14 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from tabletape.ledger import Record, event_type
-from tabletape.replay.fold import Folded, action_text, decode_event, format_field, shlex_quote
+from tabletape.replay.fold import (
+    Folded,
+    action_text,
+    decode_event,
+    format_field,
+    redos,
+    shlex_quote,
+)
 from tabletape.rules.actions import usage
 from tabletape.rules.kernel import ActionSpec, Rules, TurnInfo, game_part, plural, won_words
 
@@ -202,6 +209,11 @@ def undone_line(record: Record, event: Any) -> Text:
     return Text(f"Undid {record.seq}: {record.actor}: {action_text(event)}")
 
 
+def redone_line(stored: Record, undone: Record, event: Any) -> Text:
+    """``Redid 12 as 15: Olga: roll …``: what a redo recorded again."""
+    return Text(f"Redid {undone.seq} as {stored.seq}: {stored.actor}: {action_text(event)}")
+
+
 def headline(folded: Folded) -> Text:
     """``Risk Strike · rs-k7pq · turn 4, round 2 · attack · Olga to act``."""
     rules, state = folded.rules, folded.state
@@ -283,6 +295,7 @@ def actions_table(rules: Rules[Any], specs: Sequence[ActionSpec]) -> Table:
 def log_rows(folded: Folded) -> list[dict[str, Any]]:
     """The ``log --json`` shape: every record, its decoded payload, whether it is retracted."""
     rows = []
+    repeats = redos(folded).repeats
     for record in folded.records:
         rows.append({
             "seq": record.seq,
@@ -291,6 +304,7 @@ def log_rows(folded: Folded) -> list[dict[str, Any]]:
             "type": record.type,
             "payload": msgspec.json.decode(record.payload),
             "retracted": record.seq in folded.retracted,
+            "redo_of": repeats.get(record.seq),
             "prev": record.prev,
             "hash": record.hash,
             "verified": True,
@@ -301,7 +315,8 @@ def log_rows(folded: Folded) -> list[dict[str, Any]]:
 def unverified_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
     """``log --json`` rows of records after a bad line: as stored, ``verified`` false."""
     return [{"seq": r.seq, "at": r.at, "actor": r.actor, "type": r.type,
-             "payload": msgspec.json.decode(r.payload), "retracted": None, "prev": r.prev,
+             "payload": msgspec.json.decode(r.payload), "retracted": None, "redo_of": None,
+             "prev": r.prev,
              "hash": r.hash, "verified": False} for r in records]
 
 
@@ -319,7 +334,8 @@ def log_table(folded: Folded | None, *, last: int | None = None, game: str = "",
     table.add_column("time (UTC)", style="dim")
     table.add_column("who")
     table.add_column("action")
-    rows = ([(record, log_cell(folded, record)[0]) for record in folded.records]
+    repeats = redos(folded).repeats if folded is not None else {}
+    rows = ([(record, log_cell(folded, record, repeats)[0]) for record in folded.records]
             if folded is not None else [])
     rows += [(record, unverified_cell(record, problem if index == 0 else ""))
              for index, record in enumerate(unverified)]
@@ -349,7 +365,9 @@ def unverified_cell(record: Record, problem: str) -> Text:
     return text
 
 
-def log_cell(folded: Folded, record: Record) -> tuple[Text]:
+def log_cell(folded: Folded, record: Record, repeats: Mapping[int, int] | None = None
+             ) -> tuple[Text]:
+    """A record's action cell; ``repeats`` maps each redo's seq to the seq it records again."""
     event = decode_event(folded.rules, record, folded.game, folded.started.rules_version)
     if record.type == "game-started":
         text = Text(f"start {folded.rules.title}: {', '.join(folded.started.players)}")
@@ -360,4 +378,6 @@ def log_cell(folded: Folded, record: Record) -> tuple[Text]:
         text.append(f"  (undone at {folded.retracted[record.seq].seq})", style="italic dim")
     elif event_type(event) == "undo":
         text.stylize("magenta")
+    if repeats and record.seq in repeats:
+        text.append(f"  (redo of {repeats[record.seq]})", style="italic magenta")
     return (text,)
