@@ -27,8 +27,10 @@ from tabletape.replay.fold import (
     Folded,
     Step,
     append_all,
+    by_argument,
     open_game,
     prepare_line,
+    redo,
     undo,
 )
 from tabletape.replay.fold import recorded_json as recorded_shape
@@ -125,15 +127,19 @@ class Batch:
         return 0
 
     def one(self, folded: Folded, number: int, line: str) -> Folded:
-        """Record the action (or ``undo``) on line ``number``; the game after it."""
+        """Record the action (or `undo [by=NAME]`, `redo`) on line ``number``: the game after."""
         word = line.split()[0].lower()
         if word in PROMPT_ONLY:
             raise BatchRefused(f"'{word}' is a command of the prompt; a batch holds actions "
-                               f"(and undo), one per line")
-        if line.lower() == "undo":
-            folded, undone = undo(self.ledger, self.game)
+                               f"(and undo, redo), one per line")
+        if word == "undo":
+            folded, undone = undo(self.ledger, self.game, by=by_argument(line.split()[1:]))
             self.show(number, lambda: undone_json(folded, undone),
                       lambda: undone_echo(folded, undone))
+        elif line.lower() == "redo":
+            folded, stored, again = redo(self.ledger, self.game)
+            self.show(number, lambda: redone_json(folded, stored, again),
+                      lambda: redone_echo(folded, stored, again))
         else:
             folded, stored = append_all(self.ledger, folded, prepare_line(folded, line))
             self.show(number, lambda: recorded_json(folded, stored),
@@ -166,10 +172,29 @@ class Batch:
 
 
 def undone_json(folded: Folded, undone: Step) -> dict[str, Any]:
-    """What ``undo --json`` prints."""
+    """What ``undo --json`` prints: the seq retracted, who retracted it, the game now."""
     from tabletape.replay.render import status_json
 
-    return {"undone": undone.record.seq, "status": status_json(folded)}
+    return {"undone": undone.record.seq, "by": folded.records[-1].actor,
+            "status": status_json(folded)}
+
+
+def redone_json(folded: Folded, stored: Record, again: Step) -> dict[str, Any]:
+    """What ``redo --json`` prints: the new event, the seq it repeats, the game now."""
+    from tabletape.replay.render import status_json
+
+    return {"seq": stored.seq, "redone": again.record.seq, "actor": stored.actor,
+            "type": stored.type, "payload": json.loads(bytes(stored.payload)),
+            "status": status_json(folded)}
+
+
+def redone_echo(folded: Folded, stored: Record, again: Step) -> RenderableType:
+    """What ``redo`` prints: the action recorded again, then where the game is."""
+    from rich.console import Group
+
+    from tabletape.replay.render import headline, redone_line
+
+    return Group(redone_line(stored, again.record, again.event), headline(folded))
 
 
 def undone_echo(folded: Folded, undone: Step) -> RenderableType:

@@ -172,7 +172,7 @@ def record(
 @app.command("undo")
 def undo_command(
     game: GameArgument,
-    by: Annotated[list[str] | None, typer.Argument(
+    by: Annotated[str | None, typer.Argument(
         metavar="[by=NAME]", help="Who takes the action back (default: the table).",
         show_default=False)] = None,
     ledger: LedgerOption = None,
@@ -180,14 +180,14 @@ def undo_command(
 ) -> None:
     """Retract the latest action (the log keeps it, struck through, for audit); `redo` puts it
     back."""
+    from tabletape.replay.batch import undone_echo, undone_json
+
     with people_errors():
-        folded, undone = undo(open_ledger(ledger), game, by=by_argument(by or []))
+        folded, undone = undo(open_ledger(ledger), game, by=by_argument([by] if by else []))
     if as_json:
-        print_json({"undone": undone.record.seq, "by": folded.records[-1].actor,
-                    "status": render.status_json(folded)})
+        print_json(undone_json(folded, undone))
         return
-    out.print(render.undone_line(undone.record, undone.event))
-    out.print(render.headline(folded))
+    out.print(undone_echo(folded, undone))
 
 
 @app.command("redo")
@@ -195,15 +195,14 @@ def redo_command(game: GameArgument, ledger: LedgerOption = None,
                  as_json: JsonOption = False) -> None:
     """Record again the action the latest `undo` took back, as a new event (if still legal and
     nothing was recorded since)."""
+    from tabletape.replay.batch import redone_echo, redone_json
+
     with people_errors():
         folded, stored, again = redo(open_ledger(ledger), game)
     if as_json:
-        print_json({"seq": stored.seq, "redone": again.record.seq, "actor": stored.actor,
-                    "type": stored.type, "payload": msgspec.json.decode(stored.payload),
-                    "status": render.status_json(folded)})
+        print_json(redone_json(folded, stored, again))
         return
-    out.print(render.redone_line(stored, again.record, again.event))
-    out.print(render.headline(folded))
+    out.print(redone_echo(folded, stored, again))
 
 
 @app.command()

@@ -19,7 +19,7 @@ from rich.markup import escape
 from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
 from tabletape.ledger import Ledger, VersionConflict
 from tabletape.replay import render
-from tabletape.replay.batch import recorded_echo, undone_echo
+from tabletape.replay.batch import recorded_echo, redone_echo, undone_echo
 from tabletape.replay.fold import (
     Folded,
     append_all,
@@ -143,7 +143,7 @@ class Prompt:
 
     def do_redo(self) -> None:
         self.folded, stored, again = redo(self.ledger, self.game)
-        self.console.print(render.redone_line(stored, again.record, again.event))
+        self.console.print(redone_echo(self.folded, stored, again))
         self.console.print(render.headline(self.folded))
 
     def do_status(self) -> None:

@@ -114,6 +114,20 @@ def test_json_gives_one_object_per_line(env: dict[str, str], game: str) -> None:
     assert objects[2]["status"]["active"] == ["bob"]
 
 
+def test_a_batch_takes_undo_by_and_redo_as_the_prompt_does(env: dict[str, str],
+                                                         game: str) -> None:
+    """``undo by=NAME`` is stored as that player's retraction; ``redo`` re-appends the undone
+    action as a new event (``--json``: the same keys as ``undo --json`` and ``redo --json``)."""
+    done = tabletape(env, "record", game, "-", "--json",
+                     stdin="add n=2\nundo by=bo\nredo\n")
+    assert done.returncode == 0, done.stderr
+    objects = [json.loads(line) for line in done.stdout.splitlines()]
+    assert (objects[1]["undone"], objects[1]["by"]) == (2, "bob")
+    assert (objects[2]["seq"], objects[2]["redone"], objects[2]["type"]) == (4, 2, "add")
+    assert [(actor, kind) for actor, kind, _ in stored(env, game)] == [
+        ("ann", "add"), ("bob", "undo"), ("ann", "add")]
+
+
 def test_expect_seq_applies_to_the_batch(env: dict[str, str], game: str) -> None:
     before = log_bytes(env, game)
     done = tabletape(env, "record", game, "-", "--expect-seq", "5", stdin="add n=2\n")
