@@ -48,7 +48,7 @@ def record_main(args: Sequence[str]) -> int | None:
         return None  # typer says what is wrong with the value
     from rich.console import Console
 
-    from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
+    from tabletape.exits import PEOPLE_ERRORS, error_kind, error_markup, failure, json_error
     from tabletape.ledger import Ledger
     from tabletape.replay.fold import decode_event, record_action
 
@@ -58,7 +58,10 @@ def record_main(args: Sequence[str]) -> int | None:
                                        game, action, expect_seq=int(expect) if expect else None)
     except PEOPLE_ERRORS as error:
         message, code = failure(error)
-        Console(stderr=True).print(error_markup(message), highlight=False)
+        if options.get("--json"):
+            sys.stderr.write(json_error(message, code, error_kind(error, code)))
+        else:
+            Console(stderr=True).print(error_markup(message), highlight=False)
         return code
     if options.get("--json"):
         from tabletape.replay.render import status_json

@@ -80,13 +80,16 @@ def main() -> None:
         status = record_main(sys.argv[2:])
         if status is not None:
             sys.exit(status)
+    from tabletape.cli import run, wants_json
+
     try:
-        build_app()()
+        run(build_app(), sys.argv[1:])
     except OSError as error:  # a command that does not word its own: still one line, no traceback
-        from tabletape.exits import failure, printable
+        from tabletape.exits import error_kind, failure, json_error, printable
 
         message, code = failure(error)
-        sys.stderr.write(f"error: {printable(message)}\n")
+        sys.stderr.write(json_error(message, code, error_kind(error, code))
+                         if wants_json(sys.argv[1:]) else f"error: {printable(message)}\n")
         sys.exit(code)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -19,11 +19,20 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 
-from tabletape.exits import ILLEGAL_EXIT, PEOPLE_ERRORS, USAGE_EXIT, error_markup, failure
+from tabletape.exits import (
+    ILLEGAL_EXIT,
+    PEOPLE_ERRORS,
+    USAGE_EXIT,
+    error_kind,
+    error_markup,
+    failure,
+    json_error,
+)
 from tabletape.ledger import Ledger
 
-__all__ = ["ILLEGAL_EXIT", "USAGE_EXIT", "GameArgument", "JsonOption", "LedgerOption", "err",
-           "fail", "open_ledger", "out", "people_errors", "print_json"]
+__all__ = ["ILLEGAL_EXIT", "USAGE_EXIT", "GameArgument", "JsonOption", "LedgerOption", "ask_json",
+           "err", "fail", "is_stdio", "json_asked", "json_format", "open_ledger", "out",
+           "people_errors", "print_json", "run", "wants_json"]
 
 out = Console()
 """Where commands print what was asked for."""
@@ -35,12 +44,60 @@ LedgerOption = Annotated[
     typer.Option("--ledger", envvar="TABLETAPE_LEDGER", show_envvar=True,
                  help="Ledger folder (default: your user data folder)."),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output (see README).")]
+
+
+class _JsonAsked:
+    """Whether the command running asked for ``--json`` (so its errors are JSON too)."""
+
+    on = False
+
+
+def ask_json(on: bool = True) -> None:
+    """Say that ``--json`` was asked (or no longer is): errors from now on are JSON on stderr."""
+    _JsonAsked.on = on
+
+
+def json_asked() -> bool:
+    """Whether errors are to be JSON on standard error (``--json`` was asked)."""
+    return _JsonAsked.on
+
+
+def _json_option(ctx: typer.Context, value: bool) -> bool:
+    """``--json``'s callback: errors are JSON until the command's context closes."""
+    if value:
+        ask_json()
+        ctx.call_on_close(lambda: ask_json(False))
+    return value
+
+
+def json_format(ctx: typer.Context, value: Any) -> Any:
+    """Callback of an option that may ask for JSON (``--json``, ``--format json|jsonl``): when
+    it does, errors are JSON too."""
+    _json_option(ctx, value is True or str(value) in ("json", "jsonl"))
+    return value
+
+
+def is_stdio(path: Path | str | None) -> bool:
+    """Whether a file argument is ``-``: standard input or output.
+
+    >>> is_stdio(Path("-")), is_stdio("out.csv"), is_stdio(None)
+    (True, False, False)
+    """
+    return path is not None and str(path) == "-"
+
+
+JsonOption = Annotated[bool, typer.Option(
+    "--json", callback=_json_option,
+    help="Machine-readable output on stdout, errors as JSON on stderr (see README).")]
 GameArgument = Annotated[str, typer.Argument(help="Game id, e.g. rs-k7pq.", show_default=False)]
 
 
-def fail(message: str, code: int, hint: str = "") -> NoReturn:
-    """Print one error line (control characters escaped) and exit with ``code``."""
+def fail(message: str, code: int, hint: str = "", kind: str = "") -> NoReturn:
+    """Print one error line (control characters escaped) and exit with ``code``; under
+    ``--json``, the error as JSON on standard error (``kind``: the error's class name)."""
+    if json_asked():
+        sys.stderr.write(json_error(message, code, kind or error_kind(None, code), hint))
+        raise typer.Exit(code)
     err.print(error_markup(message), highlight=False)
     if hint:
         err.print(hint, highlight=False)
@@ -52,8 +109,10 @@ def people_errors() -> Iterator[None]:
     """Turn every error a person can cause into one line and its exit status, no traceback."""
     try:
         yield
+    except BrokenPipeError:  # the reader went away (`| head`): no error of theirs, ends quietly
+        raise
     except PEOPLE_ERRORS as error:
-        fail(*failure(error))
+        fail(*failure(error), kind=error_kind(error, 0))
 
 
 def open_ledger(path: Path | None) -> Ledger:
@@ -64,3 +123,33 @@ def open_ledger(path: Path | None) -> Ledger:
 def print_json(data: Any) -> None:
     """``data`` as indented JSON on standard output (non-ASCII kept as it is)."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def wants_json(args: Sequence[str]) -> bool:
+    """Whether a command line asks for JSON: ``--json`` before any ``--``.
+
+    >>> wants_json(["status", "rs-k7pq", "--json"]), wants_json(["note", "g", "--", "--json"])
+    (True, False)
+    """
+    words = list(args)
+    return "--json" in words[:words.index("--") if "--" in words else len(words)]
+
+
+def run(app: typer.Typer, args: Sequence[str]) -> NoReturn:
+    """Run ``app`` on ``args`` and exit; under ``--json`` even an error typer finds in the
+    command line itself (a missing argument, an unknown option) is JSON on standard error."""
+    if not wants_json(args):
+        app(args=list(args))
+        sys.exit(0)
+    from typer._click.exceptions import ClickException  # typer's own copy of click
+
+    ask_json()
+    try:
+        status = app(args=list(args), standalone_mode=False)
+    except ClickException as error:
+        sys.stderr.write(json_error(error.format_message(), error.exit_code, type(error).__name__))
+        sys.exit(error.exit_code)
+    except typer.Abort:
+        sys.stderr.write(json_error("aborted", ILLEGAL_EXIT, "Abort"))
+        sys.exit(ILLEGAL_EXIT)
+    sys.exit(status if isinstance(status, int) else 0)

@@ -9,17 +9,23 @@ there is an error to print.
 Failure(message="no game 'rs-x'", exit_code=2)
 >>> failure(VersionConflict("rs-x", 3, 4)).exit_code
 1
+
+Under ``--json`` the same error is one JSON object on standard error (:func:`json_error`):
+
+>>> print(json_error("no game 'rs-x'", 2, "UnknownGameId"), end="")
+{"error": "no game 'rs-x'", "exit_code": 2, "kind": "UnknownGameId"}
 """
 
 from __future__ import annotations
 
+import json
 from typing import NamedTuple
 
 from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.store import os_failure
 
-__all__ = ["ILLEGAL_EXIT", "PEOPLE_ERRORS", "USAGE_EXIT", "Failure", "error_markup", "failure",
-           "printable"]
+__all__ = ["ILLEGAL_EXIT", "PEOPLE_ERRORS", "USAGE_EXIT", "Failure", "error_kind", "error_markup",
+           "failure", "json_error", "printable"]
 
 PEOPLE_ERRORS = (TabletapeError, OSError)
 """What a person can cause: tabletape's own errors, and what the operating system refuses
@@ -62,3 +68,26 @@ def error_markup(message: str) -> str:
     from rich.markup import escape
 
     return f"[bold red]error:[/] {escape(printable(message))}"
+
+
+def error_kind(error: BaseException | None, exit_code: int) -> str:
+    """The ``kind`` of a JSON error: the error's class name, else what its exit status means.
+
+    >>> error_kind(PermissionError(13, "Permission denied"), 1)
+    'PermissionError'
+    >>> error_kind(None, 2), error_kind(None, 1)
+    ('UsageError', 'Refused')
+    """
+    if error is not None:
+        return type(error).__name__
+    return "UsageError" if exit_code == USAGE_EXIT else "Refused"
+
+
+def json_error(message: str, exit_code: int, kind: str, hint: str = "") -> str:
+    """The one JSON shape of an error under ``--json`` (a line for standard error):
+    ``{"error": message, "exit_code": n, "kind": class name}``, plus ``"hint"`` when there is one.
+    The message is the line people read, control characters and all left to JSON's escaping."""
+    shape: dict[str, str | int] = {"error": message, "exit_code": exit_code, "kind": kind}
+    if hint:
+        shape["hint"] = hint
+    return json.dumps(shape, ensure_ascii=False) + "\n"
