@@ -35,7 +35,7 @@ def build_app() -> typer.Typer:
     app = typer.Typer(
         help="Record tabletop games as event logs; replay, audit and query them.",
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,
         rich_markup_mode="rich",
     )
 
@@ -49,6 +49,9 @@ def build_app() -> typer.Typer:
     app.callback()(top_options)
     for name in COMMAND_MODULES:
         app.registered_commands.extend(importlib.import_module(name).app.registered_commands)
+    from tabletape import help
+
+    help.present(app)  # grouped, each with an example
     return app
 
 

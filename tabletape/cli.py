@@ -138,6 +138,10 @@ def wants_json(args: Sequence[str]) -> bool:
 def run(app: typer.Typer, args: Sequence[str]) -> NoReturn:
     """Run ``app`` on ``args`` and exit; under ``--json`` even an error typer finds in the
     command line itself (a missing argument, an unknown option) is JSON on standard error."""
+    from tabletape import completion
+
+    if completion.requested():
+        completion.run(app, list(args))
     if not wants_json(args):
         app(args=list(args))
         sys.exit(0)
