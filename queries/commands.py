@@ -36,11 +36,13 @@ from tabletape.cli import (
     err,
     fail,
     is_stdio,
+    json_asked,
     json_format,
     out,
     people_errors,
     print_json,
 )
+from tabletape.exits import json_warning
 from tabletape.ledger import Ledger
 from tabletape.ledger.errors import TabletapeError
 
@@ -131,7 +133,9 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
 
 def say_outdated(outdated: str) -> None:
     """Tell people (on standard error) that the catalog of another version was rebuilt."""
-    if outdated:
+    if outdated and json_asked():
+        sys.stderr.write(json_warning(outdated))
+    elif outdated:
         err.print(f"[yellow]note:[/] {escape(outdated)}", highlight=False)
 
 
@@ -142,6 +146,18 @@ def name_left_out(problems: dict[str, str], strict: bool) -> None:
     count = len(problems)
     games, logs, them = (("1 game is", "its log does", "it") if count == 1 else
                          (f"{count} games are", "their logs do", "them"))
+    if json_asked():
+        sys.stderr.write(json_warning(f"{games} left out of the catalog", left_out=problems))
+    else:
+        say_left_out(problems, games, logs, them)
+    if strict:
+        fail(f"--strict: nothing was queried, since {games} left out; `tabletape verify --all` "
+             "says what is wrong with each log", ILLEGAL_EXIT)
+
+
+def say_left_out(problems: dict[str, str], games: str, logs: str, them: str) -> None:
+    """Name the games left out of the catalog, for people (the first few)."""
+    count = len(problems)
     err.print(f"[yellow]warning:[/] {games} left out of the catalog ({logs} not verify or "
               f"{logs.split()[-1]} not fold; results leave {them} out):", highlight=False)
     for game, problem in sorted(problems.items())[:LISTED_PROBLEMS]:
@@ -149,9 +165,6 @@ def name_left_out(problems: dict[str, str], strict: bool) -> None:
     if count > LISTED_PROBLEMS:
         err.print(f"  … and {count - LISTED_PROBLEMS} more: `tabletape sync` names them all",
                   highlight=False)
-    if strict:
-        fail(f"--strict: nothing was queried, since {games} left out; `tabletape verify --all` "
-             "says what is wrong with each log", ILLEGAL_EXIT)
 
 
 @contextmanager

@@ -25,7 +25,7 @@ from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.store import os_failure
 
 __all__ = ["ILLEGAL_EXIT", "PEOPLE_ERRORS", "USAGE_EXIT", "Failure", "error_kind", "error_markup",
-           "failure", "json_error", "printable"]
+           "failure", "json_error", "json_warning", "printable"]
 
 PEOPLE_ERRORS = (TabletapeError, OSError)
 """What a person can cause: tabletape's own errors, and what the operating system refuses
@@ -91,3 +91,12 @@ def json_error(message: str, exit_code: int, kind: str, hint: str = "") -> str:
     if hint:
         shape["hint"] = hint
     return json.dumps(shape, ensure_ascii=False) + "\n"
+
+
+def json_warning(message: str, **details: object) -> str:
+    """A warning under ``--json`` (a line for standard error): ``{"warning": message, ...}``.
+
+    >>> print(json_warning("1 game is left out", left_out={"rs-x": "torn"}), end="")
+    {"warning": "1 game is left out", "left_out": {"rs-x": "torn"}}
+    """
+    return json.dumps({"warning": message, **details}, ensure_ascii=False) + "\n"
