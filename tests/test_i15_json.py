@@ -226,3 +226,33 @@ def test_a_reader_that_goes_away_is_no_error(ledger: Path) -> None:
         child.stdout.close()
         stderr = child.stderr.read()
     assert b"Traceback" not in stderr and b"error" not in stderr.lower()
+
+
+# -- the commands that printed only words --------------------------------------------------------
+
+
+def test_repair_json_says_what_it_cut_and_where_the_backup_is(ledger: Path) -> None:
+    log = ledger / "games" / f"{GAME}.jsonl"
+    whole = log.read_bytes()
+    log.write_bytes(whole + b'{"seq":3,"at')  # a crash mid-write: a torn last line
+    cut = json.loads(run(ledger, "repair", GAME, "--json").stdout)
+    assert cut["repaired"] is True and cut["events"] == 2
+    assert Path(cut["backup"]).read_bytes() == whole + b'{"seq":3,"at'
+    assert log.read_bytes() == whole
+    again = json.loads(run(ledger, "repair", GAME, "--json").stdout)
+    assert again == {"game": GAME, "repaired": False, "backup": None, "events": 2}
+
+
+def test_demo_json_prints_the_game_id_only(tmp_path: Path) -> None:
+    result = run(tmp_path / "ledger", "demo", "--json")
+    assert result.exit_code == 0
+    game = json.loads(result.stdout)["game"]
+    assert (tmp_path / "ledger" / "games" / f"{game}.jsonl").exists()
+
+
+def test_every_command_but_the_prompt_takes_json() -> None:
+    import typer.main
+
+    commands = typer.main.get_command(APP).commands  # type: ignore[attr-defined]
+    assert [name for name, command in commands.items()
+            if not any("--json" in param.opts for param in command.params)] == ["play"]
