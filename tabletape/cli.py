@@ -112,7 +112,8 @@ def people_errors() -> Iterator[None]:
     except BrokenPipeError:  # the reader went away (`| head`): no error of theirs, ends quietly
         raise
     except PEOPLE_ERRORS as error:
-        fail(*failure(error), kind=error_kind(error, 0))
+        message, code = failure(error)
+        fail(message, code, kind=error_kind(error, code))
 
 
 def open_ledger(path: Path | None) -> Ledger:
