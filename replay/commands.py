@@ -26,6 +26,7 @@ from tabletape.cli import (
     LedgerOption,
     err,
     fail,
+    is_stdio,
     open_ledger,
     out,
     people_errors,
@@ -64,7 +65,8 @@ def replay(
                                           "per event (up to --at when given).")] = False,
     html: Annotated[Path | None, typer.Option("--html", help="Write the game as a static HTML "
                                               "page: its narration, then the table at --at "
-                                              "(default: the end).")] = None,
+                                              "(default: the end); - is standard output.")
+                    ] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -79,7 +81,10 @@ def replay(
         records = store.records(game)
         if html is not None:
             write_html(game, records, at, html)
-            out.print(f"Wrote {escape(str(html))}")
+            if as_json and not is_stdio(html):
+                print_json({"game": game, "file": str(html)})
+            elif not is_stdio(html):
+                out.print(f"Wrote {escape(str(html))}")
             return
         if narrate:
             print_narration(game, records, at, as_json)
@@ -106,6 +111,9 @@ def write_html(game: str, records: list[Record], at: str | None, target: Path) -
     page = Console(record=True, width=110, file=io.StringIO(), force_terminal=True)
     page.print(narration_view(title, lines), highlight=False)
     page.print(render.status_view(opened.folded_at(position)))
+    if is_stdio(target):  # `--html -`: the page on standard output
+        sys.stdout.write(page.export_html(inline_styles=True))
+        return
     try:
         target.write_text(page.export_html(inline_styles=True), encoding="utf-8")
     except OSError as error:

@@ -256,3 +256,12 @@ def test_every_command_but_the_prompt_takes_json() -> None:
     commands = typer.main.get_command(APP).commands  # type: ignore[attr-defined]
     assert [name for name, command in commands.items()
             if not any("--json" in param.opts for param in command.params)] == ["play"]
+
+
+def test_replay_html_to_stdout_and_with_json(ledger: Path, tmp_path: Path) -> None:
+    page = run(ledger, "replay", GAME, "--html", "-")
+    assert page.exit_code == 0 and page.stdout.startswith("<!DOCTYPE html>")
+    target = tmp_path / "game.html"
+    written = run(ledger, "replay", GAME, "--html", str(target), "--json")
+    assert json.loads(written.stdout) == {"game": GAME, "file": str(target)}
+    assert target.read_text(encoding="utf-8") == page.stdout
