@@ -83,10 +83,10 @@ def main() -> None:
         status = record_main(sys.argv[2:])
         if status is not None:
             sys.exit(status)
-    from tabletape.cli import run, wants_json
+    from tabletape.cli import run_app, wants_json
 
     try:
-        run(build_app(), sys.argv[1:])
+        run_app(build_app(), sys.argv[1:])
     except OSError as error:  # a command that does not word its own: still one line, no traceback
         from tabletape.exits import error_kind, failure, json_error, printable
 

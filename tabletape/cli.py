@@ -32,7 +32,7 @@ from tabletape.ledger import Ledger
 
 __all__ = ["ILLEGAL_EXIT", "USAGE_EXIT", "GameArgument", "JsonOption", "LedgerOption", "ask_json",
            "err", "fail", "is_stdio", "json_asked", "json_format", "open_ledger", "out",
-           "people_errors", "print_json", "run", "wants_json"]
+           "people_errors", "print_json", "run_app", "wants_json"]
 
 out = Console()
 """Where commands print what was asked for."""
@@ -136,13 +136,13 @@ def wants_json(args: Sequence[str]) -> bool:
     return "--json" in words[:words.index("--") if "--" in words else len(words)]
 
 
-def run(app: typer.Typer, args: Sequence[str]) -> NoReturn:
+def run_app(app: typer.Typer, args: Sequence[str]) -> NoReturn:
     """Run ``app`` on ``args`` and exit; under ``--json`` even an error typer finds in the
     command line itself (a missing argument, an unknown option) is JSON on standard error."""
     from tabletape import completion
 
     if completion.requested():
-        completion.run(app, list(args))
+        completion.answer(app, list(args))
     if not wants_json(args):
         app(args=list(args))
         sys.exit(0)

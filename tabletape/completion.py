@@ -3,7 +3,7 @@
 Game ids come from the ledger, game kinds from the registry, report names from the reports, and
 ``record GAME``'s words (actions, ``field=``, values) from the game as it stands, the way the
 ``play`` prompt completes them. The completers are given to the commands' parameters by name when
-the app answers a completion request (:func:`run`), so no command declares them and no other
+the app answers a completion request (:func:`answer`), so no command declares them and no other
 invocation pays for them. A completer never fails: whatever goes wrong, it offers nothing.
 """
 
@@ -130,7 +130,7 @@ def shell_completer(completer: Completer) -> Callable[[Any, Any, str], list[str]
     return lambda ctx, param, incomplete: completer(ctx, incomplete)
 
 
-def run(app: typer.Typer, args: list[str]) -> None:
+def answer(app: typer.Typer, args: list[str]) -> None:
     """Answer the shell's completion request for ``app`` (typer reads the request from the
     environment, prints the candidates and exits)."""
     command = typer.main.get_command(app)
