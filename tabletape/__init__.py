@@ -77,22 +77,25 @@ def main() -> None:
     from tabletape.rules.manifest import one_line_warnings
 
     warnings.showwarning = one_line_warnings(warnings.showwarning)  # a broken game: one line
+    from tabletape.exits import ask_json, wants_json
+
+    ask_json(wants_json(sys.argv[1:]))  # every path below (the fast ones too) answers errors alike
     if sys.argv[1:2] == ["record"]:
         from tabletape.replay.quick import record_main
 
         status = record_main(sys.argv[2:])
         if status is not None:
             sys.exit(status)
-    from tabletape.cli import run_app, wants_json
+    from tabletape.cli import run_app
 
     try:
         run_app(build_app(), sys.argv[1:])
     except OSError as error:  # a command that does not word its own: still one line, no traceback
-        from tabletape.exits import error_kind, failure, json_error, printable
+        from tabletape.exits import error_kind, failure, json_asked, json_error, printable
 
         message, code = failure(error)
-        sys.stderr.write(json_error(message, code, error_kind(error, code))
-                         if wants_json(sys.argv[1:]) else f"error: {printable(message)}\n")
+        sys.stderr.write(json_error(message, code, error_kind(error, code)) if json_asked()
+                         else f"error: {printable(message)}\n")
         sys.exit(code)
 
 

@@ -23,10 +23,13 @@ from tabletape.exits import (
     ILLEGAL_EXIT,
     PEOPLE_ERRORS,
     USAGE_EXIT,
+    ask_json,
     error_kind,
     error_markup,
     failure,
+    json_asked,
     json_error,
+    wants_json,
 )
 from tabletape.ledger import Ledger
 
@@ -44,22 +47,6 @@ LedgerOption = Annotated[
     typer.Option("--ledger", envvar="TABLETAPE_LEDGER", show_envvar=True,
                  help="Ledger folder (default: your user data folder)."),
 ]
-
-
-class _JsonAsked:
-    """Whether the command running asked for ``--json`` (so its errors are JSON too)."""
-
-    on = False
-
-
-def ask_json(on: bool = True) -> None:
-    """Say that ``--json`` was asked (or no longer is): errors from now on are JSON on stderr."""
-    _JsonAsked.on = on
-
-
-def json_asked() -> bool:
-    """Whether errors are to be JSON on standard error (``--json`` was asked)."""
-    return _JsonAsked.on
 
 
 def _json_option(ctx: typer.Context, value: bool) -> bool:
@@ -124,16 +111,6 @@ def open_ledger(path: Path | None) -> Ledger:
 def print_json(data: Any) -> None:
     """``data`` as indented JSON on standard output (non-ASCII kept as it is)."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-
-
-def wants_json(args: Sequence[str]) -> bool:
-    """Whether a command line asks for JSON: ``--json`` before any ``--``.
-
-    >>> wants_json(["status", "rs-k7pq", "--json"]), wants_json(["note", "g", "--", "--json"])
-    (True, False)
-    """
-    words = list(args)
-    return "--json" in words[:words.index("--") if "--" in words else len(words)]
 
 
 def run_app(app: typer.Typer, args: Sequence[str]) -> NoReturn:

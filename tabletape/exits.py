@@ -19,13 +19,15 @@ Under ``--json`` the same error is one JSON object on standard error (:func:`jso
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.store import os_failure
 
-__all__ = ["ILLEGAL_EXIT", "PEOPLE_ERRORS", "USAGE_EXIT", "Failure", "error_kind", "error_markup",
-           "failure", "json_error", "json_warning", "printable"]
+__all__ = ["ILLEGAL_EXIT", "PEOPLE_ERRORS", "USAGE_EXIT", "Failure", "ask_json", "error_kind",
+           "error_markup", "failure", "json_asked", "json_error", "json_warning", "printable",
+           "wants_json"]
 
 PEOPLE_ERRORS = (TabletapeError, OSError)
 """What a person can cause: tabletape's own errors, and what the operating system refuses
@@ -68,6 +70,35 @@ def error_markup(message: str) -> str:
     from rich.markup import escape
 
     return f"[bold red]error:[/] {escape(printable(message))}"
+
+
+class _JsonAsked:
+    """Whether the command running asked for ``--json`` (so its errors are JSON too)."""
+
+    on = False
+
+
+def ask_json(on: bool = True) -> None:
+    """Say that ``--json`` was asked (or no longer is): errors from now on are JSON on stderr.
+
+    Set by ``main`` when the command line has ``--json`` (every path a command may take, the
+    fast ones included), and by the ``--json`` option's callback for the command's run."""
+    _JsonAsked.on = on
+
+
+def json_asked() -> bool:
+    """Whether errors are to be JSON on standard error (``--json`` was asked)."""
+    return _JsonAsked.on
+
+
+def wants_json(args: Sequence[str]) -> bool:
+    """Whether a command line asks for JSON: ``--json`` before any ``--``.
+
+    >>> wants_json(["status", "rs-k7pq", "--json"]), wants_json(["note", "g", "--", "--json"])
+    (True, False)
+    """
+    words = list(args)
+    return "--json" in words[:words.index("--") if "--" in words else len(words)]
 
 
 def error_kind(error: BaseException | None, exit_code: int) -> str:

@@ -101,6 +101,15 @@ def test_errors_typer_finds_in_the_command_line_are_json_too(ledger: Path, args:
     assert b"Traceback" not in done.stderr and done.stdout == b""
 
 
+@pytest.mark.parametrize("command", ["record", "status", "actions", "log", "undo"])
+def test_each_command_a_table_types_answers_json_errors_as_a_whole_process(
+        ledger: Path, command: str) -> None:
+    args = [command, "rs-nope", *(["deal"] if command == "record" else []), "--json"]
+    done = process(ledger, *args)
+    assert done.returncode == 2 and done.stdout == b""
+    assert json_error(done.stderr)["kind"] == "UnknownGameId"
+
+
 def test_the_fast_record_path_answers_json_errors_alike(ledger: Path) -> None:
     slow = run(ledger, "record", GAME, "deal", "player=patrick", "continents=asia", "--json")
     fast = process(ledger, "record", GAME, "deal", "player=patrick", "continents=asia", "--json")
