@@ -33,11 +33,10 @@ from tabletape.cli import (
     USAGE_EXIT,
     JsonOption,
     LedgerOption,
+    answering_json,
     err,
     fail,
     is_stdio,
-    json_asked,
-    json_format,
     out,
     people_errors,
     print_json,
@@ -133,7 +132,7 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
 
 def say_outdated(outdated: str) -> None:
     """Tell people (on standard error) that the catalog of another version was rebuilt."""
-    if outdated and json_asked():
+    if outdated and answering_json():
         sys.stderr.write(json_warning(outdated))
     elif outdated:
         err.print(f"[yellow]note:[/] {escape(outdated)}", highlight=False)
@@ -146,7 +145,7 @@ def name_left_out(problems: dict[str, str], strict: bool) -> None:
     count = len(problems)
     games, logs, them = (("1 game is", "its log does", "it") if count == 1 else
                          (f"{count} games are", "their logs do", "them"))
-    if json_asked():
+    if answering_json():
         sys.stderr.write(json_warning(f"{games} left out of the catalog", left_out=problems))
     else:
         say_left_out(problems, games, logs, them)
@@ -233,7 +232,7 @@ def sql_command(
     query: Annotated[str, typer.Argument(
         help="One read-only statement, e.g. 'SELECT * FROM games'.")],
     output_format: Annotated[SqlFormat, typer.Option(
-        "--format", "-f", callback=json_format,
+        "--format", "-f",
         help="table, csv, json (a list of row objects), jsonl (one row object a line, "
              "streamed) or parquet.",
     )] = SqlFormat.table,
@@ -246,7 +245,7 @@ def sql_command(
     strict: StrictOption = False,
     no_sync: NoSyncOption = False,
     as_json: Annotated[bool, typer.Option(
-        "--json", callback=json_format, help="Same as --format json.")] = False,
+        "--json", help="Same as --format json.")] = False,
 ) -> None:
     """Run a read-only SQL query on the catalog (synced with the logs first)."""
     from tabletape.queries.catalog import catalog_path, opened
@@ -476,12 +475,12 @@ def stats_command(
         metavar="[REPORT]",
         help="players, seats, sides, lengths, dice or battles (default: all).")] = None,
     output_format: Annotated[ReportFormat, typer.Option(
-        "--format", "-f", callback=json_format, help="table or json.")] = ReportFormat.table,
+        "--format", "-f", help="table or json.")] = ReportFormat.table,
     ledger: LedgerOption = None,
     strict: StrictOption = False,
     no_sync: NoSyncOption = False,
     as_json: Annotated[bool, typer.Option(
-        "--json", callback=json_format, help="Same as --format json.")] = False,
+        "--json", help="Same as --format json.")] = False,
 ) -> None:
     """Win rates, first-player advantage, game lengths, dice luck and battle odds."""
     from tabletape.queries.catalog import catalog_path, opened

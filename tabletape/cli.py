@@ -23,7 +23,6 @@ from tabletape.exits import (
     ILLEGAL_EXIT,
     PEOPLE_ERRORS,
     USAGE_EXIT,
-    ask_json,
     error_kind,
     error_markup,
     failure,
@@ -33,9 +32,9 @@ from tabletape.exits import (
 )
 from tabletape.ledger import Ledger
 
-__all__ = ["ILLEGAL_EXIT", "USAGE_EXIT", "GameArgument", "JsonOption", "LedgerOption", "ask_json",
-           "err", "fail", "is_stdio", "json_asked", "json_format", "open_ledger", "out",
-           "people_errors", "print_json", "run_app", "wants_json"]
+__all__ = ["ILLEGAL_EXIT", "USAGE_EXIT", "GameArgument", "JsonOption", "LedgerOption",
+           "answering_json", "err", "fail", "is_stdio", "open_ledger", "out", "people_errors",
+           "print_json", "run_app"]
 
 out = Console()
 """Where commands print what was asked for."""
@@ -49,19 +48,27 @@ LedgerOption = Annotated[
 ]
 
 
-def _json_option(ctx: typer.Context, value: bool) -> bool:
-    """``--json``'s callback: errors are JSON until the command's context closes."""
-    if value:
-        ask_json()
-        ctx.call_on_close(lambda: ask_json(False))
-    return value
+def answering_json() -> bool:
+    """Whether the command running answers in JSON, its errors and warnings too: ``--json`` on
+    the command line (``main`` says so before any path runs, the fast ones included), or among
+    the parameters typer parsed for it (``--json``, ``--format json|jsonl``)."""
+    if json_asked():
+        return True
+    from typer._click.globals import get_current_context  # typer's own copy of click
+
+    context = get_current_context(silent=True)
+    return context is not None and asks_json(context.params)
 
 
-def json_format(ctx: typer.Context, value: Any) -> Any:
-    """Callback of an option that may ask for JSON (``--json``, ``--format json|jsonl``): when
-    it does, errors are JSON too."""
-    _json_option(ctx, value is True or str(value) in ("json", "jsonl"))
-    return value
+def asks_json(params: dict[str, Any]) -> bool:
+    """Whether a command's parsed parameters ask for JSON.
+
+    >>> asks_json({"as_json": True}), asks_json({"output_format": "jsonl"})
+    (True, True)
+    >>> asks_json({"as_json": False, "output_format": "csv"})
+    False
+    """
+    return params.get("as_json") is True or str(params.get("output_format")) in ("json", "jsonl")
 
 
 def is_stdio(path: Path | str | None) -> bool:
@@ -74,15 +81,14 @@ def is_stdio(path: Path | str | None) -> bool:
 
 
 JsonOption = Annotated[bool, typer.Option(
-    "--json", callback=_json_option,
-    help="Machine-readable output on stdout, errors as JSON on stderr (see README).")]
+    "--json", help="Machine-readable output on stdout, errors as JSON on stderr (see README).")]
 GameArgument = Annotated[str, typer.Argument(help="Game id, e.g. rs-k7pq.", show_default=False)]
 
 
 def fail(message: str, code: int, hint: str = "", kind: str = "") -> NoReturn:
     """Print one error line (control characters escaped) and exit with ``code``; under
     ``--json``, the error as JSON on standard error (``kind``: the error's class name)."""
-    if json_asked():
+    if answering_json():
         sys.stderr.write(json_error(message, code, kind or error_kind(None, code), hint))
         raise typer.Exit(code)
     err.print(error_markup(message), highlight=False)
@@ -125,7 +131,6 @@ def run_app(app: typer.Typer, args: Sequence[str]) -> NoReturn:
         sys.exit(0)
     from typer._click.exceptions import ClickException  # typer's own copy of click
 
-    ask_json()
     try:
         status = app(args=list(args), standalone_mode=False)
     except ClickException as error:

@@ -81,8 +81,9 @@ class _JsonAsked:
 def ask_json(on: bool = True) -> None:
     """Say that ``--json`` was asked (or no longer is): errors from now on are JSON on stderr.
 
-    Set by ``main`` when the command line has ``--json`` (every path a command may take, the
-    fast ones included), and by the ``--json`` option's callback for the command's run."""
+    Set by ``main`` from the command line (:func:`wants_json`) before any path runs, the fast
+    ones included; a command typer parsed also answers JSON when its own parameters ask for it
+    (:func:`tabletape.cli.answering_json`)."""
     _JsonAsked.on = on
 
 
