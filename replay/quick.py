@@ -48,14 +48,7 @@ def record_main(args: Sequence[str]) -> int | None:
         return None  # typer says what is wrong with the value
     from rich.console import Console
 
-    from tabletape.exits import (
-        PEOPLE_ERRORS,
-        error_kind,
-        error_markup,
-        failure,
-        json_asked,
-        json_error,
-    )
+    from tabletape.exits import PEOPLE_ERRORS, error_kind, failure, json_asked, report_error
     from tabletape.ledger import Ledger
     from tabletape.replay.fold import decode_event, record_action
 
@@ -65,11 +58,8 @@ def record_main(args: Sequence[str]) -> int | None:
                                        game, action, expect_seq=int(expect) if expect else None)
     except PEOPLE_ERRORS as error:
         message, code = failure(error)
-        if options.get("--json") or json_asked():
-            sys.stderr.write(json_error(message, code, error_kind(error, code)))
-        else:
-            Console(stderr=True).print(error_markup(message), highlight=False)
-        return code
+        return report_error(message, code, error_kind(error, code),
+                            as_json=bool(options.get("--json")) or json_asked())
     if options.get("--json"):
         from tabletape.replay.render import status_json
 

@@ -24,10 +24,10 @@ from tabletape.exits import (
     PEOPLE_ERRORS,
     USAGE_EXIT,
     error_kind,
-    error_markup,
     failure,
     json_asked,
     json_error,
+    report_error,
     wants_json,
 )
 from tabletape.ledger import Ledger
@@ -88,13 +88,8 @@ GameArgument = Annotated[str, typer.Argument(help="Game id, e.g. rs-k7pq.", show
 def fail(message: str, code: int, hint: str = "", kind: str = "") -> NoReturn:
     """Print one error line (control characters escaped) and exit with ``code``; under
     ``--json``, the error as JSON on standard error (``kind``: the error's class name)."""
-    if answering_json():
-        sys.stderr.write(json_error(message, code, kind or error_kind(None, code), hint))
-        raise typer.Exit(code)
-    err.print(error_markup(message), highlight=False)
-    if hint:
-        err.print(hint, highlight=False)
-    raise typer.Exit(code)
+    raise typer.Exit(report_error(message, code, kind or error_kind(None, code), hint=hint,
+                                  as_json=answering_json(), console=err))
 
 
 @contextmanager

@@ -19,15 +19,19 @@ Under ``--json`` the same error is one JSON object on standard error (:func:`jso
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.store import os_failure
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 __all__ = ["ILLEGAL_EXIT", "PEOPLE_ERRORS", "USAGE_EXIT", "Failure", "ask_json", "error_kind",
            "error_markup", "failure", "json_asked", "json_error", "json_warning", "printable",
-           "wants_json"]
+           "report_error", "wants_json"]
 
 PEOPLE_ERRORS = (TabletapeError, OSError)
 """What a person can cause: tabletape's own errors, and what the operating system refuses
@@ -115,14 +119,35 @@ def error_kind(error: BaseException | None, exit_code: int) -> str:
     return "UsageError" if exit_code == USAGE_EXIT else "Refused"
 
 
-def json_error(message: str, exit_code: int, kind: str, hint: str = "") -> str:
+def json_error(message: str, exit_code: int, kind: str, hint: str = "",
+               **details: object) -> str:
     """The one JSON shape of an error under ``--json`` (a line for standard error):
-    ``{"error": message, "exit_code": n, "kind": class name}``, plus ``"hint"`` when there is one.
-    The message is the line people read, control characters and all left to JSON's escaping."""
-    shape: dict[str, str | int] = {"error": message, "exit_code": exit_code, "kind": kind}
+    ``{"error": message, "exit_code": n, "kind": class name}``, plus ``"hint"`` when there is one
+    and any ``details`` (e.g. the ``line`` of a batch). The message is the line people read,
+    control characters and all left to JSON's escaping."""
+    shape: dict[str, object] = {"error": message, "exit_code": exit_code, "kind": kind}
     if hint:
         shape["hint"] = hint
-    return json.dumps(shape, ensure_ascii=False) + "\n"
+    return json.dumps({**shape, **details}, ensure_ascii=False) + "\n"
+
+
+def report_error(message: str, exit_code: int, kind: str, *, hint: str = "",
+                 as_json: bool | None = None, console: Console | None = None,
+                 **details: object) -> int:
+    """Say an error the way every command does, and return its exit status: under ``--json``
+    (``as_json``, by default :func:`json_asked`) one :func:`json_error` line on standard error,
+    else the :func:`error_markup` line (and the hint) on ``console`` (default: standard error)."""
+    if json_asked() if as_json is None else as_json:
+        sys.stderr.write(json_error(message, exit_code, kind, hint, **details))
+        return exit_code
+    if console is None:
+        from rich.console import Console
+
+        console = Console(stderr=True)
+    console.print(error_markup(message), highlight=False)
+    if hint:
+        console.print(hint, highlight=False)
+    return exit_code
 
 
 def json_warning(message: str, **details: object) -> str:
