@@ -625,9 +625,8 @@ def import_command(
 
     if game_id and len(files) > 1:
         fail("--as names one game: import one file at a time with it", USAGE_EXIT)
-    if any(is_stdio(path) for path in files) and not game_id:
-        fail("a log read from standard input (-) has no file name to take its id from: give it "
-             "one with --as GAME-ID", USAGE_EXIT)
+    if any(is_stdio(path) for path in files):
+        check_stdin_log(game_id)
     checked, refused = [], {}
     with people_errors(), ImportBatch(Ledger(ledger), game_log_problem) as batch:
         for path in files:
@@ -644,6 +643,16 @@ def import_command(
         print_import_outcomes(imported, refused, held_back)
     if refused:
         raise typer.Exit(ILLEGAL_EXIT)
+
+
+def check_stdin_log(game_id: str | None) -> None:
+    """``import -`` needs ``--as`` (no file name to take the id from) and a log piped in."""
+    if not game_id:
+        fail("a log read from standard input (-) has no file name to take its id from: give it "
+             "one with --as GAME-ID", USAGE_EXIT)
+    if sys.stdin.isatty():
+        fail("import - reads a log from standard input: pipe one in or redirect a file "
+             "(tabletape import - --as GAME-ID < game.jsonl)", USAGE_EXIT)
 
 
 def print_import_outcomes(imported: Sequence[Any], refused: dict[str, str],
