@@ -40,8 +40,8 @@ from tabletape.cli import (
     out,
     people_errors,
     print_json,
+    warn,
 )
-from tabletape.exits import json_warning
 from tabletape.ledger import Ledger
 from tabletape.ledger.errors import TabletapeError
 
@@ -133,7 +133,7 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
 def say_outdated(outdated: str) -> None:
     """Tell people (on standard error) that the catalog of another version was rebuilt."""
     if outdated and answering_json():
-        sys.stderr.write(json_warning(outdated))
+        warn(outdated)
     elif outdated:
         err.print(f"[yellow]note:[/] {escape(outdated)}", highlight=False)
 
@@ -146,7 +146,7 @@ def name_left_out(problems: dict[str, str], strict: bool) -> None:
     games, logs, them = (("1 game is", "its log does", "it") if count == 1 else
                          (f"{count} games are", "their logs do", "them"))
     if answering_json():
-        sys.stderr.write(json_warning(f"{games} left out of the catalog", left_out=problems))
+        warn(f"{games} left out of the catalog", left_out=problems)
     else:
         say_left_out(problems, games, logs, them)
     if strict:

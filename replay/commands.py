@@ -24,13 +24,13 @@ from tabletape.cli import (
     GameArgument,
     JsonOption,
     LedgerOption,
-    err,
     fail,
     is_stdio,
     open_ledger,
     out,
     people_errors,
     print_json,
+    warn,
 )
 from tabletape.ledger import GameStarted, LedgerError, Noted, Record
 from tabletape.replay import render
@@ -150,8 +150,7 @@ def fork(
         made = fork_game(store, game, parse_point(at), new_id)
         folded = open_game(store, made.game)
     if made.damaged:
-        err.print(f"[yellow]warning:[/] {escape(made.damaged)}; the fork repeats only events "
-                  "that verified", highlight=False)
+        warn(f"{made.damaged}; the fork repeats only events that verified")
     if as_json:
         print_json({"game": made.game, "parent": made.parent, "fork_seq": made.fork_seq,
                     "carried_undos": made.carried_undos, "status": render.status_json(folded)})

@@ -27,6 +27,7 @@ from tabletape.exits import (
     failure,
     json_asked,
     json_error,
+    json_warning,
     report_error,
     wants_json,
 )
@@ -34,7 +35,7 @@ from tabletape.ledger import Ledger
 
 __all__ = ["ILLEGAL_EXIT", "USAGE_EXIT", "GameArgument", "JsonOption", "LedgerOption",
            "answering_json", "err", "fail", "is_stdio", "open_ledger", "out", "people_errors",
-           "print_json", "run_app"]
+           "print_json", "run_app", "warn"]
 
 out = Console()
 """Where commands print what was asked for."""
@@ -90,6 +91,17 @@ def fail(message: str, code: int, hint: str = "", kind: str = "") -> NoReturn:
     ``--json``, the error as JSON on standard error (``kind``: the error's class name)."""
     raise typer.Exit(report_error(message, code, kind or error_kind(None, code), hint=hint,
                                   as_json=answering_json(), console=err))
+
+
+def warn(message: str, **details: object) -> None:
+    """A warning on standard error: ``warning: message`` for people, one
+    :func:`tabletape.exits.json_warning` line when the command answers JSON."""
+    if answering_json():
+        sys.stderr.write(json_warning(message, **details))
+    else:
+        from rich.markup import escape
+
+        err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False)
 
 
 @contextmanager
