@@ -274,3 +274,15 @@ def test_replay_html_to_stdout_and_with_json(ledger: Path, tmp_path: Path) -> No
     written = run(ledger, "replay", GAME, "--html", str(target), "--json")
     assert json.loads(written.stdout) == {"game": GAME, "file": str(target)}
     assert target.read_text(encoding="utf-8") == page.stdout
+
+
+def test_a_batch_under_json_names_its_refused_line_in_the_json_error(ledger: Path) -> None:
+    before = (ledger / "games" / f"{GAME}.jsonl").read_bytes()
+    lines = b"deal player=patrick continents=europe,europe,africa\nfly\ndeal player=olga\n"
+    done = process(ledger, "record", GAME, "-", "--json", stdin=lines)
+    assert done.returncode == 2
+    error = json_error(done.stderr)
+    assert (error["kind"], error["line"], error["recorded"]) == ("ActionSyntaxError", 2, 1)
+    assert str(error["error"]).startswith("line 2: ")
+    assert [json.loads(line)["line"] for line in done.stdout.splitlines()] == [1]
+    assert (ledger / "games" / f"{GAME}.jsonl").read_bytes().startswith(before)
