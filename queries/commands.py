@@ -44,6 +44,7 @@ from tabletape.cli import (
 )
 from tabletape.ledger import Ledger
 from tabletape.ledger.errors import TabletapeError
+from tabletape.replay.cli import NoPagerOption
 
 if TYPE_CHECKING:
     import duckdb
@@ -479,12 +480,14 @@ def stats_command(
     ledger: LedgerOption = None,
     strict: StrictOption = False,
     no_sync: NoSyncOption = False,
+    no_pager: NoPagerOption = False,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Same as --format json.")] = False,
 ) -> None:
     """Win rates, first-player advantage, game lengths, dice luck and battle odds."""
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.reports import all_reports, run_reports
+    from tabletape.replay.render import paged
     from tabletape.rules.kernel import unknown_name_message
 
     with catalog_errors():
@@ -500,8 +503,9 @@ def stats_command(
         shaped = [plain(t.to_json()) for t in tables]
         print_json(shaped[0] if report_name else shaped)
         return
-    for table in tables:
-        out.print(report_view(table))
+    with paged(out, pager=not no_pager):
+        for table in tables:
+            out.print(report_view(table))
 
 
 def report_view(report: Any) -> Table:

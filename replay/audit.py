@@ -36,7 +36,7 @@ from tabletape.ledger import Ledger, Record
 from tabletape.replay.fairness import chi_square_uniform
 from tabletape.replay.fold import RefusedEvent, action_text
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
-from tabletape.rules.kernel import UnknownGame, game_part
+from tabletape.rules.kernel import UnknownGame, game_part, plural
 
 LOADED_P = 1e-4
 """Below this p-value (with enough rolls) dice are reported as loaded: the audit fails.
@@ -297,7 +297,8 @@ def mark(ok: bool) -> str:
 
 def chain_line(report: AuditReport) -> Text:
     if report.chain_ok:
-        return Text.from_markup(f"{mark(True)} hash chain: all {report.events} events verify")
+        events = plural(report.events, "event")
+        return Text.from_markup(f"{mark(True)} hash chain: all {events} verify")
     return Text.from_markup(
         f"{mark(False)} hash chain: broken at seq {report.chain_first_bad_seq}: "
         f"{report.chain_problem} (events 1 to {report.events} verify)")
@@ -316,8 +317,9 @@ def findings_table(findings: Sequence[Finding], title: str) -> Table:
 
 def rules_section(report: AuditReport) -> RenderableType:
     if not report.refused:
-        return Text.from_markup(f"{mark(True)} rules: all {report.checked_events} events are "
-                                "legal under the current rules")
+        events = plural(report.checked_events, "event")
+        return Text.from_markup(f"{mark(True)} rules: all {events} are legal under the "
+                                "current rules")
     return findings_table(report.refused,
                           f"✗ rules: {len(report.refused)} event(s) the current rules refuse")
 

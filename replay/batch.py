@@ -35,7 +35,6 @@ from tabletape.replay.fold import (
     Folded,
     Step,
     append_all,
-    decode_event,
     open_game,
     prepare_line,
     undo,
@@ -90,14 +89,11 @@ def strip_comment(line: str) -> str:
 
 
 def recorded_echo(folded: Folded, records: Sequence[Record]) -> RenderableType:
-    """What ``record`` prints for the events one line stored: each event as stored, then where
-    the game is."""
-    from rich.console import Group
+    """What ``record`` prints for the events one line stored: each event as stored and what it
+    did, then where the game is (:func:`tabletape.replay.render.after_record`)."""
+    from tabletape.replay.render import after_record
 
-    from tabletape.replay.render import headline, recorded_line
-
-    return Group(*(recorded_line(record.seq, record.actor, decode_event(folded.rules, record))
-                   for record in records), headline(folded))
+    return after_record(folded, records)
 
 
 def recorded_json(folded: Folded, records: Sequence[Record]) -> dict[str, Any]:

@@ -56,6 +56,10 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
+NoPagerOption = Annotated[bool, typer.Option(
+    "--no-pager", help="Print straight to the terminal, not through a pager (also: set "
+    "TABLETAPE_NO_PAGER=1, or PAGER=cat). Pipes and --json are never paged.")]
+
 MAX_SEED = 2**63 - 1
 """Largest seed of tabletape's dice: seeds are drawn below 2**63, so a 64-bit integer (the
 Parquet export's BIGINT) holds every one exactly."""
@@ -192,7 +196,8 @@ def log(
     game: GameArgument,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
-    last: Annotated[int | None, typer.Option(help="Only the last N events.")] = None,
+    last: Annotated[int | None, typer.Option(min=0, help="Only the last N events.")] = None,
+    no_pager: NoPagerOption = False,
 ) -> None:
     """Show the game's log, undone actions struck through; a damaged log is shown all the same,
     its first bad line marked (and exit 1)."""
@@ -207,10 +212,12 @@ def log(
             folded, rest = salvaged(store, game)
             problem = error.problem
     if as_json:
-        print_json([*(render.log_rows(folded) if folded else []), *render.unverified_rows(rest)])
+        rows = [*(render.log_rows(folded) if folded else []), *render.unverified_rows(rest)]
+        print_json(render.tail(rows, last))
     else:
-        out.print(render.log_table(folded, last=last, game=game, unverified=rest,
-                                   problem=problem))
+        with render.paged(out, pager=not no_pager):
+            out.print(render.log_table(folded, last=last, game=game, unverified=rest,
+                                       problem=problem))
     if damage is not None:
         fail(str(damage), ILLEGAL_EXIT)
 
@@ -243,18 +250,42 @@ def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None
     if as_json:
         print_json(rows)
         return
-    table = Table(box=box.SIMPLE_HEAD, title=f"Games in {store.root}", title_justify="left")
-    for column in ("game", "kind", "players", "events", "started", "last action", "forked from"):
-        table.add_column(column)
-    for row in rows:
-        table.add_row(escape(row["game"]), row["kind"], escape(", ".join(row["players"])),
-                      events_cell(row),
-                      row["started"][:16].replace("T", " "),
-                      (row["updated"] or "")[:16].replace("T", " "),
-                      f"{row['parent']} @ {row['fork_seq']}" if row["parent"] else "")
     if not rows:
-        table.add_row("-", "no games yet: try `tabletape demo`", "", "", "", "", "")
-    out.print(table)
+        out.print(f"No games in {escape(str(store.root))} yet: try [bold]tabletape demo[/], or "
+                  "start one with [bold]tabletape new[/].")
+        return
+    out.print(games_table(str(store.root), rows))
+
+
+def games_table(root: str, rows: list[dict[str, Any]]) -> Table:
+    """``list`` for people, in 80 columns: ids and kinds never cut (they are typed), names wrap
+    at commas, times at the space between day and time, a fork's origin (game and seq) under
+    its id."""
+    table = Table(box=box.SIMPLE_HEAD, title=f"Games in {root}", title_justify="left")
+    widest = max((len(row["game"]) for row in rows), default=4)
+    forks = max((len(f"from {row['parent']}") for row in rows if row["parent"]), default=0)
+    table.add_column("game", min_width=max(widest, forks))
+    table.add_column("kind", no_wrap=True)
+    table.add_column("players")
+    table.add_column("events", justify="right")
+    table.add_column("started (UTC)", min_width=10)
+    table.add_column("last action", min_width=10)
+    for row in rows:
+        game = escape(row["game"])
+        if row["parent"]:
+            game += f"\n[dim]from {escape(row['parent'])} at seq {row['fork_seq']}[/]"
+        table.add_row(game, row["kind"], escape(", ".join(row["players"])), events_cell(row),
+                      when(row["started"]), when(row["updated"]))
+    return table
+
+
+def when(stamp: str | None) -> str:
+    """``2026-12-01T08:18:04.123Z`` -> ``2026-12-01 08:18`` (UTC, to the minute).
+
+    >>> when("2026-12-01T08:18:04.123456Z"), when(None)
+    ('2026-12-01 08:18', '')
+    """
+    return (stamp or "")[:16].replace("T", " ")
 
 
 def events_cell(row: dict[str, Any]) -> str:
@@ -466,4 +497,5 @@ def simulate(
     if as_json:
         print_json({"games": ids})
         return
-    out.print(f"Recorded {len(ids)} bot games into {store.root}: {ids[0]} … {ids[-1]}")
+    out.print(f"Recorded {render.plural(len(ids), 'bot game')} into {store.root}: "
+              + (ids[0] if len(ids) == 1 else f"{ids[0]} … {ids[-1]}"))

@@ -35,6 +35,7 @@ from tabletape.cli import (
 from tabletape.ledger import GameStarted, LedgerError, Noted, Record
 from tabletape.replay import render
 from tabletape.replay.audit import audit_game, audit_view, audits_view
+from tabletape.replay.cli import NoPagerOption
 from tabletape.replay.diff import changes, diff_table
 from tabletape.replay.engine import (
     POINT_SYNTAX,
@@ -69,6 +70,7 @@ def replay(
                     ] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
+    no_pager: NoPagerOption = False,
 ) -> None:
     """Step through a game: → ← events, n p turns, g go to a turn, q quit.
 
@@ -87,7 +89,7 @@ def replay(
                 out.print(f"Wrote {escape(str(html))}")
             return
         if narrate:
-            print_narration(game, records, at, as_json)
+            print_narration(game, records, at, as_json, pager=not no_pager)
             return
         opened = Replay(game, records)
         if at is None and not as_json and interactive():
@@ -120,8 +122,9 @@ def write_html(game: str, records: list[Record], at: str | None, target: Path) -
         raise LedgerError(f"cannot write {target}: {error.strerror}") from None
 
 
-def print_narration(game: str, records: list[Record], at: str | None, as_json: bool) -> None:
-    """``replay --narrate``: every event told, up to ``at`` when given."""
+def print_narration(game: str, records: list[Record], at: str | None, as_json: bool,
+                    *, pager: bool = True) -> None:
+    """``replay --narrate``: every event told, up to ``at`` when given (paged on a terminal)."""
     lines = narrate_game(game, records)
     if at is not None:
         opened = Replay(game, records)
@@ -132,7 +135,8 @@ def print_narration(game: str, records: list[Record], at: str | None, as_json: b
         return
     started = msgspec.json.decode(records[0].payload, type=GameStarted)
     title = f"{find_game(started.kind).title} · {game} · {', '.join(started.players)}"
-    out.print(narration_view(title, lines), highlight=False)
+    with render.paged(out, pager=pager):
+        out.print(narration_view(title, lines), highlight=False)
 
 
 @app.command()

@@ -51,6 +51,7 @@ from tabletape.rules.kernel import (
     dice_rng,
     find_game,
     unknown_name_message,
+    won_words,
 )
 from tabletape.rules.lines import split_steps
 from tabletape.rules.seats import AmbiguousName, find_seat
@@ -99,6 +100,9 @@ class Folded:
         self.staged = staged
         """Events checked and folded into ``state`` but not stored yet (the earlier steps of a
         line that gives several, :func:`prepare_line`)."""
+        self.before: Any = None
+        """The state before the latest line's steps, when they were just appended here (what the
+        echo after ``record`` compares to tell the step's consequences); else None."""
 
     @property
     def head_seq(self) -> int:
@@ -490,10 +494,21 @@ def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
         )
     types = {tag: cls for tag, cls in rules.event_types().items() if tag not in UNDOABLE_SKIP}
     event = event_from(parsed, types)
+    refuse_when_over(rules, folded.state)
     if parsed.by:
         actor = resolve_player(parsed.by, (*folded.started.players, "table"))
         return actor, completed_and_checked(folded, actor, event)
     return the_only_actor(folded, parsed.action, event)
+
+
+def refuse_when_over(rules: Rules[Any], state: Any) -> None:
+    """Refuse every action once the game is over, saying how it ended and who won."""
+    result = rules.result(state)
+    if result is None:
+        return
+    reason = f" ({result.reason})" if result.reason else ""
+    raise IllegalAction(f"the game is over: {won_words(result)}{reason}; nothing more is "
+                        "recorded (`tabletape undo` takes back the last action)")
 
 
 def completed_and_checked(folded: Folded, actor: str, event: Event) -> Event:
@@ -519,10 +534,6 @@ def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Even
     listed = specs[0].actors if specs else ()
     candidates = sorted(listed or active, key=lambda actor: actor not in active)
     if not candidates:
-        result = rules.result(folded.state)
-        if result is not None:
-            raise IllegalAction(f"the game is over ({result.reason or 'finished'}): nothing more "
-                                "is recorded; `tabletape undo` takes back the last action")
         allowed = sorted({s.type for s in rules.legal_actions(folded.state)})
         raise IllegalAction(f"nobody may {action} now", allowed=allowed)
     accepted: list[tuple[str, Event]] = []
@@ -579,6 +590,7 @@ def append_all(ledger: Ledger, folded: Folded, drafts: Sequence[tuple[str, Event
         steps.append(Step(record, event))
     after = Folded(folded.game, folded.rules, folded.started, [*folded.records, *records], state,
                    steps, folded.retracted)
+    after.before = folded.state
     return after, records
 
 
@@ -599,6 +611,7 @@ def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
     state = folded.rules.apply(folded.state, actor, event)
     after = Folded(folded.game, folded.rules, folded.started, [*folded.records, record], state,
                    [*folded.steps, Step(record, event)], folded.retracted)
+    after.before = folded.state
     return after, record
 
 

@@ -207,9 +207,10 @@ def narration_view(title: str, lines: Sequence[NarratedEvent]) -> RenderableType
     parts: list[RenderableType] = [Text(title, style="bold")]
     shown: tuple[int, int] | None = None
     for line in lines:
-        if line.seq > 1 and (line.turn, line.round) != shown:
+        where = (line.turn, line.round if line.turn else 0)  # the setup is one heading
+        if line.seq > 1 and where != shown:
             parts.append(Text(turn_heading(line), style="bold cyan"))
-            shown = (line.turn, line.round)
+            shown = where
         text = Text()
         text.append(f"{line.seq:>5}  ", style="dim")
         text.append(join_sentences(line.sentences), style="" if line.effective else "dim")

@@ -7,21 +7,44 @@ without one get a table of their per-player figures.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import msgspec
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
 from rich.panel import Panel
-from rich.table import Table
+from rich.segment import Segment
+from rich.table import Column, Table
 from rich.text import Text
 
 from tabletape.ledger import Record, event_type
-from tabletape.replay.fold import Folded, action_text, decode_event
+from tabletape.replay.fold import Folded, action_text, decode_event, format_field, shlex_quote
 from tabletape.rules.actions import usage
-from tabletape.rules.kernel import ActionSpec, Result, Rules, TurnInfo, game_part
+from tabletape.rules.kernel import ActionSpec, Rules, TurnInfo, game_part, plural, won_words
+
+Row = TypeVar("Row")
+
+NO_PAGER_ENV = "TABLETAPE_NO_PAGER"
+"""Set (to anything but empty) to never page long output, as ``--no-pager`` does."""
+
+
+@contextmanager
+def paged(console: Console, *, pager: bool = True) -> Iterator[None]:
+    """Send what ``console`` prints inside the block through a pager (``$PAGER``, else ``less``)
+    when it writes to a terminal and paging is not turned off (``pager`` false, or
+    ``TABLETAPE_NO_PAGER`` set); pipes, files and ``--json`` are never paged. ``less`` gets
+    ``-FRX`` unless ``$LESS`` says otherwise: colours kept, and a screenful is just printed.
+    """
+    if not (pager and console.is_terminal and not os.environ.get(NO_PAGER_ENV)):
+        yield
+        return
+    os.environ.setdefault("LESS", "-FRX")
+    with console.pager(styles=True):
+        yield
 
 
 def game_view(rules: Rules[Any], state: Any) -> RenderableType:
@@ -30,6 +53,49 @@ def game_view(rules: Rules[Any], state: Any) -> RenderableType:
     if view is None:
         return figures_table(rules.figures(state))
     return view(rules, state)
+
+
+def game_panel(rules: Rules[Any], state: Any, parts: Sequence[RenderableType]) -> Panel:
+    """A game's view in a panel titled with the game (and how it ended): the turn and who is to
+    act are in the headline above it, not repeated in a cryptic ``turn 0, round 0`` title."""
+    parts = [KeptWords(part) if isinstance(part, Table) else part for part in parts]
+    result = rules.result(state)
+    title = rules.title
+    if result is not None:
+        title += f" · {won_words(result)}" + (f" · {result.reason}" if result.reason else "")
+    return Panel(Group(*parts), title=escape(title), title_align="left")
+
+
+LONGEST_KEPT_WORD = 24
+"""Words up to this long are never cut in a game's tables (longer ones may be folded)."""
+
+
+class KeptWords:
+    """A table whose columns are at least as wide as their longest word (header and cells) when
+    the width allows, so a narrow terminal wraps cells at spaces instead of cutting a name to
+    ``decepti…``; when even that does not fit, rich's own shrinking is left to do its best."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        columns = self.table.columns
+        before = [column.min_width for column in columns]
+        for column in columns:
+            column.min_width = max(column.min_width or 0, longest_word(column))
+        lines = console.render_lines(self.table, options, pad=False)
+        if max((Segment.get_line_length(line) for line in lines), default=0) > options.max_width:
+            for column, width in zip(columns, before, strict=True):  # rich cannot: let it shrink
+                column.min_width = width
+        yield self.table
+
+
+def longest_word(column: Column) -> int:
+    """The longest word in a column's header and text cells (at most LONGEST_KEPT_WORD)."""
+    texts = [column.header, *column.cells]
+    words = [word for cell in texts if isinstance(cell, str | Text)
+             for word in (cell.plain if isinstance(cell, Text) else cell).split()]
+    return min(max(map(len, words), default=0), LONGEST_KEPT_WORD)
 
 
 def figures_table(figures: Sequence[dict[str, Any]]) -> Table:
@@ -52,10 +118,83 @@ def format_value(value: Any) -> str:
 
 
 def recorded_line(seq: int, actor: str, event: Any) -> Text:
-    """``12 Olga: roll attacker=6,3,2 defender=5,5``: what was just stored (no markup read)."""
+    """``12 Olga: roll attacker=6,3,2 defender=5,5``: what was just stored (no markup read),
+    every field shown, those left at their default too (:func:`echo_text`)."""
     text = Text(f"{seq} ", style="dim")
-    text.append(f"{actor}: {action_text(event)}")
+    text.append(f"{actor}: {echo_text(event)}")
     return text
+
+
+def echo_text(event: Any) -> str:
+    """The action as stored, in the action syntax, with every field that holds a value: a field
+    left out (or filled in by tabletape) shows what it became. Empty values and false flags are
+    left out when they are the field's default (``die=0`` on a card that takes no die); a
+    default that means something (``troops=1``, ``form=robot``) is shown.
+
+    >>> from tabletape.rules.risk_deep_space.events import Mined
+    >>> echo_text(Mined(planet="kepler", resource="gem"))
+    'mine planet=kepler resource=gem'
+    """
+    parts = [event_type(event)]
+    for field in msgspec.structs.fields(event):
+        value = getattr(event, field.name)
+        if value is None or value in ("", (), []) or (value == field.default and not value):
+            continue
+        parts.append(f"{field.encode_name}={shlex_quote(format_field(value))}")
+    return " ".join(parts)
+
+
+def after_record(folded: Folded, records: Sequence[Record]) -> Group:
+    """What ``record`` (and the ``play`` prompt, and a batch) print once a line is stored: each
+    event as stored (:func:`recorded_line`) and what it did in table words (the game's narrator:
+    who lost what, who goes first, what a card did, the end of the game), then the game's
+    situation now."""
+    lines: list[RenderableType] = []
+    for record, event, told in told_steps(folded, records):
+        lines.append(recorded_line(record.seq, record.actor, event))
+        if told:
+            lines.append(Indented(Text(told, style="italic")))
+    lines.append(headline(folded))
+    return Group(*lines)
+
+
+class Indented:
+    """A text wrapped to the width less ``by`` columns, each line indented (no trailing padding,
+    unlike rich's ``Padding``, so piped output stays clean)."""
+
+    def __init__(self, text: Text, by: int = 2) -> None:
+        self.text = text
+        self.by = by
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(options.max_width - self.by, 20)
+        for line in self.text.wrap(console, width):
+            line.rstrip()
+            line.end = ""
+            yield Segment(" " * self.by)
+            yield line
+            yield Segment.line()
+
+
+def told_steps(folded: Folded, records: Sequence[Record]) -> Iterator[tuple[Record, Any, str]]:
+    """Each of ``records`` (the events just appended to ``folded``, in order), its event, and its
+    narration ("" for all when the state before them is not at hand, e.g. a game opened from the
+    log)."""
+    from tabletape.replay.fold import Visit
+    from tabletape.replay.narrate import Narrator, join_sentences
+
+    rules, before = folded.rules, folded.before
+    narrator = Narrator(rules, folded.records)
+    for record in records:
+        event = decode_event(rules, record)
+        if before is None:
+            yield record, event, ""
+            continue
+        after = rules.apply(before, record.actor, event)
+        visit = Visit(record=record, event=event, before=before, after=after,
+                      turn=rules.turn(before), effective=True, turn_after=rules.turn(after))
+        yield record, event, join_sentences(narrator.sentences(visit))
+        before = after
 
 
 def undone_line(record: Record, event: Any) -> Text:
@@ -184,9 +323,20 @@ def log_table(folded: Folded | None, *, last: int | None = None, game: str = "",
             if folded is not None else [])
     rows += [(record, unverified_cell(record, problem if index == 0 else ""))
              for index, record in enumerate(unverified)]
-    for record, cell in rows if last is None else rows[-last:]:
+    for record, cell in tail(rows, last):
         table.add_row(str(record.seq), record.at[11:19], Text(record.actor), cell)
     return table
+
+
+def tail(rows: Sequence[Row], last: int | None) -> list[Row]:
+    """The last ``last`` rows (all when None; none for 0), as ``log --last`` shows them.
+
+    >>> tail([1, 2, 3], 2), tail([1, 2, 3], None), tail([1, 2, 3], 0)
+    ([2, 3], [1, 2, 3], [])
+    """
+    if last is None:
+        return list(rows)
+    return list(rows[max(len(rows) - last, 0):]) if last > 0 else []
 
 
 def unverified_cell(record: Record, problem: str) -> Text:
@@ -211,30 +361,3 @@ def log_cell(folded: Folded, record: Record) -> tuple[Text]:
     elif event_type(event) == "undo":
         text.stylize("magenta")
     return (text,)
-
-
-def plural(count: int, word: str) -> str:
-    """``1 event``, ``2 events``: a count and its noun, as people write them.
-
-    >>> plural(1, "event"), plural(30, "event")
-    ('1 event', '30 events')
-    """
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def won_words(result: Result) -> str:
-    """Who won, in table words: the players (and their team), or a side with no player in it.
-
-    >>> won_words(Result(winners=("Olga",)))
-    'Olga won'
-    >>> won_words(Result(winners=("Olga", "Patrick"), team="heroes"))
-    'Olga and Patrick won (heroes)'
-    >>> won_words(Result(winners=(), team="villain"))
-    'the villain won'
-    >>> won_words(Result(winners=()))
-    'nobody won'
-    """
-    if result.winners:
-        team = f" ({result.team})" if result.team else ""
-        return f"{' and '.join(result.winners)} won{team}"
-    return f"the {result.team} won" if result.team else "nobody won"

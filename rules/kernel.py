@@ -145,6 +145,33 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     """Why it ended, in table words: ``Olga holds two domination coins``."""
 
 
+def plural(count: int, word: str) -> str:
+    """``1 event``, ``2 events``: a count and its noun, as people write them.
+
+    >>> plural(1, "event"), plural(30, "event")
+    ('1 event', '30 events')
+    """
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def won_words(result: Result) -> str:
+    """Who won, in table words: the players (and their team), or a side with no player in it.
+
+    >>> won_words(Result(winners=("Olga",)))
+    'Olga won'
+    >>> won_words(Result(winners=("Olga", "Patrick"), team="heroes"))
+    'Olga and Patrick won (heroes)'
+    >>> won_words(Result(winners=(), team="villain"))
+    'the villain won'
+    >>> won_words(Result(winners=()))
+    'nobody won'
+    """
+    if result.winners:
+        team = f" ({result.team})" if result.team else ""
+        return f"{' and '.join(result.winners)} won{team}"
+    return f"the {result.team} won" if result.team else "nobody won"
+
+
 class FieldSpec(msgspec.Struct, frozen=True, kw_only=True):
     """One field of an action as a person types it: ``name=value``."""
 

@@ -69,5 +69,5 @@ def test_after_the_end_an_action_nobody_may_take_says_the_game_is_over(tmp_path:
     store.append(game, bot_game(rules, started, random.Random(3)), expected_seq=1)
     folded = open_game(store, game)
     assert rules.result(folded.state) is not None and not rules.turn(folded.state).active
-    with pytest.raises(IllegalAction, match=r"the game is over \(.+\): nothing more"):
+    with pytest.raises(IllegalAction, match=r"the game is over: the villain won \(.+\); nothing"):
         prepare(folded, "done")

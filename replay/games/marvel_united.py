@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.panel import Panel
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
+from tabletape.replay.render import game_panel
 from tabletape.replay.visitor import Visit
 from tabletape.rules.kernel import IllegalAction, Rules
 from tabletape.rules.marvel_united import data
@@ -222,15 +222,12 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
     """The ring of locations, the Storyline, the Missions, health and each hero's hand."""
     extra = rules.extra(state)
     figures = rules.figures(state)
-    result = rules.result(state)
-    turn = rules.turn(state)
-    heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.detail}"
     parts: list[RenderableType] = [villain_line(extra), dashboard_line(extra)]
     if extra["ring"]:
         parts.append(ring_table(extra))
     parts += [heroes_table(figures), missions_line(extra), storyline_line(extra),
-              marks_line(extra)]
-    return Panel(Group(*parts), title=f"Marvel United: {heading}", title_align="left")
+              legend_line(figures), marks_line(extra)]
+    return game_panel(rules, state, parts)
 
 
 def villain_line(extra: dict[str, Any]) -> Text:
@@ -299,9 +296,46 @@ def heroes_table(figures: list[dict[str, Any]]) -> Table:
         status = ", ".join(word for word, on in (("KO'd", hero["ko"]),
                                                  ("Invulnerable", hero["invulnerable"]),
                                                  ("to play", hero["turn"])) if on)
-        table.add_row(hero["name"], data.HERO_TITLES[hero["hero"]], str(hero["hand"]),
+        table.add_row(hero["name"], data.HERO_TITLES[hero["hero"]], hand_words(hero),
                       str(hero["deck"]), tokens, status or "-")
     return table
+
+
+def hand_words(hero: dict[str, Any]) -> str:
+    """``3: aa ×2, h``: how many cards a hero holds and which (every deal and draw names them).
+
+    >>> hand_words({"hand": 3, "cards": {"aa": 2, "h": 1}})
+    '3: aa ×2, h'
+    >>> hand_words({"hand": 0, "cards": {}})
+    '0'
+    """
+    cards = ", ".join(name if count == 1 else f"{name} ×{count}"
+                      for name, count in hero["cards"].items())
+    return f"{hero['hand']}: {cards}" if cards else str(hero["hand"])
+
+
+SYMBOL_WORDS = {"m": "Move", "a": "Attack", "h": "Heroic", "w": "Wild"}
+"""The letters of a Hero card's code: the action symbols at its bottom (rules/…/data.SYMBOLS)."""
+
+
+def legend_line(figures: list[dict[str, Any]]) -> Text:
+    """What the card codes in hands and on the Storyline mean: one letter per action symbol
+    (``ma``: Move and Attack), and the named cards of the heroes in play with their special."""
+    letters = ", ".join(f"{letter} {word}" for letter, word in SYMBOL_WORDS.items())
+    text = Text(f"Card codes: one letter per symbol ({letters}; ma = Move + Attack, "
+                "ww = two Wild); MP a Masterplan card", style="dim")
+    named = [f"{name} ({data.HERO_TITLES[hero]}: {symbols_words(card.symbols)} + "
+             f"{card.special})"
+             for hero in dict.fromkeys(h["hero"] for h in figures)
+             for name, card in data.HEROES[hero].items() if card.special]
+    if named:
+        text.append("; " + "; ".join(named))
+    return text
+
+
+def symbols_words(symbols: str) -> str:
+    """``MA`` -> ``Move + Attack``."""
+    return " + ".join(SYMBOL_WORDS[letter.lower()] for letter in symbols)
 
 
 def missions_line(extra: dict[str, Any]) -> Text:

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
+from tabletape.replay.render import game_panel, plural
 from tabletape.replay.visitor import Visit
 from tabletape.rules.board import NOBODY
 from tabletape.rules.dice import D6
@@ -262,15 +263,12 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
     players, supply."""
     figures = rules.figures(state)
     extra = rules.extra(state)
-    turn = rules.turn(state)
-    result = rules.result(state)
-    heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.detail}"
     parts: list[RenderableType] = [board_table(extra), players_table(figures, extra),
                                    supply_text(extra)]
     if extra["battle"]:
         parts.append(battle_panel(extra["battle"]))
     parts.extend(setup_parts(extra))
-    return Panel(Group(*parts), title=f"Risk: Deep Space: {heading}", title_align="left")
+    return game_panel(rules, state, parts)
 
 
 def board_table(extra: dict[str, Any]) -> Table:
@@ -324,12 +322,12 @@ def players_table(figures: list[dict[str, Any]], extra: dict[str, Any]) -> Table
 def supply_text(extra: dict[str, Any]) -> Text:
     supply = extra["supply"]
     discard = sum(extra["discard"].values())
-    return Text(f"by the board: {supply['gems']} Gems, {supply['ore']} Ore, "
-                f"{supply['space_dogs']} Space Dogs"
+    return Text(f"by the board: {plural(supply['gems'], 'Gem')}, {supply['ore']} Ore, "
+                f"{plural(supply['space_dogs'], 'Space Dog')}"
                 + (f", {supply['force_fields']} Force Fields"
                    if extra.get("force_fields") == "shield" else "")
                 + f"; Action deck {extra['deck_size']}, "
-                f"discards {discard}; movements left {extra['movements_left']}"
+                f"discards {discard}; {plural(extra['movements_left'], 'movement')} left"
                 + (" (Energy Boost)" if extra["energy_boost"] else ""))
 
 
@@ -339,7 +337,7 @@ def battle_panel(battle: dict[str, Any]) -> Panel:
              f"{battle['defender_dogs']}) on {battle['planet']} from {battle['from']}"]
     if battle["last"]:
         lines.append(f"last exchange: {battle['last'][0]} against {battle['last'][1]}")
-    return Panel("\n".join(lines), title=f"battle ({battle['exchanges']} exchanges)",
+    return Panel("\n".join(lines), title=f"battle ({plural(battle['exchanges'], 'exchange')})",
                  title_align="left")
 
 

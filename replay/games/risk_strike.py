@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
-from tabletape.replay.render import plural
+from tabletape.replay.render import game_panel, plural
 from tabletape.replay.visitor import Visit
 from tabletape.rules.dice import D6
 from tabletape.rules.kernel import Rules
@@ -218,6 +218,7 @@ def derived(before: State, after: State, event: Any) -> list[str]:
     told += coins_taken(before, after)
     if isinstance(event, RolledOff) and after.order and not before.order:
         told.append(f"{after.name(after.order[0])} plays first.")
+        told += extra_cards_drawn(before, after)
     elif isinstance(event, RolledOff) and not after.order:
         tied = listing([after.name(seat) for seat in after.contenders])
         told.append(f"{tied} tie for the highest and roll again.")
@@ -230,6 +231,19 @@ def derived(before: State, after: State, event: Any) -> list[str]:
     elif after.turn != before.turn and after.turn > 0 and after.winner == NOBODY:
         told.append(f"Turn {after.turn}: {after.name(after.current)} to play.")
     return told
+
+
+def extra_cards_drawn(before: State, after: State) -> list[str]:
+    """Game Setup 6, "all players except the player going first draw an additional tactics
+    card": who drew one face down when the roll-off decided (a table may name it later with
+    ``deal player=NAME tactics=CARD``)."""
+    drew = [after.name(seat) for seat, (was, now) in enumerate(zip(before.seats, after.seats,
+                                                                    strict=True))
+            if now.unknown > was.unknown]
+    if not drew:
+        return []
+    return [f"{listing(drew)} {'draws' if len(drew) == 1 else 'draw'} an additional tactics "
+            "card face down."]
 
 
 def pairs_resolved(before: State, after: State, which: str) -> list[str]:
@@ -371,9 +385,6 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
     """Players, piles and the battle in progress, from the rules' figures and extra keys."""
     figures = rules.figures(state)
     extra = rules.extra(state)
-    turn = rules.turn(state)
-    result = rules.result(state)
-    heading = result.reason if result else f"turn {turn.turn}, round {turn.round}: {turn.phase}"
     parts: list[RenderableType] = [
         players_table(figures, extra),
         piles_table(extra),
@@ -383,7 +394,7 @@ def view(rules: Rules[Any], state: Any) -> RenderableType:
         parts.append(battle_panel(extra["battle"], extra["pending"]))
     elif extra["pending"]:
         parts.append(Text(pending_words(extra["pending"])))
-    return Panel(Group(*parts), title=f"Risk Strike: {heading}", title_align="left")
+    return game_panel(rules, state, parts)
 
 
 
@@ -451,6 +462,7 @@ def mark_tag(mark: str) -> str:
 
 def battle_panel(battle: dict[str, Any], pending: dict[str, Any] | None) -> Panel:
     attacker, defender = battle["attacker"], battle["defender"]
+    names = {"attacker": attacker, "defender": defender}
     where = f"{label(battle['target'])} from {label(battle['from'])}"
     active = f"{attacker} {battle['attacking_cards']}, {defender} {battle['defending_cards']}"
     troops = ", ".join(f"{t['owner']} ({t['side']})" for t in battle["troops"]) or "-"
@@ -460,23 +472,27 @@ def battle_panel(battle: dict[str, Any], pending: dict[str, Any] | None) -> Pane
         f"troops: {troops}",
     ]
     if battle["roll"]:
-        lines.append("dice rolled: " + dice_text(battle["roll"]))
+        lines.append("dice rolled: " + dice_text(battle["roll"], names))
     if battle["last"]:
-        lines.append("last roll: " + dice_text(battle["last"]))
+        lines.append("last roll: " + dice_text(battle["last"], names))
     if pending:
         lines.append(pending_words(pending))
     return Panel("\n".join(lines), title=f"battle ({battle['step']})", title_align="left")
 
 
-def dice_text(roll: dict[str, Any]) -> str:
+def dice_text(roll: dict[str, Any], names: dict[str, str]) -> str:
+    """``Olga 6,5,2 vs Patrick 4,3: pairs won: Olga 2``: each side's dice (Rally included)
+    under its player's name, and who won the pairs, by name (``names``: side -> player)."""
     def side(faces: list[int], bonus: int) -> str:  # the dice as they show, Rally included
         shown = ",".join(map(str, sorted((face + bonus for face in faces), reverse=True)))
         return shown + (f" (Rally +{bonus} each)" if bonus else "")
 
-    text = f"attacker {side(roll['attacker'], roll['attacker_bonus'])} vs defender "
-    text += side(roll["defender"], roll["defender_bonus"])
+    text = (f"{names['attacker']} {side(roll['attacker'], roll['attacker_bonus'])} vs "
+            f"{names['defender']} {side(roll['defender'], roll['defender_bonus'])}")
     if roll["winners"]:
-        text += " -> " + ", ".join(roll["winners"])
+        won = ", ".join(f"{names[who]} {roll['winners'].count(who)}"
+                        for who in ("attacker", "defender") if who in roll["winners"])
+        text += f": pairs won: {won}"
     return text
 
 

@@ -19,13 +19,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from msgspec.structs import replace
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
-from tabletape.replay.render import plural, won_words
+from tabletape.replay.render import game_panel, plural, won_words
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice as dice_rules
 from tabletape.rules.kernel import Result, Rules
@@ -613,15 +614,12 @@ def conservation(state: State) -> list[str]:
 
 def view(rules: Rules[Any], state: State) -> RenderableType:
     """Cybertron sector by sector, the players, the cards, the attack, what may be done now."""
-    turn = rules.turn(state)
-    result = rules.result(state)
-    heading = result.reason if result else turn.detail
     parts: list[RenderableType] = [board_note(state, short=True), sectors_table(state),
                                    players_table(state), cards_text(state)]
     if state.attack is not None:
         parts.append(attack_panel(state, state.attack))
     parts.append(may_text(rules, state))
-    return Panel(Group(*parts), title=f"Risk: Transformers: {heading}", title_align="left")
+    return game_panel(rules, state, parts)
 
 
 def board_note(state: State, short: bool = False) -> Text:
@@ -700,7 +698,7 @@ def special_words(state: State, place: str) -> str:
 
 
 def players_table(state: State) -> Table:
-    table = Table(title="Players", title_justify="left", expand=True)
+    table = Table(title="Players", title_justify="left", expand=True, box=box.SIMPLE_HEAD)
     for column in ("player", "leader", "zones", "units", "to place", "scrapheap", "hand"):
         table.add_column(column)
     for seat, me in enumerate(state.seats):

@@ -96,7 +96,7 @@ class MarvelUnited(SteppedRules[State], manifest=MANIFEST):
         phase = state.phase
         if state.pending:
             phase = state.pending[0].kind
-        return TurnInfo(turn=state.turns, round=state.rounds, phase=phase, active=active,
+        return TurnInfo(turn=hero_turn(state), round=state.rounds, phase=phase, active=active,
                         detail=phase_words(state))
 
     def result(self, state: State) -> Result | None:
@@ -222,6 +222,16 @@ def complete_draw(state: State, actor: str, event: Drew, rng: random.Random) -> 
 HEROES_TEAM = "heroes"
 """Every player's side: the heroes play together against the villain (the winning team is
 ``heroes`` or ``villain``)."""
+
+
+def hero_turn(state: State) -> int:
+    """The number of the latest hero turn: the first hero turn is turn 1; the villain's opening
+    turn comes before it (turn 0, with the setup), a later villain turn keeps the number of the
+    hero turn it follows (its round is the next one).
+
+    ``state.turns`` counts villain turns too (``state.rounds`` of them), so they are taken off.
+    """
+    return state.turns - state.rounds
 
 
 def hero_figures(state: State, seat: int) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletape.ledger.events import TABLE
-from tabletape.rules.kernel import ActionSpec, FieldSpec
+from tabletape.rules.kernel import ActionSpec, FieldSpec, plural
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.moves import (
     ACT,
@@ -198,7 +198,7 @@ def move_action(state: State, seat: int) -> list[ActionSpec]:
               FieldSpec(name="count", kind="int", doc="Recruits in the Crew"),
               FieldSpec(name="dog", kind="bool", required=False, doc="take the Space Dog along"))
     return [ActionSpec(type="move", actors=(state.name(seat),), fields=fields,
-                       doc=f"{state.moves_left} movements left")]
+                       doc=f"{plural(state.moves_left, 'movement')} left")]
 
 
 def shield_choices(state: State, seat: int) -> list[int]:

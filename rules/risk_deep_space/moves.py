@@ -12,7 +12,7 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import Event
 from tabletape.rules import dice, steps
-from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.kernel import IllegalAction, plural
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.events import (
     Battled,
@@ -1046,7 +1046,7 @@ def turn_words(state: State) -> str:
                 f"({state.recruits[fight.target]}){waiting}")
     if state.stage == DRAW:
         return f"{who} draws up to two Action cards"
-    return f"{who}: {STAGE_WORDS[state.stage]} ({state.moves_left} movements left)"
+    return f"{who}: {STAGE_WORDS[state.stage]} ({plural(state.moves_left, 'movement')} left)"
 
 
 def paw_words(state: State) -> str:

@@ -36,7 +36,7 @@ def test_view_shows_cards_piles_and_the_battle() -> None:
         "tactics deck",
         "discard pile",
         "Olga attacks Patrick's Europe from Asia",
-        "dice rolled: attacker 4,1 vs defender 5,3",
+        "dice rolled: Olga 4,1 vs Patrick 5,3",
         "[I]",
     ):
         assert expected in text, expected
@@ -55,7 +55,7 @@ def test_view_shows_the_dice_as_they_show_after_rally_and_bombard() -> None:
     6': the view shows each die as it shows now (the rulebook example's 4,1 after a Rally)."""
     lines = demo_actions()
     state = settle(play(start(DEMO_PLAYERS), *lines[:-2]))  # the Rally has taken effect
-    assert "dice rolled: attacker 6,3 (Rally +2 each) vs defender 5,3" in render(state)
+    assert "dice rolled: Olga 6,3 (Rally +2 each) vs Patrick 5,3" in render(state)
 
 
 def test_narration_of_the_deploying_steps() -> None:
