@@ -22,6 +22,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import Figure, figures_table  # noqa: E402
+from bench.startup import COMMANDS as STARTUP_COMMANDS  # noqa: E402
 
 
 def append_fsync_figure(quick: bool) -> Figure:
@@ -78,6 +79,12 @@ def record_figure(quick: bool) -> Figure:
     return figure(quick)
 
 
+def startup_figures(quick: bool) -> list[Figure]:
+    from bench.startup import measure
+
+    return measure(rounds=6 if quick else 20)
+
+
 BENCHMARKS: list[tuple[tuple[str, ...], Callable[[bool], Figure | list[Figure]]]] = [
     (("append_vs_fsync",), append_fsync_figure),
     (("append_vs_eventsourcing",), append_es_figure),
@@ -86,6 +93,7 @@ BENCHMARKS: list[tuple[tuple[str, ...], Callable[[bool], Figure | list[Figure]]]
     (("seek_flatness",), seek_figure),
     (("sync_vs_read_json", "report_vs_duckdb"), catalog_figures),
     (("record_cli_vs_python",), record_figure),
+    (tuple(f"startup_{name}" for name in STARTUP_COMMANDS), startup_figures),
 ]
 KEYS = [key for keys, _ in BENCHMARKS for key in keys]
 

@@ -123,17 +123,37 @@ class Folded:
         return f"<Folded {self.game} {self.rules.name} at seq {self.head_seq}>"
 
 
-def decoders(rules: Rules[Any]) -> dict[str, msgspec.json.Decoder[Any]]:
-    """One reusable decoder per event type of ``rules`` (cached on the rules object)."""
+def decoder(rules: Rules[Any], tag: str) -> msgspec.json.Decoder[Any]:
+    """The reusable decoder of ``rules``' event type ``tag``, built on first use and cached on the
+    rules object (KeyError for a type the game does not have)."""
     cached = getattr(rules, "_tabletape_decoders", None)
     if cached is None:
-        cached = {tag: msgspec.json.Decoder(cls) for tag, cls in rules.event_types().items()}
-        rules._tabletape_decoders = cached  # type: ignore[attr-defined]
-    return cached
+        cached = rules._tabletape_decoders = {}  # type: ignore[attr-defined]
+    found = cached.get(tag)
+    if found is None:
+        found = cached[tag] = msgspec.json.Decoder(rules.event_types()[tag])
+    return found
 
 
 Decode = Callable[[bytes], Event]
 """Stored payload -> the event it holds (raises msgspec's errors when it holds none)."""
+
+
+class EventDecoders(dict[str, Decode]):
+    """Each event type's decode in a log of one rules version, built when first looked up: a
+    decoder resolves its class's annotations, so building them all would cost a short command
+    (``status`` of a small game) more than its fold. KeyError for an unknown type."""
+
+    def __init__(self, rules: Rules[Any], version: str) -> None:
+        super().__init__()
+        self.rules, self.version = rules, version
+
+    def __missing__(self, tag: str) -> Decode:
+        plain = decoder(self.rules, tag)
+        upcast = self.rules.upcasters.get((tag, self.version))
+        decode = upcasting(upcast, plain, self.version) if upcast else plain.decode
+        self[tag] = decode
+        return decode
 
 
 def event_decoders(rules: Rules[Any], version: str = "") -> dict[str, Decode]:
@@ -147,12 +167,7 @@ def event_decoders(rules: Rules[Any], version: str = "") -> dict[str, Decode]:
         tables = rules._tabletape_tables = {}  # type: ignore[attr-defined]
     table = tables.get(version)
     if table is None:
-        plain = decoders(rules)
-        table = {tag: decoder.decode for tag, decoder in plain.items()}
-        for (tag, old), upcast in rules.upcasters.items():
-            if old == version and tag in plain:
-                table[tag] = upcasting(upcast, plain[tag], old)
-        tables[version] = table
+        table = tables[version] = EventDecoders(rules, version)
     return table
 
 

@@ -27,9 +27,32 @@ COMMAND_MODULES = (
 )
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
 
+COMMAND_HOMES = {
+    **dict.fromkeys(("games", "new", "record", "undo", "redo", "status", "log", "actions", "list",
+                     "verify", "repair", "demo", "play", "simulate"), "tabletape.replay.cli"),
+    **dict.fromkeys(("replay", "fork", "diff", "note", "audit"), "tabletape.replay.commands"),
+    **dict.fromkeys(("sql", "sync", "stats", "export", "import"), "tabletape.queries.commands"),
+}
+"""The module holding each command, so that running one imports that module only (a test checks
+the table against the apps; a name missing here only costs the other modules' imports)."""
 
-def build_app() -> typer.Typer:
-    """A new app holding every package's commands (the packages' own apps stay as they are)."""
+
+def modules_for(args: list[str]) -> tuple[str, ...]:
+    """The modules to compose for ``args``: the invoked command's own, else all (``--help``, no
+    command, a mistyped one, shell completion).
+
+    >>> modules_for(["status", "rs-k7pq"])
+    ('tabletape.replay.cli',)
+    >>> modules_for(["--help"]) == COMMAND_MODULES
+    True
+    """
+    home = COMMAND_HOMES.get(args[0]) if args else None
+    return (home,) if home is not None else COMMAND_MODULES
+
+
+def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
+    """A new app holding the commands of ``modules`` (by default every package's; the packages'
+    own apps stay as they are)."""
     import typer
 
     app = typer.Typer(
@@ -47,12 +70,21 @@ def build_app() -> typer.Typer:
         pass
 
     app.callback()(top_options)
-    for name in COMMAND_MODULES:
+    for name in modules:
         app.registered_commands.extend(importlib.import_module(name).app.registered_commands)
     from tabletape import help
 
     help.present(app)  # grouped, each with an example
     return app
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app that runs ``args``: only the invoked command's module when it holds the command
+    (so ``tabletape new`` imports no catalog), else every module."""
+    app = build_app(modules_for(args))
+    from tabletape.replay.quick import command_names
+
+    return app if not args or args[0] in command_names(app) else build_app()
 
 
 def version() -> str:
@@ -71,7 +103,8 @@ def _show_version(value: bool) -> None:
 
 
 def main() -> None:
-    """Entry point of the ``tabletape`` command (``record`` takes a fast path). Output to a pipe
+    """Entry point of the ``tabletape`` command: the commands typed during a game take a fast
+    path (:func:`quick_start`); any other imports only the module holding it. Output to a pipe
     closed early (``tabletape log GAME | head -1``) ends the command quietly, as Unix tools do;
     Ctrl-C ends it without a traceback."""
     try:
@@ -94,7 +127,7 @@ def closed_pipe() -> None:
 
 
 def run() -> None:
-    """The command: the fast ``record`` path, else the whole app."""
+    """The command: a fast path, else the app holding it."""
     import warnings
 
     from tabletape.rules.manifest import one_line_warnings
@@ -103,23 +136,35 @@ def run() -> None:
     from tabletape.exits import ask_json, wants_json
 
     ask_json(wants_json(sys.argv[1:]))  # every path below (the fast ones too) answers errors alike
-    if sys.argv[1:2] == ["record"]:
-        from tabletape.replay.quick import record_main
-
-        status = record_main(sys.argv[2:])
+    try:
+        status = quick_start(sys.argv[1:])
         if status is not None:
             sys.exit(status)
-    from tabletape.cli import run_app
+        from tabletape.cli import run_app
 
-    try:
-        run_app(build_app(), sys.argv[1:])
+        run_app(app_for(sys.argv[1:]), sys.argv[1:])
     except OSError as error:  # a command that does not word its own: still one line, no traceback
+        if isinstance(error, BrokenPipeError):
+            raise  # main ends it quietly
         from tabletape.exits import error_kind, failure, json_asked, json_error, printable
 
         message, code = failure(error)
         sys.stderr.write(json_error(message, code, error_kind(error, code)) if json_asked()
                          else f"error: {printable(message)}\n")
         sys.exit(code)
+
+
+def quick_start(args: list[str]) -> int | None:
+    """Run a command a table types during a game without building the app (its start-up is
+    most of its time); None when the command or its arguments need the full app."""
+    from tabletape.replay import quick
+
+    command, rest = (args[0], args[1:]) if args else ("", [])
+    if command == "record":
+        return quick.record_main(rest)
+    if command in quick.QUICK_COMMANDS:
+        return quick.invoke(COMMAND_HOMES[command], command, rest)
+    return None
 
 
 if __name__ == "__main__":
