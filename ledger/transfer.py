@@ -11,6 +11,7 @@ import contextlib
 import os
 import shutil
 import stat
+import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -144,15 +145,31 @@ class Candidate(NamedTuple):
     scratch: Future[None] | None
 
 
+STDIN = "-"
+"""The file name that means standard input (``tabletape import - --as ID``)."""
+
+
+def shown(source: Path) -> str:
+    """A log file's name as messages show it (``-`` is standard input).
+
+    >>> shown(Path("-")), shown(Path("rs-k7pq.jsonl"))
+    ('standard input', 'rs-k7pq.jsonl')
+    """
+    return "standard input" if str(source) == STDIN else str(source)
+
+
 def read_log_file(source: Path) -> bytes:
-    """The bytes of a log file to import; :class:`TransferError` if it is not a readable file."""
+    """The bytes of a log file to import (``-``: standard input); :class:`TransferError` if it is
+    not a readable file."""
     try:
+        if str(source) == STDIN:
+            return sys.stdin.buffer.read()
         if not stat.S_ISREG(source.stat().st_mode):
             raise TransferError(f"{source} is not a regular file (a folder, a device or a pipe); "
                                 "name a .jsonl log file")
         return source.read_bytes()
     except OSError as error:
-        raise TransferError(f"cannot read {source}: {error.strerror}") from None
+        raise TransferError(f"cannot read {shown(source)}: {error.strerror}") from None
 
 
 class ImportBatch:
@@ -189,14 +206,15 @@ class ImportBatch:
         try:
             self.ledger.path(game)
         except LedgerError as error:
-            raise TransferError(f"{source}: {error}") from None
+            raise TransferError(f"{shown(source)}: {error}") from None
         early = start_scratch(self.ledger, game, data) if game not in self.ready else None
         try:
-            records = verified_records(data, str(source))
+            records = verified_records(data, shown(source))
             problem = started_problem(records) or (self.check(game, records) if self.check
                                                    else "")
             if problem:
-                raise TransferError(f"{source} is not a game this ledger can replay: {problem}")
+                raise TransferError(f"{shown(source)} is not a game this ledger can replay: "
+                                    f"{problem}")
             first = data[: data.index(b"\n")]
             self.refuse_clash(source, game, first, data)
             if early is not None:
@@ -212,19 +230,19 @@ class ImportBatch:
         """Refuse a game already in the ledger or in this batch, or an id already used."""
         twin = next((c for c in self.ready.values() if c.first == first), None)
         if twin is not None:
-            raise TransferError(f"{source} is the same game as {twin.imported.source}, given "
-                                "twice; import it once")
+            raise TransferError(f"{shown(source)} is the same game as "
+                                f"{twin.imported.source}, given twice; import it once")
         same = find_same_game(self.ledger, first, self.seen)
         if same is not None:
             stored = self.ledger.path(same).read_bytes()
             how = "the same log" if stored == data else (
                 "an earlier part of it" if data.startswith(stored)
                 else "a different version of it")
-            raise TransferError(f"{source} is already in ledger {self.ledger.root} as game "
+            raise TransferError(f"{shown(source)} is already in ledger {self.ledger.root} as game "
                                 f"{same} ({how}); nothing imported")
         if game in self.ready:
-            raise TransferError(f"{source} and {self.ready[game].imported.source} would both be "
-                                f"game '{game}'; import one of them with --as NEW-ID")
+            raise TransferError(f"{shown(source)} and {self.ready[game].imported.source} would "
+                                f"both be game '{game}'; import one of them with --as NEW-ID")
         if self.ledger.path(game).exists():
             raise TransferError(f"game id '{game}' is already used in ledger "
                                 f"{self.ledger.root} by another game; import it under another "

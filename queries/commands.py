@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich import box
@@ -33,11 +33,14 @@ from tabletape.cli import (
     USAGE_EXIT,
     JsonOption,
     LedgerOption,
+    answering_json,
     err,
     fail,
+    is_stdio,
     out,
     people_errors,
     print_json,
+    warn,
 )
 from tabletape.ledger import Ledger
 from tabletape.ledger.errors import TabletapeError
@@ -69,6 +72,7 @@ class SqlFormat(StrEnum):
     table = "table"
     csv = "csv"
     json = "json"
+    jsonl = "jsonl"
     parquet = "parquet"
 
 
@@ -132,7 +136,9 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
 
 def say_outdated(outdated: str) -> None:
     """Tell people (on standard error) that the catalog of another version was rebuilt."""
-    if outdated:
+    if outdated and answering_json():
+        warn(outdated)
+    elif outdated:
         err.print(f"[yellow]note:[/] {escape(outdated)}", highlight=False)
 
 
@@ -143,6 +149,18 @@ def name_left_out(problems: dict[str, str], strict: bool) -> None:
     count = len(problems)
     games, logs, them = (("1 game is", "its log does", "it") if count == 1 else
                          (f"{count} games are", "their logs do", "them"))
+    if answering_json():
+        warn(f"{games} left out of the catalog", left_out=problems)
+    else:
+        say_left_out(problems, games, logs, them)
+    if strict:
+        fail(f"--strict: nothing was queried, since {games} left out; `tabletape verify --all` "
+             "says what is wrong with each log", ILLEGAL_EXIT)
+
+
+def say_left_out(problems: dict[str, str], games: str, logs: str, them: str) -> None:
+    """Name the games left out of the catalog, for people (the first few)."""
+    count = len(problems)
     err.print(f"[yellow]warning:[/] {games} left out of the catalog ({logs} not verify or "
               f"{logs.split()[-1]} not fold; results leave {them} out):", highlight=False)
     for game, problem in sorted(problems.items())[:LISTED_PROBLEMS]:
@@ -150,9 +168,6 @@ def name_left_out(problems: dict[str, str], strict: bool) -> None:
     if count > LISTED_PROBLEMS:
         err.print(f"  … and {count - LISTED_PROBLEMS} more: `tabletape sync` names them all",
                   highlight=False)
-    if strict:
-        fail(f"--strict: nothing was queried, since {games} left out; `tabletape verify --all` "
-             "says what is wrong with each log", ILLEGAL_EXIT)
 
 
 @contextmanager
@@ -221,25 +236,30 @@ def sql_command(
     query: Annotated[str, typer.Argument(
         help="One read-only statement, e.g. 'SELECT * FROM games'.")],
     output_format: Annotated[SqlFormat, typer.Option(
-        "--format", "-f", help="table, csv, json (a list of row objects) or parquet.",
+        "--format", "-f",
+        help="table, csv, json (a list of row objects), jsonl (one row object a line, "
+             "streamed) or parquet.",
     )] = SqlFormat.table,
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write to this file (required for parquet); never inside the "
-        "ledger.")] = None,
+        "--output", "-o", help="Write to this file (required for parquet; - is standard "
+        "output); never inside the ledger.")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="Overwrite the --output file if it exists.")] = False,
     ledger: LedgerOption = None,
     strict: StrictOption = False,
     no_sync: NoSyncOption = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Same as --format json.")] = False,
 ) -> None:
     """Run a read-only SQL query on the catalog (synced with the logs first)."""
     from tabletape.queries.catalog import catalog_path, opened
 
     with catalog_errors():
         check_read_only(query)
-        if output_format is SqlFormat.parquet and output is None:
-            raise QueryRefused("--format parquet needs --output FILE")
-        if output is not None:
+        output_format = chosen_format(output_format, as_json, SqlFormat.table, SqlFormat.json)
+        if output_format is SqlFormat.parquet:
+            check_parquet_target(output)
+        if output is not None and not is_stdio(output):
             check_output(output, Ledger(ledger).root, force=force)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
         with opened(catalog_path(store), read_only=True) as con:
@@ -247,6 +267,28 @@ def sql_command(
             if relation is None:
                 return
             write_result(relation, output_format, output)
+
+
+Format = TypeVar("Format", SqlFormat, ReportFormat)
+
+
+def chosen_format(given: Format, as_json: bool, default: Format, json_value: Format) -> Format:
+    """The output format: ``--json`` is ``--format json``; any other ``--format`` with it is
+    refused (a script would not know which it gets)."""
+    if not as_json:
+        return given
+    if given not in (default, json_value):
+        raise QueryRefused(f"--json is --format json: leave out --format {given.value} (or --json)")
+    return json_value
+
+
+def check_parquet_target(output: Path | None) -> None:
+    """Parquet is binary: it needs a file, or ``-`` when standard output is not a terminal."""
+    if output is None:
+        raise QueryRefused("--format parquet needs --output FILE (or - for a pipe)")
+    if is_stdio(output) and sys.stdout.isatty():
+        raise QueryRefused("--format parquet --output - writes binary data: redirect standard "
+                           "output to a file or a pipe")
 
 
 def check_output(path: Path, ledger_root: Path, *, force: bool = False) -> None:
@@ -261,13 +303,17 @@ def check_output(path: Path, ledger_root: Path, *, force: bool = False) -> None:
 
 def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
                  output: Path | None) -> None:
-    """Print or write the query's rows in ``output_format``."""
+    """Print or write the query's rows in ``output_format`` (``-``: standard output)."""
+    if output is not None and is_stdio(output):
+        output = None if output_format is not SqlFormat.parquet else output
     if output_format is SqlFormat.parquet:
-        from tabletape.queries.transfer import portable
-
         assert output is not None
-        typed = list(zip(relation.columns, map(str, relation.types), strict=True))
-        relation.project(portable(typed)).write_parquet(str(output))
+        write_parquet(relation, output)
+        return
+    if output_format is SqlFormat.jsonl:
+        with text_output(output) as stream:
+            for row in json_rows(relation):
+                stream.write(json.dumps(row, ensure_ascii=False) + "\n")
         return
     columns, types, rows = relation.columns, [str(t) for t in relation.types], relation.fetchall()
     if output_format is SqlFormat.table:
@@ -289,10 +335,44 @@ def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
         records = [{c: json_value(v, t) for c, t, v in zip(columns, types, row, strict=True)}
                    for row in rows]
         text = json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    with text_output(output) as stream:
+        stream.write(text)
+
+
+ROWS_A_BATCH = 1000
+"""Rows fetched at a time when they stream (``--format jsonl``)."""
+
+
+def json_rows(relation: duckdb.DuckDBPyRelation) -> Iterator[dict[str, Any]]:
+    """The relation's rows as JSON objects, fetched a batch at a time."""
+    columns, types = relation.columns, [str(t) for t in relation.types]
+    for row in relation.iter_rows(ROWS_A_BATCH):
+        yield {c: json_value(v, t) for c, t, v in zip(columns, types, row, strict=True)}
+
+
+@contextmanager
+def text_output(output: Path | None) -> Iterator[Any]:
+    """Standard output (``output`` None), or the file ``output`` opened for UTF-8 text."""
     if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+        yield sys.stdout
+        return
+    with output.open("w", encoding="utf-8") as stream:
+        yield stream
+
+
+def write_parquet(relation: duckdb.DuckDBPyRelation, output: Path) -> None:
+    """The rows as Parquet at ``output``, or on standard output for ``-`` (via a scratch file,
+    since Parquet is written whole)."""
+    from tabletape.queries.transfer import portable
+
+    typed = list(zip(relation.columns, map(str, relation.types), strict=True))
+    portable_rows = relation.project(portable(typed))
+    if not is_stdio(output):
+        portable_rows.write_parquet(str(output))
+        return
+    with tempfile_dir() as scratch:
+        portable_rows.write_parquet(str(scratch / "rows.parquet"))
+        copy_to_stdout(scratch / "rows.parquet")
 
 
 def result_table(columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> Table:
@@ -319,8 +399,16 @@ def json_value(value: Any, type_name: str) -> Any:
 
 
 def plain(value: Any) -> Any:
-    """A DuckDB Python value as a plain JSON-able one."""
-    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+    """A DuckDB Python value as a plain JSON-able one (a moment in UTC, ending in ``Z``).
+
+    >>> plain(datetime.datetime(2026, 1, 2, 3, 4, 5))
+    '2026-01-02T03:04:05Z'
+    >>> plain([decimal.Decimal("0.5"), b"\\x01"])
+    [0.5, '01']
+    """
+    if isinstance(value, datetime.datetime):
+        return utc_text(value)
+    if isinstance(value, datetime.date | datetime.time):
         return value.isoformat()
     if isinstance(value, datetime.timedelta):
         return value.total_seconds()
@@ -335,6 +423,19 @@ def plain(value: Any) -> Any:
     if value is None or isinstance(value, str | int | float | bool):
         return value
     return str(value)
+
+
+def utc_text(moment: datetime.datetime) -> str:
+    """A moment as ISO text in UTC ending in ``Z``; a naive one is UTC already (the catalog's
+    TIMESTAMPs are, by the ledger's convention).
+
+    >>> utc_text(datetime.datetime(2026, 1, 2, 4, 0, tzinfo=datetime.timezone(
+    ...     datetime.timedelta(hours=1))))
+    '2026-01-02T03:00:00Z'
+    """
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(datetime.UTC).replace(tzinfo=None)
+    return moment.isoformat() + "Z"
 
 
 # -- sync ----------------------------------------------------------------------------------------
@@ -383,6 +484,8 @@ def stats_command(
     strict: StrictOption = False,
     no_sync: NoSyncOption = False,
     no_pager: NoPagerOption = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Same as --format json.")] = False,
 ) -> None:
     """Win rates, first-player advantage, game lengths, dice luck and battle odds."""
     from tabletape.queries.catalog import catalog_path, opened
@@ -391,6 +494,8 @@ def stats_command(
     from tabletape.rules.kernel import unknown_name_message
 
     with catalog_errors():
+        output_format = chosen_format(output_format, as_json, ReportFormat.table,
+                                      ReportFormat.json)
         reports = all_reports()
         if report_name is not None and report_name not in reports:
             raise QueryRefused(unknown_name_message("report", report_name, list(reports)))
@@ -431,7 +536,8 @@ def report_view(report: Any) -> Table:
 def export_command(
     game: Annotated[str | None, typer.Argument(help="Game id, with --jsonl.")] = None,
     jsonl: Annotated[Path | None, typer.Option(
-        "--jsonl", help="Copy the game's log to this file (byte for byte).")] = None,
+        "--jsonl", help="Copy the game's log to this file (byte for byte; - is standard "
+                        "output).")] = None,
     parquet: Annotated[Path | None, typer.Option(
         "--parquet", help="Write every catalog table as Parquet under this folder, "
                           "partitioned by game kind.")] = None,
@@ -449,12 +555,18 @@ def export_command(
         if jsonl is not None:
             if game is None:
                 raise QueryRefused("--jsonl needs the GAME to export")
+            if is_stdio(jsonl):
+                export_to_stdout(Ledger(ledger), game, as_json)
+                return
             check_output(jsonl, Ledger(ledger).root, force=True)
             events = export_log(Ledger(ledger), game, jsonl)
             result: dict[str, Any] = {"game": game, "events": events, "file": str(jsonl)}
             message = f"Exported game {game} ({events} events) to {jsonl}."
         else:
             assert parquet is not None
+            if is_stdio(parquet):
+                raise QueryRefused("--parquet writes a folder of tables, which standard output "
+                                   "(-) cannot hold: name a folder")
             check_output(parquet, Ledger(ledger).root, force=True)
             store = synced(ledger, strict=strict)
             with opened(catalog_path(store), read_only=True) as con:
@@ -468,9 +580,43 @@ def export_command(
         out.print(message, highlight=False)
 
 
+def export_to_stdout(store: Ledger, game: str, as_json: bool) -> None:
+    """``export GAME --jsonl -``: the log's bytes on standard output, nothing else there (what
+    was exported is said on standard error)."""
+    from tabletape.queries.transfer import export_log
+
+    if as_json:
+        raise QueryRefused("--jsonl - writes the log itself to standard output: leave out --json")
+    with tempfile_dir() as scratch:
+        events = export_log(store, game, scratch)
+        copy_to_stdout(scratch / f"{game}.jsonl")
+    err.print(f"Exported game {escape(game)} ({events} events) to standard output.",
+              highlight=False)
+
+
+@contextmanager
+def tempfile_dir() -> Iterator[Path]:
+    """A scratch folder, removed afterwards."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="tabletape-") as scratch:
+        yield Path(scratch)
+
+
+def copy_to_stdout(path: Path) -> None:
+    """The bytes of ``path`` on standard output."""
+    import shutil
+
+    sys.stdout.flush()
+    with path.open("rb") as source:
+        shutil.copyfileobj(source, sys.stdout.buffer)
+    sys.stdout.buffer.flush()
+
+
 @app.command("import")
 def import_command(
-    files: Annotated[list[Path], typer.Argument(help="Log files (.jsonl) to import.")],
+    files: Annotated[list[Path], typer.Argument(
+        help="Log files (.jsonl) to import; - reads one from standard input (with --as).")],
     game_id: Annotated[str | None, typer.Option(
         "--as", help="Game id to use (one file only; default: the file name).")] = None,
     ledger: LedgerOption = None,
@@ -486,6 +632,8 @@ def import_command(
 
     if game_id and len(files) > 1:
         fail("--as names one game: import one file at a time with it", USAGE_EXIT)
+    if any(is_stdio(path) for path in files):
+        check_stdin_log(game_id)
     checked, refused = [], {}
     with people_errors(), ImportBatch(Ledger(ledger), game_log_problem) as batch:
         for path in files:
@@ -504,17 +652,30 @@ def import_command(
         raise typer.Exit(ILLEGAL_EXIT)
 
 
+def check_stdin_log(game_id: str | None) -> None:
+    """``import -`` needs ``--as`` (no file name to take the id from) and a log piped in."""
+    if not game_id:
+        fail("a log read from standard input (-) has no file name to take its id from: give it "
+             "one with --as GAME-ID", USAGE_EXIT)
+    if sys.stdin.isatty():
+        fail("import - reads a log from standard input: pipe one in or redirect a file "
+             "(tabletape import - --as GAME-ID < game.jsonl)", USAGE_EXIT)
+
+
 def print_import_outcomes(imported: Sequence[Any], refused: dict[str, str],
                           held_back: Sequence[Any]) -> None:
     """One line per file: imported, refused (why), or checked but held back."""
+    from tabletape.ledger.transfer import shown
+
     for done in imported:
         out.print(f"Imported {done.kind} game [bold cyan]{done.game}[/] "
-                  f"({done.events} events) from {done.source}.", highlight=False)
+                  f"({done.events} events) from {escape(shown(Path(done.source)))}.",
+                  highlight=False)
     for problem in refused.values():
         err.print(f"[bold red]error:[/] {escape(problem)}", highlight=False)
     for ready in held_back:
-        err.print(f"{escape(ready.source)} is fine ({ready.kind}, {ready.events} events) but was "
-                  "not imported, as the whole import is refused.", highlight=False)
+        err.print(f"{escape(shown(Path(ready.source)))} is fine ({ready.kind}, {ready.events} "
+                  "events) but was not imported, as the whole import is refused.", highlight=False)
     if refused:
         err.print(f"Nothing was imported: {len(refused)} of {len(refused) + len(held_back)} "
                   "files were refused. Leave them out or fix them, then import again.",

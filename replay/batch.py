@@ -21,7 +21,15 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletape.exits import PEOPLE_ERRORS, USAGE_EXIT, error_markup, failure
+from tabletape.exits import (
+    PEOPLE_ERRORS,
+    USAGE_EXIT,
+    error_kind,
+    error_markup,
+    failure,
+    json_asked,
+    report_error,
+)
 from tabletape.ledger import Ledger, Record, VersionConflict
 from tabletape.replay.fold import (
     Folded,
@@ -113,8 +121,8 @@ class Batch:
                 raise VersionConflict(self.game, expect_seq, folded.head_seq)
         except PEOPLE_ERRORS as error:
             message, code = failure(error)
-            err.print(error_markup(message), highlight=False)
-            return code
+            return report_error(message, code, error_kind(error, code), console=err,
+                                as_json=self.as_json or json_asked())
         for number, line in action_lines(lines):
             try:
                 if isinstance(line, BatchRefused):
@@ -165,6 +173,9 @@ class Batch:
             message, code = failure(error)
         else:
             message, code = str(error), USAGE_EXIT
+        if self.as_json or json_asked():  # one JSON error, with the line and what came before
+            return report_error(f"line {number}: {message}", code, error_kind(error, code),
+                                as_json=True, line=number, recorded=self.recorded)
         err.print(error_markup(f"line {number}: {message}"), highlight=False)
         err.print(f"Stopped at line {number}: {plural(self.recorded, 'line')} recorded before "
                   "it, nothing after it.", highlight=False)

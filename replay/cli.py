@@ -387,11 +387,12 @@ def repair(
     line_endings: Annotated[bool, typer.Option(
         "--line-endings", help="Turn CRLF line endings back into LF, if the hashes then "
         "match (a backup is kept).")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Cut off what a crash left half-written (a torn last line, an append cut short), keeping a
     backup of the file. Nothing cut was ever acknowledged."""
     if line_endings:
-        repair_line_endings(game, ledger)
+        repair_line_endings(game, ledger, as_json)
         return
     with people_errors():
         store = open_ledger(ledger)
@@ -399,7 +400,9 @@ def repair(
         refuse_unrepairable(store, game)
         backup = store.repair(game)
         verification = store.verify(game)
-    if backup is None:
+    if as_json:
+        print_json(repaired_json(game, backup, verification.events))
+    elif backup is None:
         out.print(f"Game {game} has no torn line and no append cut short; nothing changed.")
     else:
         out.print(f"Cut what a crash left half-written off game {game} ({before.problem}); it "
@@ -409,11 +412,21 @@ def repair(
              f"{verification.problem}", ILLEGAL_EXIT)
 
 
-def repair_line_endings(game: str, ledger: Path | None) -> None:
+def repaired_json(game: str, backup: Path | None, events: int | None = None) -> dict[str, Any]:
+    """``repair --json``: whether anything changed, the backup kept, the events left."""
+    return {"game": game, "repaired": backup is not None,
+            "backup": str(backup) if backup is not None else None, "events": events}
+
+
+def repair_line_endings(game: str, ledger: Path | None, as_json: bool = False) -> None:
     """``repair --line-endings``: restore LF endings when the chain then verifies."""
     with people_errors():
-        backup = open_ledger(ledger).repair_line_endings(game)
-    if backup is None:
+        store = open_ledger(ledger)
+        backup = store.repair_line_endings(game)
+        events = store.verify(game).events
+    if as_json:
+        print_json(repaired_json(game, backup, events))
+    elif backup is None:
         out.print(f"Game {game} has no CRLF line endings; nothing changed.")
     else:
         out.print(f"Restored the line endings of game {game}; every hash matches again. The "
@@ -441,12 +454,20 @@ def demo(
     game_kind: Annotated[str, typer.Option("--game", help="Which game's example "
                                            "(see `tabletape games`).")] = "risk-strike",
     ledger: LedgerOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Record an example game into the ledger and show it: start here."""
+    import io
+
+    from rich.console import Console
+
     from tabletape.replay.demo import run_demo
 
+    shown = Console(file=io.StringIO()) if as_json else out  # --json: the game id only
     with people_errors():
-        run_demo(open_ledger(ledger), out, find_game(game_kind).name)
+        game = run_demo(open_ledger(ledger), shown, find_game(game_kind).name)
+    if as_json:
+        print_json({"game": game})
 
 
 @app.command()

@@ -24,12 +24,13 @@ from tabletape.cli import (
     GameArgument,
     JsonOption,
     LedgerOption,
-    err,
     fail,
+    is_stdio,
     open_ledger,
     out,
     people_errors,
     print_json,
+    warn,
 )
 from tabletape.ledger import GameStarted, LedgerError, Noted, Record
 from tabletape.replay import render
@@ -65,7 +66,8 @@ def replay(
                                           "per event (up to --at when given).")] = False,
     html: Annotated[Path | None, typer.Option("--html", help="Write the game as a static HTML "
                                               "page: its narration, then the table at --at "
-                                              "(default: the end).")] = None,
+                                              "(default: the end); - is standard output.")
+                    ] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
     no_pager: NoPagerOption = False,
@@ -81,7 +83,10 @@ def replay(
         records = store.records(game)
         if html is not None:
             write_html(game, records, at, html)
-            out.print(f"Wrote {escape(str(html))}")
+            if as_json and not is_stdio(html):
+                print_json({"game": game, "file": str(html)})
+            elif not is_stdio(html):
+                out.print(f"Wrote {escape(str(html))}")
             return
         if narrate:
             print_narration(game, records, at, as_json, pager=not no_pager)
@@ -108,6 +113,9 @@ def write_html(game: str, records: list[Record], at: str | None, target: Path) -
     page = Console(record=True, width=110, file=io.StringIO(), force_terminal=True)
     page.print(narration_view(title, lines), highlight=False)
     page.print(render.status_view(opened.folded_at(position)))
+    if is_stdio(target):  # `--html -`: the page on standard output
+        sys.stdout.write(page.export_html(inline_styles=True))
+        return
     try:
         target.write_text(page.export_html(inline_styles=True), encoding="utf-8")
     except OSError as error:
@@ -146,8 +154,7 @@ def fork(
         made = fork_game(store, game, parse_point(at), new_id)
         folded = open_game(store, made.game)
     if made.damaged:
-        err.print(f"[yellow]warning:[/] {escape(made.damaged)}; the fork repeats only events "
-                  "that verified", highlight=False)
+        warn(f"{made.damaged}; the fork repeats only events that verified")
     if as_json:
         print_json({"game": made.game, "parent": made.parent, "fork_seq": made.fork_seq,
                     "carried_undos": made.carried_undos, "status": render.status_json(folded)})

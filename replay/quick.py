@@ -55,7 +55,7 @@ def record_main(args: Sequence[str]) -> int | None:
         return None  # typer says what is wrong with the value
     from rich.console import Console
 
-    from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
+    from tabletape.exits import PEOPLE_ERRORS, error_kind, failure, json_asked, report_error
     from tabletape.ledger import Ledger
     from tabletape.replay.fold import record_line
 
@@ -72,8 +72,8 @@ def record_main(args: Sequence[str]) -> int | None:
                                       game, action, expect_seq=int(expect) if expect else None)
     except PEOPLE_ERRORS as error:
         message, code = failure(error)
-        Console(stderr=True).print(error_markup(message), highlight=False)
-        return code
+        return report_error(message, code, error_kind(error, code),
+                            as_json=bool(options.get("--json")) or json_asked())
     from tabletape.replay.batch import recorded_echo, recorded_json
 
     if options.get("--json"):

@@ -58,7 +58,7 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
     app = typer.Typer(
         help="Record tabletop games as event logs; replay, audit and query them.",
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,
         rich_markup_mode="rich",
     )
 
@@ -72,6 +72,9 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
     app.callback()(top_options)
     for name in modules:
         app.registered_commands.extend(importlib.import_module(name).app.registered_commands)
+    from tabletape import help
+
+    help.present(app)  # grouped, each with an example
     return app
 
 
@@ -130,18 +133,24 @@ def run() -> None:
     from tabletape.rules.manifest import one_line_warnings
 
     warnings.showwarning = one_line_warnings(warnings.showwarning)  # a broken game: one line
+    from tabletape.exits import ask_json, wants_json
+
+    ask_json(wants_json(sys.argv[1:]))  # every path below (the fast ones too) answers errors alike
     try:
         status = quick_start(sys.argv[1:])
         if status is not None:
             sys.exit(status)
-        app_for(sys.argv[1:])()
+        from tabletape.cli import run_app
+
+        run_app(app_for(sys.argv[1:]), sys.argv[1:])
     except OSError as error:  # a command that does not word its own: still one line, no traceback
         if isinstance(error, BrokenPipeError):
             raise  # main ends it quietly
-        from tabletape.exits import failure, printable
+        from tabletape.exits import error_kind, failure, json_asked, json_error, printable
 
         message, code = failure(error)
-        sys.stderr.write(f"error: {printable(message)}\n")
+        sys.stderr.write(json_error(message, code, error_kind(error, code)) if json_asked()
+                         else f"error: {printable(message)}\n")
         sys.exit(code)
 
 
