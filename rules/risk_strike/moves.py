@@ -16,6 +16,7 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import Event
 from tabletape.rules import dice, steps
+from tabletape.rules.actions import quoted
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_strike import data
 from tabletape.rules.risk_strike.events import (
@@ -585,10 +586,10 @@ def step_words(state: State, battle: Battle) -> str:
     """:func:`deploy_turn` as version 2 words it."""
     attacker, defender = state.name(battle.attacker), state.name(battle.defender)
     return {
-        ATTACKER_STEP: f"{attacker} deploys first: deploy troops=N by={attacker}, or troops=0 "
-                       "for none",
+        ATTACKER_STEP: f"{attacker} deploys first: deploy troops=N by={quoted(attacker)}, or "
+                       "troops=0 for none",
         DEFENDER_STEP: f"{defender}, the defender, deploys or declines first (deploy troops=N "
-                       f"by={defender}, or troops=0 for none)",
+                       f"by={quoted(defender)}, or troops=0 for none)",
         HELPERS_STEP: f"other players may still deploy for either side, until {attacker} rolls "
                       "or types resolve",
     }.get(battle.deploy_step, "troops are deployed")
