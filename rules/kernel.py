@@ -324,17 +324,18 @@ def check_player_names(players: Sequence[str]) -> None:
     >>> check_player_names(["Olga", "olga"])
     Traceback (most recent call last):
     ...
-    tabletape.rules.kernel.BadOptions: two players are called 'olga': names must differ in more
-    than case
+    tabletape.rules.kernel.BadOptions: player names must be different: 'Olga' and 'olga' differ
+    only in case
     """
     for player in players:
         check_name(player)
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for player in players:
-        if player.casefold() in seen:
-            raise BadOptions(f"two players are called '{player}': names must differ in more "
-                             "than case")
-        seen.add(player.casefold())
+        first = seen.setdefault(player.casefold(), player)
+        if first is not player:
+            raise BadOptions(f"player names must be different: '{first}' and '{player}' differ "
+                             "only in case" if first != player else
+                             f"player names must be different: '{player}' is given twice")
 
 
 class SteppedRules(Rules[S]):

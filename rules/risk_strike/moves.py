@@ -70,7 +70,6 @@ from tabletape.rules.risk_strike.state import (
     names,
     players,
     put,
-    seat_of,
     tactics_left,
     take_cards,
     title,
@@ -999,7 +998,7 @@ def artillery_target(state: State, seat: int, card: int, event: Played) -> Pendi
     """Artillery: 'Force any one player to discard up to 2 active troop cards' (the player who
     played them, helpers included)."""
     choices = target_choices(state, seat, card) or ()
-    target = seat_of(state, event.target)
+    target = player_arg(state, event.target) if event.target else None
     if target is None or state.name(target) not in choices:
         refuse("Artillery targets a player with active troops (target=NAME)", choices)
     most = data.ARTILLERY_TROOPS.value
