@@ -54,6 +54,9 @@ MAX_ID_BYTES = 160
 """The longest game id (UTF-8 bytes): its file, scratch and backup names all fit the 255 bytes
 file systems allow a name."""
 
+MAX_CHOSEN_ID = 40
+"""The longest game id a person chooses (``--id``): ids are typed at the table."""
+
 _records_decoder = msgspec.json.Decoder(Record)
 
 
@@ -71,6 +74,30 @@ class MissingLedger(LedgerError):
     """The ledger folder does not exist (or is a file): read commands never make one."""
 
     exit_code = USAGE_EXIT
+
+
+class BadGameId(LedgerError):
+    """A chosen game id (``--id``) outside the alphabet of the ids tabletape draws."""
+
+    exit_code = USAGE_EXIT
+
+
+def check_game_id(game: str) -> None:
+    """Refuse a chosen id unless it is written like the ids tabletape draws: lowercase letters
+    a-z and digits, in words joined by single hyphens, at most :data:`MAX_CHOSEN_ID` long.
+
+    >>> check_game_id("rs-k7pq")
+    >>> check_game_id("My Game!")
+    Traceback (most recent call last):
+    ...
+    tabletape.ledger.store.BadGameId: game id 'My Game!' is not written like rs-k7pq: use ...
+    """
+    words = game.split("-")
+    if len(game) > MAX_CHOSEN_ID or not all(w and w.isascii() and w.isalnum() and w == w.lower()
+                                            for w in words):
+        raise BadGameId(f"game id '{game[:MAX_CHOSEN_ID + 10]}' is not written like rs-k7pq: "
+                        "use lowercase letters a-z and digits, in words joined by single "
+                        f"hyphens, at most {MAX_CHOSEN_ID} characters")
 
 
 class NotALog(LedgerError):
@@ -406,10 +433,13 @@ class Ledger:
         """Start a log whose first event is ``started`` (and whose next are ``then``); its id.
 
         The log is written whole under a scratch name, fsynced, then linked into place: a
-        failure (a full disk) or a crash leaves no game at all, never a half-made one. Without
-        ``game_id`` a fresh id is drawn (``prefix``-xxxx; another is drawn if a process takes it
+        failure (a full disk) or a crash leaves no game at all, never a half-made one. A chosen
+        ``game_id`` must be written like a drawn one (:func:`check_game_id`); without it a fresh
+        id is drawn (``prefix``-xxxx; another is drawn if a process takes it
         first). Raises :class:`LedgerError` when ``game_id`` is taken.
         """
+        if game_id is not None:
+            check_game_id(game_id)
         first_at = at or utc_stamp()
         line, first = sealed_record(1, first_at, TABLE, event_type(started),
                                     encode_payload(started), GENESIS_HASH)

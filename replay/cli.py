@@ -50,6 +50,7 @@ from tabletape.replay.fold import (
     undo,
 )
 from tabletape.rules.kernel import BadOptions, find_game, game_part, manifest_of, registered
+from tabletape.rules.names import player_names
 
 app = typer.Typer(
     help="Record tabletop games as event logs; replay, audit and query them.",
@@ -93,21 +94,23 @@ def games(as_json: JsonOption = False) -> None:
 @app.command()
 def new(
     kind: Annotated[str, typer.Argument(help="Game kind (see `tabletape games`).")],
-    player: Annotated[list[str], typer.Option("--player", "-p",
-                                              help="A player, in seat order; repeat it.")],
+    player: Annotated[list[str], typer.Option(
+        "--player", "-p", help="A player, in seat order; repeat it, or separate names with "
+        "commas (Olga,Patrick). Letters, digits, single spaces and ' - . _, at most 32.")],
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="KEY=VALUE setup option.")] = None,
     seed: Annotated[int | None, typer.Option(
         min=0, max=MAX_SEED, help="Seed of tabletape's dice (0 to 2**63-1).")] = None,
-    game_id: Annotated[str | None, typer.Option("--id", help="Choose the game id.")] = None,
+    game_id: Annotated[str | None, typer.Option(
+        "--id", help="Choose the game id: lowercase letters, digits and single hyphens "
+        "(like rs-k7pq).")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Start a game: its kind, its players in seat order, its options."""
     with people_errors():
         rules = find_game(kind)
-        players = tuple(name.strip() for value in player for name in value.split(",")
-                        if name.strip())
+        players = player_names(player)
         options = rules.options(parse_options(option or []), players)
         started = GameStarted(
             kind=rules.name, rules_version=rules.rules_version,
@@ -135,12 +138,29 @@ def parts_of(kind: str) -> tuple[str, ...]:
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``--option KEY=VALUE``s as a dict; a pair that is not KEY=VALUE, an empty value, or a key
+    given twice is refused (:class:`BadOptions`, exit 2), never silently read.
+
+    >>> parse_options(["board=ours.json", "reshuffle = yes"])
+    {'board': 'ours.json', 'reshuffle': 'yes'}
+    >>> parse_options(["board="])
+    Traceback (most recent call last):
+    ...
+    tabletape.rules.kernel.BadOptions: option 'board' has no value: give board=VALUE, or leave the
+    option out for its default
+    """
     options: dict[str, str] = {}
     for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
+        key, sep, value = (part.strip() for part in pair.partition("="))
+        if not sep or not key:
             raise BadOptions(f"option '{pair}' is not KEY=VALUE")
-        options[key.strip()] = value.strip()
+        if not value:
+            raise BadOptions(f"option '{key}' has no value: give {key}=VALUE, or leave the "
+                             "option out for its default")
+        if key in options:
+            raise BadOptions(f"option '{key}' is given twice ({options[key]}, {value}): give "
+                             "it once")
+        options[key] = value
     return options
 
 

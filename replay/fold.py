@@ -41,7 +41,9 @@ from tabletape.rules.actions import (
     ParsedAction,
     event_from,
     field_specs,
+    only_choices_filled,
     parse_action,
+    quoted,
 )
 from tabletape.rules.kernel import (
     IllegalAction,
@@ -509,6 +511,7 @@ def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
             if parsed.action != "game-started" else "a game is started with `tabletape new`"
         )
     types = {tag: cls for tag, cls in rules.event_types().items() if tag not in UNDOABLE_SKIP}
+    parsed = only_choices_filled(parsed, types, lambda: rules.legal_actions(folded.state))
     event = event_from(parsed, types)
     refuse_when_over(rules, folded.state)
     if parsed.by:
@@ -756,7 +759,7 @@ def action_text(event: Event) -> str:
             continue
         if value is None or value == () or value == []:
             continue
-        parts.append(f"{field.encode_name}={shlex_quote(format_field(value))}")
+        parts.append(f"{field.encode_name}={quoted(format_field(value))}")
     return " ".join(parts)
 
 
@@ -767,12 +770,6 @@ def format_field(value: object) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     return str(value)
-
-
-def shlex_quote(text: str) -> str:
-    import shlex
-
-    return text if text and all(c.isalnum() or c in "-_,.:" for c in text) else shlex.quote(text)
 
 
 __all__ = [

@@ -27,9 +27,9 @@ from tabletape.replay.fold import (
     open_game,
     prepare_line,
     redo,
-    shlex_quote,
     undo,
 )
+from tabletape.rules.actions import ActionSyntaxError, quoted, split_words
 
 COMMANDS = ("undo", "redo", "status", "log", "actions", "help", "quit")
 
@@ -191,8 +191,8 @@ class Prompt:
     def candidates(self, buffer: str, text: str) -> list[str]:
         """What Tab offers for the word ``text`` at the end of ``buffer``."""
         try:
-            words = shlex.split(buffer)
-        except ValueError:
+            words = split_words(buffer)
+        except ActionSyntaxError:  # an unclosed quote, while typing
             words = buffer.split()
         if buffer.endswith(" ") or not words:
             words.append("")
@@ -212,7 +212,7 @@ class Prompt:
         if field is not None and field.kind.startswith("list"):
             done, comma, item = value.rpartition(",")
             return [f"{key}={done}{comma}{c}" for c in choices if begins(c, item)]
-        return [f"{key}={shlex_quote(c)} " for c in choices if begins(c, value)]
+        return [f"{key}={quoted(c)} " for c in choices if begins(c, value)]
 
 
 def begins(choice: str, typed: str) -> bool:

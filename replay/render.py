@@ -28,9 +28,8 @@ from tabletape.replay.fold import (
     decode_event,
     format_field,
     redos,
-    shlex_quote,
 )
-from tabletape.rules.actions import usage
+from tabletape.rules.actions import quoted, usage
 from tabletape.rules.kernel import ActionSpec, Rules, TurnInfo, game_part, plural, won_words
 
 Row = TypeVar("Row")
@@ -147,7 +146,7 @@ def echo_text(event: Any) -> str:
         value = getattr(event, field.name)
         if value is None or value in ("", (), []) or (value == field.default and not value):
             continue
-        parts.append(f"{field.encode_name}={shlex_quote(format_field(value))}")
+        parts.append(f"{field.encode_name}={quoted(format_field(value))}")
     return " ".join(parts)
 
 

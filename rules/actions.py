@@ -2,7 +2,9 @@
 
 ``ACTION key=value ...``: the event type's kebab-case name, then fields converted by msgspec
 (lists comma-separated; dice of mixed sizes as ``d8:7,3``, see :class:`tabletape.rules.dice.Die`).
-``by=NAME`` names who acts when it is not obvious (an out-of-turn card).
+``by=NAME`` names who acts when it is not obvious (an out-of-turn card). A value with a space
+is quoted, ``by="Mary Ann"`` (or ``'Mary Ann'``); a quote only opens at the start of a word or of
+a value, so ``by=O'Brien`` needs none (:func:`split_words`; :func:`quoted` writes a value back).
 
 >>> from tabletape.ledger.events import Noted
 >>> parse_action("note text=hello by=olga")
@@ -15,15 +17,20 @@ from __future__ import annotations
 
 import functools
 import re
-import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import msgspec
 
 from tabletape.ledger.events import Event
 from tabletape.rules.dice import DIE_SYNTAX, Die
-from tabletape.rules.kernel import FieldSpec, RulesError, split_list, unknown_name_message
+from tabletape.rules.kernel import (
+    ActionSpec,
+    FieldSpec,
+    RulesError,
+    split_list,
+    unknown_name_message,
+)
 
 ACTOR_KEY = "by"
 """The reserved key that names who acts: ``by=patrick``."""
@@ -41,7 +48,7 @@ class ParsedAction(NamedTuple):
 
 def parse_action(text: str | Sequence[str]) -> ParsedAction:
     """Split ``roll attacker=6,3,2 defender=5,5`` into the action, its values and ``by``."""
-    tokens = shlex.split(text) if isinstance(text, str) else list(text)
+    tokens = split_words(text) if isinstance(text, str) else list(text)
     if not tokens:
         raise ActionSyntaxError("no action given; type an action name, then key=value fields")
     action, *pairs = tokens
@@ -61,6 +68,69 @@ def parse_action(text: str | Sequence[str]) -> ParsedAction:
         else:
             values[key] = value.strip()
     return ParsedAction(action.strip().lower(), values, by)
+
+
+QUOTES = "\"'"
+"""The quotes that may open a quoted word or value."""
+
+SAFE_MARKS = "-_,.:+/@%"
+"""What a value written back bare may hold besides letters and digits (safe in a shell too)."""
+
+
+def split_words(text: str) -> list[str]:
+    r"""The words of a typed line, as a shell splits them, with one difference: a quote opens a
+    quoted part only at the start of a word or right after its ``=``, so the apostrophe of
+    ``O'Brien`` is a letter. Inside double quotes (and outside quotes) a backslash keeps the
+    next character as it is.
+
+    >>> split_words("deal player=\"Mary Ann\" by=O'Brien note='it is' ")
+    ['deal', 'player=Mary Ann', "by=O'Brien", 'note=it is']
+    >>> split_words(r'note text="a \"b\""')
+    ['note', 'text=a "b"']
+    """
+    words: list[str] = []
+    word: list[str] | None = None
+    chars = iter(text)
+    for char in chars:
+        if char.isspace():
+            if word is not None:
+                words.append("".join(word))
+            word = None
+            continue
+        word = word if word is not None else []
+        if char in QUOTES and (not word or (word[-1] == "=" and word.count("=") == 1)):
+            word.extend(quoted_part(char, chars))
+        elif char == "\\":
+            word.append(next(chars, ""))
+        else:
+            word.append(char)
+    if word is not None:
+        words.append("".join(word))
+    return words
+
+
+def quoted_part(quote: str, chars: Iterator[str]) -> list[str]:
+    """The characters up to the closing ``quote`` (a backslash escapes within double quotes)."""
+    part: list[str] = []
+    for char in chars:
+        if char == quote:
+            return part
+        part.append(next(chars, "") if char == "\\" and quote == '"' else char)
+    raise ActionSyntaxError(f"a {quote} quote is not closed; put one after the quoted value "
+                            '(by="Mary Ann")')
+
+
+def quoted(value: str) -> str:
+    r"""``value`` as it is typed back, at the prompt or in a shell: bare when it holds only
+    letters, digits and :data:`SAFE_MARKS`, else in double quotes (read back by
+    :func:`split_words`).
+
+    >>> print(*(quoted(v) for v in ("Olga", "Zoë", "Mary Ann", "O'Brien", 'say "hi"', "")))
+    Olga Zoë "Mary Ann" "O'Brien" "say \"hi\"" ""
+    """
+    if value and all(c.isalnum() or c in SAFE_MARKS for c in value):
+        return value
+    return '"' + re.sub(r'([\\"$`])', r"\\\1", value) + '"'
 
 
 def event_from(parsed: ParsedAction, types: Mapping[str, type[Event]]) -> Event:
@@ -84,6 +154,32 @@ def event_from(parsed: ParsedAction, types: Mapping[str, type[Event]]) -> Event:
         return msgspec.convert(raw, cls, strict=False)
     except msgspec.ValidationError as error:
         raise ActionSyntaxError(validation_message(parsed, specs, str(error))) from None
+
+
+def only_choices_filled(parsed: ParsedAction, types: Mapping[str, type[Event]],
+                        legal: Callable[[], Sequence[ActionSpec]]) -> ParsedAction:
+    """``parsed`` with each required field it leaves out filled in when the rules list one legal
+    value for it now (``legal()``, the game's :meth:`~tabletape.rules.kernel.Rules.legal_actions`,
+    asked only when a field is missing): ``attack`` without ``defender=`` in a 2-player game.
+    A field whose legal values the rules do not list, or list several of, stays required; a list
+    field is never filled (one legal item is not one legal list).
+
+    >>> from tabletape.ledger.events import Noted
+    >>> spec = ActionSpec(type="note", actors=("table",),
+    ...                   fields=(FieldSpec(name="text", kind="str", choices=("hello",)),))
+    >>> only_choices_filled(ParsedAction("note", {}, None), {"note": Noted}, lambda: [spec])
+    ParsedAction(action='note', values={'text': 'hello'}, by=None)
+    """
+    cls = types.get(parsed.action)
+    if cls is None or all(s.name in parsed.values for s in field_specs(cls) if s.required):
+        return parsed
+    offered = [spec.fields for spec in legal() if spec.type == parsed.action]
+    values = dict(parsed.values)
+    for field in offered[0] if len(offered) == 1 else ():
+        if (field.required and field.name not in values and len(field.choices) == 1
+                and not field.kind.startswith("list")):
+            values[field.name] = field.choices[0]
+    return parsed._replace(values=values)
 
 
 def typed_dice(name: str, value: Any, annotation: Any) -> Any:
@@ -161,7 +257,7 @@ def usage(action: str, specs: Sequence[FieldSpec] | Any) -> str:
     """``roll attacker=list[int] [defender=list[int]]``: one action's syntax."""
     parts = [action]
     for spec in specs:
-        choice = "|".join(spec.choices[:6]) + ("|…" if len(spec.choices) > 6 else "")
+        choice = "|".join(map(quoted, spec.choices[:6])) + ("|…" if len(spec.choices) > 6 else "")
         value = choice or spec.kind
         parts.append(f"{spec.name}={value}" if spec.required else f"[{spec.name}={value}]")
     return " ".join(parts)

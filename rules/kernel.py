@@ -30,7 +30,6 @@ import dataclasses
 import difflib
 import hashlib
 import random
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -39,6 +38,7 @@ import msgspec
 from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import LEDGER_EVENTS, Event, GameStarted, event_type
 from tabletape.rules.manifest import GameManifest, discovered, load, warn_not_loaded
+from tabletape.rules.names import check_name
 
 S = TypeVar("S")
 
@@ -251,10 +251,7 @@ class Rules(Generic[S]):
                 f"{self.title} is for {self.min_players} to {self.max_players} players, "
                 f"not {len(players)}"
             )
-        for player in players:
-            check_player_name(player)
-        if len(set(p.casefold() for p in players)) != len(players):
-            raise BadOptions("player names must be different")
+        check_player_names(players)
         known = {f.encode_name: f for f in msgspec.structs.fields(self.Options)}
         for key in raw:
             if key not in known:
@@ -350,31 +347,26 @@ def protocol_version(title: str, version: str, known: Sequence[str]) -> int:
     return int(version)
 
 
-FORBIDDEN_IN_NAMES = frozenset("=,[]\"'`\\")
-"""Characters a player name may not hold: they mean something in the action syntax or on screen."""
+def check_player_names(players: Sequence[str]) -> None:
+    """Refuse (exit 2) a player name that breaks the name rule (:mod:`tabletape.rules.names`)
+    and, as :class:`BadOptions`, two names that are the same in any case.
 
-
-def check_player_name(name: str) -> None:
-    """Raise :class:`BadOptions` unless ``name`` can be typed back in ``by=NAME``.
-
-    >>> check_player_name("Olga")
-    >>> check_player_name("a=b")
+    >>> check_player_names(["Olga", "O'Brien", "Mary Ann"])
+    >>> check_player_names(["Olga", "olga"])
     Traceback (most recent call last):
     ...
-    tabletape.rules.kernel.BadOptions: player name 'a=b' may not contain '='; use letters, digits,
-    - or _
+    tabletape.rules.kernel.BadOptions: player names must be different: 'Olga' and 'olga' differ
+    only in case
     """
-    if not name or name != name.strip():
-        raise BadOptions(f"player name '{name}' is empty or starts or ends with a space")
-    if any(unicodedata.category(c) == "Cc" for c in name):
-        raise BadOptions(f"player name {name!r} holds a control character; use letters, digits, "
-                         "- or _")
-    bad = sorted(FORBIDDEN_IN_NAMES.intersection(name))
-    if bad:
-        raise BadOptions(f"player name '{name}' may not contain {' '.join(repr(c) for c in bad)}"
-                         "; use letters, digits, - or _")
-    if name.casefold() == "table":
-        raise BadOptions("'table' names the table itself; choose another player name")
+    for player in players:
+        check_name(player)
+    seen: dict[str, str] = {}
+    for player in players:
+        first = seen.setdefault(player.casefold(), player)
+        if first is not player:
+            raise BadOptions(f"player names must be different: '{first}' and '{player}' differ "
+                             "only in case" if first != player else
+                             f"player names must be different: '{player}' is given twice")
 
 
 class SteppedRules(Rules[S]):

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.ledger.events import TABLE
 from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.names import normal
 
 NOBODY = -1
 """No seat: the table when it acts, nobody on a space, no location, no card."""
@@ -73,19 +74,29 @@ def find_seat(typed: str, players: Sequence[str], *, aliases: Sequence[Sequence[
     prefix that begins several names raises :class:`AmbiguousName` naming them; an empty name
     names nobody.
     """
-    key = typed.strip().casefold()
-    if table and key == TABLE:
-        return NOBODY
     if typed in players:  # the exact spelling: every recorded actor is spelled this way
         return players.index(typed)
-    folded = list(map(str.casefold, players))
+    key = folded_name(typed)
+    if table and key == TABLE:
+        return NOBODY
+    folded = list(map(folded_name, players))
     if key in folded:
         return folded.index(key)
     for names in aliases:
-        other = list(map(str.casefold, names))
+        other = list(map(folded_name, names))
         if key in other:
             return other.index(key)
     return unique_prefix(typed, key, players, folded)
+
+
+def folded_name(name: str) -> str:
+    """``name`` as names are compared: NFC (``Zoë`` typed either way), any case, no spaces
+    around it.
+
+    >>> folded_name(" ZOE\u0308 ") == folded_name("zoë")
+    True
+    """
+    return normal(name).casefold()
 
 
 def unique_prefix(typed: str, key: str, players: Sequence[str],

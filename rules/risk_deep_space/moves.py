@@ -12,6 +12,7 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import Event
 from tabletape.rules import dice, steps
+from tabletape.rules.actions import quoted
 from tabletape.rules.kernel import IllegalAction, plural
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.events import (
@@ -545,8 +546,8 @@ def battle(state: State, seat: int, event: Battled) -> State:
         defender = state.name(fight.defender)
         raise IllegalAction(
             f"{defender} may first answer the invasion, before the dice: "
-            f"{' or '.join(data.title(c) for c in answers)} (play card=CARD by={defender}), "
-            f"or pass (pass by={defender})")
+            f"{' or '.join(data.title(c) for c in answers)} "
+            f"(play card=CARD by={quoted(defender)}), or pass (pass by={quoted(defender)})")
     if seat != fight.attacker:
         raise IllegalAction(f"{state.name(fight.attacker)} records the dice of the battle",
                             allowed=(state.name(fight.attacker),))

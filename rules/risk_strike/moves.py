@@ -16,6 +16,7 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import Event
 from tabletape.rules import dice, steps
+from tabletape.rules.actions import quoted
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_strike import data
 from tabletape.rules.risk_strike.events import (
@@ -69,7 +70,6 @@ from tabletape.rules.risk_strike.state import (
     names,
     players,
     put,
-    seat_of,
     tactics_left,
     take_cards,
     title,
@@ -585,10 +585,10 @@ def step_words(state: State, battle: Battle) -> str:
     """:func:`deploy_turn` as version 2 words it."""
     attacker, defender = state.name(battle.attacker), state.name(battle.defender)
     return {
-        ATTACKER_STEP: f"{attacker} deploys first: deploy troops=N by={attacker}, or troops=0 "
-                       "for none",
+        ATTACKER_STEP: f"{attacker} deploys first: deploy troops=N by={quoted(attacker)}, or "
+                       "troops=0 for none",
         DEFENDER_STEP: f"{defender}, the defender, deploys or declines first (deploy troops=N "
-                       f"by={defender}, or troops=0 for none)",
+                       f"by={quoted(defender)}, or troops=0 for none)",
         HELPERS_STEP: f"other players may still deploy for either side, until {attacker} rolls "
                       "or types resolve",
     }.get(battle.deploy_step, "troops are deployed")
@@ -998,7 +998,7 @@ def artillery_target(state: State, seat: int, card: int, event: Played) -> Pendi
     """Artillery: 'Force any one player to discard up to 2 active troop cards' (the player who
     played them, helpers included)."""
     choices = target_choices(state, seat, card) or ()
-    target = seat_of(state, event.target)
+    target = player_arg(state, event.target) if event.target else None
     if target is None or state.name(target) not in choices:
         refuse("Artillery targets a player with active troops (target=NAME)", choices)
     most = data.ARTILLERY_TROOPS.value

@@ -37,7 +37,7 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import Event, event_type
 from tabletape.rules import dice
-from tabletape.rules.actions import field_specs
+from tabletape.rules.actions import field_specs, quoted
 from tabletape.rules.dice import ATTACKER, DEFENDER, Bonus, Side
 from tabletape.rules.kernel import ActionSpec
 from tabletape.rules.risk_transformers import data
@@ -485,7 +485,7 @@ def settled(state: State) -> State:
     if fight is not None and fight.stage == "lose":
         index = next(i for i in (1, 0) if fight.losses[i])
         seat = (fight.attacker, fight.defender)[index]
-        refuse(f"{state.name(seat)} chooses the casualty first: lose by={state.name(seat)} "
+        refuse(f"{state.name(seat)} chooses the casualty first: lose by={quoted(state.name(seat))} "
                "pieces=...", list(eligible(state, fight, index)), rule="How to Attack 6")
     return state
 
