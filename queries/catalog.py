@@ -74,7 +74,7 @@ def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Reco
     """
     rows = con.execute(
         f"SELECT seq, strftime(recorded_at, '{STAMP}'), actor, type, CAST(payload AS VARCHAR), "
-        "prev, hash FROM events WHERE game = ? ORDER BY seq", [game]
+        "prev, hash FROM all_events WHERE game = ? ORDER BY seq", [game]
     ).fetchall()
     if not rows:
         raise CatalogError(f"the catalog has no events of game '{game}'")

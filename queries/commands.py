@@ -368,6 +368,11 @@ def sync_command(
 # -- stats ---------------------------------------------------------------------------------------
 
 
+IncludeSimulatedOption = Annotated[bool, typer.Option(
+    "--include-simulated", help="Count simulated games (`tabletape simulate`) too; without it "
+                                "only games people recorded are counted.")]
+
+
 @app.command("stats")
 def stats_command(
     report_name: Annotated[str | None, typer.Argument(
@@ -375,28 +380,57 @@ def stats_command(
         help="players, seats, sides, lengths, dice or battles (default: all).")] = None,
     output_format: Annotated[ReportFormat, typer.Option(
         "--format", "-f", help="table or json.")] = ReportFormat.table,
+    kind: Annotated[str | None, typer.Option(
+        "--kind", "-k", help="Only games of this kind (e.g. risk-strike).")] = None,
+    player: Annotated[str | None, typer.Option(
+        "--player", "-p", help="Only this player's games and rows (her results, her dice, the "
+                               "battles she fought); any case.")] = None,
+    since: Annotated[str | None, typer.Option(
+        "--since", help="Only games started on or after this date (YYYY-MM-DD, UTC).")] = None,
+    include_simulated: IncludeSimulatedOption = False,
     ledger: LedgerOption = None,
     strict: StrictOption = False,
     no_sync: NoSyncOption = False,
 ) -> None:
-    """Win rates, first-player advantage, game lengths, dice luck and battle odds."""
+    """Win rates, first-player advantage, game lengths, dice luck and battle odds.
+
+    Real games only: simulated ones count with --include-simulated."""
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.reports import all_reports, run_reports
+    from tabletape.queries.scope import Scope, game_kind, narrow, since_date
     from tabletape.rules.kernel import unknown_name_message
 
     with catalog_errors():
         reports = all_reports()
         if report_name is not None and report_name not in reports:
             raise QueryRefused(unknown_name_message("report", report_name, list(reports)))
+        scope = Scope(kind=game_kind(kind) if kind else None, player=player,
+                      since=since_date(since) if since is not None else None,
+                      include_simulated=include_simulated)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
         with opened(catalog_path(store), read_only=True) as con:
+            narrow(con, scope)
             tables = run_reports(con, [report_name] if report_name else None)
+            left_out = simulated_left_out(con, scope)
     if output_format is ReportFormat.json:
         shaped = [plain(t.to_json()) for t in tables]
         print_json(shaped[0] if report_name else shaped)
         return
+    if scope.describe():
+        out.print(f"Counting {escape(scope.describe())}.", highlight=False)
+    if left_out:
+        games = "1 simulated game" if left_out == 1 else f"{left_out} simulated games"
+        out.print(f"{games} left out: --include-simulated counts them too.", highlight=False)
     for table in tables:
         out.print(report_view(table))
+
+
+def simulated_left_out(con: duckdb.DuckDBPyConnection, scope: Any) -> int:
+    """How many simulated games the catalog holds that the reports did not count."""
+    if scope.include_simulated:
+        return 0
+    return int(con.execute(  # type: ignore[index]
+        "SELECT count(*) FROM all_games WHERE simulated").fetchone()[0])
 
 
 def report_view(report: Any) -> Table:
