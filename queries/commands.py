@@ -99,6 +99,11 @@ StrictOption = Annotated[bool, typer.Option(
 NoSyncOption = Annotated[bool, typer.Option(
     "--no-sync", help="Query the catalog as it is, without syncing it with the logs first.")]
 
+IncludeSimulatedOption = Annotated[bool, typer.Option(
+    "--include-simulated", help="Include simulated games (`tabletape simulate`) too; without it "
+                                "only games people recorded are seen.")]
+
+
 LISTED_PROBLEMS = 10
 """Games left out that a query names one by one (``tabletape sync`` names them all)."""
 
@@ -227,8 +232,12 @@ def sql_command(
     ledger: LedgerOption = None,
     strict: StrictOption = False,
     no_sync: NoSyncOption = False,
+    include_simulated: IncludeSimulatedOption = False,
 ) -> None:
-    """Run a read-only SQL query on the catalog (synced with the logs first)."""
+    """Run a read-only SQL query on the catalog (synced with the logs first).
+
+    The tables show games people recorded; simulated ones too with --include-simulated (the
+    all_<table> tables always hold every game)."""
     from tabletape.queries.catalog import catalog_path, opened
 
     with catalog_errors():
@@ -239,6 +248,10 @@ def sql_command(
             check_output(output, Ledger(ledger).root, force=force)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
         with opened(catalog_path(store), read_only=True) as con:
+            if include_simulated:
+                from tabletape.queries.scope import Scope, narrow
+
+                narrow(con, Scope(include_simulated=True))
             relation = con.sql(query)
             if relation is None:
                 return
@@ -368,11 +381,6 @@ def sync_command(
 # -- stats ---------------------------------------------------------------------------------------
 
 
-IncludeSimulatedOption = Annotated[bool, typer.Option(
-    "--include-simulated", help="Count simulated games (`tabletape simulate`) too; without it "
-                                "only games people recorded are counted.")]
-
-
 @app.command("stats")
 def stats_command(
     report_name: Annotated[str | None, typer.Argument(
@@ -421,34 +429,19 @@ def stats_command(
     if left_out:
         games = "1 simulated game" if left_out == 1 else f"{left_out} simulated games"
         out.print(f"{games} left out: --include-simulated counts them too.", highlight=False)
-    for table in tables:
-        out.print(report_view(table))
+    from tabletape.queries.layout import report_blocks
+
+    for report in tables:
+        for block in report_blocks(report):
+            out.print(block)
 
 
 def simulated_left_out(con: duckdb.DuckDBPyConnection, scope: Any) -> int:
     """How many simulated games the catalog holds that the reports did not count."""
     if scope.include_simulated:
         return 0
-    return int(con.execute(  # type: ignore[index]
-        "SELECT count(*) FROM all_games WHERE simulated").fetchone()[0])
-
-
-def report_view(report: Any) -> Table:
-    table = result_table(report.columns, [tuple(r) for r in report.rows])
-    widths = []
-    for column, cells in zip(table.columns, zip(*report.rows, strict=True) if report.rows
-                             else [()] * len(table.columns), strict=True):
-        column.header = str(column.header).replace("_", " ")  # wraps at words: "attacker losses"
-        longest_word = max(len(word) for word in column.header.split())
-        widths.append(max(longest_word, min(12, max((len(str(c)) for c in cells), default=0))))
-    if sum(widths) + 3 * len(widths) <= out.width:  # no column narrower than its words/values
-        for column, width in zip(table.columns, widths, strict=True):
-            column.min_width = width
-    table.title = report.title
-    table.title_justify = "left"
-    table.caption = " ".join(report.notes) if report.rows else "no games with this yet"
-    table.caption_justify = "left"
-    return table
+    ((count,),) = con.execute("SELECT count(*) FROM all_games WHERE simulated").fetchall()
+    return int(count)
 
 
 # -- export and import ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ datetime.datetime(2026, 3, 1, 18, 30)
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -84,7 +84,7 @@ def narrow(con: duckdb.DuckDBPyConnection, scope: Scope) -> None:
     """Make ``con``'s views show only the games in ``scope`` (temporary views: this connection
     only). A ``player`` no game in scope has is :class:`OutOfScope`, with the names there are."""
     if scope.include_simulated:
-        con.execute(f"SET VARIABLE {INCLUDE_SIMULATED} = true")
+        run(con, f"SET VARIABLE {INCLUDE_SIMULATED} = true")
     catalog = stored(con)
     conditions = []
     if scope.kind:
@@ -106,28 +106,32 @@ def narrow(con: duckdb.DuckDBPyConnection, scope: Scope) -> None:
 
 def stored(con: duckdb.DuckDBPyConnection) -> str:
     """The catalog's own views, by a name the temporary ones do not shadow: ``"db".main``."""
-    (database,) = con.execute("SELECT current_database()").fetchone()  # type: ignore[misc]
+    ((database,),) = run(con, "SELECT current_database()")
     return f'"{database.replace(chr(34), chr(34) * 2)}".main'
 
 
 def keep_games(con: duckdb.DuckDBPyConnection, catalog: str, conditions: list[str]) -> None:
     """The connection's ``games`` (and so every view over it): those meeting ``conditions``."""
-    con.execute(f"CREATE OR REPLACE TEMP VIEW games AS SELECT * FROM {catalog}.games WHERE "
+    run(con, f"CREATE OR REPLACE TEMP VIEW games AS SELECT * FROM {catalog}.games WHERE "
                 + " AND ".join(f"({condition})" for condition in conditions))
 
 
 def keep_rows(con: duckdb.DuckDBPyConnection, catalog: str, view: str, condition: str) -> None:
     """The connection's ``view``: the catalog's rows meeting ``condition``."""
-    con.execute(f"CREATE OR REPLACE TEMP VIEW {view} AS SELECT * FROM {catalog}.{view} "
+    run(con, f"CREATE OR REPLACE TEMP VIEW {view} AS SELECT * FROM {catalog}.{view} "
                 f"WHERE {condition}")
 
 
 def check_player(con: duckdb.DuckDBPyConnection, player: str) -> None:
     """Refuse a ``player`` nobody in the games in scope is called, whatever the case."""
-    known = [row[0] for row in con.execute(
-        "SELECT DISTINCT name FROM players ORDER BY name").fetchall()]
+    known = [row[0] for row in run(con, "SELECT DISTINCT name FROM players ORDER BY name")]
     if not any(name.lower() == player.lower() for name in known):
         raise OutOfScope(no_such_player(player, known))
+
+
+def run(con: duckdb.DuckDBPyConnection, statement: str) -> list[tuple[Any, ...]]:
+    """Run ``statement`` to its end (the connection is then free for the next one)."""
+    return con.execute(statement).fetchall()
 
 
 def no_such_player(player: str, known: list[str]) -> str:
