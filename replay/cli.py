@@ -5,6 +5,7 @@ replay/; the plumbing every package's commands share is in :mod:`tabletape.cli`.
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -41,10 +42,9 @@ from tabletape.ledger.store import trusted
 from tabletape.replay import render
 from tabletape.replay.fold import (
     Folded,
-    decode_event,
     fold_records,
     open_game,
-    record_action,
+    record_line,
     undo,
 )
 from tabletape.rules.kernel import BadOptions, find_game, game_part, manifest_of, registered
@@ -148,17 +148,19 @@ def record(
         "--expect-seq", metavar="N", help="Record only if event N is still the latest (the one "
         "you saw); else refuse, so an action recorded twice at once is stored once.")] = None,
 ) -> None:
-    """Check one action against the rules and append it to the game's log."""
+    """Check one action against the rules and append it to the game's log; `-` instead of the
+    action reads action lines from standard input, one per line (see README)."""
+    from tabletape.replay.batch import record_lines, recorded_echo, recorded_json
+
+    if action == ["-"]:
+        raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin.buffer,
+                                      as_json=as_json, expect_seq=expect_seq))
     with people_errors():
-        folded, stored = record_action(open_ledger(ledger), game, action, expect_seq=expect_seq)
+        folded, records = record_line(open_ledger(ledger), game, action, expect_seq=expect_seq)
     if as_json:
-        print_json({"seq": stored.seq, "actor": stored.actor, "type": stored.type,
-                    "payload": msgspec.json.decode(stored.payload),
-                    "status": render.status_json(folded)})
+        print_json(recorded_json(folded, records))
         return
-    out.print(render.recorded_line(stored.seq, stored.actor,
-                                   decode_event(folded.rules, stored)))
-    out.print(render.headline(folded))
+    out.print(recorded_echo(folded, records))
 
 
 @app.command("undo")
@@ -390,11 +392,28 @@ def demo(
 
 @app.command()
 def play(game: GameArgument, ledger: LedgerOption = None) -> None:
-    """Interactive prompt: see the game, record actions, undo; tab completes names."""
+    """Interactive prompt: see the game, record actions, undo; tab completes names. With
+    standard input not a terminal (`play GAME < actions.txt`), records its lines as a batch."""
+    if not sys.stdin.isatty():
+        from tabletape.replay.batch import record_lines
+
+        raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin.buffer))
     from tabletape.replay.prompt import Prompt
 
     with people_errors():
-        Prompt(open_ledger(ledger), game, out).run()
+        Prompt(open_ledger(ledger), game, out, resume=resume_command(game, ledger)).run()
+
+
+def resume_command(game: str, ledger: Path | None) -> str:
+    """The command that opens this prompt again (with ``--ledger`` unless the environment
+    names that ledger already)."""
+    import os
+    import shlex
+
+    command = f"tabletape play {shlex.quote(game)}"
+    if ledger is not None and str(ledger) != os.environ.get("TABLETAPE_LEDGER"):
+        command += f" --ledger {shlex.quote(str(ledger))}"
+    return command
 
 
 @app.command()

@@ -16,6 +16,7 @@ one), checks events as asked (:class:`Check`) and works out turn info.
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
@@ -34,7 +35,13 @@ from tabletape.ledger import (
 )
 from tabletape.ledger.codec import utc_stamp
 from tabletape.ledger.errors import ILLEGAL_EXIT
-from tabletape.rules.actions import ActionSyntaxError, ParsedAction, event_from, parse_action
+from tabletape.rules.actions import (
+    ActionSyntaxError,
+    ParsedAction,
+    event_from,
+    field_specs,
+    parse_action,
+)
 from tabletape.rules.kernel import (
     IllegalAction,
     Rules,
@@ -45,6 +52,7 @@ from tabletape.rules.kernel import (
     find_game,
     unknown_name_message,
 )
+from tabletape.rules.lines import split_steps
 from tabletape.rules.seats import AmbiguousName, find_seat
 
 UNDOABLE_SKIP = frozenset({"game-started", "undo", "note"})
@@ -78,7 +86,7 @@ class Folded:
 
     def __init__(self, game: str, rules: Rules[Any], started: GameStarted,
                  records: list[Record], state: Any, steps: list[Step],
-                 retracted: dict[int, Record]) -> None:
+                 retracted: dict[int, Record], *, staged: int = 0) -> None:
         self.game = game
         self.rules = rules
         self.started = started
@@ -88,10 +96,24 @@ class Folded:
         """Effective (not retracted) events after game-started, in order."""
         self.retracted = retracted
         """Retracted seq -> the undo record that retracted it."""
+        self.staged = staged
+        """Events checked and folded into ``state`` but not stored yet (the earlier steps of a
+        line that gives several, :func:`prepare_line`)."""
 
     @property
     def head_seq(self) -> int:
         return self.records[-1].seq
+
+    @property
+    def next_seq(self) -> int:
+        """The seq the next event will be stored at (after the staged ones)."""
+        return self.head_seq + 1 + self.staged
+
+    def staging(self, actor: str, event: Event) -> Folded:
+        """This game with a checked ``event`` folded in ahead of its storing."""
+        return Folded(self.game, self.rules, self.started, self.records,
+                      self.rules.apply(self.state, actor, event), self.steps, self.retracted,
+                      staged=self.staged + 1)
 
     def __repr__(self) -> str:
         return f"<Folded {self.game} {self.rules.name} at seq {self.head_seq}>"
@@ -401,7 +423,56 @@ def prepare(folded: Folded, text: str | Sequence[str]) -> tuple[str, Event]:
     Raises :class:`ActionSyntaxError` or :class:`IllegalAction` (the rule's reason, with "did
     you mean" when a typed value is a near miss of an allowed one).
     """
+    return prepare_step(folded, parse_action(text))
+
+
+def prepare_line(folded: Folded, text: str | Sequence[str]) -> list[tuple[str, Event]]:
+    """The checked ``(actor, event)`` pairs a typed line means: one, or one per step of an action
+    the game lets a line give several of (:attr:`Rules.several`, ``battle attacker=3,5
+    defender=4,1``).
+
+    Each step is checked on the state the steps before it leave, exactly as if typed alone; a
+    step refused names itself (``exchange 3 of 3 (attacker=2 defender=6): …``) and nothing is
+    returned, so nothing is stored.
+    """
     parsed = parse_action(text)
+    noun = folded.rules.several.get(parsed.action)
+    cls = folded.rules.event_types().get(parsed.action) if noun else None
+    kinds = {spec.name: spec.kind for spec in field_specs(cls)} if cls else {}
+    if noun is None or not kinds.keys() >= parsed.values.keys():
+        return [prepare_step(folded, parsed)]  # an unknown field is named for the whole line
+    steps = split_steps(parsed, kinds, noun)
+    prepared: list[tuple[str, Event]] = []
+    for index, step in enumerate(steps, 1):
+        try:
+            actor, event = prepare_step(folded, step)
+        except RulesError as error:
+            if len(steps) == 1:
+                raise
+            raise in_step(error, f"{noun} {index} of {len(steps)} ({values_text(step)})") from None
+        prepared.append((actor, event))
+        folded = folded.staging(actor, event)
+    return prepared
+
+
+def values_text(parsed: ParsedAction) -> str:
+    """``attacker=3 defender=4``: the fields of one step as typed."""
+    return " ".join(f"{key}={value}" for key, value in parsed.values.items()) or "no fields"
+
+
+def in_step(error: RulesError, where: str) -> RulesError:
+    """``error`` (its class and exit status kept) with ``where`` it happened said first."""
+    found = copy.copy(error)
+    if isinstance(found, IllegalAction):
+        found.reason = f"{where}: {found.reason}; nothing was recorded"
+        found.args = (found.reason,)
+    else:
+        found.args = (f"{where}: {error}; nothing was recorded",)
+    return found
+
+
+def prepare_step(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
+    """The checked ``(actor, event)`` of one parsed action, with "did you mean" on a refusal."""
     try:
         return prepare_parsed(folded, parsed)
     except IllegalAction as refusal:
@@ -427,7 +498,7 @@ def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
 
 def completed_and_checked(folded: Folded, actor: str, event: Event) -> Event:
     """``event`` with what tabletape decides filled in, once the rules accept it from ``actor``."""
-    rng = dice_rng(folded.started.seed, folded.head_seq + 1)
+    rng = dice_rng(folded.started.seed, folded.next_seq)
     event = folded.rules.complete(folded.state, actor, event, rng)
     folded.rules.check(folded.state, actor, event)
     return event
@@ -473,16 +544,51 @@ def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Even
 def record_action(ledger: Ledger, game: str, text: str | Sequence[str],
                   *, at: str | None = None, expect_seq: int | None = None
                   ) -> tuple[Folded, Record]:
-    """Check and append one typed action; return the game folded after it and its record.
+    """Check and append one typed action; return the game folded after it and its record (the
+    last one, when the line gives several steps: :func:`record_line`).
 
     With ``expect_seq`` (the latest event the person saw) a log that has moved on since is a
     :class:`VersionConflict`, so two people recording one action at once store it once.
     """
+    folded, records = record_line(ledger, game, text, at=at, expect_seq=expect_seq)
+    return folded, records[-1]
+
+
+def record_line(ledger: Ledger, game: str, text: str | Sequence[str],
+                *, at: str | None = None, expect_seq: int | None = None
+                ) -> tuple[Folded, list[Record]]:
+    """Check and append what one typed line means (one event, or one per step: see
+    :func:`prepare_line`) in one write; return the game folded after it and the records.
+
+    ``expect_seq`` as for :func:`record_action`.
+    """
     folded = open_game(ledger, game)
     if expect_seq is not None and folded.head_seq != expect_seq:
         raise VersionConflict(game, expect_seq, folded.head_seq)
-    actor, event = prepare(folded, text)
-    return append_checked(ledger, folded, actor, event, at=at)
+    return append_all(ledger, folded, prepare_line(folded, text), at=at)
+
+
+def append_all(ledger: Ledger, folded: Folded, drafts: Sequence[tuple[str, Event]],
+               *, at: str | None = None) -> tuple[Folded, list[Record]]:
+    """Append already checked events in one write and fold them in (without re-reading)."""
+    records = ledger.append(folded.game, list(drafts), expected_seq=folded.head_seq,
+                            expected_hash=folded.records[-1].hash, at=at or utc_stamp())
+    state, steps = folded.state, list(folded.steps)
+    for record, (actor, event) in zip(records, drafts, strict=True):
+        state = folded.rules.apply(state, actor, event)
+        steps.append(Step(record, event))
+    after = Folded(folded.game, folded.rules, folded.started, [*folded.records, *records], state,
+                   steps, folded.retracted)
+    return after, records
+
+
+def recorded_json(records: Sequence[Record], status: dict[str, Any]) -> dict[str, Any]:
+    """What ``record --json`` prints: the last event stored (``seq``, ``actor``, ``type``,
+    ``payload``), every event the line stored in order (``records``, one unless the line gave
+    several steps), and the game's ``status`` after them."""
+    stored = [{"seq": r.seq, "actor": r.actor, "type": r.type,
+               "payload": msgspec.json.decode(r.payload)} for r in records]
+    return {**stored[-1], "records": stored, "status": status}
 
 
 def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
@@ -555,12 +661,16 @@ __all__ = [
     "Step",
     "Visit",
     "action_text",
+    "append_all",
     "append_checked",
     "decode_event",
     "describe_step",
     "fold_records",
     "open_game",
     "prepare",
+    "prepare_line",
     "record_action",
+    "record_line",
+    "recorded_json",
     "undo",
 ]

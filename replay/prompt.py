@@ -7,17 +7,20 @@ Every action is appended (and fsynced) the moment it is accepted: quitting loses
 
 from __future__ import annotations
 
+import os
 import shlex
+from contextlib import suppress
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
-from tabletape.ledger import Ledger, LedgerError, VersionConflict
+from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
+from tabletape.ledger import Ledger, VersionConflict
 from tabletape.replay import render
-from tabletape.replay.fold import Folded, append_checked, open_game, prepare, undo
-from tabletape.rules.actions import ActionSyntaxError
-from tabletape.rules.kernel import IllegalAction
+from tabletape.replay.batch import recorded_echo, undone_echo
+from tabletape.replay.fold import Folded, append_all, open_game, prepare_line, shlex_quote, undo
 
 COMMANDS = ("undo", "status", "log", "actions", "help", "quit")
 
@@ -25,33 +28,69 @@ HELP = """[bold]Type an action[/] as on the command line: [cyan]ACTION key=value
   e.g. [cyan]roll attacker=6,3,2 defender=5,5[/]   lists are comma-separated
   add [cyan]by=NAME[/] when more than one player could act (tabletape asks).
 [bold]Commands:[/] undo (retract the last action) · status · log · actions · help · quit
-Tab completes action names, field names and values. Every accepted action is saved at once."""
+Tab completes action names, field names and values, a list item by item ([cyan]asia,eu<Tab>[/]).
+Up and down recall earlier lines (kept across sessions); Ctrl-C cancels the line being typed.
+Every accepted action is saved at once."""
+
+HISTORY_LENGTH = 1000
+"""Lines the prompt's history keeps across sessions."""
+
+
+def history_file() -> Path | None:
+    """Where the prompt keeps its history: ``$TABLETAPE_HISTORY`` (empty: no history), else
+    ``tabletape/history`` in the user's state folder (``~/.local/state`` on Linux)."""
+    configured = os.environ.get("TABLETAPE_HISTORY")
+    if configured is not None:
+        return Path(configured).expanduser() if configured else None
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "tabletape" / "history"
 
 
 class Prompt:
     """A read-eval-print loop over one game."""
 
-    def __init__(self, ledger: Ledger, game: str, console: Console) -> None:
+    def __init__(self, ledger: Ledger, game: str, console: Console, *, resume: str = "") -> None:
         self.ledger = ledger
         self.game = game
         self.console = console
+        self.resume = resume or f"tabletape play {shlex.quote(game)}"
+        self.readline: Any = None
+        """The readline module once the prompt runs (None without one)."""
         self.folded: Folded = open_game(ledger, game)
 
     # -- the loop ------------------------------------------------------------------------------
 
     def run(self) -> None:
-        self.install_completion()
+        """Show the game, then read lines until ``quit`` or Ctrl-D; say how to come back."""
+        self.readline = readline = self.install_completion()
         self.console.print(render.status_view(self.folded))
         self.console.print(render.actions_table(self.folded.rules, self.legal()))
         self.console.print("[dim]help for help, quit to leave; every action is saved at once.[/]")
+        try:
+            while self.handle(self.read_line()):
+                pass
+        finally:
+            save_history(readline)
+        self.console.print(f"resume with: {escape(self.resume)}", highlight=False)
+
+    def read_line(self) -> str:
+        """The next line typed, stripped; ``quit`` at the end of input. Ctrl-C cancels the line
+        being typed (an empty line), not the prompt."""
         while True:
             try:
-                line = input(self.prompt_text())
-            except (EOFError, KeyboardInterrupt):
+                return input(self.prompt_text()).strip()
+            except KeyboardInterrupt:
+                self.console.print("^C", style="dim")
+            except EOFError:
                 self.console.print()
-                break
-            if not self.handle(line.strip()):
-                break
+                return "quit"
+
+    def forget(self, line: str) -> None:
+        """Leave ``line`` (``quit``) out of the history: up, next time, recalls an action."""
+        readline = self.readline
+        last = readline.get_current_history_length() if readline else 0
+        if last and readline.get_history_item(last) == line:
+            readline.remove_history_item(last - 1)
 
     def prompt_text(self) -> str:
         info = self.folded.rules.turn(self.folded.state)
@@ -59,41 +98,37 @@ class Prompt:
         return f"{self.game} [{who}]> "
 
     def handle(self, line: str) -> bool:
-        """Act on one line; False to leave the loop."""
+        """Act on one line; False to leave the loop. An error is said as ``record`` says it."""
         if not line:
             return True
         word = line.split()[0].lower()
         if word in ("quit", "exit", "q"):
+            self.forget(line)
             return False
         handlers = {"undo": self.do_undo, "status": self.do_status, "log": self.do_log,
                     "actions": self.do_actions, "help": self.do_help, "?": self.do_help}
         try:
             handlers.get(word, lambda: self.do_record(line))()
-        except IllegalAction as error:
-            self.console.print(f"[bold red]illegal:[/] {escape(error.message())}", highlight=False)
-        except ActionSyntaxError as error:
-            self.console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-        except VersionConflict as error:
-            self.folded = open_game(self.ledger, self.game)
-            self.console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-        except (LedgerError, ValueError) as error:
-            self.console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
+        except PEOPLE_ERRORS as error:
+            if isinstance(error, VersionConflict):
+                self.folded = open_game(self.ledger, self.game)
+            self.console.print(error_markup(failure(error).message), highlight=False)
+        except ValueError as error:  # a value no parser worded (never a traceback)
+            self.console.print(error_markup(str(error)), highlight=False)
         return True
 
     # -- commands ------------------------------------------------------------------------------
 
     def do_record(self, line: str) -> None:
-        actor, event = prepare(self.folded, line)
-        self.folded, stored = append_checked(self.ledger, self.folded, actor, event)
-        self.console.print(render.recorded_line(stored.seq, actor, event))
-        self.console.print(render.headline(self.folded))
+        drafts = prepare_line(self.folded, line)
+        self.folded, records = append_all(self.ledger, self.folded, drafts)
+        self.console.print(recorded_echo(self.folded, records))
         if self.folded.rules.result(self.folded.state) is not None:
             self.console.print(render.status_view(self.folded))
 
     def do_undo(self) -> None:
         self.folded, undone = undo(self.ledger, self.game)
-        self.console.print(render.undone_line(undone.record, undone.event))
-        self.console.print(render.headline(self.folded))
+        self.console.print(undone_echo(self.folded, undone))
 
     def do_status(self) -> None:
         self.console.print(render.status_view(self.folded))
@@ -113,16 +148,19 @@ class Prompt:
 
     # -- completion ----------------------------------------------------------------------------
 
-    def install_completion(self) -> None:
+    def install_completion(self) -> Any:
+        """Bind Tab to :meth:`complete` and load the history; the readline module, or None."""
         try:
             import readline
         except ImportError:  # pragma: no cover - Windows without pyreadline
-            return
+            return None
         readline.set_completer_delims(" ")
         readline.set_completer(self.complete)
         libedit = "libedit" in (readline.__doc__ or "")
         binding = "bind ^I rl_complete" if libedit else "tab: complete"
         readline.parse_and_bind(binding)
+        load_history(readline)
+        return readline
 
     def complete(self, text: str, index: int) -> str | None:
         try:
@@ -153,7 +191,40 @@ class Prompt:
         if not sep:
             fields = [f.name for f in spec.fields] + ["by"]
             return [f + "=" for f in fields if f.startswith(key)]
-        choices = next((f.choices for f in spec.fields if f.name == key), ())
-        if key == "by":
-            choices = spec.actors
-        return [f"{key}={c} " for c in choices if c.startswith(value)]
+        field = next((f for f in spec.fields if f.name == key), None)
+        choices = spec.actors if key == "by" else field.choices if field else ()
+        if field is not None and field.kind.startswith("list"):
+            done, comma, item = value.rpartition(",")
+            return [f"{key}={done}{comma}{c}" for c in choices if begins(c, item)]
+        return [f"{key}={shlex_quote(c)} " for c in choices if begins(c, value)]
+
+
+def begins(choice: str, typed: str) -> bool:
+    """Whether ``choice`` begins with ``typed``, in any case (``ol`` completes ``Olga``).
+
+    >>> begins("Olga", "ol"), begins("Olga", "pa")
+    (True, False)
+    """
+    return choice.casefold().startswith(typed.casefold())
+
+
+def load_history(readline: Any) -> None:
+    """Read the prompt's history, if there is one to read (a problem only loses it)."""
+    path = history_file()
+    readline.set_history_length(HISTORY_LENGTH)
+    if path is None:
+        return
+    with suppress(OSError, ValueError):  # none yet, unreadable, not text: start afresh
+        readline.read_history_file(str(path))
+
+
+def save_history(readline: Any) -> None:
+    """Write the prompt's history; a folder that cannot be written only loses it."""
+    path = history_file()
+    if readline is None or path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        readline.write_history_file(str(path))
+    except OSError:
+        pass

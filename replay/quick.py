@@ -50,27 +50,27 @@ def record_main(args: Sequence[str]) -> int | None:
 
     from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
     from tabletape.ledger import Ledger
-    from tabletape.replay.fold import decode_event, record_action
+    from tabletape.replay.fold import record_line
 
     ledger_path = options.get("--ledger") or os.environ.get("TABLETAPE_LEDGER") or None
+    if action == ["-"]:
+        from tabletape.replay.batch import record_lines
+
+        ledger = Ledger(str(ledger_path) if ledger_path else None)
+        return record_lines(ledger, game, sys.stdin.buffer,
+                            as_json=bool(options.get("--json")),
+                            expect_seq=int(expect) if expect else None)
     try:
-        folded, stored = record_action(Ledger(str(ledger_path) if ledger_path else None),
-                                       game, action, expect_seq=int(expect) if expect else None)
+        folded, records = record_line(Ledger(str(ledger_path) if ledger_path else None),
+                                      game, action, expect_seq=int(expect) if expect else None)
     except PEOPLE_ERRORS as error:
         message, code = failure(error)
         Console(stderr=True).print(error_markup(message), highlight=False)
         return code
+    from tabletape.replay.batch import recorded_echo, recorded_json
+
     if options.get("--json"):
-        from tabletape.replay.render import status_json
-
-        payload = json.loads(bytes(stored.payload))
-        sys.stdout.write(json.dumps({"seq": stored.seq, "actor": stored.actor,
-                                     "type": stored.type, "payload": payload,
-                                     "status": status_json(folded)}, indent=2) + "\n")
+        sys.stdout.write(json.dumps(recorded_json(folded, records), indent=2) + "\n")
         return 0
-    from tabletape.replay.render import headline, recorded_line
-
-    out = Console(highlight=False)
-    out.print(recorded_line(stored.seq, stored.actor, decode_event(folded.rules, stored)))
-    out.print(headline(folded))
+    Console(highlight=False).print(recorded_echo(folded, records))
     return 0

@@ -194,6 +194,10 @@ class Rules(Generic[S]):
     apply_checks: ClassVar[bool] = False
     """True when ``apply`` itself refuses whatever ``check`` refuses (both run one step): a
     stored log is then folded by ``apply`` alone, each event stepped once."""
+    several: ClassVar[Mapping[str, str]] = {}
+    """Action type -> what one of its steps is called (``{"battle": "exchange"}``): one typed
+    line of such an action may give several steps, each checked and stored as its own event,
+    all or none (:mod:`tabletape.rules.lines`)."""
     upcasters: ClassVar[Mapping[tuple[str, str], Upcaster]] = {}
     """``(event type, rules_version) -> upcaster``: how a payload stored by an older version
     of the rules reads now. The fold applies it before decoding an event of that type in a log

@@ -68,7 +68,30 @@ def _show_version(value: bool) -> None:
 
 
 def main() -> None:
-    """Entry point of the ``tabletape`` command (``record`` takes a fast path)."""
+    """Entry point of the ``tabletape`` command (``record`` takes a fast path). Output to a pipe
+    closed early (``tabletape log GAME | head -1``) ends the command quietly, as Unix tools do;
+    Ctrl-C ends it without a traceback."""
+    try:
+        run()
+    except BrokenPipeError:
+        closed_pipe()
+    except KeyboardInterrupt:  # Ctrl-C where typer does not catch it (the fast path)
+        sys.stderr.write("\n")
+        sys.exit(130)
+
+
+def closed_pipe() -> None:
+    """Exit 1, silently: the reader of standard output has gone (nothing more to write to it,
+    and nothing to flush at exit)."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(1)
+
+
+def run() -> None:
+    """The command: the fast ``record`` path, else the whole app."""
     import warnings
 
     from tabletape.rules.manifest import one_line_warnings

@@ -179,6 +179,8 @@ def derived(before: State, after: State, event: Any) -> list[str]:
                                                          if after.detail else "."))
     elif after.turn is not None and (before.turn is None or before.turn.seat != after.turn.seat):
         told.append(f"{after.name(after.turn.seat)}'s turn.")
+        if after.phase == "play" and not isinstance(event, Drew):  # the draw passed by itself
+            told.append(f"{after.name(after.turn.seat)} has no card to draw.")
     return told
 
 

@@ -81,7 +81,11 @@ Readings where the rulebook leaves a question open (each has a test):
 
 Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` decides):
 
-- **Version 2** (new games): a ``villain-turn`` records the card's face unless the game-started
+- **Version 3** (new games): as version 2, and a window whose effect the data spells out and
+  which opens with nothing to record (a BaM! with no hero to damage and no room for Thugs, an
+  overflow whose tokens have nowhere to go, Avengers Mansion with 3 cards in hand, Avengers
+  Tower) passes by itself: no bare ``done`` (:func:`.windows.nothing_to_record`).
+- **Version 2**: a ``villain-turn`` records the card's face unless the game-started
   options say ``masterplan-deck=shipped``; each overflowing location has its own window and
   ``done``; a Location effect's cost is ``discard``, before the effect's results; each hero
   types their own third-Mission draw; Times Square's rescue says ``mission=true``; a typed name

@@ -46,8 +46,9 @@ class MarvelUnited(SteppedRules[State], manifest=MANIFEST):
 
     rules_version = RULES_VERSIONS[-1]
     """Version 2 records a Masterplan card's face, each overflowing location's ``done`` and a
-    Location effect's cost as ``discard``; version 1 logs keep their protocol
-    (:func:`.state.recorded_as_v1`)."""
+    Location effect's cost as ``discard``; version 3 passes a window with nothing to record by
+    itself; older logs keep their protocol (:func:`.state.recorded_as_v1`,
+    :func:`.state.passes_by_itself`)."""
     min_players = 2
     max_players = 4
     events = EVENTS

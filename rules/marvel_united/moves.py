@@ -63,6 +63,7 @@ from tabletape.rules.marvel_united.state import (
     has_special,
     kinds,
     last_hero_card,
+    passes_by_itself,
     place_of,
     players,
     put,
@@ -98,7 +99,7 @@ def step(state: State, actor: int, event: Event) -> State:
         refuse(f"the game is over: {state.reason}")
     handler = HANDLERS.find(event)
     state = handler(state, actor, event)
-    return judge(advance(state))
+    return judge(nothing_to_draw(advance(state)))
 
 
 def judge(state: State) -> State:
@@ -395,10 +396,16 @@ def place_tokens(state: State, placing: Step) -> State:
 
 
 def advance(state: State) -> State:
-    """Run derived steps, and move on when nothing is left to resolve."""
-    while state.pending and state.pending[0].kind == "place":
+    """Run derived steps, pass the windows where nothing may be recorded (rules version 3:
+    :func:`.windows.nothing_to_record`), and move on when nothing is left to resolve."""
+    while state.pending:
         head, rest = state.pending[0], state.pending[1:]
-        state = place_tokens(replace(state, pending=rest), head)
+        if head.kind == "place":
+            state = place_tokens(replace(state, pending=rest), head)
+        elif windows.nothing_to_record(state):
+            state = replace(state, pending=rest)
+        else:
+            break
     if state.pending or state.outcome:
         return state
     if state.phase == "villain-resolving":
@@ -463,6 +470,17 @@ def on_draw(state: State, actor: int, event: Drew) -> State:
     if len(cards) != need:
         refuse(f"{hero.player} draws {need} card{'s' if need != 1 else ''}, not {len(cards)}")
     return replace(draw_cards(state, turn.seat, cards), phase="play")
+
+
+def nothing_to_draw(state: State) -> State:
+    """Draw Card: "If their deck runs out, the player simply doesn't draw a card": from rules
+    version 3 a hero's turn whose draw takes no card (an empty deck, or 4 cards in hand after a
+    KO) goes on to playing a card, with no ``draw`` typed."""
+    turn = state.turn
+    if (state.phase != "draw" or turn is None or state.pending or not passes_by_itself(state)
+            or draw_need(state, turn)):
+        return state
+    return replace(state, phase="play")
 
 
 def draw_need(state: State, turn: Turn) -> int:

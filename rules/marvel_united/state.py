@@ -120,9 +120,10 @@ class Turn(msgspec.Struct, frozen=True, gc=False):
     location_used: bool = False
 
 
-RULES_VERSIONS = ("1", "2")
+RULES_VERSIONS = ("1", "2", "3")
 """The rules versions a game may be recorded under (game-started's ``rules_version``), the
-current one last. Version 2 changed what a table types (see :func:`recorded_as_v1`)."""
+current one last. Version 2 changed what a table types (see :func:`recorded_as_v1`); version 3
+passes a window or a draw where nothing may be recorded by itself (:func:`passes_by_itself`)."""
 
 
 class State(msgspec.Struct, frozen=True, gc=False):
@@ -237,6 +238,13 @@ def recorded_as_v1(state: State) -> bool:
     (A version 1 game-started has no ``masterplan-deck`` option: it played the shipped faces,
     :func:`.options.settings`.)"""
     return state.protocol < 2
+
+
+def passes_by_itself(state: State) -> bool:
+    """Whether a step in which nothing may be recorded passes by itself (rules version 3 on):
+    a window with nothing to record (no ``done`` typed), a hero's draw that takes no card (no
+    ``draw`` typed). Logs of versions 1 and 2 hold the ``done`` and ``draw`` they typed there."""
+    return state.protocol >= 3
 
 
 def seat_of(state: State, text: str) -> int | None:

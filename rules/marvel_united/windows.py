@@ -31,6 +31,7 @@ from tabletape.rules.marvel_united.state import (
     State,
     Step,
     Threat,
+    passes_by_itself,
     present,
     recorded_as_v1,
     seat_of,
@@ -259,6 +260,27 @@ def decided(state: State, head: Step) -> Limits | None:
         return None
     return joint_limits(state, answered(state)) if head is state.pending[0] else limits(
         state, head)
+
+
+def nothing_to_record(state: State) -> bool:
+    """Whether the window being resolved opened with nothing to record: no result yet, the data
+    decides the effect (not the table's judgement), it allows no result and owes none, and no
+    cost is due. From rules version 3 such a window passes by itself (:func:`~.moves.advance`),
+    with no bare ``done``: Ultron's BaM! on a full location with no hero there, an overflow
+    whose tokens have nowhere to go, Avengers Mansion with 3 cards in hand. A window in which
+    results were recorded is closed by ``done``, as the table says it is over."""
+    if not passes_by_itself(state):
+        return False
+    head = state.pending[0]
+    if head.results or head.kind not in DATA_KINDS or cost_first(state, head):
+        return False
+    allowed = decided(state, head)
+    return (allowed is not None and not any(n > 0 for n in allowed.values())
+            and not still_owed(state))
+
+
+DATA_KINDS = ("bam", "ko-bam", "overflow", "location")
+"""The windows whose effect the data spells out (:func:`limits`)."""
 
 
 def named(allowed: Limits, kinds: tuple[str, ...]) -> tuple[int, ...]:

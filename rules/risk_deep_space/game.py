@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from msgspec.structs import replace
 
@@ -56,6 +57,8 @@ class RiskDeepSpace(SteppedRules[State], manifest=MANIFEST):
     min_players = 2
     max_players = 4
     events = EVENTS
+    several: ClassVar[Mapping[str, str]] = MappingProxyType({"battle": "exchange"})
+    """``battle attacker=3,5,2 defender=4,1,6``: a battle's exchanges in one line, in order."""
     Options = Options
     """``apply`` runs the very step ``check`` runs, so it refuses whatever ``check`` refuses."""
 

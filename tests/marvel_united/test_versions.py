@@ -86,7 +86,7 @@ def test_a_new_game_stores_that_the_table_records_the_masterplan_faces(tmp_path)
                                               "--ledger", str(store.root), "--json"])
     assert result.exit_code == 0, result.output
     first = store.started(json.loads(result.stdout)["game"])
-    assert first.rules_version == "2" and first.options["masterplan-deck"] == "table"
+    assert first.rules_version == "3" and first.options["masterplan-deck"] == "table"
 
 
 def test_a_v1_villain_turn_naming_only_its_card_plays_the_shipped_face(tmp_path) -> None:

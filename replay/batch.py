@@ -1,0 +1,198 @@
+"""Recording many action lines in one go: ``record GAME -`` and ``play GAME < actions.txt``.
+
+One piece serves both commands (and the fast ``record`` path): each line is checked and appended
+in order, echoed as ``record`` echoes it (one JSON object per line with ``--json``); the first
+refused line stops the batch with its line number and its exit status, and nothing after it is
+written. Blank lines and ``#`` comments are skipped; ``undo`` retracts the latest action, as at
+the prompt; the prompt's other commands (``status``, ``help``…) print nothing a batch needs and
+are refused, so a typo of an action is never taken for one.
+
+Also here: what ``record`` says about one recorded action (:func:`recorded_echo`,
+:func:`recorded_json`), shared by ``record``, the prompt and the batch so that all three say the
+same thing.
+
+>>> list(action_lines(["# setup", "", "deal player=olga  # first", "  roll-off dice=6,2 "]))
+[(3, 'deal player=olga'), (4, 'roll-off dice=6,2')]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tabletape.exits import PEOPLE_ERRORS, USAGE_EXIT, error_markup, failure
+from tabletape.ledger import Ledger, Record, VersionConflict
+from tabletape.replay.fold import (
+    Folded,
+    Step,
+    append_all,
+    decode_event,
+    open_game,
+    prepare_line,
+    undo,
+)
+from tabletape.replay.fold import recorded_json as recorded_shape
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+PROMPT_ONLY = ("status", "log", "actions", "help", "quit", "exit")
+"""Prompt commands a batch refuses (``undo`` it takes)."""
+
+
+class BatchRefused(Exception):
+    """A prompt command in a batch: not an action, and nothing a batch can do."""
+
+
+def action_lines(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | BatchRefused]]:
+    """The numbered lines that hold an action: blank lines and ``#`` comments left out. Bytes
+    are read as UTF-8 line by line (a line that is not is a :class:`BatchRefused`, in its place).
+
+    >>> list(action_lines([b"\\xef\\xbb\\xbfadd n=1", b"add n=\\xff"]))
+    [(1, 'add n=1'), (2, BatchRefused('not UTF-8 text'))]
+    """
+    for number, line in enumerate(lines, start=1):
+        try:
+            decoded = line.decode("utf-8-sig" if number == 1 else "utf-8") if isinstance(
+                line, bytes) else line
+        except UnicodeDecodeError:
+            yield number, BatchRefused("not UTF-8 text")
+            return
+        text = strip_comment(decoded).strip()
+        if text:
+            yield number, text
+
+
+def strip_comment(line: str) -> str:
+    """``line`` without a ``#`` comment (a ``#`` inside quotes is kept).
+
+    >>> strip_comment('note text="round #2" # why')
+    'note text="round #2" '
+    """
+    quote = ""
+    for index, char in enumerate(line):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1].isspace()):
+            return line[:index]
+    return line
+
+
+def recorded_echo(folded: Folded, records: Sequence[Record]) -> RenderableType:
+    """What ``record`` prints for the events one line stored: each event as stored, then where
+    the game is."""
+    from rich.console import Group
+
+    from tabletape.replay.render import headline, recorded_line
+
+    return Group(*(recorded_line(record.seq, record.actor, decode_event(folded.rules, record))
+                   for record in records), headline(folded))
+
+
+def recorded_json(folded: Folded, records: Sequence[Record]) -> dict[str, Any]:
+    """What ``record --json`` prints for the events one line stored (see README)."""
+    from tabletape.replay.render import status_json
+
+    return recorded_shape(records, status_json(folded))
+
+
+class Batch:
+    """Action lines recorded one after the other into one game, echoed on ``out``."""
+
+    def __init__(self, ledger: Ledger, game: str, out: Console, *, as_json: bool = False) -> None:
+        self.ledger, self.game, self.out, self.as_json = ledger, game, out, as_json
+        self.recorded = 0
+
+    def run(self, lines: Iterable[str | bytes], err: Console, *,
+            expect_seq: int | None = None) -> int:
+        """Record ``lines``; the exit status (0, or the first refused line's)."""
+        try:
+            folded = open_game(self.ledger, self.game)
+            if expect_seq is not None and folded.head_seq != expect_seq:
+                raise VersionConflict(self.game, expect_seq, folded.head_seq)
+        except PEOPLE_ERRORS as error:
+            message, code = failure(error)
+            err.print(error_markup(message), highlight=False)
+            return code
+        for number, line in action_lines(lines):
+            try:
+                if isinstance(line, BatchRefused):
+                    raise line
+                folded = self.one(folded, number, line)
+            except (*PEOPLE_ERRORS, BatchRefused) as error:
+                return self.refused(err, number, error)
+        if not self.recorded:
+            err.print("No action lines read: nothing recorded.", highlight=False)
+        return 0
+
+    def one(self, folded: Folded, number: int, line: str) -> Folded:
+        """Record the action (or ``undo``) on line ``number``; the game after it."""
+        word = line.split()[0].lower()
+        if word in PROMPT_ONLY:
+            raise BatchRefused(f"'{word}' is a command of the prompt; a batch holds actions "
+                               f"(and undo), one per line")
+        if line.lower() == "undo":
+            folded, undone = undo(self.ledger, self.game)
+            self.show(number, lambda: undone_json(folded, undone),
+                      lambda: undone_echo(folded, undone))
+        else:
+            folded, stored = append_all(self.ledger, folded, prepare_line(folded, line))
+            self.show(number, lambda: recorded_json(folded, stored),
+                      lambda: recorded_echo(folded, stored))
+        self.recorded += 1
+        return folded
+
+    def show(self, number: int, shape: Callable[[], dict[str, Any]],
+             echo: Callable[[], RenderableType]) -> None:
+        """Print one recorded line: its echo, or one JSON object (JSON Lines) with ``--json``."""
+        if self.as_json:
+            line = json.dumps({"line": number, **shape()}, ensure_ascii=False)
+            self.out.file.write(line + "\n")
+            self.out.file.flush()
+        else:
+            self.out.print(echo())
+
+    def refused(self, err: Console, number: int, error: BaseException) -> int:
+        """Say which line was refused and why; its exit status."""
+        from tabletape.replay.render import plural
+
+        if isinstance(error, PEOPLE_ERRORS):
+            message, code = failure(error)
+        else:
+            message, code = str(error), USAGE_EXIT
+        err.print(error_markup(f"line {number}: {message}"), highlight=False)
+        err.print(f"Stopped at line {number}: {plural(self.recorded, 'line')} recorded before "
+                  "it, nothing after it.", highlight=False)
+        return code
+
+
+def undone_json(folded: Folded, undone: Step) -> dict[str, Any]:
+    """What ``undo --json`` prints."""
+    from tabletape.replay.render import status_json
+
+    return {"undone": undone.record.seq, "status": status_json(folded)}
+
+
+def undone_echo(folded: Folded, undone: Step) -> RenderableType:
+    """What ``undo`` prints: the action retracted, then where the game is."""
+    from rich.console import Group
+
+    from tabletape.replay.render import headline, undone_line
+
+    return Group(undone_line(undone.record, undone.event), headline(folded))
+
+
+def record_lines(ledger: Ledger, game: str, lines: Iterable[str | bytes], *, as_json: bool = False,
+                 expect_seq: int | None = None) -> int:
+    """``record GAME -`` and ``play GAME < FILE``: record ``lines``; the exit status."""
+    from rich.console import Console
+
+    err = Console(stderr=True)
+    if getattr(lines, "isatty", bool)():
+        err.print("Type one action a line; Ctrl-D ends (`tabletape play` is the prompt).",
+                  highlight=False)
+    batch = Batch(ledger, game, Console(highlight=False), as_json=as_json)
+    return batch.run(lines, err, expect_seq=expect_seq)
