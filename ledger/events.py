@@ -54,6 +54,9 @@ class GameStarted(Event, tag="game-started"):
     """For a forked game: the game it was forked from."""
     fork_seq: int | None = None
     """For a forked game: the last seq of the parent repeated here."""
+    simulated: bool = False
+    """True for a game bots played (``tabletape simulate``): left out of ``stats`` and ``sql``
+    unless asked for, and its recorded-at times count from 1970-01-01, never a real date."""
 
 
 class Retracted(Event, tag="undo"):

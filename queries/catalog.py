@@ -33,13 +33,17 @@ from tabletape.queries.database import (
     open_catalog,
     opened,
 )
-from tabletape.queries.schema import CATALOG_VERSION, LOG_COLUMNS
+from tabletape.queries.schema import CATALOG_VERSION, INCLUDE_SIMULATED, LOG_COLUMNS
 from tabletape.queries.sync import SyncReport, stored_problems, sync
 
 
 def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
-            sync_first: bool = True) -> duckdb.DuckDBPyConnection:
+            sync_first: bool = True,
+            include_simulated: bool = False) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the ledger's catalog, synced first: every table and view.
+
+    The views (``games``, ``battles``...) show games people recorded; with
+    ``include_simulated`` simulated games too (the ``all_`` tables always hold every game).
 
     Games the catalog leaves out (their logs do not verify or do not fold) are named in a
     :class:`LeftOutWarning`; a catalog of another version, rebuilt, in a
@@ -58,7 +62,10 @@ def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
             listed = "; ".join(f"{game}: {why}" for game, why in sorted(problems.items())[:10])
             warnings.warn(f"{len(problems)} game(s) left out of the catalog: {listed}",
                           LeftOutWarning, stacklevel=2)
-    return open_catalog(catalog_path(store), read_only=True)
+    con = open_catalog(catalog_path(store), read_only=True)
+    if include_simulated:
+        con.execute(f"SET VARIABLE {INCLUDE_SIMULATED} = true").fetchall()
+    return con
 
 
 class LeftOutWarning(UserWarning):
@@ -80,9 +87,12 @@ def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Reco
     ``tabletape.replay.visitor.walk``
     work on the result; raises :class:`CatalogError` when the catalog has no such game.
     """
+    table = "all_events" if con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'all_events'"
+    ).fetchall() != [(0,)] else "events"  # a catalog, or tables read back from its export
     rows = con.execute(
         f"SELECT seq, strftime(recorded_at, '{STAMP}'), actor, type, CAST(payload AS VARCHAR), "
-        "prev, hash FROM events WHERE game = ? ORDER BY seq", [game]
+        f"prev, hash FROM {table} WHERE game = ? ORDER BY seq", [game]
     ).fetchall()
     if not rows:
         raise CatalogError(f"the catalog has no events of game '{game}'")

@@ -104,6 +104,11 @@ StrictOption = Annotated[bool, typer.Option(
 NoSyncOption = Annotated[bool, typer.Option(
     "--no-sync", help="Query the catalog as it is, without syncing it with the logs first.")]
 
+IncludeSimulatedOption = Annotated[bool, typer.Option(
+    "--include-simulated", help="Include simulated games (`tabletape simulate`) too; without it "
+                                "only games people recorded are seen.")]
+
+
 LISTED_PROBLEMS = 10
 """Games left out that a query names one by one (``tabletape sync`` names them all)."""
 
@@ -250,8 +255,12 @@ def sql_command(
     no_sync: NoSyncOption = False,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Same as --format json.")] = False,
+    include_simulated: IncludeSimulatedOption = False,
 ) -> None:
-    """Run a read-only SQL query on the catalog (synced with the logs first)."""
+    """Run a read-only SQL query on the catalog (synced with the logs first).
+
+    The tables show games people recorded; simulated ones too with --include-simulated (the
+    all_<table> tables always hold every game)."""
     from tabletape.queries.catalog import catalog_path, opened
 
     with catalog_errors():
@@ -263,6 +272,10 @@ def sql_command(
             check_output(output, Ledger(ledger).root, force=force)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
         with opened(catalog_path(store), read_only=True) as con:
+            if include_simulated:
+                from tabletape.queries.scope import Scope, narrow
+
+                narrow(con, Scope(include_simulated=True))
             relation = con.sql(query)
             if relation is None:
                 return
@@ -480,6 +493,14 @@ def stats_command(
         help="players, seats, sides, lengths, dice or battles (default: all).")] = None,
     output_format: Annotated[ReportFormat, typer.Option(
         "--format", "-f", help="table or json.")] = ReportFormat.table,
+    kind: Annotated[str | None, typer.Option(
+        "--kind", "-k", help="Only games of this kind (e.g. risk-strike).")] = None,
+    player: Annotated[str | None, typer.Option(
+        "--player", "-p", help="Only this player's games and rows (her results, her dice, the "
+                               "battles she fought); any case.")] = None,
+    since: Annotated[str | None, typer.Option(
+        "--since", help="Only games started on or after this date (YYYY-MM-DD, UTC).")] = None,
+    include_simulated: IncludeSimulatedOption = False,
     ledger: LedgerOption = None,
     strict: StrictOption = False,
     no_sync: NoSyncOption = False,
@@ -487,11 +508,15 @@ def stats_command(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Same as --format json.")] = False,
 ) -> None:
-    """Win rates, first-player advantage, game lengths, dice luck and battle odds."""
+    """Win rates, first-player advantage, game lengths, dice luck and battle odds.
+
+    Real games only: simulated ones count with --include-simulated."""
     from tabletape.queries.catalog import catalog_path, opened
+    from tabletape.queries.layout import report_blocks
     from tabletape.queries.reports import all_reports, run_reports
+    from tabletape.queries.scope import Scope, game_kind, narrow, since_date
     from tabletape.replay.render import paged
-    from tabletape.rules.kernel import unknown_name_message
+    from tabletape.rules.kernel import plural, unknown_name_message
 
     with catalog_errors():
         output_format = chosen_format(output_format, as_json, ReportFormat.table,
@@ -499,34 +524,35 @@ def stats_command(
         reports = all_reports()
         if report_name is not None and report_name not in reports:
             raise QueryRefused(unknown_name_message("report", report_name, list(reports)))
+        scope = Scope(kind=game_kind(kind) if kind else None, player=player,
+                      since=since_date(since) if since is not None else None,
+                      include_simulated=include_simulated)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
         with opened(catalog_path(store), read_only=True) as con:
+            narrow(con, scope)
             tables = run_reports(con, [report_name] if report_name else None)
+            left_out = simulated_left_out(con, scope)
     if output_format is ReportFormat.json:
         shaped = [plain(t.to_json()) for t in tables]
         print_json(shaped[0] if report_name else shaped)
         return
     with paged(out, pager=not no_pager):
-        for table in tables:
-            out.print(report_view(table))
+        if scope.describe():
+            out.print(f"Counting {escape(scope.describe())}.", highlight=False)
+        if left_out:
+            out.print(f"{plural(left_out, 'simulated game')} left out: --include-simulated "
+                      "counts them too.", highlight=False)
+        for report in tables:
+            for block in report_blocks(report):
+                out.print(block)
 
 
-def report_view(report: Any) -> Table:
-    table = result_table(report.columns, [tuple(r) for r in report.rows])
-    widths = []
-    for column, cells in zip(table.columns, zip(*report.rows, strict=True) if report.rows
-                             else [()] * len(table.columns), strict=True):
-        column.header = str(column.header).replace("_", " ")  # wraps at words: "attacker losses"
-        longest_word = max(len(word) for word in column.header.split())
-        widths.append(max(longest_word, min(12, max((len(str(c)) for c in cells), default=0))))
-    if sum(widths) + 3 * len(widths) <= out.width:  # no column narrower than its words/values
-        for column, width in zip(table.columns, widths, strict=True):
-            column.min_width = width
-    table.title = report.title
-    table.title_justify = "left"
-    table.caption = " ".join(report.notes) if report.rows else "no games with this yet"
-    table.caption_justify = "left"
-    return table
+def simulated_left_out(con: duckdb.DuckDBPyConnection, scope: Any) -> int:
+    """How many simulated games the catalog holds that the reports did not count."""
+    if scope.include_simulated:
+        return 0
+    ((count,),) = con.execute("SELECT count(*) FROM all_games WHERE simulated").fetchall()
+    return int(count)
 
 
 # -- export and import ---------------------------------------------------------------------------

@@ -157,7 +157,7 @@ def columnar_sql(schema: Schema, path: Path) -> str:
 def insert_file(con: duckdb.DuckDBPyConnection, schema: Schema, path: Path) -> None:
     """Load a columnar JSON file into ``schema``'s table: in bulk."""
     names = ", ".join(quote(c.name) for c in schema.all_columns())
-    con.execute(f"INSERT INTO {quote(schema.table)} ({names}) {columnar_sql(schema, path)}")
+    con.execute(f"INSERT INTO {quote(schema.stored)} ({names}) {columnar_sql(schema, path)}")
 
 
 def sql_string(text: str) -> str:

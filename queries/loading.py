@@ -223,10 +223,13 @@ def add_columns(columns: dict[str, tuple[Schema, list[list[Any]]]], schema: Sche
         if len(rows[0]) != width:
             raise CatalogError(f"a projection of table '{schema.table}' made a row of "
                                f"{len(rows[0])} values; its schema has {width} columns")
-    data = columns.setdefault(schema.table, (schema, [[] for _ in range(width + 1)]))[1]
+    stored = len(schema.all_columns())
+    data = columns.setdefault(schema.table, (schema, [[] for _ in range(stored)]))[1]
     data[0].extend(games if games is not None else [game] * count)
+    if schema.numbered:
+        data[1].extend(range(1, count + 1))
     for index, column in enumerate(given if given is not None else zip(*rows, strict=True),
-                                   start=1):
+                                   start=stored - width):
         data[index].extend(column)
 
 
@@ -308,7 +311,7 @@ def insert_events(con: duckdb.DuckDBPyConnection, paths: Sequence[str], position
         return
     files = "[" + ", ".join(sql_string(p) for p in paths) + "]"
     con.execute(f"""
-        INSERT INTO events
+        INSERT INTO all_events
         WITH p AS ({columnar_sql(POSITIONS, positions)})
         SELECT p.game, p.seq, p.turn, p.round, p.phase, l.actor, l.type,
                strptime(l.at, '{STAMP}'), p.retracted, p.effective, l.payload, l.prev, l.hash

@@ -13,7 +13,10 @@ front of every row.
 ...         if visit.effective and visit.record.type == "add":
 ...             self.row(visit.record.seq, visit.event.n)
 >>> Adds.schema.ddl()
-'CREATE TABLE IF NOT EXISTS adds (game VARCHAR NOT NULL, seq BIGINT, n INTEGER)'
+'CREATE TABLE IF NOT EXISTS all_adds (game VARCHAR NOT NULL, seq BIGINT, n INTEGER)'
+
+Rows are stored in ``all_<table>`` (every game, simulated ones included); people query the view
+``<table>`` over it (see :mod:`tabletape.queries.schema`).
 """
 
 from __future__ import annotations
@@ -44,23 +47,35 @@ class Schema(NamedTuple):
     table: str
     columns: tuple[Column, ...]
     doc: str = ""
+    numbered: Column | None = None
+    """A column the catalog fills after ``game``: each row's number in its game, from 1 in the
+    order the projections made them (an id within the game; projections leave it out)."""
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(column.name for column in self.columns)
 
+    @property
+    def stored(self) -> str:
+        """The table holding the rows: ``all_<table>`` (internal ``_`` tables keep their name).
+
+        >>> Schema("dice", ()).stored, Schema("_sync", ()).stored
+        ('all_dice', '_sync')
+        """
+        return self.table if self.table.startswith("_") else f"all_{self.table}"
+
     def all_columns(self) -> tuple[Column, ...]:
-        """The stored columns: ``game`` then the declared ones."""
-        return (GAME_COLUMN, *self.columns)
+        """The stored columns: ``game``, the ``numbered`` one if any, then the declared ones."""
+        return (GAME_COLUMN, *((self.numbered,) if self.numbered else ()), *self.columns)
 
     def ddl(self) -> str:
         """``CREATE TABLE IF NOT EXISTS`` for this table."""
         parts = [f"{GAME_COLUMN.name} {GAME_COLUMN.type} NOT NULL"]
-        parts += [f"{quote(c.name)} {c.type}" for c in self.columns]
-        return f"CREATE TABLE IF NOT EXISTS {quote(self.table)} ({', '.join(parts)})"
+        parts += [f"{quote(c.name)} {c.type}" for c in self.all_columns()[1:]]
+        return f"CREATE TABLE IF NOT EXISTS {quote(self.stored)} ({', '.join(parts)})"
 
     def fingerprint(self) -> str:
-        text = self.table + ":" + ",".join(f"{c.name} {c.type}" for c in self.columns)
+        text = self.table + ":" + ",".join(f"{c.name} {c.type}" for c in self.all_columns()[1:])
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -131,7 +146,8 @@ DICE = Schema("dice", (
 ), "Every die rolled (retracted events excluded).")
 
 BATTLES = Schema("battles", (
-    Column("seq", "BIGINT", "The event that settled the battle's dice."),
+    Column("seq", "BIGINT", "The event that settled the battle's dice (one event may settle "
+                            "several battles)."),
     Column("turn", "INTEGER"),
     Column("attacker", "VARCHAR"),
     Column("defender", "VARCHAR"),
@@ -159,7 +175,9 @@ BATTLES = Schema("battles", (
     Column("modified", "BOOLEAN", "True when a modifier (bonus, changed face) touched the dice."),
     Column("attacker_losses", "INTEGER", "Pairs the attacker lost."),
     Column("defender_losses", "INTEGER", "Pairs the defender lost."),
-), "One row per dice battle (one roll-off of attacker against defender).")
+), "One row per dice battle (one roll-off of attacker against defender).",
+    numbered=Column("battle", "INTEGER", "The battle's id in its game: its number from 1, in "
+                                         "recorded order (``game`` and ``battle`` identify it)."))
 
 SHARED_SCHEMAS: tuple[Schema, ...] = (TURNS, STANDINGS, DICE, BATTLES)
 """Projection tables every catalog has, even before any game fills them."""

@@ -119,27 +119,35 @@ def win_rate_by_seat(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[An
         ORDER BY kind, players, position_by DESC, position""")
 
 
-@report("sides", "Win rate by faction, team, leader, hero and villain")
-def win_rate_by_side(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any]]:
-    """Where the game has factions, teams, leaders, heroes or villains: games and wins of each.
+@report("sides", "Win rate of each faction, team, leader, hero and villain")
+def win_rate_by_side(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any], list[str]]:
+    """Where the game has factions, teams, leaders, heroes or villains: how often each won.
 
-    A faction, leader or hero counts once per player (the two Decepticons of a 3-player Risk:
-    Transformers game, each playing alone, are two); a team once per game (Autobots of two
-    players, one game). For a villain, ``wins`` counts the games the villain's opponents won."""
-    return rows_of(con, """
-        SELECT kind, what, name, count(*) AS games, count(*) FILTER (won) AS wins,
+    Every row is the named side's own record: ``won`` counts the times that faction, team,
+    leader, hero or villain won (a villain wins when the heroes lose). ``played`` counts a
+    faction, leader or hero once per player who played it (the two Decepticons of a 3-player
+    Risk: Transformers game, each playing alone, are played twice), a team or villain once per
+    game; ``per`` says which."""
+    columns, rows = rows_of(con, """
+        SELECT kind, side, name, per, count(*) AS played, count(*) FILTER (won) AS won,
                round(avg(won::INTEGER), 3) AS win_rate
         FROM (
-            SELECT kind, 'faction' AS what, faction AS name, won FROM results
+            SELECT kind, 'faction' AS side, faction AS name, 'player' AS per, won FROM results
                 WHERE faction IS NOT NULL
-            UNION ALL SELECT kind, 'team', player_team, won FROM (
+            UNION ALL SELECT kind, 'team', player_team, 'game', won FROM (
                 SELECT DISTINCT game, kind, player_team, won FROM results
                 WHERE player_team IS NOT NULL)
-            UNION ALL SELECT kind, 'leader', leader, won FROM results WHERE leader IS NOT NULL
-            UNION ALL SELECT kind, 'hero', hero, won FROM results WHERE hero IS NOT NULL
-            UNION ALL SELECT kind, 'villain', villain, len(winners) > 0 FROM games
+            UNION ALL SELECT kind, 'leader', leader, 'player', won FROM results
+                WHERE leader IS NOT NULL
+            UNION ALL SELECT kind, 'hero', hero, 'player', won FROM results WHERE hero IS NOT NULL
+            UNION ALL SELECT kind, 'villain', villain, 'game', len(winners) = 0 FROM games
                 WHERE finished AND villain IS NOT NULL)
-        GROUP BY ALL ORDER BY kind, what, win_rate DESC, name""")
+        GROUP BY ALL ORDER BY kind, side, win_rate DESC, name""")
+    notes = ["Each row: how often the named side itself won (a villain wins when the heroes "
+             "lose). played: per player, a faction, leader or hero counts once for each player "
+             "who played it (two players of one faction in a game: 2); per game, a team or "
+             "villain once a game."]
+    return columns, rows, notes
 
 
 @report("lengths", "Game length")

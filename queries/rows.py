@@ -73,7 +73,7 @@ class GameRows(Visitor):
         minutes = (seconds_between(first_at, last) or 0) / 60
         self.game = (
             started.kind, started.rules_version, started.tabletape_version, list(started.players),
-            started.options, started.seed, stamp(first_at), stamp(last_at),
+            started.options, started.seed, started.simulated, stamp(first_at), stamp(last_at),
             stamp(last_effective_at) if result else None, result is not None, list(winners),
             result.team if result else None, result.reason if result else None, text(villain),
             started.parent, started.fork_seq, head.seq, head.hash,

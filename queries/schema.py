@@ -4,11 +4,18 @@ A catalog records its version and each table's column fingerprint in ``_meta``; 
 from this program's, :func:`prepare_tables` drops what changed (everything, for another version)
 so the next load rebuilds it from the logs.
 
->>> GAMES.table, PLAYERS.names[:2]
-('games', ('seat', 'name'))
+Every table people query is a view over the stored table of the same name with ``all_`` in
+front (``battles`` over ``all_battles``): the views show real games only, unless the
+connection sets ``SET VARIABLE include_simulated = true`` (``--include-simulated``); the
+``all_`` tables hold every game.
+
+>>> GAMES.table, GAMES.stored, PLAYERS.names[:2]
+('games', 'all_games', ('seat', 'name'))
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import duckdb
 
@@ -23,7 +30,7 @@ from tabletape.queries.projections import (
 )
 from tabletape.rules.kernel import registered
 
-CATALOG_VERSION = "4"
+CATALOG_VERSION = "5"
 """Bump when the core tables change: catalogs of another version are rebuilt from scratch.
 
 2: only verified logs are loaded (catalogs of version 1 may hold rows of changed logs).
@@ -32,7 +39,14 @@ modifier of each die (``attacker_die_sides``...), ``attacker_sides`` NULL when m
 4: the kind of bonus of each battle roll: ``battles.attacker_bonus_each`` (on every die),
 ``attacker_bonus_one`` (placed on one die after the roll) and the defender's, so the ``battles``
 report gives bonused rolls their exact odds.
+5: simulated games: ``games.simulated``; rows stored in ``all_<table>``, people query views that
+leave simulated games out unless asked; ``battles.battle`` (id in the game); ``dice`` and
+``battles`` show the game's ``kind``.
 """
+
+INCLUDE_SIMULATED = "include_simulated"
+"""The DuckDB variable that lets the views show simulated games too:
+``SET VARIABLE include_simulated = true``."""
 
 GAMES = Schema("games", (
     Column("kind", "VARCHAR", "Game kind, e.g. ``risk-strike``."),
@@ -41,6 +55,8 @@ GAMES = Schema("games", (
     Column("players", "VARCHAR[]", "Player names in seat order."),
     Column("options", "JSON", "Options in force."),
     Column("seed", "HUGEINT", "Seed of tabletape's dice."),
+    Column("simulated", "BOOLEAN", "Played by bots (``tabletape simulate``): its times count "
+                                   "from 1970-01-01, never a real date."),
     Column("started", "TIMESTAMP", "When the game-started event was recorded (UTC)."),
     Column("updated", "TIMESTAMP", "When the latest event was recorded (UTC)."),
     Column("ended", "TIMESTAMP", "When the last effective event was recorded, if finished."),
@@ -150,7 +166,7 @@ def prepare_tables(con: duckdb.DuckDBPyConnection, schemas: dict[str, Schema],
     changed = [s for s in schemas.values()
                if stored.get(f"table:{s.table}", s.fingerprint()) != s.fingerprint()]
     for schema in changed:
-        con.execute(f"DROP TABLE IF EXISTS {quote(schema.table)}")
+        con.execute(f"DROP TABLE IF EXISTS {quote(schema.stored)}")
     for schema in (*CORE_SCHEMAS, SYNC, *schemas.values()):
         con.execute(schema.ddl())
     if changed:
@@ -159,7 +175,7 @@ def prepare_tables(con: duckdb.DuckDBPyConnection, schemas: dict[str, Schema],
     entries.update({f"table:{s.table}": s.fingerprint() for s in schemas.values()})
     con.execute("INSERT OR REPLACE INTO _meta SELECT unnest($k), unnest($v)",
                 {"k": list(entries), "v": list(entries.values())})
-    create_views(con)
+    create_views(con, (*CORE_SCHEMAS, *schemas.values()))
     return fresh
 
 
@@ -180,11 +196,34 @@ VIEWS = {
                g.minutes
         FROM players p JOIN games g USING (game) WHERE g.finished""",
 }
-"""Views kept in the catalog: ``results`` (one row per player of every finished game; ``team``
-is the winning team, ``player_team`` the player's own)."""
+"""Views kept in the catalog besides the tables' own: ``results`` (one row per player of every
+finished game; ``team`` is the winning team, ``player_team`` the player's own)."""
+
+WITH_KIND = frozenset({"dice", "battles"})
+"""Tables whose view shows the game's ``kind`` after ``game``."""
 
 
-def create_views(con: duckdb.DuckDBPyConnection) -> None:
+def table_view(schema: Schema) -> str:
+    """The query of the view people see as ``schema.table``: real games only unless the
+    ``include_simulated`` variable is set (the other tables follow the ``games`` view).
+
+    >>> print(table_view(PLAYERS))
+    SELECT * FROM all_players WHERE game IN (SELECT game FROM games)
+    """
+    stored = quote(schema.stored)
+    if schema is GAMES:
+        return (f"SELECT * FROM {stored} WHERE NOT simulated "
+                f"OR coalesce(getvariable('{INCLUDE_SIMULATED}'), false)")
+    if schema.table in WITH_KIND:
+        return (f"SELECT t.game, g.kind, t.* EXCLUDE (game) FROM {stored} t "
+                "JOIN games g ON g.game = t.game")
+    return f"SELECT * FROM {stored} WHERE game IN (SELECT game FROM games)"
+
+
+def create_views(con: duckdb.DuckDBPyConnection, schemas: Iterable[Schema]) -> None:
+    """A view per table (``games`` over ``all_games``...), then :data:`VIEWS`."""
+    for schema in schemas:
+        con.execute(f"CREATE OR REPLACE VIEW {quote(schema.table)} AS {table_view(schema)}")
     for name, query in VIEWS.items():
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {query}")
 

@@ -196,7 +196,7 @@ def stored_problems(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 
 
 def count_games(con: duckdb.DuckDBPyConnection) -> int:
-    return int(con.execute("SELECT count(*) FROM games").fetchone()[0])  # type: ignore[index]
+    return int(con.execute("SELECT count(*) FROM all_games").fetchone()[0])  # type: ignore[index]
 
 
 def plan(con: duckdb.DuckDBPyConnection, ledger: Ledger, report: SyncReport) -> Plan:

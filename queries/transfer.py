@@ -133,11 +133,14 @@ def portable(columns: list[tuple[str, str]]) -> str:
 
 
 def public_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """The catalog's tables people query (internal ``_`` tables excluded)."""
+    """The catalog's tables people query: the view over each stored ``all_`` table (what
+    ``sql`` shows, simulated games left out unless ``include_simulated`` is set)."""
     return [row[0] for row in con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
-        "AND table_type = 'BASE TABLE' AND NOT starts_with(table_name, '_') "
-        "ORDER BY table_name").fetchall()]
+        "SELECT v.table_name FROM information_schema.tables v JOIN information_schema.tables t "
+        "ON t.table_schema = 'main' AND t.table_type = 'BASE TABLE' "
+        "AND t.table_name = 'all_' || v.table_name "
+        "WHERE v.table_schema = 'main' AND v.table_type = 'VIEW' ORDER BY v.table_name"
+    ).fetchall()]
 
 
 def sql_path(path: Path) -> str:

@@ -1,7 +1,9 @@
 """Bots playing whole games into a ledger: data for benchmarks, statistics and exploring.
 
 The same ``seed`` gives byte-identical logs: game ids, dice, and recorded-at times (which start at
-a fixed moment and advance a few seconds per event) all derive from it.
+a fixed moment and advance a few seconds per event) all derive from it. Every game is marked
+``simulated`` in its game-started event, and its times count from the Unix epoch (1970-01-01), so
+no simulated game ever carries a date that looks like a real evening at the table.
 
 >>> import tempfile
 >>> from tabletape.ledger import Ledger
@@ -25,8 +27,9 @@ from tabletape.rules.kernel import Rules, bot_game, find_game
 PLAYER_NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
 """Seat names of simulated players."""
 
-EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
-"""Recorded-at of the first simulated game's start; later games start later."""
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+"""Recorded-at of the first simulated game's start, plainly not a real date; later games start
+later (the seed shifts the start by whole days, within 1970-1979)."""
 
 
 def simulated_started(rules: Rules, players: int, seed: int,
@@ -35,7 +38,8 @@ def simulated_started(rules: Rules, players: int, seed: int,
     names = PLAYER_NAMES[:players]
     return GameStarted(kind=rules.name, rules_version=rules.rules_version,
                        tabletape_version=ledger_pkg.__version__, players=names,
-                       options=rules.options(options or {}, names), seed=seed)
+                       options=rules.options(options or {}, names), seed=seed,
+                       simulated=True)
 
 
 def game_seed(seed: int, index: int) -> int:

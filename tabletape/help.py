@@ -86,6 +86,16 @@ def epilog(example: str) -> str:
     return f"Example: [bold]{escape(example)}[/]"
 
 
+def summary(doc: str) -> str:
+    r"""A command's line in the list of ``--help``: its docstring's first paragraph, on one line
+    (a docstring's own line breaks would show as they are).
+
+    >>> summary("Show the log; a damaged log is shown\n    all the same.\n\n    More.")
+    'Show the log; a damaged log is shown all the same.'
+    """
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
 def present(app: typer.Typer) -> None:
     """Group ``app``'s commands into the panels of :data:`GROUPS` (in that order) and give each
     its example, on copies: the packages' own apps stay as they are."""
@@ -97,5 +107,7 @@ def present(app: typer.Typer) -> None:
         shown[-1].rich_help_panel = about.group
         if about.example and not info.epilog:
             shown[-1].epilog = epilog(about.example)
+        if info.callback is not None and not info.short_help:
+            shown[-1].short_help = summary(info.callback.__doc__ or "")
     app.registered_commands[:] = sorted(
         shown, key=lambda info: GROUPS.index(str(info.rich_help_panel)))

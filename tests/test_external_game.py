@@ -109,5 +109,8 @@ def test_an_installed_game_simulates_and_demos(tabletape) -> None:
     code, output = tabletape("demo", "--game", "pebbles")
     assert code == 0 and "Patrick took the last pebble" in output
     code, output = tabletape("sql", "select count(*) as n from games where kind = 'pebbles'",
-                             "-f", "json")
+                             "-f", "json", "--include-simulated")
     assert code == 0 and json.loads(output)[0]["n"] == 5
+    code, output = tabletape("sql", "select count(*) as n from games where kind = 'pebbles'",
+                             "-f", "json")  # the simulated games are left out unless asked
+    assert code == 0 and json.loads(output)[0]["n"] == 2

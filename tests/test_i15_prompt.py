@@ -115,6 +115,7 @@ def test_ctrl_c_cancels_the_line_not_the_prompt(env: dict[str, str]) -> None:
     child = spawn(env, game)
     child.expect(prompt(game, "ann"))
     child.send("add n=3")
+    child.expect_exact("add n=3")  # typed and shown, as a person sees it, before the Ctrl-C
     child.sendintr()
     child.expect(prompt(game, "ann"))  # the line is gone, the prompt goes on
     child.sendline("add n=1")

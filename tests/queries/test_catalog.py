@@ -280,7 +280,7 @@ def test_connect_is_read_only_with_views(known: Ledger) -> None:
         players = len(known.game_ids()) * 2
         assert con.execute("SELECT count(*) FROM results").fetchone() == (players,)
         with pytest.raises(duckdb.Error, match="read-only"):
-            con.execute("DELETE FROM games")
+            con.execute("DELETE FROM all_games")
     finally:
         con.close()
 

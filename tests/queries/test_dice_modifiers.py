@@ -127,19 +127,20 @@ def test_the_catalog_holds_a_mixed_roll_with_both_modifiers() -> None:
     con.execute(BATTLES.ddl())
     rows = (side_dice_rows(9, 4, "olga", "attacker", attack, settled.attacker)
             + side_dice_rows(9, 4, "patrick", "defender", defend, settled.defender))
-    insert(con, "dice", [("tf-1", *row) for row in rows])
+    insert(con, DICE.stored, [("tf-1", *row) for row in rows])
     battle = settled_battle_dice(attack, defend, settled)
     assert battle == battle_dice((5, 3, 1), (6, 3), attacker_sides=(8, 6, 6),
                                  defender_sides=(8, 6), attacker_values=(7, 4, 2),
                                  defender_values=(7, 3))
-    insert(con, "battles", [("tf-1", 9, 4, "olga", "patrick", "iacon", "kaon", *battle, True,
-                             *dice.losses(settled.winners))])
-    assert con.sql("SELECT sides, face, value, modifier FROM dice ORDER BY role, die"
+    insert(con, BATTLES.stored, [("tf-1", 1, 9, 4, "olga", "patrick", "iacon", "kaon", *battle,
+                                  True, *dice.losses(settled.winners))])
+    assert con.sql(f"SELECT sides, face, value, modifier FROM {DICE.stored} ORDER BY role, die"
                    ).fetchall() == [(8, 5, 7, 2), (6, 3, 4, 1), (6, 1, 2, 1), (8, 6, 7, 1),
                                     (6, 3, 3, 0)]
     assert con.sql("SELECT attacker_sides, defender_sides, attacker_die_sides, "
                    "attacker_modifiers, defender_modifiers, attacker_losses, defender_losses "
-                   "FROM battles").fetchall() == [(None, None, [8, 6, 6], [2, 1, 1], [1, 0], 1, 1)]
+                   f"FROM {BATTLES.stored}").fetchall() == [
+                       (None, None, [8, 6, 6], [2, 1, 1], [1, 0], 1, 1)]
 
 
 def insert(con: duckdb.DuckDBPyConnection, table: str, rows: Sequence[Sequence[Any]]) -> None:

@@ -99,7 +99,7 @@ def test_win_rates_match_the_folds(many: Ledger) -> None:
     seats = [r for r in report(many, "seats") if r["position_by"] == "seat"]
     assert sum(r["wins"] for r in seats if r["position"] == 1) == first_wins  # type: ignore[misc]
     sides = {r["name"]: r for r in report(many, "sides")}
-    assert sides["red"]["games"] == len(games)
+    assert sides["red"]["played"] == len(games)
 
 
 def test_lengths(many: Ledger) -> None:

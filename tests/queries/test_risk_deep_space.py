@@ -100,7 +100,7 @@ def test_battles_rows_match_the_fold(deep_space: Ledger) -> None:
     (or the Space Dog, "On your first defeat"): one ``battles`` row per exchange, its faces, its
     Space Dog modifier and its loser as the fold has them."""
     modified = 0
-    with connect(deep_space) as con:
+    with connect(deep_space, include_simulated=True) as con:
         for game, fold in folds(deep_space).items():
             rows = {row[0]: row[1:] for row in con.execute(
                 "SELECT seq, attacker, defender, source, target, attacker_faces, defender_faces, "
@@ -119,7 +119,7 @@ def test_dice_rows_match_the_fold(deep_space: Ledger) -> None:
     """Battle: "The higher roller wins the dispute. If there's a tie, victory goes to the
     defending Crew", with Space Dog's "+1 to your dice rolls": two ``dice`` rows per exchange
     whose values decide the loser, the roll-off dice too, and no die of an undone exchange."""
-    with connect(deep_space) as con:
+    with connect(deep_space, include_simulated=True) as con:
         for game, fold in folds(deep_space).items():
             rows = {(seq, role, die): (player, face, value)
                     for seq, role, die, player, face, value in con.execute(
@@ -142,7 +142,7 @@ def test_standings_hold_bases_recruits_gems_and_ore_per_player_per_turn(
     """``standings``: every player's bases, recruits, gems and ore at the end of every turn,
     as the fold has them then."""
     checked = 0
-    with connect(deep_space) as con:
+    with connect(deep_space, include_simulated=True) as con:
         for game, fold in folds(deep_space).items():
             found: dict[tuple[int, str], dict[str, float]] = defaultdict(dict)
             for turn, player, figure, value in con.execute(

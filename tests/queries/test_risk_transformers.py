@@ -170,8 +170,10 @@ def test_a_card_played_is_a_row() -> None:
 def report_of(rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     con = duckdb.connect()
     con.execute(BATTLES.ddl())
-    con.executemany(f"INSERT INTO battles VALUES ({', '.join('?' * (len(BATTLES.names) + 1))})",
-                    [("rt-test", *row) for row in rows])
+    con.execute(f"CREATE VIEW battles AS SELECT * FROM {BATTLES.stored}")
+    con.executemany(f"INSERT INTO {BATTLES.stored} VALUES "
+                    f"({', '.join('?' * (len(BATTLES.names) + 2))})",
+                    [("rt-test", n, *row) for n, row in enumerate(rows, start=1)])
     return REPORTS["battles"].run(con).records()
 
 

@@ -64,7 +64,7 @@ def test_the_catalog_connection_itself_is_read_only(games: Ledger) -> None:
     from tabletape.queries.catalog import connect
 
     with connect(games) as con, pytest.raises(duckdb.Error, match="read-only"):
-        con.execute("INSERT INTO games (game) VALUES ('x')")
+        con.execute("INSERT INTO all_games (game) VALUES ('x')")
 
 
 @pytest.mark.parametrize("statement", [
