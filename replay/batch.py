@@ -149,9 +149,9 @@ class Batch:
             self.show(number, lambda: redone_json(folded, stored, again),
                       lambda: redone_echo(folded, stored, again))
         else:
-            folded, stored = append_all(self.ledger, folded, prepare_line(folded, line))
-            self.show(number, lambda: recorded_json(folded, stored),
-                      lambda: recorded_echo(folded, stored))
+            folded, records = append_all(self.ledger, folded, prepare_line(folded, line))
+            self.show(number, lambda: recorded_json(folded, records),
+                      lambda: recorded_echo(folded, records))
         self.recorded += 1
         return folded
 
