@@ -41,7 +41,6 @@ from tabletape.replay.fold import (
     redo,
     undo,
 )
-from tabletape.replay.fold import recorded_json as recorded_shape
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -99,10 +98,14 @@ def recorded_echo(folded: Folded, records: Sequence[Record]) -> RenderableType:
 
 
 def recorded_json(folded: Folded, records: Sequence[Record]) -> dict[str, Any]:
-    """What ``record --json`` prints for the events one line stored (see README)."""
+    """What ``record --json`` prints for the events one line stored (see README): the last
+    event (``seq``, ``actor``, ``type``, ``payload``), every event the line stored in order
+    (``records``, one unless the line gave several steps), and the game's ``status`` after."""
     from tabletape.replay.render import status_json
 
-    return recorded_shape(records, status_json(folded))
+    stored = [{"seq": r.seq, "actor": r.actor, "type": r.type,
+               "payload": json.loads(bytes(r.payload))} for r in records]
+    return {**stored[-1], "records": stored, "status": status_json(folded)}
 
 
 class Batch:

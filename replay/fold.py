@@ -613,15 +613,6 @@ def append_all(ledger: Ledger, folded: Folded, drafts: Sequence[tuple[str, Event
     return after, records
 
 
-def recorded_json(records: Sequence[Record], status: dict[str, Any]) -> dict[str, Any]:
-    """What ``record --json`` prints: the last event stored (``seq``, ``actor``, ``type``,
-    ``payload``), every event the line stored in order (``records``, one unless the line gave
-    several steps), and the game's ``status`` after them."""
-    stored = [{"seq": r.seq, "actor": r.actor, "type": r.type,
-               "payload": msgspec.json.decode(r.payload)} for r in records]
-    return {**stored[-1], "records": stored, "status": status}
-
-
 def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
                    *, at: str | None = None) -> tuple[Folded, Record]:
     """Append an already checked event and fold it in (without re-reading the log)."""
@@ -794,7 +785,6 @@ __all__ = [
     "prepare_line",
     "record_action",
     "record_line",
-    "recorded_json",
     "redo",
     "redo_walk",
     "redoable",

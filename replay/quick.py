@@ -60,16 +60,15 @@ def record_main(args: Sequence[str]) -> int | None:
     from tabletape.replay.fold import record_line
 
     ledger_path = options.get("--ledger") or os.environ.get("TABLETAPE_LEDGER") or None
+    ledger = Ledger(str(ledger_path) if ledger_path else None)
+    expect_seq = int(expect) if expect else None
     if action == ["-"]:
         from tabletape.replay.batch import record_lines
 
-        ledger = Ledger(str(ledger_path) if ledger_path else None)
-        return record_lines(ledger, game, sys.stdin.buffer,
-                            as_json=bool(options.get("--json")),
-                            expect_seq=int(expect) if expect else None)
+        return record_lines(ledger, game, sys.stdin.buffer, as_json=bool(options.get("--json")),
+                            expect_seq=expect_seq)
     try:
-        folded, records = record_line(Ledger(str(ledger_path) if ledger_path else None),
-                                      game, action, expect_seq=int(expect) if expect else None)
+        folded, records = record_line(ledger, game, action, expect_seq=expect_seq)
     except PEOPLE_ERRORS as error:
         message, code = failure(error)
         return report_error(message, code, error_kind(error, code),

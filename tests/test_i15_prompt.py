@@ -15,10 +15,8 @@ import pexpect
 import pytest
 
 from tabletape.ledger import Ledger
+from tests.test_prompt import CODE, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-CODE = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.tinygame; "
-        "from tabletape import main; main()")
 TIMEOUT = 30
 
 
