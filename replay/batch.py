@@ -25,7 +25,6 @@ from tabletape.exits import (
     PEOPLE_ERRORS,
     USAGE_EXIT,
     error_kind,
-    error_markup,
     failure,
     json_asked,
     report_error,
@@ -176,13 +175,12 @@ class Batch:
             message, code = failure(error)
         else:
             message, code = str(error), USAGE_EXIT
-        if self.as_json or json_asked():  # one JSON error, with the line and what came before
-            return report_error(f"line {number}: {message}", code, error_kind(error, code),
-                                as_json=True, line=number, recorded=self.recorded)
-        err.print(error_markup(f"line {number}: {message}"), highlight=False)
-        err.print(f"Stopped at line {number}: {plural(self.recorded, 'line')} recorded before "
-                  "it, nothing after it.", highlight=False)
-        return code
+        as_json = self.as_json or json_asked()  # JSON: the line and what came before as keys
+        stopped = "" if as_json else (f"Stopped at line {number}: {plural(self.recorded, 'line')} "
+                                      "recorded before it, nothing after it.")
+        return report_error(f"line {number}: {message}", code, error_kind(error, code),
+                            hint=stopped, as_json=as_json, console=err, line=number,
+                            recorded=self.recorded)
 
 
 def undone_json(folded: Folded, undone: Step) -> dict[str, Any]:
