@@ -108,6 +108,14 @@ IncludeSimulatedOption = Annotated[bool, typer.Option(
     "--include-simulated", help="Include simulated games (`tabletape simulate`) too; without it "
                                 "only games people recorded are seen.")]
 
+KindOption = Annotated[str | None, typer.Option(
+    "--kind", "-k", help="Only games of this kind (e.g. risk-strike).")]
+PlayerOption = Annotated[str | None, typer.Option(
+    "--player", "-p", help="Only this player's games and rows (her results, her dice, the "
+                           "battles she fought); any case.")]
+SinceOption = Annotated[str | None, typer.Option(
+    "--since", help="Only games started on or after this date (YYYY-MM-DD, UTC).")]
+
 
 LISTED_PROBLEMS = 10
 """Games left out that a query names one by one (``tabletape sync`` names them all)."""
@@ -176,18 +184,27 @@ def say_left_out(problems: dict[str, str], games: str, logs: str, them: str) -> 
 
 
 @contextmanager
-def progress_bar() -> Iterator[Any]:
-    """A ``progress(done, total)`` callback that shows a rich bar once the work is big."""
-    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+def progress_bar(label: str = "Loading logs into the catalog", *,
+                 at_least: int = PROGRESS_BYTES, unit: str = "bytes") -> Iterator[Any]:
+    """A ``progress(done, total)`` callback that shows a rich bar once the work is big (a
+    ``total`` of ``at_least``), counting ``bytes`` or other things (``pages``)."""
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeRemainingColumn,
+    )
 
     bar: Progress | None = None
     task = None
 
     def update(done: int, total: int) -> None:
         nonlocal bar, task
-        if bar is None and total >= PROGRESS_BYTES:
-            bar = Progress("Loading logs into the catalog", BarColumn(), DownloadColumn(),
-                           TimeRemainingColumn(), console=err, transient=True)
+        if bar is None and total >= at_least:
+            counted = DownloadColumn() if unit == "bytes" else MofNCompleteColumn()
+            bar = Progress(label, BarColumn(), counted, TimeRemainingColumn(), console=err,
+                           transient=True)
             bar.start()
             task = bar.add_task("sync", total=total)
         if bar is not None and task is not None:
@@ -493,13 +510,9 @@ def stats_command(
         help="players, seats, sides, lengths, dice or battles (default: all).")] = None,
     output_format: Annotated[ReportFormat, typer.Option(
         "--format", "-f", help="table or json.")] = ReportFormat.table,
-    kind: Annotated[str | None, typer.Option(
-        "--kind", "-k", help="Only games of this kind (e.g. risk-strike).")] = None,
-    player: Annotated[str | None, typer.Option(
-        "--player", "-p", help="Only this player's games and rows (her results, her dice, the "
-                               "battles she fought); any case.")] = None,
-    since: Annotated[str | None, typer.Option(
-        "--since", help="Only games started on or after this date (YYYY-MM-DD, UTC).")] = None,
+    kind: KindOption = None,
+    player: PlayerOption = None,
+    since: SinceOption = None,
     include_simulated: IncludeSimulatedOption = False,
     ledger: LedgerOption = None,
     strict: StrictOption = False,
@@ -514,7 +527,7 @@ def stats_command(
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.layout import report_blocks
     from tabletape.queries.reports import all_reports, run_reports
-    from tabletape.queries.scope import Scope, game_kind, narrow, since_date
+    from tabletape.queries.scope import narrow
     from tabletape.replay.render import paged
     from tabletape.rules.kernel import plural, unknown_name_message
 
@@ -524,9 +537,7 @@ def stats_command(
         reports = all_reports()
         if report_name is not None and report_name not in reports:
             raise QueryRefused(unknown_name_message("report", report_name, list(reports)))
-        scope = Scope(kind=game_kind(kind) if kind else None, player=player,
-                      since=since_date(since) if since is not None else None,
-                      include_simulated=include_simulated)
+        scope = chosen_scope(kind, player, since, include_simulated)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
         with opened(catalog_path(store), read_only=True) as con:
             narrow(con, scope)
@@ -545,6 +556,17 @@ def stats_command(
         for report in tables:
             for block in report_blocks(report):
                 out.print(block)
+
+
+def chosen_scope(kind: str | None, player: str | None, since: str | None,
+                 include_simulated: bool) -> Any:
+    """The :class:`tabletape.queries.scope.Scope` of ``--kind``, ``--player``, ``--since`` and
+    ``--include-simulated``."""
+    from tabletape.queries.scope import Scope, game_kind, since_date
+
+    return Scope(kind=game_kind(kind) if kind else None, player=player,
+                 since=since_date(since) if since is not None else None,
+                 include_simulated=include_simulated)
 
 
 def simulated_left_out(con: duckdb.DuckDBPyConnection, scope: Any) -> int:
@@ -567,17 +589,32 @@ def export_command(
     parquet: Annotated[Path | None, typer.Option(
         "--parquet", help="Write every catalog table as Parquet under this folder, "
                           "partitioned by game kind.")] = None,
+    html: Annotated[Path | None, typer.Option(
+        "--html", help="Write a site of every game (an index with the league tables, a page "
+                       "per game) to this folder, replacing an earlier export there.")] = None,
+    kind: KindOption = None,
+    player: PlayerOption = None,
+    since: SinceOption = None,
+    include_simulated: IncludeSimulatedOption = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
     strict: StrictOption = False,
 ) -> None:
-    """Export one game's log (--jsonl) or the whole catalog as Parquet (--parquet)."""
+    """Export one game's log (--jsonl), the whole catalog as Parquet (--parquet), or a site of
+    every game to share (--html)."""
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.transfer import export_log, export_parquet
 
     with catalog_errors():
-        if (jsonl is None) == (parquet is None):
-            raise QueryRefused("give either GAME --jsonl FILE or --parquet DIR")
+        if sum(target is not None for target in (jsonl, parquet, html)) != 1:
+            raise QueryRefused("give one of GAME --jsonl FILE, --parquet DIR or --html DIR")
+        if html is None and (kind or player or since or include_simulated):
+            raise QueryRefused("--kind, --player, --since and --include-simulated choose the "
+                               "games of --html DIR")
+        if html is not None:
+            export_site(ledger, html, chosen_scope(kind, player, since, include_simulated),
+                        as_json=as_json, strict=strict)
+            return
         if jsonl is not None:
             if game is None:
                 raise QueryRefused("--jsonl needs the GAME to export")
@@ -604,6 +641,46 @@ def export_command(
         print_json(result)
     else:
         out.print(message, highlight=False)
+
+
+def export_site(ledger: Path | None, directory: Path, scope: Any, *, as_json: bool,
+                strict: bool) -> None:
+    """``export --html DIR``: the site of the games in ``scope`` (pages written with a progress
+    bar when there are many), then what was written and what was left out."""
+    import msgspec
+
+    from tabletape.queries.catalog import catalog_path, opened, stored_problems
+    from tabletape.queries.scope import narrow
+    from tabletape.queries.site import check_target, write_site
+    from tabletape.rules.kernel import plural
+
+    if is_stdio(directory):
+        raise QueryRefused("--html writes a folder of pages, which standard output (-) cannot "
+                           "hold: name a folder")
+    check_target(directory, Ledger(ledger).root)
+    store = synced(ledger, strict=strict)
+    with opened(catalog_path(store), read_only=True) as con:
+        left_out = stored_problems(con)
+        narrow(con, scope)
+        with progress_bar("Writing pages", at_least=SITE_PROGRESS_PAGES, unit="pages") as progress:
+            site = write_site(store, con, directory, left_out=left_out, scope=scope.describe(),
+                              simulated_left_out=simulated_left_out(con, scope),
+                              progress=progress)
+    if as_json:
+        print_json(msgspec.to_builtins(site))
+        return
+    out.print(f"Wrote {escape(str(directory))}: index.html and {plural(site.games, 'game page')}.",
+              highlight=False)
+    for game, problem in site.left_out.items():
+        if game not in left_out:  # the catalog's were named by the sync, above
+            err.print(f"[yellow]left out {escape(game)}:[/] {escape(problem)}", highlight=False)
+    if site.left_out:
+        out.print(f"{plural(len(site.left_out), 'game')} left out (named on the index).",
+                  highlight=False)
+
+
+SITE_PROGRESS_PAGES = 20
+"""An ``export --html`` of this many games or more shows a progress bar."""
 
 
 def export_to_stdout(store: Ledger, game: str, as_json: bool) -> None:
