@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from tabletape.queries.layout import by_kind, shown
+from tabletape.queries.layout import by_kind, is_number, shown
 from tabletape.queries.reports import ReportTable
 from tabletape.rules.kernel import Result, plural, won_words
 
@@ -197,13 +197,22 @@ def league_section(reports: Sequence[ReportTable], con: duckdb.DuckDBPyConnectio
 
 def report_table(title: str, columns: Sequence[str], cells: Sequence[Sequence[str]]) -> str:
     """One table of a report, in a box that scrolls on its own when wider than the screen."""
-    head = "".join(f"<th scope=\"col\">{escape(name.replace('_', ' '))}</th>" for name in columns)
-    body = "".join("<tr>" + "".join(f"<td>{escape(cell).replace(chr(10), '<br>')}</td>"
-                                    for cell in row) + "</tr>" for row in cells)
+    numeric = [bool(cells) and all(is_number(row[n]) for row in cells if row[n])
+               for n in range(len(columns))]
+    head = "".join(f"<th scope=\"col\"{NUMBER if number else ''}>"
+                   f"{escape(name.replace('_', ' '))}</th>"
+                   for name, number in zip(columns, numeric, strict=True))
+    body = "".join("<tr>" + "".join(f"<td{NUMBER if number else ''}>"
+                                    f"{escape(cell).replace(chr(10), '<br>')}</td>"
+                                    for cell, number in zip(row, numeric, strict=True))
+                   + "</tr>" for row in cells)
     return (f"<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"{escape(title)}\">"
             f"<table class=\"report\"><caption>{escape(title)}</caption><thead><tr>{head}</tr>"
             f"</thead><tbody>{body}</tbody></table></div>")
 
+
+NUMBER = ' class="num"'
+"""A cell of a column of numbers: right-aligned, as ``stats`` aligns it."""
 
 ChartMaker = Callable[[ReportTable, "duckdb.DuckDBPyConnection"], list[str]]
 
@@ -276,6 +285,7 @@ STYLE = """<style>
   border-bottom:1px solid #ccc;overflow-wrap:anywhere}
 .site-index .scroll{overflow-x:auto;max-width:100%;margin:.5rem 0 1rem}
 .site-index table.report td{white-space:nowrap;overflow-wrap:normal}
+.site-index th.num,.site-index td.num{text-align:right;font-variant-numeric:tabular-nums}
 .site-index caption{text-align:left;font-weight:bold;padding:.25rem 0}
 .site-index .result.playing{font-style:italic}
 .site-index .result.finished::before{content:"\\2713\\FE0E  "}
