@@ -285,6 +285,7 @@ STYLE = """<style>
   border-bottom:1px solid #ccc;overflow-wrap:anywhere}
 .site-index .scroll{overflow-x:auto;max-width:100%;margin:.5rem 0 1rem}
 .site-index table.report td{white-space:nowrap;overflow-wrap:normal}
+.site-index table.report th{overflow-wrap:normal;min-width:3ch}
 .site-index th.num,.site-index td.num{text-align:right;font-variant-numeric:tabular-nums}
 .site-index caption{text-align:left;font-weight:bold;padding:.25rem 0}
 .site-index .result.playing{font-style:italic}
