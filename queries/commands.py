@@ -669,7 +669,7 @@ def export_site(ledger: Path | None, directory: Path, scope: Any, *, as_json: bo
     if as_json:
         print_json(msgspec.to_builtins(site))
         return
-    out.print(f"Wrote {escape(str(directory))}: index.html and {plural(site.games, 'game page')}.",
+    out.print(f"Wrote {escape(site.directory)}: index.html and {plural(site.games, 'game page')}.",
               highlight=False)
     for game, problem in site.left_out.items():
         if game not in left_out:  # the catalog's were named by the sync, above

@@ -80,6 +80,7 @@ def write_site(store: Ledger, con: duckdb.DuckDBPyConnection, directory: Path, *
     ``left_out`` names the games the catalog leaves out; a game whose log no longer verifies
     when its page is written joins them.
     """
+    directory = spelled_out(directory)
     check_target(directory, store.root)
     games = listed_games(con)
     all_reports()  # the games' own reports too, as `stats` runs them
@@ -129,43 +130,57 @@ def check_target(directory: Path, ledger_root: Path) -> None:
     """Refuse a target that is not a new folder, an empty one or an earlier export: a file, a
     link, a folder holding anything else, the ledger or a folder around it; or whose parent
     folder does not exist."""
+    directory = spelled_out(directory)
     if inside_ledger(directory, ledger_root):
         raise SiteRefused(f"{directory} is the ledger {ledger_root}, is inside it or holds it: "
                           "write the site to a folder outside it")
     if directory.is_symlink():
         raise SiteRefused(f"{directory} is a link: name the folder itself, or another one")
     if not directory.exists():
-        if not directory.absolute().parent.is_dir():
+        if not directory.parent.is_dir():
             raise SiteRefused(f"cannot write the site to {directory}: the folder "
-                              f"{directory.absolute().parent} does not exist (create it first)")
+                              f"{directory.parent} does not exist (create it first)")
         return
     if not directory.is_dir():
         raise SiteRefused(f"{directory} is a file: the site is a folder; name a new folder")
+    here = Path.cwd().resolve()
+    if directory.resolve() in (here, *here.parents):
+        raise SiteRefused(f"{directory} is the current folder or holds it: the site replaces "
+                          "its whole folder, so name a new folder")
     stray = stray_entry(directory)
     if stray:
-        raise SiteRefused(f"{directory} holds {stray}, which `tabletape export --html` did not "
-                          "write: the site replaces the whole folder, so name a new or empty "
-                          "folder (or move what is there out of it)")
+        raise SiteRefused(f"{directory} holds {stray}: the site replaces the whole folder, so "
+                          "name a new or empty folder (or move what is there out of it)")
+
+
+def spelled_out(directory: Path) -> Path:
+    """``directory`` as an absolute path with ``.`` and ``..`` worked out by name: the folder
+    checked is the folder replaced, whatever exists along the way.
+
+    >>> str(spelled_out(Path("/a/b/../c/.")))
+    '/a/c'
+    """
+    return Path(os.path.abspath(directory))
 
 
 def stray_entry(directory: Path) -> str:
-    """The first entry of ``directory`` an export would not have written, ``""`` when there is
-    none (an empty folder, or an earlier export: its marker, index and pages only)."""
+    """The first entry of ``directory`` an export would not have written (and why), ``""``
+    when there is none: an empty folder, or an earlier export (its marker, index and pages)."""
     entries = sorted(os.listdir(directory))
     if not entries:
         return ""
     if MARKER not in entries:
-        return f"'{entries[0]}' and no {MARKER} marker"
+        return f"'{entries[0]}' and no {MARKER} marker (an export did not write it)"
     for name in entries:
         path = directory / name
         if name == MARKER or (name == INDEX and path.is_file() and not path.is_symlink()):
             continue
         if name != PAGES or not path.is_dir() or path.is_symlink():
-            return f"'{name}'"
+            return f"'{name}', which an export did not write"
         for page in sorted(os.listdir(path)):
             inner = path / page
             if not page.endswith(".html") or not inner.is_file() or inner.is_symlink():
-                return f"'{name}/{page}'"
+                return f"'{name}/{page}', which an export did not write"
     return ""
 
 
@@ -176,16 +191,16 @@ def staged(directory: Path) -> Iterator[Path]:
 
     An error of the operating system is :class:`SiteNotWritten`, naming ``directory``.
     """
-    parent = directory.absolute().parent
+    target = spelled_out(directory)
     try:
-        stage = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", suffix=".tabletape",
-                                      dir=parent))
+        stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tabletape",
+                                      dir=target.parent))
     except OSError as error:
         raise not_written(directory, error) from None
     try:
         yield stage
         stage.chmod(0o755)  # mkdtemp's folder is private; a site is for sharing
-        replace_folder(stage, directory)
+        replace_folder(stage, target)
     except OSError as error:
         shutil.rmtree(stage, ignore_errors=True)
         raise not_written(directory, error) from None

@@ -369,6 +369,23 @@ def test_targets_that_are_not_a_folder_for_the_site_are_refused(
     assert snapshot(ledger.root).keys() == before.keys()
 
 
+def test_a_path_through_a_missing_folder_is_the_folder_it_names(
+        ledger: Ledger, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``keep/missing/..`` is ``keep``: checked (and refused) as ``keep``, never taken for a new
+    folder because ``keep/missing`` does not exist; the current folder is never replaced."""
+    keep = tmp_path / "keep"
+    (keep / "x").mkdir(parents=True)
+    (keep / "x" / "notes.txt").write_text("keep me")
+    code, _, stderr = export(ledger, "--html", f"{keep}/missing/..")
+    assert code == 2 and "'x'" in stderr
+    monkeypatch.chdir(keep / "x")
+    for here in (".", "..", "../x/."):
+        code, _, stderr = export(ledger, "--html", here)
+        assert code == 2 and "current folder" in flat(stderr), here
+    assert (keep / "x" / "notes.txt").read_text() == "keep me"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["keep"]
+
+
 def test_options_that_do_not_go_with_html_are_refused(ledger: Ledger, tmp_path: Path) -> None:
     for args in (["--html", str(tmp_path / "s"), "--parquet", str(tmp_path / "p")],
                  ["rs-x", "--jsonl", str(tmp_path / "x.jsonl"), "--html", str(tmp_path / "s")],
