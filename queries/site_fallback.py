@@ -13,12 +13,13 @@ from tabletape.ledger import Record
 from tabletape.replay.narrate import narrate_game
 
 
-def shell(title: str, body: str, *, script: str = "") -> str:
+def shell(title: str, body: str, *, script: str = "", style: str = "") -> str:
     """A whole HTML document around ``body``."""
     tail = f"<script>{script}</script>" if script else ""
     return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{escape(title)}</title></head><body>{body}{tail}</body></html>\n")
+            f"<title>{escape(title)}</title><style>{style}</style></head><body>{body}{tail}"
+            "</body></html>\n")
 
 
 def game_page(game: str, records: Sequence[Record], *, at: str | None = None) -> str:

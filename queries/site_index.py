@@ -87,7 +87,7 @@ def index_page(games: Sequence[IndexGame], reports: Sequence[ReportTable],
         league_section(reports, con),
         "</main>",
     ])
-    return shell(TITLE, STYLE + body)
+    return shell(TITLE, body, style=STYLE)
 
 
 # -- games ---------------------------------------------------------------------------------------
@@ -166,8 +166,9 @@ def result_text(game: IndexGame) -> str:
 
 
 def result_html(game: IndexGame) -> str:
-    css = "result finished" if game.finished else "result playing"
-    return f"<span class=\"{css}\">{escape(result_text(game))}</span>"
+    finished = "true" if game.finished else "false"
+    return (f"<span class=\"result\" data-finished=\"{finished}\">"
+            f"{escape(result_text(game))}</span>")
 
 
 # -- league tables -------------------------------------------------------------------------------
@@ -181,7 +182,7 @@ def league_section(reports: Sequence[ReportTable], con: duckdb.DuckDBPyConnectio
         parts.append(f"<section class=\"report\" id=\"report-{escape(report.report)}\">"
                      f"<h3>{escape(report.title)}</h3>")
         if not report.rows:
-            parts.append("<p class=\"note\">No games with this yet.</p></section>")
+            parts.append("<p class=\"report-notes\">No games with this yet.</p></section>")
             continue
         for title, columns, rows in by_kind(report):
             parts.append(report_table(title, *shown(columns, rows)))
@@ -189,7 +190,7 @@ def league_section(reports: Sequence[ReportTable], con: duckdb.DuckDBPyConnectio
         if charts:
             parts.append("<div class=\"charts\">" + "".join(
                 f"<figure>{chart}</figure>" for chart in charts) + "</div>")
-        parts.extend(f"<p class=\"note\">{escape(note)}</p>" for note in report.notes)
+        parts.extend(f"<p class=\"report-notes\">{escape(note)}</p>" for note in report.notes)
         parts.append("</section>")
     parts.append("</section>")
     return "".join(parts)
@@ -274,7 +275,7 @@ CHARTS: dict[str, ChartMaker] = {
 """The charts drawn beside each report's tables."""
 
 
-STYLE = """<style>
+STYLE = """
 .site-index{max-width:72rem;margin:0 auto;padding:0 .75rem 2rem}
 .site-index code{overflow-wrap:anywhere}
 .site-index .left-out{border:2px solid #b00020;border-radius:.4rem;padding:.25rem .9rem;
@@ -282,31 +283,31 @@ STYLE = """<style>
 .site-index .left-out h2::before{content:"\\26A0\\FE0E  "}
 .site-index table{border-collapse:collapse;width:100%}
 .site-index th,.site-index td{text-align:left;padding:.35rem .5rem;vertical-align:top;
-  border-bottom:1px solid #ccc;overflow-wrap:anywhere}
+  border-bottom:1px solid var(--line, #ccc);overflow-wrap:anywhere}
 .site-index .scroll{overflow-x:auto;max-width:100%;margin:.5rem 0 1rem}
 .site-index table.report td{white-space:nowrap;overflow-wrap:normal}
 .site-index table.report th{overflow-wrap:normal;min-width:3ch}
 .site-index th.num,.site-index td.num{text-align:right;font-variant-numeric:tabular-nums}
 .site-index caption{text-align:left;font-weight:bold;padding:.25rem 0}
-.site-index .result.playing{font-style:italic}
-.site-index .result.finished::before{content:"\\2713\\FE0E  "}
+.site-index .result[data-finished="false"]{font-style:italic}
+.site-index .result[data-finished="true"]::before{content:"\\2713\\FE0E  "}
 .site-index .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(18rem,1fr));
   gap:1rem}
 .site-index figure{margin:0}
 .site-index figure svg{width:100%;height:auto}
-.site-index .note{font-size:.9em;opacity:.8}
+.site-index .report-notes{font-size:.9em;opacity:.8}
 @media (max-width:40rem){
   .site-index table.games thead{display:none}
   .site-index table.games,.site-index table.games tbody,.site-index table.games tr,
   .site-index table.games td{display:block;width:auto}
-  .site-index table.games tr{border:1px solid #ccc;border-radius:.4rem;margin:.6rem 0;
+  .site-index table.games tr{border:1px solid var(--line, #ccc);border-radius:.4rem;margin:.6rem 0;
     padding:.25rem .5rem}
   .site-index table.games td{border:0;padding:.15rem 0}
   .site-index table.games td::before{content:attr(data-label) ": ";font-weight:bold}
   .site-index table.games td:first-child::before{content:none}
 }
-</style>"""
-"""The index's own rules, on top of the pages' shared stylesheet."""
+"""
+"""The index's own rules (CSS), on top of the pages' shared stylesheet."""
 
 
 # -- parts A and B (until they land on main: minimal stand-ins) ----------------------------------
