@@ -417,3 +417,25 @@ def test_the_installed_command_writes_the_site(ledger: Ledger, tmp_path: Path) -
     assert flat(completed.stdout).startswith(f"Wrote {tmp_path / 'site'}: index.html and")
     assert os.access(tmp_path / "site" / "index.html", os.R_OK)
     assert oct((tmp_path / "site").stat().st_mode)[-3:] == "755"
+
+
+def test_a_log_damaged_after_the_sync_is_left_out_of_the_pages_and_named(
+        ledger: Ledger, tmp_path: Path) -> None:
+    """Each page is written from its log verified again, not trusted from the catalog; the
+    progress callback hears of every game in turn."""
+    from tabletape.queries.catalog import connect
+
+    copy = Ledger(tmp_path / "ledger")
+    shutil.copytree(ledger.root, copy.root)
+    told: list[tuple[int, int]] = []
+    with pytest.warns(UserWarning, match="rs-damaged"), connect(copy.root) as con:
+        listed = len(con.execute("SELECT game FROM games").fetchall())
+        game = "rs-4-0"
+        damage(copy.path(game), copy.path(game))
+        written = site.write_site(copy, con, tmp_path / "site", left_out={},
+                                  progress=lambda done, total: told.append((done, total)))
+    assert told == [(done, listed) for done in range(1, listed + 1)]
+    assert written.games == listed - 1 and list(written.left_out) == [game]
+    assert "event 3" in written.left_out[game]
+    assert f"left out: {game}: " in "".join(index(tmp_path / "site").text)
+    assert game not in index(tmp_path / "site").games()
