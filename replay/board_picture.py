@@ -21,6 +21,8 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from msgspec.structs import replace
+
 from tabletape.replay.svg import Markup, document, element, group, shorten
 from tabletape.rules.board import Board, Pair, all_links
 
@@ -75,10 +77,31 @@ class SpaceMark:
 def layout(board: Board) -> dict[str, Point]:
     """Each space's point: the board file's ``"at"`` when it places every space, else
     :func:`auto_layout`."""
-    if board.spaces and all(space.at is not None for space in board.spaces):
+    if board.laid_out:
         return {space.id: (float(space.at[0]), float(space.at[1]))
                 for space in board.spaces if space.at is not None}
     return auto_layout(board)
+
+
+def borrowed_layout(board: Board, shipped: Board) -> Board:
+    """``board`` with the ``"at"`` of ``shipped`` when it has none of its own and is the same
+    board (same spaces, same links): a game recorded before the shipped board carried its
+    layout is drawn as a new one is.
+
+    >>> from tabletape.rules.board import board_from_data
+    >>> old = board_from_data({"name": "o", "spaces": [{"id": "a"}, {"id": "b"}],
+    ...                        "links": [["a", "b"]]})
+    >>> new = board_from_data({"name": "n", "spaces": [{"id": "a", "at": [0, 0]},
+    ...                        {"id": "b", "at": [1, 0]}], "links": [["a", "b"]]})
+    >>> borrowed_layout(old, new).spaces[1].at
+    (1, 0)
+    """
+    if board.laid_out or not shipped.laid_out or board.ids != shipped.ids or \
+            set(map(frozenset, all_links(board))) != set(map(frozenset, all_links(shipped))):
+        return board
+    spaces = tuple(replace(space, at=other.at)
+                   for space, other in zip(board.spaces, shipped.spaces, strict=True))
+    return replace(board, spaces=spaces)
 
 
 def auto_layout(board: Board, rounds: int = 120) -> dict[str, Point]:

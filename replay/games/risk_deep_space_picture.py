@@ -12,9 +12,12 @@ True
 
 from __future__ import annotations
 
-from tabletape.replay.board_picture import SpaceMark, board_svg
-from tabletape.rules.board import NOBODY
+from functools import cache
+
+from tabletape.replay.board_picture import SpaceMark, board_svg, borrowed_layout
+from tabletape.rules.board import NOBODY, Board, load_board
 from tabletape.rules.kernel import Rules
+from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.state import State
 
 
@@ -22,10 +25,16 @@ def picture(rules: Rules[State], state: State) -> str | None:
     """The board as it stands in ``state``: each planet's holder (by colour and initials) and
     Recruits, with Bases, Space Dogs, Force Fields and planet covers as labels; Home Stations
     drawn as squares with their player, the centre as a diamond."""
-    board = state.board
+    board = borrowed_layout(state.board, shipped_board())
     marks = {space.id: space_mark(state, index) for index, space in enumerate(board.spaces)}
     return board_svg(board, marks, title=f"{rules.title}: {board.name}",
                      players=[(seat.name, seat.colour) for seat in state.seats])
+
+
+@cache
+def shipped_board() -> Board:
+    """The default board as shipped now (its layout serves games that stored it without)."""
+    return load_board(data.BOARD_FILE)
 
 
 def space_mark(state: State, index: int) -> SpaceMark:

@@ -12,10 +12,13 @@ True
 
 from __future__ import annotations
 
-from tabletape.replay.board_picture import SpaceMark, board_svg
-from tabletape.rules.board import NOBODY
+from functools import cache
+
+from tabletape.replay.board_picture import SpaceMark, board_svg, borrowed_layout
+from tabletape.rules.board import NOBODY, Board
 from tabletape.rules.kernel import Rules
 from tabletape.rules.risk_transformers import data
+from tabletape.rules.risk_transformers.board import DEFAULT_BOARD_FILE, load_cybertron
 from tabletape.rules.risk_transformers.state import State
 
 
@@ -23,11 +26,17 @@ def picture(rules: Rules[State], state: State) -> str | None:
     """Cybertron as it stands in ``state``: each zone's owner (colour and initials) and pieces,
     leaders and vehicles as labels, spinning zones (diamonds) in their position with only the
     links their arrows open drawn solid, war factories (squares) open or closed."""
-    cybertron = state.board
-    marks = {space: space_mark(state, space) for space in cybertron.board.ids}
-    return board_svg(cybertron.board, marks, title=f"{rules.title}: day {state.day or '-'}",
+    board = borrowed_layout(state.board.board, shipped_board())
+    marks = {space: space_mark(state, space) for space in board.ids}
+    return board_svg(board, marks, title=f"{rules.title}: day {state.day or '-'}",
                      positions=state.standing, open_spaces=state.open_factories,
                      players=[(seat.name, "") for seat in state.seats])
+
+
+@cache
+def shipped_board() -> Board:
+    """Cybertron as shipped now (its layout serves games that stored it without)."""
+    return load_cybertron(DEFAULT_BOARD_FILE).board
 
 
 def space_mark(state: State, space: str) -> SpaceMark:
