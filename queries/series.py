@@ -102,10 +102,12 @@ class GameSeries(msgspec.Struct, kw_only=True):
 
 
 class LeagueSeries(msgspec.Struct, kw_only=True):
-    """Dice and battles of every game a catalog connection sees."""
+    """Dice, battles and game lengths of every game a catalog connection sees."""
 
     dice: list[DiceFaces]
     battles: list[BattleOutcome]
+    lengths: dict[str, list[int]]
+    """Game kind -> the turns of each of its finished games, fewest first."""
 
 
 def game_series(game: str, records: Sequence[Record]) -> GameSeries:
@@ -124,16 +126,24 @@ def game_series(game: str, records: Sequence[Record]) -> GameSeries:
         battles=battle_outcomes(table_rows(folded, BATTLES.table, MATCHUP_COLUMNS)))
 
 
-def league_series(con: duckdb.DuckDBPyConnection, scope: Scope | None = None) -> LeagueSeries:
-    """Dice and battles of the games ``con``'s catalog views show (narrowed to ``scope`` first
-    when given, as ``stats`` narrows them)."""
+def league_series(con: duckdb.DuckDBPyConnection, scope: Scope | None = None, *,
+                  battles: bool = True) -> LeagueSeries:
+    """Dice, battles and lengths of the games ``con``'s catalog views show (narrowed to
+    ``scope`` first when given, as ``stats`` narrows them); without ``battles``, none are
+    grouped (``stats`` has them in its report already)."""
     if scope is not None:
         from tabletape.queries.scope import narrow
 
         narrow(con, scope)
     counted = con.execute("SELECT sides, face, count(*) FROM dice GROUP BY ALL").fetchall()
-    found = con.execute(f"SELECT {', '.join(MATCHUP_COLUMNS)} FROM battles").fetchall()
-    return LeagueSeries(dice=dice_faces(counted), battles=battle_outcomes(found))
+    found = (con.execute(f"SELECT {', '.join(MATCHUP_COLUMNS)} FROM battles").fetchall()
+             if battles else [])
+    lengths: dict[str, list[int]] = defaultdict(list)
+    for kind, turns in con.execute(
+            "SELECT kind, turns FROM games WHERE finished ORDER BY kind, turns").fetchall():
+        lengths[kind].append(int(turns))
+    return LeagueSeries(dice=dice_faces(counted), battles=battle_outcomes(found),
+                        lengths=dict(lengths))
 
 
 def table_rows(folded: Folded, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
