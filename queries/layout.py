@@ -3,11 +3,10 @@
 A report's rows come one table per game kind (the kind in the title, not in a column); a
 header wraps at its words (``attacker losses`` on two lines); a number or a name is never folded
 in the middle: every column is at least as wide as the longest word it shows, and numbers do not
-wrap at all. ``stats --format json`` keeps every column; only this view reshapes.
+wrap at all. ``stats --format json`` keeps every column; only this view reshapes, and draws
+win rates and battle outcomes as bars (:mod:`tabletape.queries.bars`).
 
->>> from tabletape.queries.bars import MARK, Bar, Spark, histogram
-from tabletape.queries.reports import ReportTable
-from tabletape.queries.series import DiceFaces, LeagueSeries
+>>> from tabletape.queries.reports import ReportTable
 >>> table = ReportTable(report="players", title="Win rate by player",
 ...                     columns=["kind", "player", "win_rate"],
 ...                     rows=[["risk-strike", "ann", 0.5], ["marvel-united", "bob", 1.0]])
@@ -108,10 +107,10 @@ def with_bars(columns: Sequence[str], rows: Sequence[Sequence[Any]], names: list
     """``names`` and ``cells`` (from :func:`shown`) with a bar column after each pair of
     :data:`BARS` the report has, drawn from the raw ``rows``.
 
-    >>> names, cells = with_bars(["p", "win_rate"], [["ann", 0.5]], ["p", "win rate"],
+    >>> names, cells = with_bars(["p", "win_rate"], [["ann", 0.5]], ["p", "win_rate"],
     ...                          [["ann", "0.5"]])
     >>> names, cells[0][2].fraction
-    (['p', 'win rate', ''], 0.5)
+    (['p', 'win_rate', ''], 0.5)
     """
     drawn: list[list[Cell]] = [list(row) for row in cells]
     names = list(names)
