@@ -133,3 +133,85 @@ def histogram(values: Sequence[float], bins: int = 20) -> tuple[list[int], float
     for value in values:
         counts[min(bins - 1, int((value - low) / width))] += 1
     return counts, low, high
+
+
+def buckets(points: Sequence[tuple[int, float]], first: int, last: int,
+            width: int) -> list[float | None]:
+    """The values of ``(turn, value)`` points over turns ``first`` to ``last`` in at most
+    ``width`` cells: up to :data:`CELLS_A_TURN` cells a turn when they fit, else equal runs of
+    turns a cell, each showing the last value of its run (None where no point falls).
+
+    >>> buckets([(0, 1.0), (1, 2.0), (3, 4.0)], 0, 3, 4)
+    [1.0, 2.0, None, 4.0]
+    >>> buckets([(0, 1.0), (1, 2.0)], 0, 1, 5)
+    [1.0, 1.0, 2.0, 2.0]
+    >>> buckets([(0, 1.0), (1, 2.0), (2, 3.0), (3, 4.0)], 0, 3, 2)
+    [2.0, 4.0]
+    """
+    turns = last - first + 1
+    each = max(1, min(CELLS_A_TURN, width // turns))
+    cells = max(1, min(width, turns))
+    found: list[float | None] = [None] * cells
+    for turn, value in points:
+        found[min(cells - 1, (turn - first) * cells // turns)] = value
+    return [value for value in found for _ in range(each)]
+
+
+CELLS_A_TURN = 3
+"""The most cells a turn gets when a game has few turns (its line would be short otherwise)."""
+
+
+class Timeline:
+    """A sparkline of ``(turn, value)`` points on a turn axis from ``first`` to ``last``, as
+    wide as its column lets it be (at most :data:`CELLS_A_TURN` cells a turn), heights between
+    ``low`` and ``high``."""
+
+    def __init__(self, points: Sequence[tuple[int, float]], first: int, last: int, low: float,
+                 high: float, style: str = "cyan") -> None:
+        self.points, self.first, self.last = points, first, last
+        self.low, self.high, self.style = low, high, style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        values = buckets(self.points, self.first, self.last, options.max_width)
+        yield Segment(spark_text(values, low=self.low, high=self.high, ascii=options.ascii_only),
+                      Style.parse(self.style))
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return axis_measure(self.first, self.last)
+
+
+class Axis:
+    """The turn axis under :class:`Timeline` rows of the same column: the first turn at the
+    left, the last at the right."""
+
+    def __init__(self, first: int, last: int) -> None:
+        self.first, self.last = first, last
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Segment(axis_text(self.first, self.last, options.max_width), Style.parse("dim"))
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return axis_measure(self.first, self.last)
+
+
+def axis_measure(first: int, last: int) -> Measurement:
+    """At least 8 cells (or as many as the turns take, when fewer), at most
+    :data:`CELLS_A_TURN` a turn."""
+    turns = last - first + 1
+    widest = turns * CELLS_A_TURN
+    return Measurement(min(8, widest), max(widest, len(axis_text(first, last, widest))))
+
+
+def axis_text(first: int, last: int, width: int) -> str:
+    """``0 ... 12`` over the cells :func:`buckets` draws in ``width``: the first turn left, the
+    last right (just the first when they do not both fit).
+
+    >>> axis_text(0, 12, 13), axis_text(5, 5, 4), axis_text(0, 120, 3), axis_text(0, 1, 6)
+    ('0          12', '5', '0', '0    1')
+    """
+    turns = last - first + 1
+    cells = max(1, min(width, turns)) * max(1, min(CELLS_A_TURN, width // turns))
+    left, right = str(first), str(last)
+    if first == last or len(left) + len(right) + 1 > max(cells, width):
+        return left
+    return left + right.rjust(max(cells, len(left) + len(right) + 1) - len(left))
