@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import datetime
 import urllib.parse
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
 import msgspec
 
+from tabletape.queries.bars import histogram
 from tabletape.queries.layout import by_kind, is_number, shown
 from tabletape.queries.reports import ReportTable
+from tabletape.queries.series import LeagueSeries, league_series
+from tabletape.replay.charts import bars, bars_against
 from tabletape.rules.kernel import Result, plural, won_words
 
 if TYPE_CHECKING:
@@ -84,7 +87,7 @@ def index_page(games: Sequence[IndexGame], reports: Sequence[ReportTable],
         heading(games, scope, simulated_left_out),
         left_out_section(left_out),
         games_section(games),
-        league_section(reports, con),
+        league_section(reports, league_series(con)),
         "</main>",
     ])
     return shell(TITLE, body, style=STYLE)
@@ -174,9 +177,9 @@ def result_html(game: IndexGame) -> str:
 # -- league tables -------------------------------------------------------------------------------
 
 
-def league_section(reports: Sequence[ReportTable], con: duckdb.DuckDBPyConnection) -> str:
+def league_section(reports: Sequence[ReportTable], league: LeagueSeries) -> str:
     """Every ``stats`` report as tables (one per game kind, as ``stats`` prints them), its
-    charts and its notes."""
+    charts (from ``league``: the dice, battles and lengths of the same games) and its notes."""
     parts = ["<section id=\"league\"><h2>League tables</h2>"]
     for report in reports:
         parts.append(f"<section class=\"report\" id=\"report-{escape(report.report)}\">"
@@ -186,7 +189,7 @@ def league_section(reports: Sequence[ReportTable], con: duckdb.DuckDBPyConnectio
             continue
         for title, columns, rows in by_kind(report):
             parts.append(report_table(title, *shown(columns, rows)))
-        charts = CHARTS.get(report.report, no_charts)(report, con)
+        charts = CHARTS.get(report.report, no_charts)(report, league)
         if charts:
             parts.append("<div class=\"charts\">" + "".join(
                 f"<figure>{chart}</figure>" for chart in charts) + "</div>")
@@ -215,55 +218,57 @@ def report_table(title: str, columns: Sequence[str], cells: Sequence[Sequence[st
 NUMBER = ' class="num"'
 """A cell of a column of numbers: right-aligned, as ``stats`` aligns it."""
 
-ChartMaker = Callable[[ReportTable, "duckdb.DuckDBPyConnection"], list[str]]
+ChartMaker = Callable[[ReportTable, LeagueSeries], list[str]]
 
 
-def no_charts(report: ReportTable, con: duckdb.DuckDBPyConnection) -> list[str]:
+def no_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
     return []
 
 
-def win_rate_charts(report: ReportTable, con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Win rate by player, one chart per game kind."""
+def win_rate_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
+    """Win rate by player (and games played), one chart per game kind."""
     kinds: dict[str, list[tuple[str, float]]] = defaultdict(list)
     for row in report.records():
         kinds[row["kind"]].append((f"{row['player']} ({row['games']})", row["win_rate"]))
-    return [bars(f"Win rate by player: {kind}", rates, value_label="win rate (games)",
+    return [bars(f"Win rate by player: {kind}", rates, value_label="win rate (games played)",
                  percent=True) for kind, rates in kinds.items()]
 
 
-def length_charts(report: ReportTable, con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Turns of a finished game, on average, per game kind."""
-    return [bars("Turns per finished game (mean)",
-                 [(f"{row['kind']} ({row['games']})", row["turns_mean"] or 0)
-                  for row in report.records()], value_label="turns")]
-
-
-def dice_charts(report: ReportTable, con: duckdb.DuckDBPyConnection) -> list[str]:
-    """How often each face landed against a fair die, per die size (every counted player)."""
-    faces: dict[int, Counter[int]] = defaultdict(Counter)
-    for sides, face, count in con.execute(
-            "SELECT sides, face, count(*) FROM dice GROUP BY ALL ORDER BY ALL").fetchall():
-        faces[sides][face] = count
-    return [bars_against(f"d{sides}: faces rolled against a fair die ({sum(counts.values())})",
-                         [(str(face), counts[face], sum(counts.values()) / sides)
-                          for face in range(1, sides + 1)], value_label="rolls")
-            for sides, counts in sorted(faces.items())]
-
-
-def battle_charts(report: ReportTable, con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Attacker losses against the exact odds, for the matchups fought most."""
-    matchups: dict[tuple[str, str], list[dict[str, object]]] = defaultdict(list)
-    for row in report.records():
-        matchups[(str(row["matchup"]), str(row["bonus"]))].append(row)
-    most = sorted(matchups.items(), key=lambda item: -int(item[1][0]["battles"]))  # type: ignore[call-overload]
+def length_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
+    """How many finished games took each number of turns, per game kind."""
     charts = []
-    for (matchup, bonus), rows in most[:BATTLE_CHARTS]:
-        title = f"{matchup}{f' ({bonus})' if bonus else ''}: {rows[0]['battles']} battles"
-        charts.append(bars_against(title, [(f"attacker loses {row['attacker_losses']}",
-                                            float(row["share"]), float(row["exact"]))  # type: ignore[arg-type]
-                                           for row in rows],
-                                   value_label="share of battles", percent=True))
+    for kind, turns in league.lengths.items():
+        counts, low, high = histogram(turns, bins=LENGTH_BINS)
+        width = (high - low) / len(counts) if len(counts) > 1 else 0
+        whole = width in (0, 1)
+        charts.append(bars(f"Turns per finished game: {kind}", [
+            (f"{low + n * width:g}" if whole else
+             f"{low + n * width:.0f}–{low + (n + 1) * width:.0f}", count)
+            for n, count in enumerate(counts)], value_label="games"))
     return charts
+
+
+LENGTH_BINS = 10
+"""At most this many bars in a chart of game lengths."""
+
+
+def dice_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
+    """How often each face landed against a fair die, per die size (every counted die)."""
+    return [bars_against(f"d{faces.sides}: {faces.total} dice against a fair die",
+                         [(str(face), count, faces.expected)
+                          for face, count in enumerate(faces.counts, start=1)],
+                         value_label="landings") for faces in league.dice]
+
+
+def battle_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
+    """Attacker losses against the exact odds, for the matchups fought most."""
+    most = sorted(league.battles, key=lambda battle: -battle.battles)[:BATTLE_CHARTS]
+    return [bars_against(f"{battle.matchup}{f' ({battle.bonus})' if battle.bonus else ''}: "
+                         f"{plural(battle.battles, 'battle')}",
+                         [(f"attacker loses {outcome.attacker_losses}", outcome.share,
+                           outcome.exact) for outcome in battle.outcomes],
+                         value_label="share of battles", percent=True)
+            for battle in most]
 
 
 CHARTS: dict[str, ChartMaker] = {
@@ -310,14 +315,9 @@ STYLE = """
 """The index's own rules (CSS), on top of the pages' shared stylesheet."""
 
 
-# -- parts A and B (until they land on main: minimal stand-ins) ----------------------------------
+# -- part A (until it lands on main: a minimal stand-in) ---------------------------------------
 
 try:
-    from tabletape.replay.charts import bars, bars_against  # type: ignore[import-not-found, unused-ignore]
     from tabletape.replay.page import shell  # type: ignore[import-not-found, unused-ignore]
-except ImportError:  # pragma: no cover - replaced once they land
-    from tabletape.queries.site_fallback import (  # type: ignore[assignment, unused-ignore]
-        bars,
-        bars_against,
-        shell,
-    )
+except ImportError:  # pragma: no cover - replaced once it lands
+    from tabletape.queries.site_fallback import shell  # type: ignore[assignment, unused-ignore]
