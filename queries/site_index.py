@@ -15,15 +15,15 @@ Everything shown is escaped here (names, reasons, problems, report cells); chart
 from __future__ import annotations
 
 import datetime
+import math
 import urllib.parse
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from tabletape.queries.bars import histogram
 from tabletape.queries.layout import by_kind, is_number, shown
 from tabletape.queries.reports import ReportTable
 from tabletape.queries.series import LeagueSeries, league_series
@@ -200,7 +200,8 @@ def league_section(reports: Sequence[ReportTable], league: LeagueSeries) -> str:
 
 
 def report_table(title: str, columns: Sequence[str], cells: Sequence[Sequence[str]]) -> str:
-    """One table of a report, in a box that scrolls on its own when wider than the screen."""
+    """One table of a report under its title, in a box that scrolls on its own when wider
+    than the screen (the title stays in view)."""
     numeric = [bool(cells) and all(is_number(row[n]) for row in cells if row[n])
                for n in range(len(columns))]
     head = "".join(f"<th scope=\"col\"{NUMBER if number else ''}>"
@@ -210,8 +211,8 @@ def report_table(title: str, columns: Sequence[str], cells: Sequence[Sequence[st
                                     f"{escape(cell).replace(chr(10), '<br>')}</td>"
                                     for cell, number in zip(row, numeric, strict=True))
                    + "</tr>" for row in cells)
-    return (f"<div class=\"scroll\" role=\"region\" tabindex=\"0\" aria-label=\"{escape(title)}\">"
-            f"<table class=\"report\"><caption>{escape(title)}</caption><thead><tr>{head}</tr>"
+    return (f"<h4>{escape(title)}</h4><div class=\"scroll\" role=\"region\" tabindex=\"0\" "
+            f"aria-label=\"{escape(title)}\"><table class=\"report\"><thead><tr>{head}</tr>"
             f"</thead><tbody>{body}</tbody></table></div>")
 
 
@@ -236,20 +237,29 @@ def win_rate_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
 
 def length_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
     """How many finished games took each number of turns, per game kind."""
-    charts = []
-    for kind, turns in league.lengths.items():
-        counts, low, high = histogram(turns, bins=LENGTH_BINS)
-        width = (high - low) / len(counts) if len(counts) > 1 else 0
-        whole = width in (0, 1)
-        charts.append(bars(f"Turns per finished game: {kind}", [
-            (f"{low + n * width:g}" if whole else
-             f"{low + n * width:.0f}–{low + (n + 1) * width:.0f}", count)
-            for n, count in enumerate(counts)], value_label="games"))
-    return charts
+    return [bars(f"Turns per finished game: {kind}", turn_bins(turns), value_label="games")
+            for kind, turns in league.lengths.items()]
 
 
 LENGTH_BINS = 10
 """At most this many bars in a chart of game lengths."""
+
+
+def turn_bins(turns: Sequence[int]) -> list[tuple[str, float]]:
+    """Games per range of whole turns, at most :data:`LENGTH_BINS` ranges of one width, from
+    the fewest turns to the most.
+
+    >>> turn_bins([3, 3, 5])
+    [('3', 2), ('4', 0), ('5', 1)]
+    >>> turn_bins([183, 202])[:2]
+    [('183–184', 1), ('185–186', 0)]
+    """
+    low, high = min(turns), max(turns)
+    width = max(1, math.ceil((high - low + 1) / LENGTH_BINS))
+    counts = Counter((turn - low) // width for turn in turns)
+    return [(f"{low + n * width}" if width == 1 else
+             f"{low + n * width}–{low + n * width + width - 1}", counts[n])
+            for n in range((high - low) // width + 1)]
 
 
 def dice_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
@@ -290,10 +300,13 @@ STYLE = """
 .site-index th,.site-index td{text-align:left;padding:.35rem .5rem;vertical-align:top;
   border-bottom:1px solid var(--line, #ccc);overflow-wrap:anywhere}
 .site-index .scroll{overflow-x:auto;max-width:100%;margin:.5rem 0 1rem}
+.site-index table.report{width:auto;min-width:min(100%,36rem)}
+.site-index table.games td:first-child{min-width:11rem}
 .site-index table.report td{white-space:nowrap;overflow-wrap:normal}
 .site-index table.report th{overflow-wrap:normal;min-width:3ch}
 .site-index th.num,.site-index td.num{text-align:right;font-variant-numeric:tabular-nums}
-.site-index caption{text-align:left;font-weight:bold;padding:.25rem 0}
+.site-index th{overflow-wrap:normal}
+.site-index h4{margin:.75rem 0 .25rem}
 .site-index .result[data-finished="false"]{font-style:italic}
 .site-index .result[data-finished="true"]::before{content:"\\2713\\FE0E  "}
 .site-index .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(18rem,1fr));

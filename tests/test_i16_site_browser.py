@@ -28,6 +28,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 SIZES = ((360, 800), (1280, 800))
+LONG_ID = "rs" + "x" * 120
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +48,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site of the demo game of every kind and a simulated game, beside a damaged log."""
+    """The site of the demo game of every kind, a simulated game and a copy of one under a
+    long id, beside a damaged log."""
     store = Ledger(tmp_path_factory.mktemp("browser") / "ledger")
     for kind, manifest in manifests().items():
         if manifest.demo:
@@ -57,6 +59,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     lines = log.read_bytes().split(b"\n")
     lines[1] = lines[1].replace(b'"actor":"', b'"actor":"X', 1)
     (store.games_dir / "rs-damaged.jsonl").write_bytes(b"\n".join(lines))
+    shutil.copy(log, store.games_dir / f"{LONG_ID}.jsonl")  # an id longer than a phone is wide
     directory = tmp_path_factory.mktemp("out") / "site"
     result = CliRunner().invoke(tabletape.build_app(), [
         "export", "--html", str(directory), "--include-simulated", "--ledger", str(store.root)])
