@@ -306,7 +306,8 @@ STYLE = """
 .site-index table.report th{overflow-wrap:normal;min-width:3ch}
 .site-index th.num,.site-index td.num{text-align:right;font-variant-numeric:tabular-nums}
 .site-index th{overflow-wrap:normal}
-.site-index h4{margin:.75rem 0 .25rem}
+.site-index h3{font-size:1rem;color:inherit;margin:1.5rem 0 .25rem}
+.site-index h4{font-size:.9rem;margin:.75rem 0 .25rem}
 .site-index .result[data-finished="false"]{font-style:italic}
 .site-index .result[data-finished="true"]::before{content:"\\2713\\FE0E  "}
 .site-index .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(18rem,1fr));
