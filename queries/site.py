@@ -27,7 +27,7 @@ import msgspec
 
 from tabletape.ledger import Ledger, LedgerError, Record
 from tabletape.ledger.errors import TabletapeError
-from tabletape.ledger.store import os_failure
+from tabletape.ledger.store import fsync_dir, os_failure
 from tabletape.queries.reports import all_reports, run_reports
 from tabletape.queries.site_index import PAGES, IndexGame, index_page, listed_games, page_path
 from tabletape.queries.transfer import inside_ledger
@@ -90,10 +90,9 @@ def write_site(store: Ledger, con: duckdb.DuckDBPyConnection, directory: Path, *
         (stage / PAGES).mkdir()
         written = write_pages(store, stage, games, left_out, progress)
         listed = [game for game in games if game.game in written]
-        (stage / INDEX).write_text(index_page(listed, reports, con, left_out=left_out,
-                                              scope=scope, simulated_left_out=simulated_left_out),
-                                   encoding="utf-8")
-        (stage / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+        write_file(stage / INDEX, index_page(listed, reports, con, left_out=left_out, scope=scope,
+                                             simulated_left_out=simulated_left_out))
+        write_file(stage / MARKER, MARKER_TEXT)
     return Site(directory=str(directory), games=len(listed),
                 pages=[INDEX, *(page_path(game.game) for game in listed)],
                 left_out=dict(sorted(left_out.items())))
@@ -106,12 +105,19 @@ def write_pages(store: Ledger, stage: Path, games: Sequence[IndexGame], left_out
     for done, game in enumerate(games, 1):
         records = verified_records(store, game.game, left_out)
         if records is not None:
-            (stage / page_path(game.game)).write_text(game_page(game.game, records),
-                                                      encoding="utf-8")
+            write_file(stage / page_path(game.game), game_page(game.game, records))
             written.add(game.game)
         if progress is not None:
             progress(done, len(games))
     return written
+
+
+def write_file(path: Path, text: str) -> None:
+    """``text`` in a new file at ``path``, on the disk before the site is renamed into place."""
+    with path.open("x", encoding="utf-8") as file:
+        file.write(text)
+        file.flush()
+        os.fsync(file.fileno())
 
 
 def verified_records(store: Ledger, game: str, left_out: dict[str, str]) -> list[Record] | None:
@@ -199,14 +205,24 @@ def staged(directory: Path) -> Iterator[Path]:
         raise not_written(directory, error) from None
     try:
         yield stage
-        stage.chmod(0o755)  # mkdtemp's folder is private; a site is for sharing
+        for folder in (stage / PAGES, stage):
+            fsync_dir(folder)
+        stage.chmod(0o777 & ~current_umask())  # mkdtemp's folder is private: as mkdir makes it
         replace_folder(stage, target)
+        fsync_dir(target.parent)
     except OSError as error:
         shutil.rmtree(stage, ignore_errors=True)
         raise not_written(directory, error) from None
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
+
+
+def current_umask() -> int:
+    """The process's file mode creation mask (read by setting it, then setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def replace_folder(stage: Path, directory: Path) -> None:
