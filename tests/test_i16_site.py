@@ -410,6 +410,23 @@ def test_a_read_only_target_is_refused_cleanly(ledger: Ledger, tmp_path: Path) -
     assert sorted(path.name for path in out.iterdir()) == ["site"]
 
 
+def test_a_full_disk_leaves_the_earlier_site_as_it_was(ledger: Ledger, tmp_path: Path) -> None:
+    """On a small file system filled up, as the command runs for people: one message, exit 1,
+    the earlier export there unchanged and nothing else left beside it."""
+    earlier, mount, saved = tmp_path / "earlier", tmp_path / "small", tmp_path / "after"
+    for folder in (earlier, mount, saved):
+        folder.mkdir()
+    exported(ledger, earlier / "site", "--kind", "marvel-united")
+    fill = (f"mount -t tmpfs -o size=512k tmpfs {mount}; cp -a {earlier}/. {mount}/; "
+            f"head -c 1000000 /dev/zero > {mount}/filler 2>/dev/null || true")
+    keep = f"rm {mount}/filler; cp -a {mount}/. {saved}/"
+    full = in_namespace(fill, "export", "--html", str(mount / "site"), "--include-simulated",
+                        ledger=ledger.root, after=keep)
+    one_message(full, 1, "disk is full", str(mount / "site"))
+    assert snapshot(saved) == snapshot(earlier)
+    assert sorted(path.name for path in saved.iterdir()) == ["site"]
+
+
 def test_the_installed_command_writes_the_site(ledger: Ledger, tmp_path: Path) -> None:
     """As people run it (a subprocess): one line saying what was written."""
     completed = run_cli("export", "--html", str(tmp_path / "site"), ledger=ledger.root)
