@@ -18,13 +18,18 @@ text (the owner's initials in the space, the full name in the legend), never by 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from msgspec.structs import replace
 
-from tabletape.replay.svg import Markup, document, element, group, shorten
+from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
+from tabletape.replay.svg import Markup, document, element, group, save, shorten
 from tabletape.rules.board import Board, Pair, all_links
+from tabletape.rules.kernel import Rules, game_part, manifests
 
 Point = tuple[float, float]
 
@@ -407,3 +412,31 @@ def board_svg(
                    *legend)
     readable = round(width * READABLE_TEXT / 11)
     return svg.replace("<svg ", f'<svg class="board-picture" data-readable-width="{readable}" ', 1)
+
+
+class NoPicture(TabletapeError):
+    """The game's kind draws no board picture (not a map game)."""
+
+    exit_code = USAGE_EXIT
+
+
+def picture_of(rules: Rules[Any], state: Any) -> str | None:
+    """The board picture of ``state`` from the game's ``picture`` part; None when the game has
+    none or the state has nothing to draw."""
+    draw = game_part(rules.name, "picture")
+    return None if draw is None else draw(rules, state)
+
+
+def write_picture(rules: Rules[Any], state: Any, target: Path) -> None:
+    """``status --picture FILE``: the board picture written to ``target`` (``-``: standard
+    output); :class:`NoPicture` for a game without one."""
+    svg = picture_of(rules, state)
+    if svg is None:
+        drawn = sorted(name for name, manifest in manifests().items()
+                       if manifest.picture is not None)
+        raise NoPicture(f"{rules.title} has no board picture (map games have one: "
+                        f"{', '.join(drawn)})")
+    if str(target) == "-":
+        sys.stdout.write(svg + "\n")
+        return
+    save(target, svg + "\n")

@@ -409,3 +409,33 @@ def test_a_bad_layout_is_refused_by_new_with_exit_2_and_no_traceback(tmp_path: P
     assert result.exit_code == 2, result.output
     assert "'n2': \"at\" must be two numbers" in flat(result.output)
     assert not (tmp_path / "ledger").exists() or not list((tmp_path / "ledger").glob("*.jsonl"))
+
+
+# -- status --picture -----------------------------------------------------------------------------
+
+
+def test_status_picture_writes_the_board_of_a_simulated_game(tmp_path: Path) -> None:
+    cli = Cli(tmp_path / "ledger")
+    game = cli.json("simulate", "risk-transformers", "--games", "1", "--seed", "3")["games"][0]
+    target = tmp_path / "board.svg"
+    said = cli.ok("status", game, "--picture", str(target))
+    assert f"Wrote the board picture to {target}" in flat(said.output)
+    root = parse(target.read_text(encoding="utf-8"))
+    assert len(spaces_drawn(root)) == len(load_cybertron(DEFAULT_BOARD_FILE).board.spaces)
+    assert cli.json("status", game, "--picture", str(target)) == {"game": game,
+                                                                   "file": str(target)}
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["board.svg", "ledger"]
+    parse(cli.ok("status", game, "--picture", "-").stdout)
+
+
+def test_status_picture_refuses_a_game_without_a_board_and_an_unwritable_file(
+        tmp_path: Path) -> None:
+    cli = Cli(tmp_path / "ledger")
+    strike = cli.json("simulate", "risk-strike", "--games", "1")["games"][0]
+    refused = cli("status", strike, "--picture", str(tmp_path / "x.svg"))
+    assert refused.exit_code == 2
+    assert "Risk Strike has no board picture" in flat(refused.output)
+    space = cli.json("simulate", "risk-deep-space", "--games", "1")["games"][0]
+    missing = cli("status", space, "--picture", str(tmp_path / "no" / "x.svg"))
+    assert missing.exit_code == 1 and "cannot write" in flat(missing.output)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["ledger"]
