@@ -439,3 +439,58 @@ def test_status_picture_refuses_a_game_without_a_board_and_an_unwritable_file(
     missing = cli("status", space, "--picture", str(tmp_path / "no" / "x.svg"))
     assert missing.exit_code == 1 and "cannot write" in flat(missing.output)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["ledger"]
+
+
+# -- the charts of a game and of a ledger ---------------------------------------------------------
+
+
+def test_a_games_charts_draw_its_series(tmp_path: Path) -> None:
+    """Standings by turn (a line per player, seat order), dice faces and battle outcomes, each
+    bar as long as the number :func:`game_series` gives."""
+    from tabletape.ledger import Ledger
+    from tabletape.queries.plot import chosen_figures
+    from tabletape.queries.series import game_series
+    from tabletape.replay.series_charts import battle_charts, dice_charts, standings_charts
+
+    cli = Cli(tmp_path)
+    game = cli.json("simulate", "risk-strike", "--games", "1", "--players", "3")["games"][0]
+    series = game_series(game, Ledger(tmp_path).records(game))
+    lines = [parse(svg) for svg in standings_charts(series)]
+    assert len(lines) == len(chosen_figures(series, None)) > 0
+    for root in lines:
+        drawn = [line.get("data-series") for line in with_class(root, "series")]
+        assert drawn == [player for player in series.players if player in drawn]
+    assert series.dice and series.battles, "a bot game of Risk Strike rolls and battles"
+    for faces, svg in zip(series.dice, dice_charts(series.dice), strict=True):
+        values = [float(bar.get("data-value", "nan")) for bar in with_class(parse(svg), "bar")]
+        assert values == [float(count) for count in faces.counts]
+    for matchup, svg in zip(series.battles, battle_charts(series.battles), strict=True):
+        root = parse(svg)
+        assert len(with_class(root, "bar")) == len(matchup.outcomes)
+        widths = [float(bar.get("width", "nan")) for bar in with_class(root, "bar")]
+        shares = [outcome.share for outcome in matchup.outcomes]
+        assert widths.index(max(widths)) == shares.index(max(shares))
+
+
+def test_a_ledgers_charts_show_lengths_dice_and_battles(tmp_path: Path) -> None:
+    from tabletape.ledger import Ledger
+    from tabletape.queries.catalog import catalog_path, opened
+    from tabletape.queries.scope import Scope
+    from tabletape.queries.series import league_series
+    from tabletape.queries.sync import sync
+    from tabletape.replay.series_charts import league_charts
+
+    cli = Cli(tmp_path)
+    cli.json("simulate", "risk-strike", "--games", "3")
+    ledger = Ledger(tmp_path)
+    sync(ledger)
+    with opened(catalog_path(ledger), read_only=True) as con:
+        league = league_series(con, Scope(include_simulated=True))
+    charts = [parse(svg) for svg in league_charts(league)]
+    lengths = charts[0]
+    labels = [bar.get("data-label") for bar in with_class(lengths, "bar")]
+    assert labels == ["risk-strike (3 games)"]
+    turns = league.lengths["risk-strike"]
+    assert float(with_class(lengths, "bar")[0].get("data-value", "nan")) == \
+        pytest.approx(sum(turns) / len(turns), rel=0.01)
+    assert len(charts) == 1 + len(league.dice) + len(league.battles)
