@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -117,6 +118,24 @@ def document(title: str, desc: str, width: float, height: float, *children: str)
         element("desc", {"id": desc_id}, desc),
         Markup(body),
     )
+
+
+def unique(svg: str, suffix: str) -> str:
+    """``svg`` with its title and description ids made unique by ``suffix``: a page that shows
+    the same picture twice (the board at two steps where nothing moved) keeps its ids distinct.
+
+    >>> doc = document("A", "b", 10, 10)
+    >>> 'aria-labelledby="t' in unique(doc, "s2") and unique(doc, "s2").count("-s2") == 4
+    True
+    """
+    found = re.search(r'aria-labelledby="(t[0-9a-f]+) (d[0-9a-f]+)"', svg)
+    if found is None:
+        return svg
+    suffix = re.sub(r"[^A-Za-z0-9_-]", "-", suffix)
+    title, desc = found.groups()
+    return (svg.replace(found.group(0), f'aria-labelledby="{title}-{suffix} {desc}-{suffix}"', 1)
+            .replace(f'id="{title}"', f'id="{title}-{suffix}"', 1)
+            .replace(f'id="{desc}"', f'id="{desc}-{suffix}"', 1))
 
 
 def save(target: Path, text: str) -> None:

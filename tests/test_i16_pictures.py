@@ -494,3 +494,14 @@ def test_a_ledgers_charts_show_lengths_dice_and_battles(tmp_path: Path) -> None:
     assert float(with_class(lengths, "bar")[0].get("data-value", "nan")) == \
         pytest.approx(sum(turns) / len(turns), rel=0.01)
     assert len(charts) == 1 + len(league.dice) + len(league.battles)
+
+
+def test_the_same_picture_twice_on_a_page_keeps_distinct_ids() -> None:
+    from tabletape.replay.svg import unique
+
+    board = load_board(deep_space_data.BOARD_FILE)
+    first, second = (unique(board_svg(board, {}, title="Deep Space"), f"step-{n}")
+                     for n in (1, 2))
+    ids = [node.get("id") for svg in (first, second) for node in parse(svg).iter()
+           if node.get("id")]
+    assert len(ids) == 4 == len(set(ids))
