@@ -300,7 +300,7 @@ def name_lines(name: str, width: int = 13) -> list[str]:
     return [shorten(line, width + 2) for line in lines] or [""]
 
 
-def _space(space_id: str, name: str, mark: SpaceMark, at: Point, fill: str, short: str,
+def _space(space_id: str, name: str, mark: SpaceMark, at: Point, fill: str, short: str, *,
            closed: bool) -> Markup:
     x, y = at
     ink = ink_on(fill)
@@ -392,13 +392,13 @@ def board_svg(
     owners = list(colours)
     shorts = initials(owners)
     links = [_link(a, b, kind, at, width) for (a, b), kind in links_by_kind(board, standing)]
-    drawn = [
-        _space(space.id, space.title, spaces.get(space.id, SpaceMark()), at[space.id],
-               colours.get(spaces.get(space.id, SpaceMark()).owner or "", EMPTY_FILL),
-               shorts.get(spaces.get(space.id, SpaceMark()).owner or "", ""),
-               not board.on_board(space.id, open_spaces))
-        for space in board.spaces
-    ]
+    drawn = []
+    for space in board.spaces:
+        mark = spaces.get(space.id, SpaceMark())
+        owner = mark.owner or ""
+        drawn.append(_space(space.id, space.title, mark, at[space.id],
+                            colours.get(owner, EMPTY_FILL), shorts.get(owner, ""),
+                            closed=not board.on_board(space.id, open_spaces)))
     width = max(width, 380.0)
     legend, legend_height = _legend(owners, colours, shorts, top + height + 6, width)
     heading = element("text", {"class": "picture-title", "x": 12, "y": 24, "font-size": 16,
@@ -407,11 +407,10 @@ def board_svg(
     desc = (f"{board.name}: {len(board.spaces)} spaces. "
             + ("; ".join(f"{owner} holds {count}" for owner, count in held.items())
                or "Nobody holds a space") + ".")
-    svg = document(title, desc, width, top + height + 6 + legend_height, heading,
-                   group(*links, **{"class": "links"}), group(*drawn, **{"class": "spaces"}),
-                   *legend)
     readable = round(width * READABLE_TEXT / 11)
-    return svg.replace("<svg ", f'<svg class="board-picture" data-readable-width="{readable}" ', 1)
+    return document(title, desc, width, top + height + 6 + legend_height, heading,
+                    group(*links, **{"class": "links"}), group(*drawn, **{"class": "spaces"}),
+                    *legend, root={"class": "board-picture", "data-readable-width": readable})
 
 
 class NoPicture(TabletapeError):

@@ -97,15 +97,18 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 1)].rstrip() + "…"
 
 
-def document(title: str, desc: str, width: float, height: float, *children: str) -> Markup:
+def document(title: str, desc: str, width: float, height: float, *children: str,
+             root: Mapping[str, object] | None = None) -> Markup:
     """A whole ``<svg>``: viewBox ``0 0 width height``, a title and description for screen
-    readers (ids unique per content, so several pictures can sit inline in one page)."""
+    readers (ids unique per content, so several pictures can sit inline in one page), and
+    ``root``'s attributes (a class, data attributes) first on the ``<svg>`` element."""
     body = "".join(children)
     key = hashlib.sha1(f"{title}\n{desc}\n{body}".encode()).hexdigest()[:10]
     title_id, desc_id = f"t{key}", f"d{key}"
     return element(
         "svg",
         {
+            **(root or {}),
             "xmlns": SVG_NS,
             "viewBox": f"0 0 {number(width)} {number(height)}",
             "role": "img",

@@ -448,15 +448,14 @@ def test_a_games_charts_draw_its_series(tmp_path: Path) -> None:
     """Standings by turn (a line per player, seat order), dice faces and battle outcomes, each
     bar as long as the number :func:`game_series` gives."""
     from tabletape.ledger import Ledger
-    from tabletape.queries.plot import chosen_figures
-    from tabletape.queries.series import game_series
-    from tabletape.replay.series_charts import battle_charts, dice_charts, standings_charts
+    from tabletape.queries.series import changing_figures, game_series
+    from tabletape.queries.series_charts import battle_charts, dice_charts, standings_charts
 
     cli = Cli(tmp_path)
     game = cli.json("simulate", "risk-strike", "--games", "1", "--players", "3")["games"][0]
     series = game_series(game, Ledger(tmp_path).records(game))
     lines = [parse(svg) for svg in standings_charts(series)]
-    assert len(lines) == len(chosen_figures(series, None)) > 0
+    assert len(lines) == len(changing_figures(series)) > 0
     for root in lines:
         drawn = [line.get("data-series") for line in with_class(root, "series")]
         assert drawn == [player for player in series.players if player in drawn]
@@ -477,8 +476,8 @@ def test_a_ledgers_charts_show_lengths_dice_and_battles(tmp_path: Path) -> None:
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.scope import Scope
     from tabletape.queries.series import league_series
+    from tabletape.queries.series_charts import league_charts
     from tabletape.queries.sync import sync
-    from tabletape.replay.series_charts import league_charts
 
     cli = Cli(tmp_path)
     cli.json("simulate", "risk-strike", "--games", "3")

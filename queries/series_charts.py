@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tabletape.queries.series import BattleOutcome, DiceFaces, GameSeries, LeagueSeries
+from tabletape.queries.series import (
+    BattleOutcome,
+    DiceFaces,
+    GameSeries,
+    LeagueSeries,
+    changing_figures,
+)
 from tabletape.replay.charts import bars, bars_against, line_chart
 
 
@@ -39,12 +45,10 @@ def figure_title(figure: str) -> str:
 
 def standings_charts(series: GameSeries, figures: Sequence[str] | None = None) -> list[str]:
     """One line chart per figure of the game's ``standings`` (bases, coins, zones, health...),
-    a line per player in seat order, x the turn: ``figures`` (any case), else those that
-    changed during the game (as ``tabletape plot`` chooses them)."""
-    from tabletape.queries.plot import chosen_figures
-
+    a line per player in seat order, x the turn: ``figures``, else those that changed during
+    the game (as ``tabletape plot`` chooses them)."""
     charts = []
-    for figure in chosen_figures(series, figures):
+    for figure in changing_figures(series) if figures is None else figures:
         by_player = series.standings[figure]
         ordered = {player: by_player[player] for player in series.players if player in by_player}
         ordered |= {player: points for player, points in by_player.items() if player not in ordered}
