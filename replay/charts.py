@@ -208,7 +208,9 @@ def line_chart(
 ) -> str:
     """One line per series over ``(x, y)`` points (drawn in x order), e.g. each player's
     standing by turn; a legend names every series; the y axis starts at 0 for counts."""
-    points = {name: sorted(values) for name, values in series.items() if values}
+    finite = {name: sorted((x, y) for x, y in values if math.isfinite(x) and math.isfinite(y))
+              for name, values in series.items()}
+    points = {name: values for name, values in finite.items() if values}
     if not points:
         return empty_chart(title)
     all_x = [x for values in points.values() for x, _ in values]
