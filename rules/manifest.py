@@ -34,6 +34,8 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from tabletape.rules.facts import Fact
+
 ENTRY_POINT_GROUP = "tabletape.games"
 """The entry point group where games are found (installed distributions, ours included)."""
 
@@ -69,6 +71,10 @@ class GameManifest:
     """``projections() -> list[Projection]``: fresh per-game catalog projections."""
     demo: Any = None
     """A module (or object) with ``DEMO_PLAYERS`` and ``demo_actions()`` for ``tabletape demo``."""
+    bgg_id: Fact | None = None
+    """The game's BoardGameGeek id (``boardgamegeek.com/boardgame/<id>``) with its provenance
+    mark and source; ``Fact(None, "NF", "where we looked")`` when it has none we know, None when
+    nobody looked. ``export --bgg-id`` overrides it."""
 
     @property
     def names(self) -> tuple[str, ...]:
