@@ -427,7 +427,7 @@ def test_a_damaged_log_is_named_never_used(damaged: Path) -> None:
 
 def test_bad_combinations_and_places(ledger: Path, tmp_path: Path) -> None:
     """One export at a time (exit 2); a link needs its GAME (exit 2); never into the ledger;
-    standard output with --json refused; a place that cannot be written is one line, no file left."""
+    standard output with --json refused; a place that cannot be written: one line, no file."""
     game = games_of(ledger, "risk-strike")[-1]
     both = run(ledger, "export", game, "--bgstats", "-", "--bgg-xml", "-")
     assert both.exit_code == 2 and "one export at a time" in both.stderr
