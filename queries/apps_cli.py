@@ -69,6 +69,8 @@ def export_plays(store: Ledger, game: str | None, target: Target, output: Path |
     if output is not None and is_stdio(output) and as_json:
         raise AppsRefused(f"--{target} - writes the export itself to standard output: leave "
                           "out --json")
+    if output is not None and not is_stdio(output):
+        check_target(output, store.root)
     plays, left_out, problems = chosen_plays(store, game, choice)
     say_problems(problems, choice.strict)
     plays = [msgspec.structs.replace(play, location=location) for play in plays]
@@ -215,16 +217,15 @@ def say_link(play: Play, as_json: bool) -> None:
 def write_output(output: Path, text: str, ledger_root: Path) -> None:
     """``text`` on standard output (``-``), or at ``output`` whole: written to a scratch file
     in the same folder, then moved over it (never inside the ledger)."""
-    from tabletape.queries.commands import check_output
-
     if is_stdio(output):
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    check_output(output, ledger_root, force=True)
-    if output.is_dir():
-        raise AppsRefused(f"{output} is a folder: name a file to write")
-    handle, scratch = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent)
+    check_target(output, ledger_root)
+    try:
+        handle, scratch = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent)
+    except OSError as error:  # said of the file asked for, not of the scratch file
+        raise type(error)(error.errno, error.strerror, str(output)) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
@@ -232,6 +233,15 @@ def write_output(output: Path, text: str, ledger_root: Path) -> None:
     except BaseException:
         Path(scratch).unlink(missing_ok=True)
         raise
+
+
+def check_target(output: Path, ledger_root: Path) -> None:
+    """Refuse an output file inside the ledger, or one that is a folder (before any work)."""
+    from tabletape.queries.commands import check_output
+
+    check_output(output, ledger_root, force=True)
+    if output.is_dir():
+        raise AppsRefused(f"{output} is a folder: name a file to write")
 
 
 def say_written(target: Target, output: Path, plays: Sequence[Play], left_out: dict[str, str],
