@@ -562,7 +562,9 @@ def simulated_left_out(con: duckdb.DuckDBPyConnection, scope: Any) -> int:
 
 @app.command("export")
 def export_command(
-    game: Annotated[str | None, typer.Argument(help="Game id, with --jsonl.")] = None,
+    game: Annotated[str | None, typer.Argument(
+        help="Game id: with --jsonl and --bgstats-link; with --bgstats or --bgg-xml, that "
+             "game only.")] = None,
     jsonl: Annotated[Path | None, typer.Option(
         "--jsonl", help="Copy the game's log to this file (byte for byte; - is standard "
                         "output).")] = None,
