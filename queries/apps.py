@@ -89,6 +89,8 @@ class Seat(msgspec.Struct, frozen=True, kw_only=True):
     """The player's team or side, in games with teams: ``Heroes``, ``Autobots``."""
     colour: str = ""
     """The player's colour, where the game gives one (Deep Space): ``red``."""
+    new: bool = False
+    """Their first game of this kind in the ledger (:func:`with_new_players`)."""
 
 
 class Play(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,6 +120,8 @@ class Play(msgspec.Struct, frozen=True, kw_only=True):
     reason: str = ""
     """Why the game ended, in table words."""
     location: str = ""
+    parent: str = ""
+    """For a forked (what-if) game: the game it was forked from."""
 
 
 # -- reading a game --------------------------------------------------------------------------
@@ -154,6 +158,7 @@ def read_play(game: str, records: Sequence[Record]) -> Play:
         minutes=round(row["minutes"] or 0), seats=seats, finished=row["finished"],
         simulated=row["simulated"], cooperative=one_team(seats),
         rounds=row["rounds"] or 0, board=titled(row["villain"]), reason=row["reason"] or "",
+        parent=row["parent"] or "",
     )
 
 
@@ -203,9 +208,13 @@ def utc(stamp: str | None) -> datetime | None:
     return datetime.fromisoformat(stamp).replace(tzinfo=UTC) if stamp else None
 
 
-def check_play(play: Play, *, unfinished: bool = False, simulated: bool = False) -> None:
+def check_play(play: Play, *, unfinished: bool = False, simulated: bool = False,
+               forks: bool = False) -> None:
     """Refuse what is not a play to send: a game still going (unless ``unfinished``: it goes as
-    incomplete), a simulated one (unless ``simulated``)."""
+    incomplete), a simulated one (unless ``simulated``), a what-if fork (unless ``forks``)."""
+    if play.parent and not forks:
+        raise NotAPlay(f"game {play.game} is a what-if fork of {play.parent}, not a game played "
+                       "through: pass --include-forks to export it anyway", "what-if fork")
     if play.simulated and not simulated:
         raise NotAPlay(f"game {play.game} was played by bots (`tabletape simulate`), not at a "
                        "table: pass --include-simulated to export it anyway", "simulated")
@@ -213,6 +222,30 @@ def check_play(play: Play, *, unfinished: bool = False, simulated: bool = False)
         raise NotAPlay(f"game {play.game} is not finished: a play is a finished game; pass "
                        "--include-unfinished to export it as an incomplete play",
                        "not finished")
+
+
+def with_new_players(plays: Sequence[Play],
+                     earlier: Iterable[tuple[datetime, str, Sequence[str]]]) -> list[Play]:
+    """``plays`` with each player marked ``new`` whose first game of its kind it is: no game of
+    ``earlier`` (``(started, kind, players)`` of the ledger's games people played) of that kind
+    with that player (names in any case) started before it.
+
+    >>> at = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> play = Play(game="g", kind="k", title="K", bgg_id=None, started=at, ended=at, minutes=0,
+    ...             seats=(Seat(seat=1, name="Olga"), Seat(seat=2, name="Zoë")))
+    >>> before = [(at.replace(year=2025), "k", ["olga"]), (at.replace(year=2025), "x", ["Zoë"])]
+    >>> [seat.new for seat in with_new_players([play], before)[0].seats]
+    [False, True]
+    """
+    seen: dict[tuple[str, str], datetime] = {}
+    for started, kind, players in earlier:
+        for name in players:
+            key = (kind, name.casefold())
+            seen[key] = min(started, seen.get(key, started))
+    return [msgspec.structs.replace(play, seats=tuple(
+        msgspec.structs.replace(seat, new=seen.get((play.kind, seat.name.casefold()),
+                                                   play.started) >= play.started)
+        for seat in play.seats)) for play in plays]
 
 
 # -- ids --------------------------------------------------------------------------------------
@@ -381,7 +414,7 @@ def file_play(play: Play, kinds: dict[str, int], names: dict[str, int],
 
 def file_score(seat: Seat, number: int, teams: bool) -> dict[str, Any]:
     return {
-        "score": "", "winner": seat.winner, "newPlayer": False, "startPlayer": seat.start_player,
+        "score": "", "winner": seat.winner, "newPlayer": seat.new, "startPlayer": seat.start_player,
         "playerRefId": number, "role": seat.role or seat.colour.capitalize(),
         "anonymousName": "", "rank": 0, "teamRole": "", "seatOrder": seat.seat,
         "team": seat.team if teams else "",
@@ -434,10 +467,12 @@ def bgg_play(play: Play, zone: tzinfo | None) -> ET.Element:
     for seat in play.seats:
         ET.SubElement(players, "player", username="", userid="0", name=xml_text(seat.name),
                       startposition=str(seat.play_order or ""),
-                      color=xml_text(seat.colour or seat.role), score="", new="0",
+                      color=xml_text(seat.colour or seat.role), score="",
+                      new="1" if seat.new else "0",
                       rating="0", win="1" if seat.winner else "0")
     return element
 
 
 __all__ = ["LINK", "NAMESPACE", "SOURCE_NAME", "NotAPlay", "Play", "Seat", "app_uuid",
-           "bgg_xml", "bgstats_file", "bgstats_link", "bgstats_play", "check_play", "read_play"]
+           "bgg_xml", "bgstats_file", "bgstats_link", "bgstats_play", "check_play", "read_play",
+           "with_new_players"]

@@ -14,6 +14,7 @@ import sys
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ import msgspec
 from rich.markup import escape
 
 from tabletape.cli import err, is_stdio, out, print_json, warn
-from tabletape.ledger import Ledger
+from tabletape.ledger import GameStarted, Ledger, Record
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.queries.apps import (
     NotAPlay,
@@ -33,6 +34,7 @@ from tabletape.queries.apps import (
     bgstats_play,
     check_play,
     read_play,
+    with_new_players,
 )
 
 
@@ -57,6 +59,7 @@ class Choice(msgspec.Struct, frozen=True, kw_only=True):
     bgg_ids: tuple[str, ...] = ()
     unfinished: bool = False
     simulated: bool = False
+    forks: bool = False
     strict: bool = False
 
 
@@ -93,21 +96,22 @@ def chosen_plays(store: Ledger, game: str | None,
                  choice: Choice) -> tuple[list[Play], dict[str, str], dict[str, str]]:
     """The plays to export, the games left out (why, in a few words) and the logs that cannot
     be read (damaged, or not folding), each by game id. One named game must be a play; of the
-    whole ledger, what is not a play is left out and said."""
+    whole ledger, what is not a play is left out and said. Players are marked new against
+    every log of the ledger that verifies."""
+    logs, problems = verified_logs(store)
     if game is not None:
-        play = read_play(game, store.records(game))
-        check_play(play, unfinished=choice.unfinished, simulated=choice.simulated)
-        return [play], {}, {}
-    plays, left_out, problems = [], {}, {}
-    for each in store.chosen(None):
+        play = read_play(game, logs[game] if game in logs else store.records(game))
+        check_play(play, unfinished=choice.unfinished, simulated=choice.simulated,
+                   forks=choice.forks)
+        return with_new_players([play], earlier(logs)), {}, {}
+    plays, left_out = [], {}
+    for each, records in logs.items():
         try:
-            play = read_play(each, store.records(each))
-            check_play(play, unfinished=choice.unfinished, simulated=choice.simulated)
+            play = read_play(each, records)
+            check_play(play, unfinished=choice.unfinished, simulated=choice.simulated,
+                       forks=choice.forks)
         except NotAPlay as error:
             left_out[each] = error.why
-            continue
-        except TabletapeError as error:  # a damaged log: named, never used
-            problems[each] = str(error)
             continue
         except Exception as error:  # a verified log the rules cannot replay
             problems[each] = f"its events do not replay ({type(error).__name__}: {error})"
@@ -115,7 +119,30 @@ def chosen_plays(store: Ledger, game: str | None,
         plays.append(play)
     if not plays:
         raise NotAPlay(nothing_to_export(left_out, problems))
-    return sorted(plays, key=lambda play: (play.started, play.game)), left_out, problems
+    plays.sort(key=lambda play: (play.started, play.game))
+    return with_new_players(plays, earlier(logs)), left_out, problems
+
+
+def verified_logs(store: Ledger) -> tuple[dict[str, list[Record]], dict[str, str]]:
+    """The records of every log of the ledger that verifies, and why each other one does not."""
+    logs, problems = {}, {}
+    for each in store.chosen(None):
+        try:
+            logs[each] = store.records(each)
+        except TabletapeError as error:  # a damaged log: named, never used
+            problems[each] = str(error)
+    return logs, problems
+
+
+def earlier(logs: dict[str, list[Record]]) -> list[tuple[datetime, str, tuple[str, ...]]]:
+    """``(started, kind, players)`` of every game of ``logs`` played through (no fork)."""
+    games = []
+    for records in logs.values():
+        started = msgspec.json.decode(records[0].payload, type=GameStarted)
+        first = next((record.at for record in records if record.at), "")
+        if first and not started.parent:
+            games.append((datetime.fromisoformat(first), started.kind, started.players))
+    return games
 
 
 def nothing_to_export(left_out: dict[str, str], problems: dict[str, str]) -> str:
@@ -144,7 +171,8 @@ def options_for(left_out: dict[str, str]) -> str:
     return f" ({', '.join(options)})" if options else ""
 
 
-INCLUDE = {"not finished": "--include-unfinished", "simulated": "--include-simulated"}
+INCLUDE = {"not finished": "--include-unfinished", "simulated": "--include-simulated",
+           "what-if fork": "--include-forks"}
 """The option that exports each kind of game left out."""
 
 

@@ -587,6 +587,8 @@ def export_command(
     include_unfinished: Annotated[bool, typer.Option(
         "--include-unfinished", help="Export games still going too, as incomplete plays.")] = False,
     include_simulated: IncludeSimulatedOption = False,
+    include_forks: Annotated[bool, typer.Option(
+        "--include-forks", help="Export what-if forks (`tabletape fork`) too.")] = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
     strict: StrictOption = False,
@@ -604,7 +606,7 @@ def export_command(
             export_apps(game, apps, jsonl is not None or parquet is not None, ledger, as_json,
                         Choice(location=location, bgg_ids=tuple(bgg_id or ()),
                                unfinished=include_unfinished, simulated=include_simulated,
-                               strict=strict))
+                               forks=include_forks, strict=strict))
             return
         if (jsonl is None) == (parquet is None):
             raise QueryRefused("give either GAME --jsonl FILE or --parquet DIR")

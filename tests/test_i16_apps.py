@@ -36,6 +36,7 @@ from tabletape.queries.apps import (
     bgstats_link,
     bgstats_play,
     read_play,
+    with_new_players,
 )
 from tabletape.replay.engine import Replay
 from tabletape.rules.kernel import manifest_of
@@ -454,7 +455,42 @@ def test_a_file_is_replaced_whole(ledger: Path, tmp_path: Path) -> None:
 
 
 def test_read_play_is_what_the_file_is_made_of(ledger: Path) -> None:
-    """The pure functions and the command agree: the file of one read play is the command's."""
+    """The pure functions and the command agree: the file of one read play is the command's
+    (the demo is Olga's and Patrick's first Risk Strike: no earlier game to weigh)."""
     game = games_of(ledger, "risk-strike")[-1]
-    play = read_play(game, Ledger(ledger).records(game))
-    assert bgstats_file([play])["plays"] == exported(ledger)["plays"]
+    play = with_new_players([read_play(game, Ledger(ledger).records(game))], [])
+    assert bgstats_file(play)["plays"] == exported(ledger)["plays"]
+
+
+def test_new_players_are_new_in_their_first_game_of_a_kind_only(ledger: Path) -> None:
+    """A player is ``newPlayer`` (BoardGameGeek ``new``) in the first game of a kind they sit at
+    in the ledger, and in no later one."""
+    data = exported(ledger, "--include-simulated", "--include-unfinished")
+    names = {player["id"]: player["name"] for player in data["players"]}
+    firsts: dict[tuple[int, str], str] = {}
+    for play in sorted(data["plays"], key=lambda p: (p["playDate"], p["uuid"])):
+        game = re.search(r"game (\S+)\.$", play["comments"])[1]  # type: ignore[index]
+        started = Ledger(ledger).records(game)[0].at
+        for score in play["playerScores"]:
+            key = (play["gameRefId"], names[score["playerRefId"]].casefold())
+            first = firsts.setdefault(key, started)
+            assert score["newPlayer"] is (first == started), (game, key)
+    assert any(score["newPlayer"] for play in data["plays"] for score in play["playerScores"])
+    assert not all(score["newPlayer"] for play in data["plays"]
+                   for score in play["playerScores"])
+
+
+def test_a_what_if_fork_is_not_a_play_unless_asked(tmp_path: Path) -> None:
+    """A fork (`tabletape fork`) repeats another game: left out of a whole-ledger export and
+    refused by name, unless --include-forks."""
+    root = tmp_path / "ledger"
+    assert run(root, "demo").exit_code == 0
+    (game,) = Ledger(root).game_ids()
+    assert run(root, "fork", game, "--at", "end", "--id", "rs-fork").exit_code == 0
+    data = exported(root)
+    assert [p["uuid"] for p in data["plays"]] == [p["uuid"] for p in exported(root, game)["plays"]]
+    summary = run(root, "export", "--bgg-xml", str(tmp_path / "x.xml"))
+    assert "what-if fork" in summary.stdout and "--include-forks" in summary.stdout
+    refused = run(root, "export", "rs-fork", "--bgstats-link")
+    assert refused.exit_code == 1 and "--include-forks" in refused.stderr
+    assert run(root, "export", "rs-fork", "--bgstats-link", "--include-forks").exit_code == 0
