@@ -39,7 +39,8 @@ from tabletape.rules.facts import Fact
 ENTRY_POINT_GROUP = "tabletape.games"
 """The entry point group where games are found (installed distributions, ours included)."""
 
-PARTS = ("view", "narrate", "setup_notes", "conservation", "dice", "projections", "demo")
+PARTS = ("view", "narrate", "setup_notes", "conservation", "dice", "projections", "demo",
+         "picture")
 """The optional parts a manifest may name, besides its rules."""
 
 
@@ -71,6 +72,9 @@ class GameManifest:
     """``projections() -> list[Projection]``: fresh per-game catalog projections."""
     demo: Any = None
     """A module (or object) with ``DEMO_PLAYERS`` and ``demo_actions()`` for ``tabletape demo``."""
+    picture: Any = None
+    """``picture(rules, state) -> str | None``: the board as an inline SVG picture (map games;
+    :mod:`tabletape.replay.board_picture`), None when the state has nothing to draw."""
     bgg_id: Fact | None = None
     """The game's BoardGameGeek id (``boardgamegeek.com/boardgame/<id>``) with its provenance
     mark and source; ``Fact(None, "NF", "where we looked")`` when it has none we know, None when

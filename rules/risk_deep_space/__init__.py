@@ -91,6 +91,7 @@ MANIFEST = GameManifest(
     dice=f"{REPLAY}:dice",
     projections="tabletape.queries.games.risk_deep_space:projections",
     demo="tabletape.rules.risk_deep_space.demo",
+    picture="tabletape.replay.games.risk_deep_space_picture:picture",
     bgg_id=Fact(344638, "S", "one source: a public box-size table keyed by BoardGameGeek id "
                              "lists 344638 as Risk: Deep Space"),
 )

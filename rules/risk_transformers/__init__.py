@@ -38,6 +38,7 @@ MANIFEST = GameManifest(
     conservation=f"{REPLAY}:conservation",
     dice=f"{REPLAY}:dice",
     demo="tabletape.rules.risk_transformers.demo",
+    picture="tabletape.replay.games.risk_transformers_picture:picture",
     projections="tabletape.queries.games.risk_transformers:projections",
     bgg_id=Fact(None, "NF", "no BoardGameGeek entry for Risk: Transformers (Cybertron Battle "
                             "Edition) found in the public code and pages searched for issue 16"),
