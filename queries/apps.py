@@ -12,8 +12,8 @@ function of plays:
 * :func:`bgg_xml`: BoardGameGeek's plays XML (the shape of the ``xmlapi2/plays`` answer).
 
 Identities are uuid5 in :data:`NAMESPACE`: a play's from its game id, a player's from their
-name, a game's from its kind, a location's from its name. Exporting again gives the same ids, so
-BG Stats updates a play instead of adding it twice.
+name (in any case), a game's from its kind, a location's from its name. Exporting again gives
+the same ids, so BG Stats updates a play instead of adding it twice.
 
 Times: the ledger's are UTC. BG Stats' ``playDate`` is written in UTC, the time the play ended
 (``YYYY-MM-DD HH:MM:SS``, as the create-play contract is quoted by the apps that send it);
@@ -261,6 +261,15 @@ def app_uuid(what: str, key: str) -> str:
     return str(uuid.uuid5(NAMESPACE, f"{what}/{key}")).upper()
 
 
+def player_uuid(name: str) -> str:
+    """A player's stable id: their name in any case is one player, as at the table.
+
+    >>> player_uuid("Olga") == player_uuid("olga") != player_uuid("Patrick")
+    True
+    """
+    return app_uuid("player", name.casefold())
+
+
 def uses_teams(play: Play) -> bool:
     """Whether the players of ``play`` play in teams (every one of them on one)."""
     return all(seat.team for seat in play.seats)
@@ -316,7 +325,7 @@ def link_game(play: Play) -> dict[str, Any]:
 
 
 def link_player(seat: Seat, teams: bool) -> dict[str, Any]:
-    player: dict[str, Any] = {"name": seat.name, "sourcePlayerId": app_uuid("player", seat.name),
+    player: dict[str, Any] = {"name": seat.name, "sourcePlayerId": player_uuid(seat.name),
                               "startPlayer": seat.start_player, "winner": seat.winner,
                               "role": seat.role or seat.colour.capitalize()}
     if teams:
@@ -338,20 +347,25 @@ def bgstats_file(plays: Sequence[Play]) -> dict[str, Any]:
     ``plays``, each entity with its ``uuid`` and an ``id`` the plays refer to (``gameRefId``,
     ``locationRefId``, ``playerScores[].playerRefId``)."""
     kinds = numbered(play.kind for play in plays)
-    names = numbered(seat.name for play in plays for seat in play.seats)
+    names = numbered(seat.name.casefold() for play in plays for seat in play.seats)
+    shown = {seat.name.casefold(): seat.name for play in reversed(plays) for seat in play.seats}
     places = numbered(play.location for play in plays if play.location)
     return {
         "about": "Plays exported by tabletape for Board Game Stats (BG Stats): open or import "
                  "this file in the app.",
         "games": [file_game(kind, number, [p for p in plays if p.kind == kind])
                   for kind, number in kinds.items()],
-        "players": [file_player(name, number, [p for p in plays
-                                               if any(s.name == name for s in p.seats)])
-                    for name, number in names.items()],
+        "players": [file_player(shown[key], number, sitting(plays, key))
+                    for key, number in names.items()],
         "locations": [file_location(place, number, [p for p in plays if p.location == place])
                       for place, number in places.items()],
         "plays": [file_play(play, kinds, names, places) for play in plays],
     }
+
+
+def sitting(plays: Sequence[Play], key: str) -> list[Play]:
+    """The plays a player (their name casefolded) sits at."""
+    return [play for play in plays if any(seat.name.casefold() == key for seat in play.seats)]
 
 
 def numbered(keys: Iterable[str]) -> dict[str, int]:
@@ -385,7 +399,7 @@ def file_game(kind: str, number: int, plays: Sequence[Play]) -> dict[str, Any]:
 
 
 def file_player(name: str, number: int, plays: Sequence[Play]) -> dict[str, Any]:
-    return {"uuid": app_uuid("player", name), "id": number, "name": name, "isAnonymous": False,
+    return {"uuid": player_uuid(name), "id": number, "name": name, "isAnonymous": False,
             "modificationDate": modified(plays), "bggUsername": "", "metaData": ""}
 
 
@@ -404,7 +418,8 @@ def file_play(play: Play, kinds: dict[str, int], names: dict[str, int],
         "bggId": 0, "importPlayId": 0, "gameRefId": kinds[play.kind], "board": play.board,
         "comments": comments(play), "rating": 0, "nemestatsId": 0, "scoringSetting": 0,
         "metaData": "",
-        "playerScores": [file_score(seat, names[seat.name], teams) for seat in play.seats],
+        "playerScores": [file_score(seat, names[seat.name.casefold()], teams)
+                         for seat in play.seats],
         "expansionPlays": [],
     }
     if play.location:

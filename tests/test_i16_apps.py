@@ -17,11 +17,12 @@ import re
 import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import msgspec
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -494,3 +495,27 @@ def test_a_what_if_fork_is_not_a_play_unless_asked(tmp_path: Path) -> None:
     refused = run(root, "export", "rs-fork", "--bgstats-link")
     assert refused.exit_code == 1 and "--include-forks" in refused.stderr
     assert run(root, "export", "rs-fork", "--bgstats-link", "--include-forks").exit_code == 0
+
+
+def test_a_name_in_any_case_is_one_player() -> None:
+    """'Olga' in one game and 'olga' in another are one BG Stats player (one uuid, one entity
+    both plays refer to), shown as first written."""
+    first, second = hostile_play(), hostile_play()
+    first = msgspec.structs.replace(first, game="a", seats=(Seat(seat=1, name="Olga"),))
+    second = msgspec.structs.replace(second, game="b", seats=(Seat(seat=1, name="olga"),))
+    data = bgstats_file([first, second])
+    assert [player["name"] for player in data["players"]] == ["Olga"]
+    assert {p["playerScores"][0]["playerRefId"] for p in data["plays"]} == {1}
+    links = [link_data(bgstats_link(play))["players"][0]["sourcePlayerId"]
+             for play in (first, second)]
+    assert links == [data["players"][0]["uuid"]] * 2
+
+
+def test_bgg_dates_are_days_where_the_table_sat() -> None:
+    """BoardGameGeek's ``date`` is the day the game started in the given zone: 03:00 UTC is the
+    evening before at UTC-5; BG Stats' ``playDate`` stays the UTC end."""
+    play = msgspec.structs.replace(hostile_play(), started=datetime(2026, 1, 2, 3, 0, tzinfo=UTC))
+    west = timezone(timedelta(hours=-5))
+    assert ET.fromstring(bgg_xml([play], west)).find("play").get("date") == "2026-01-01"  # type: ignore[union-attr]
+    assert ET.fromstring(bgg_xml([play], UTC)).find("play").get("date") == "2026-01-02"  # type: ignore[union-attr]
+    assert bgstats_play(play)["playDate"] == "2026-03-01 20:00:00"
