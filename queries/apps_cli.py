@@ -100,27 +100,44 @@ def chosen_plays(store: Ledger, game: str | None,
     every log of the ledger that verifies."""
     logs, problems = verified_logs(store)
     if game is not None:
-        play = read_play(game, logs[game] if game in logs else store.records(game))
+        play = replayed(game, logs[game] if game in logs else store.records(game))
         check_play(play, unfinished=choice.unfinished, simulated=choice.simulated,
                    forks=choice.forks)
         return with_new_players([play], earlier(logs)), {}, {}
     plays, left_out = [], {}
     for each, records in logs.items():
         try:
-            play = read_play(each, records)
+            play = replayed(each, records)
             check_play(play, unfinished=choice.unfinished, simulated=choice.simulated,
                        forks=choice.forks)
         except NotAPlay as error:
             left_out[each] = error.why
             continue
-        except Exception as error:  # a verified log the rules cannot replay
-            problems[each] = f"its events do not replay ({type(error).__name__}: {error})"
+        except TabletapeError as error:
+            problems[each] = str(error)
             continue
         plays.append(play)
     if not plays:
         raise NotAPlay(nothing_to_export(left_out, problems))
     plays.sort(key=lambda play: (play.started, play.game))
     return with_new_players(plays, earlier(logs)), left_out, problems
+
+
+class Unreplayable(TabletapeError):
+    """A log that verifies but that the rules cannot replay (made elsewhere, or by hand)."""
+
+
+def replayed(game: str, records: list[Record]) -> Play:
+    """:func:`read_play`, a log the rules cannot fold refused by name (never a traceback)."""
+    try:
+        return read_play(game, records)
+    except NotAPlay:
+        raise
+    except TabletapeError as error:  # its kind is not installed, its options are refused...
+        raise Unreplayable(f"game {game}: {error}") from None
+    except Exception as error:  # untrusted events the rules cannot apply
+        raise Unreplayable(f"game {game}: its events do not replay ({type(error).__name__}: "
+                           f"{error})") from None
 
 
 def verified_logs(store: Ledger) -> tuple[dict[str, list[Record]], dict[str, str]]:
@@ -135,13 +152,18 @@ def verified_logs(store: Ledger) -> tuple[dict[str, list[Record]], dict[str, str
 
 
 def earlier(logs: dict[str, list[Record]]) -> list[tuple[datetime, str, tuple[str, ...]]]:
-    """``(started, kind, players)`` of every game of ``logs`` played through (no fork)."""
+    """``(started, kind, players)`` of every game of ``logs`` played through (no fork; a
+    game-started the program cannot read counts for nothing)."""
     games = []
     for records in logs.values():
-        started = msgspec.json.decode(records[0].payload, type=GameStarted)
         first = next((record.at for record in records if record.at), "")
-        if first and not started.parent:
-            games.append((datetime.fromisoformat(first), started.kind, started.players))
+        try:
+            started = msgspec.json.decode(records[0].payload, type=GameStarted)
+            when = datetime.fromisoformat(first)
+        except (msgspec.DecodeError, ValueError):
+            continue
+        if not started.parent:
+            games.append((when, started.kind, started.players))
     return games
 
 

@@ -27,7 +27,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from tabletape import build_app
-from tabletape.ledger import Ledger
+from tabletape.ledger import GameStarted, Ledger
 from tabletape.queries.apps import (
     LINK,
     Play,
@@ -519,3 +519,19 @@ def test_bgg_dates_are_days_where_the_table_sat() -> None:
     assert ET.fromstring(bgg_xml([play], west)).find("play").get("date") == "2026-01-01"  # type: ignore[union-attr]
     assert ET.fromstring(bgg_xml([play], UTC)).find("play").get("date") == "2026-01-02"  # type: ignore[union-attr]
     assert bgstats_play(play)["playDate"] == "2026-03-01 20:00:00"
+
+
+def test_a_log_this_install_cannot_replay_is_named(tmp_path: Path) -> None:
+    """A log that verifies but whose game this install does not know (or cannot fold) is named:
+    refused alone (exit 1, one line, no traceback), left out of a whole-ledger export with a
+    warning."""
+    root = tmp_path / "ledger"
+    assert run(root, "demo").exit_code == 0
+    odd = Ledger(root).create(GameStarted(kind="chess", rules_version="1", tabletape_version="0",
+                                          players=("Olga", "Patrick")), game_id="ch-abcd")
+    alone = run(root, "export", odd, "--bgstats-link")
+    assert alone.exit_code == 1 and f"game {odd}" in alone.stderr and "chess" in alone.stderr
+    assert "Traceback" not in alone.output and len(alone.stderr.strip().splitlines()) <= 3
+    whole = run(root, "export", "--bgstats", str(tmp_path / "plays.json"))
+    assert whole.exit_code == 0 and f"game {odd} left out" in whole.stderr
+    assert len(json.loads((tmp_path / "plays.json").read_text())["plays"]) == 1
