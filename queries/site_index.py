@@ -15,19 +15,19 @@ Everything shown is escaped here (names, reasons, problems, report cells); chart
 from __future__ import annotations
 
 import datetime
-import math
 import urllib.parse
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
 import msgspec
 
+from tabletape.queries import series_charts
 from tabletape.queries.layout import by_kind, is_number, shown
 from tabletape.queries.reports import ReportTable
 from tabletape.queries.series import LeagueSeries, league_series
-from tabletape.replay.charts import bars, bars_against
+from tabletape.replay.charts import bars
 from tabletape.rules.kernel import Result, plural, won_words
 
 if TYPE_CHECKING:
@@ -236,49 +236,20 @@ def win_rate_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
 
 
 def length_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
-    """How many finished games took each number of turns, per game kind."""
-    return [bars(f"Turns per finished game: {kind}", turn_bins(turns), value_label="games")
-            for kind, turns in league.lengths.items()]
-
-
-LENGTH_BINS = 10
-"""At most this many bars in a chart of game lengths."""
-
-
-def turn_bins(turns: Sequence[int]) -> list[tuple[str, float]]:
-    """Games per range of whole turns, at most :data:`LENGTH_BINS` ranges of one width, from
-    the fewest turns to the most.
-
-    >>> turn_bins([3, 3, 5])
-    [('3', 2), ('4', 0), ('5', 1)]
-    >>> turn_bins([183, 202])[:2]
-    [('183–184', 1), ('185–186', 0)]
-    """
-    low, high = min(turns), max(turns)
-    width = max(1, math.ceil((high - low + 1) / LENGTH_BINS))
-    counts = Counter((turn - low) // width for turn in turns)
-    return [(f"{low + n * width}" if width == 1 else
-             f"{low + n * width}–{low + n * width + width - 1}", counts[n])
-            for n in range((high - low) // width + 1)]
+    """The average length of each kind's finished games."""
+    return [series_charts.length_chart(league.lengths)]
 
 
 def dice_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
     """How often each face landed against a fair die, per die size (every counted die)."""
-    return [bars_against(f"d{faces.sides}: {faces.total} dice against a fair die",
-                         [(str(face), count, faces.expected)
-                          for face, count in enumerate(faces.counts, start=1)],
-                         value_label="landings") for faces in league.dice]
+    return series_charts.dice_charts(league.dice)
 
 
 def battle_charts(report: ReportTable, league: LeagueSeries) -> list[str]:
-    """Attacker losses against the exact odds, for the matchups fought most."""
+    """Battle outcomes against the exact odds, for the :data:`BATTLE_CHARTS` matchups fought
+    most (the table above has every one)."""
     most = sorted(league.battles, key=lambda battle: -battle.battles)[:BATTLE_CHARTS]
-    return [bars_against(f"{battle.matchup}{f' ({battle.bonus})' if battle.bonus else ''}: "
-                         f"{plural(battle.battles, 'battle')}",
-                         [(f"attacker loses {outcome.attacker_losses}", outcome.share,
-                           outcome.exact) for outcome in battle.outcomes],
-                         value_label="share of battles", percent=True)
-            for battle in most]
+    return series_charts.battle_charts(most)
 
 
 CHARTS: dict[str, ChartMaker] = {

@@ -393,6 +393,8 @@ def test_options_that_do_not_go_with_html_are_refused(ledger: Ledger, tmp_path: 
         code, _, stderr = export(ledger, *args)
         assert code == 2, args
         assert "--html DIR" in flat(stderr)
+    code, _, stderr = export(ledger, "--html", str(tmp_path / "s"), "--bgg-xml", "-")
+    assert code == 2 and "one export at a time" in stderr
     assert list(tmp_path.iterdir()) == []
 
 
