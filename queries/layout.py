@@ -25,7 +25,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.queries.bars import MARK, Bar, Spark, histogram
+from tabletape.queries.bars import MARK, Bar, Spark, Words, histogram
 from tabletape.queries.reports import ReportTable
 from tabletape.queries.series import DiceFaces, LeagueSeries
 
@@ -81,7 +81,7 @@ def report_blocks(report: ReportTable, league: LeagueSeries | None = None
         for faces in league.dice:
             blocks.extend(faces_blocks(faces))
     notes = [*report.notes, *legends(report, league is not None)] if report.rows else [NO_ROWS]
-    blocks.append(Text(" ".join(notes), style="dim"))
+    blocks.append(Words(" ".join(notes), style="dim"))
     return blocks
 
 

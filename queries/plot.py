@@ -39,7 +39,7 @@ from tabletape.cli import (
     print_json,
 )
 from tabletape.ledger.errors import TabletapeError
-from tabletape.queries.bars import Axis, Timeline
+from tabletape.queries.bars import Axis, Timeline, Words
 from tabletape.queries.series import GameSeries, Series, game_series
 from tabletape.replay.cli import NoPagerOption
 
@@ -93,7 +93,7 @@ def chosen_figures(series: GameSeries, asked: Sequence[str] | None) -> list[str]
             from tabletape.rules.kernel import unknown_name_message
 
             raise UnknownFigure(unknown_name_message(
-                f"figure for {series.game}", name, list(series.standings)))
+                "figure", name, list(series.standings)))
         if found not in chosen:
             chosen.append(found)
     return chosen
@@ -125,8 +125,8 @@ def plot_view(series: GameSeries, figures: Sequence[str], *,
 
     title = find_game(series.kind).title
     state = "finished" if series.finished else "in progress"
-    parts: list[RenderableType] = [Text(f"{title} · {series.game} · {', '.join(series.players)}"
-                                        f" · {state}", style="bold")]
+    parts: list[RenderableType] = [Words(f"{title} · {series.game} · "
+                                         f"{', '.join(series.players)} · {state}", style="bold")]
     if not series.standings:
         parts.append(Text("No standings yet: the game has no turn played.", style="dim"))
     for name in figures:
