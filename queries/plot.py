@@ -82,9 +82,11 @@ def plot_command(
 
 def chosen_figures(series: GameSeries, asked: Sequence[str] | None) -> list[str]:
     """The figures to draw: those asked for (any case; a name the game lacks is
-    :class:`UnknownFigure`, with a did-you-mean), else every one that changed."""
+    :class:`UnknownFigure`, with a did-you-mean), else every one that changed (every one when
+    none did yet: a game of one turn)."""
     if not asked:
-        return [name for name, players in series.standings.items() if changed(players)]
+        return [name for name, players in series.standings.items()
+                if changed(players)] or list(series.standings)
     by_folded = {name.casefold(): name for name in series.standings}
     chosen = []
     for name in asked:
@@ -147,7 +149,8 @@ def figure_chart(name: str, players: dict[str, Series], seats: Sequence[str]) ->
     table = Table(title=name, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
                   show_edge=False, padding=(0, 1, 0, 0))
     table.add_column("player", no_wrap=True)
-    table.add_column(f"{low:g} to {high:g}")  # the one column that gives way to the others
+    scale = f"{low:g} to {high:g}" if high > low else f"{low:g}"
+    table.add_column(scale)  # wraps: the one column that gives way to the others
     for heading in ("first", "last", "min", "max"):
         table.add_column(heading, justify="right", no_wrap=True)
     for player in [seat for seat in seats if seat in players] + sorted(set(players) - set(seats)):

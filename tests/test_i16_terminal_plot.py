@@ -73,6 +73,12 @@ def chart_rows(shown: str, figure: str) -> dict[str, list[str]]:
     return rows
 
 
+def axis_lines(shown: str) -> list[str]:
+    """The turn axes under the charts (not the title of a figure called ``turn``)."""
+    return [line for line in shown.splitlines() if line.split()[:1] == ["turn"]
+            and len(line.split()) > 1]
+
+
 def test_plot_is_a_command_people_find() -> None:
     assert tabletape.COMMAND_HOMES["plot"] == "tabletape.queries.plot"
     assert command_help.COMMANDS["plot"].group == "Replay"
@@ -157,14 +163,23 @@ def test_a_game_in_progress_is_drawn_as_far_as_it_has_gone(tmp_path: Path) -> No
     code, shown, _ = run(store, "plot", game, "--no-pager")
     assert code == 0 and "no turn played" in shown and "in progress" in shown
     drafts = bot_game(rules, store.started(game), random.Random(8))
-    record(store, game, drafts[: len(drafts) // 2])
+    record(store, game, drafts[:2])  # the deal: one turn (0) so far, nothing changed yet
+    series = game_series(game, store.records(game))
+    code, shown, _ = run(store, "plot", game, "--no-pager")
+    assert code == 0 and series.standings
+    axes = axis_lines(shown)
+    assert axes and all(axis.split() == ["turn", "0"] for axis in axes)
+    titles = {line.strip() for line in shown.splitlines()}
+    assert set(series.standings) <= titles  # none changed: every figure drawn
+    record(store, game, drafts[2: len(drafts) // 2])
     series = game_series(game, store.records(game))
     assert not series.finished
     code, shown, _ = run(store, "plot", game, "--no-pager")
     assert code == 0 and "in progress" in shown
     last = max(turn for players in series.standings.values() for points in players.values()
                for turn, _ in points)
-    assert f" {last}" in [line for line in shown.splitlines() if line.startswith("turn")][0]
+    ends = [int(axis.split()[-1]) for axis in axis_lines(shown)]
+    assert ends and max(ends) == last
 
 
 def test_a_damaged_log_is_refused_in_one_line(tmp_path: Path) -> None:
