@@ -64,8 +64,8 @@ def plot_command(
 ) -> None:
     """Standings over time for one game: a small chart per figure, a line per player.
 
-    Reads the game's log (no sync needed); works on a game in progress. With --json, the game's
-    series: standings per figure and player as [turn, value] pairs, dice faces and battles.
+    Reads the game's log (no sync needed); works on a game in progress.
+    With --json: the game's standings, dice faces and battles (see README).
     """
     from tabletape.replay.render import paged
 
