@@ -146,7 +146,7 @@ def figure_chart(name: str, players: dict[str, Series], seats: Sequence[str]) ->
     turns = [turn for points in players.values() for turn, _ in points]
     values = [value for points in players.values() for _, value in points]
     first, last, low, high = min(turns), max(turns), min(values), max(values)
-    table = Table(title=name, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
+    table = Table(title=Text(name), title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
                   show_edge=False, padding=(0, 1, 0, 0))
     table.add_column("player", no_wrap=True)
     scale = f"{low:g} to {high:g}" if high > low else f"{low:g}"
