@@ -19,7 +19,7 @@ as far as it has gone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
@@ -40,8 +40,10 @@ from tabletape.cli import (
 )
 from tabletape.ledger.errors import TabletapeError
 from tabletape.queries.bars import Axis, Timeline, Words
-from tabletape.queries.series import GameSeries, Series, game_series
 from tabletape.replay.cli import NoPagerOption
+
+if TYPE_CHECKING:
+    from tabletape.queries.series import GameSeries, Series
 
 app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 
@@ -67,6 +69,7 @@ def plot_command(
     Reads the game's log (no sync needed); works on a game in progress.
     With --json: the game's standings, dice faces and battles (see README).
     """
+    from tabletape.queries.series import game_series  # the catalog's pieces: not at startup
     from tabletape.replay.render import paged
 
     with people_errors():
