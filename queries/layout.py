@@ -163,7 +163,7 @@ def lengths_line(turns: Sequence[int]) -> list[RenderableType]:
 def faces_blocks(faces: DiceFaces) -> list[RenderableType]:
     """A die size's faces against fair: per face, the landings, fair and a bar marked at fair."""
     scale = max(*faces.counts, faces.expected) or 1
-    title = (f"Faces of d{faces.sides} against fair: {faces.total} dice, "
+    title = (f"Faces of every d{faces.sides} against fair: {faces.total} dice, "
              f"p-value {faces.p_value:g}")
     table = table_of(["face", "landed", "fair", ""], [
         [str(face), str(count), f"{faces.expected:.1f}",

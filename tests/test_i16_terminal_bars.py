@@ -161,7 +161,7 @@ def test_stats_draws_faces_against_fair_and_turns_per_game(league: Ledger) -> No
     dice = json.loads(cli(league, "sql", "SELECT sides, count(*) AS n FROM dice GROUP BY ALL "
                                          "ORDER BY sides", "--include-simulated", "--json"))
     for size in dice:
-        assert f"Faces of d{size['sides']} against fair: {size['n']} dice" in shown
+        assert f"Faces of every d{size['sides']} against fair: {size['n']} dice" in shown
     lengths = cli(league, "stats", "lengths", "--include-simulated")
     assert lengths.count("turns per game") == 2  # one line per kind
     assert max(len(line) for line in (shown + lengths).splitlines()) <= 80
