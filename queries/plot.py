@@ -88,8 +88,9 @@ def chosen_figures(series: GameSeries, asked: Sequence[str] | None) -> list[str]
     :class:`UnknownFigure`, with a did-you-mean), else every one that changed (every one when
     none did yet: a game of one turn)."""
     if not asked:
-        return [name for name, players in series.standings.items()
-                if changed(players)] or list(series.standings)
+        from tabletape.queries.series import changing_figures
+
+        return changing_figures(series) or list(series.standings)
     by_folded = {name.casefold(): name for name in series.standings}
     chosen = []
     for name in asked:
@@ -102,17 +103,6 @@ def chosen_figures(series: GameSeries, asked: Sequence[str] | None) -> list[str]
         if found not in chosen:
             chosen.append(found)
     return chosen
-
-
-def changed(players: dict[str, Series]) -> bool:
-    """Whether some player's figure took more than one value in the game.
-
-    >>> changed({"ann": [(0, 1.0), (1, 1.0)], "bob": [(0, 2.0)]})
-    False
-    >>> changed({"ann": [(0, 1.0), (1, 2.0)]})
-    True
-    """
-    return any(len({value for _, value in points}) > 1 for points in players.values())
 
 
 def series_json(series: GameSeries, figures: Sequence[str]) -> dict[str, Any]:

@@ -18,8 +18,7 @@ import tabletape
 from tabletape import help as command_help
 from tabletape.ledger import Ledger
 from tabletape.queries.bars import LEVELS, level
-from tabletape.queries.plot import changed
-from tabletape.queries.series import game_series
+from tabletape.queries.series import changed, game_series
 from tabletape.replay.simulate import simulate
 from tabletape.rules.kernel import bot_game, find_game
 from tests.queries.conftest import record, start_game
