@@ -128,7 +128,8 @@ def plot_view(series: GameSeries, figures: Sequence[str], *,
         parts.append(figure_chart(name, series.standings[name], series.players))
     still = [name for name in series.standings if name not in figures]
     if shown_all and still:
-        parts.append(Text(f"Unchanged all game: {', '.join(still)} (--figure NAME shows one).",
+        when = "all game" if series.finished else "so far"
+        parts.append(Text(f"Unchanged {when}: {', '.join(still)} (--figure NAME shows one).",
                           style="dim"))
     return Group(*parts)
 
