@@ -44,9 +44,9 @@ from tabletape.rules.facts import MARK_WORDS
 from tabletape.rules.kernel import Rules, game_part, won_words
 from tabletape.rules.manifest import PARTS
 
-VIEW_WIDTH = 60
-"""Columns the game's view is rendered at: a phone shows it whole at a small size (and scrolls
-it inside its own box if a game's view is wider), a desktop beside the narration."""
+VIEW_WIDTH = 80
+"""Columns the game's view is rendered at: the width the views are made for (a terminal's); a
+desktop shows it beside the narration, a phone at a small size, scrolling inside its own box."""
 
 PRINTED = ("R", "V", "")
 """Marks that need no comment in the Data section: printed in the rulebook or official."""
@@ -223,7 +223,7 @@ def picture_part(kind: str) -> PictureFunction | None:
 def step_kind(record: Record) -> str:
     if record.seq == 1:
         return "start"
-    return {"noted": "note", "undo": "undo"}.get(record.type, "event")
+    return {"note": "note", "undo": "undo"}.get(record.type, "event")
 
 
 def undone_words(undo: Record | None) -> str:
@@ -337,12 +337,12 @@ def header_html(replay: Replay, title: str) -> str:
             f'<p class="count">{len(replay)} events recorded</p>\n</header>')
 
 
-BUTTONS = (("first", "⏮", "First event", "Home"),
+BUTTONS = (("first", "|‹", "First event", "Home"),
            ("prev-turn", "«", "Previous turn", "p"),
            ("prev", "‹", "Previous event", "←"),
            ("next", "›", "Next event", "→"),
            ("next-turn", "»", "Next turn", "n"),
-           ("last", "⏭", "Last event", "End"))
+           ("last", "›|", "Last event", "End"))
 """The stepping buttons: action, symbol, words, key."""
 
 
