@@ -59,7 +59,9 @@
       } else {
         board.hidden = true;
       }
-      if (current >= 0 && logItems[current]) logItems[current].removeAttribute("aria-current");
+      logBox.querySelectorAll("li[aria-current]").forEach((item) => {
+        item.removeAttribute("aria-current");
+      });
       if (logItems[index]) logItems[index].setAttribute("aria-current", "step");
       keepInView(logBox, logItems[index]);
       const turn = turnOf(index);
@@ -121,6 +123,14 @@
     if (!go) return;
     event.preventDefault();
     show(MOVES[go](), true);
+  });
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest('a[href^="#seq-"]');
+    if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const index = steps.findIndex((step) => `#seq-${step.seq}` === link.getAttribute("href"));
+    if (index < 0) return;
+    event.preventDefault();
+    show(index, true);
   });
   window.addEventListener("hashchange", () => {
     const index = fromHash();
