@@ -105,11 +105,25 @@ def write_html(game: str, records: list[Record], at: str | None, target: Path) -
     ``at``, written whole or not at all (``-``: standard output)."""
     from tabletape.replay.page import game_page, write_atomic
 
-    page = game_page(game, records, at=at)
+    page = game_page(game, records, at=at, charts=game_charts(game, records))
     if is_stdio(target):
         sys.stdout.write(page)
         return
     write_atomic(target, page)
+
+
+def game_charts(game: str, records: list[Record]) -> list[str]:
+    """The charts of one game (standings over time, dice against fair, battles against odds),
+    from the catalog's series of it; none until that piece is installed."""
+    import importlib
+
+    try:  # queries.series_charts (part B of issue 16) lands on main separately
+        charts = importlib.import_module("tabletape.queries.series_charts")
+    except ImportError:
+        return []
+    from tabletape.queries.series import game_series
+
+    return list(charts.game_charts(game_series(game, records)))
 
 
 def print_narration(game: str, records: list[Record], at: str | None, as_json: bool,

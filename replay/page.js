@@ -11,7 +11,6 @@
   const logItems = Array.from(document.querySelectorAll(".log li[data-seq]"));
   const turnLinks = Array.from(document.querySelectorAll(".turns a[data-seq]"));
   const turnStarts = turnLinks.map((link) => Number(link.dataset.seq) - 1);
-  const KINDS = { start: "Start", event: "Event", note: "Note", undo: "Undo" };
   let current = -1;
 
   function escapeHtml(text) {
@@ -19,8 +18,8 @@
       "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" }[c]));
   }
 
-  function block(number) {
-    return data.blocks[number].map((line) => data.lines[line]).join("\n");
+  function block(number, joint) {
+    return data.blocks[number].map((line) => data.lines[line]).join(joint);
   }
 
   // The same markup as page.py told_html.
@@ -29,7 +28,7 @@
     const notes = step.notes.map((note) => `<p class="note">✎ ${escapeHtml(note)}</p>`).join("");
     return `<p class="where">${escapeHtml(step.where)}</p>` +
       `<p class="${step.undone ? "text undone" : "text"}" data-kind="${step.kind}">` +
-      `<span class="kind">${KINDS[step.kind]} · seq ${step.seq}</span> ` +
+      `<span class="kind">seq ${step.seq}</span> ` +
       `${escapeHtml(step.text)}</p>${undone}${notes}`;
   }
 
@@ -52,9 +51,9 @@
     const step = steps[index];
     if (index !== current) {
       told.innerHTML = toldHtml(step);
-      view.innerHTML = block(step.view);
+      view.innerHTML = block(step.view, "\n");
       if (step.picture >= 0) {
-        board.innerHTML = block(step.picture);
+        board.innerHTML = block(step.picture, "");
         board.hidden = false;
       } else {
         board.hidden = true;

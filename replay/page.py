@@ -24,6 +24,7 @@ import html
 import io
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
@@ -42,11 +43,14 @@ from tabletape.replay.render import game_view, status_json
 from tabletape.replay.stepper import where_line
 from tabletape.rules.facts import MARK_WORDS
 from tabletape.rules.kernel import Rules, game_part, won_words
-from tabletape.rules.manifest import PARTS
 
 VIEW_WIDTH = 80
 """Columns the game's view is rendered at: the width the views are made for (a terminal's); a
 desktop shows it beside the narration, a phone at a small size, scrolling inside its own box."""
+
+SETUP_WIDTH = 1000
+"""Columns the setup notes (sentences, no tables) are rendered at: no line is cut by rich, the
+browser wraps them to the page."""
 
 PRINTED = ("R", "V", "")
 """Marks that need no comment in the Data section: printed in the rulebook or official."""
@@ -176,9 +180,9 @@ class LineTable:
             self.lines.append(line)
         return self.numbers[line]
 
-    def text(self, block: int) -> str:
-        """The lines of ``block`` joined again."""
-        return "\n".join(self.lines[number] for number in self.blocks[block])
+    def text(self, block: int, joint: str = "\n") -> str:
+        """The lines of ``block`` joined again (by ``joint``: ``""`` for a picture's pieces)."""
+        return joint.join(self.lines[number] for number in self.blocks[block])
 
 
 # -- the steps -----------------------------------------------------------------------------------
@@ -217,7 +221,7 @@ PictureFunction = Callable[[Rules[Any], Any], "str | None"]
 
 def picture_part(kind: str) -> PictureFunction | None:
     """The game's ``picture(rules, state) -> svg`` part, when its manifest names one."""
-    return game_part(kind, "picture") if "picture" in PARTS else None
+    return game_part(kind, "picture")
 
 
 def step_kind(record: Record) -> str:
@@ -269,17 +273,30 @@ def page_steps(replay: Replay, told: Sequence[NarratedEvent], table: LineTable,
 
 def picture_block(draw: PictureFunction | None, rules: Rules[Any], state: Any,
                   table: LineTable) -> int:
-    """The picture of ``state`` stored in ``table`` (-1 when there is none)."""
+    """The picture of ``state`` stored in ``table`` (-1 when there is none), cut between its
+    elements (:func:`svg_pieces`) so the spaces and links that did not change are stored once."""
     svg = draw(rules, state) if draw is not None else None
-    return table.block(svg.splitlines()) if svg else -1
+    return table.block(svg_pieces(svg)) if svg else -1
+
+
+def svg_pieces(svg: str) -> list[str]:
+    """An SVG cut before each tag that follows a tag; joined with ``""`` it is the SVG again.
+
+    >>> svg_pieces('<svg><g><text>a b</text></g></svg>')
+    ['<svg>', '<g>', '<text>a b</text>', '</g>', '</svg>']
+    """
+    return re.split(r"(?<=>)(?=<)", svg)
 
 
 # -- the page ------------------------------------------------------------------------------------
 
 
-def game_page(game: str, records: Sequence[Record], *, at: str | None = None) -> str:
+def game_page(game: str, records: Sequence[Record], *, at: str | None = None,
+              charts: Sequence[str] = ()) -> str:
     """The replay page of ``game``: one offline HTML document, starting at ``at`` (a point,
-    :data:`tabletape.replay.engine.POINT_SYNTAX`; default the end)."""
+    :data:`tabletape.replay.engine.POINT_SYNTAX`; default the end), with ``charts`` (inline SVG
+    pictures of the whole game, made by the caller: the catalog's series live in
+    :mod:`tabletape.queries`, which this package does not import)."""
     replay = Replay(game, records)
     start = replay.position(parse_point(at or "end"))
     told = narrate_game(game, records)
@@ -295,6 +312,7 @@ def game_page(game: str, records: Sequence[Record], *, at: str | None = None) ->
         turns_html(steps),
         log_html(steps, start),
         "</main>",
+        charts_html(charts),
         data_html(replay.rules, status_json(final), setup_lines(replay, sheet)),
         keys_html(),
         f'<script type="application/json" id="tabletape-data">'
@@ -314,7 +332,7 @@ def setup_lines(replay: Replay, sheet: StyleSheet) -> list[str]:
     notes = game_part(replay.rules.name, "setup_notes")
     if notes is None:
         return []
-    return html_lines(notes(replay.rules, replay.state_at(replay.last)), sheet)
+    return html_lines(notes(replay.rules, replay.state_at(replay.last)), sheet, width=SETUP_WIDTH)
 
 
 def header_html(replay: Replay, title: str) -> str:
@@ -363,12 +381,9 @@ def now_html(step: PageStep, table: LineTable) -> str:
             f'<div class="told" id="told" aria-live="polite" aria-atomic="true">'
             f"{told_html(step)}</div>\n"
             f'<figure class="board" id="board"{"" if step.picture >= 0 else " hidden"}>'
-            f"{table.text(step.picture) if step.picture >= 0 else ''}</figure>\n"
+            f"{table.text(step.picture, '') if step.picture >= 0 else ''}</figure>\n"
             f'<pre class="view" id="view" aria-label="The table after this step">'
             f"{table.text(step.view)}</pre>\n</section>")
-
-
-KIND_LABELS = {"start": "Start", "event": "Event", "note": "Note", "undo": "Undo"}
 
 
 def told_html(step: PageStep) -> str:
@@ -379,7 +394,7 @@ def told_html(step: PageStep) -> str:
     text_class = "text undone" if step.undone else "text"
     return (f'<p class="where">{html.escape(step.where)}</p>'
             f'<p class="{text_class}" data-kind="{step.kind}">'
-            f'<span class="kind">{KIND_LABELS[step.kind]} · seq {step.seq}</span> '
+            f'<span class="kind">seq {step.seq}</span> '
             f"{html.escape(step.text)}</p>{undone}{notes}")
 
 
@@ -431,6 +446,15 @@ def log_item(step: PageStep, current: bool) -> str:
     return (f'<li data-seq="{step.seq}" data-kind="{step.kind}"{mark}>'
             f'<a href="#seq-{step.seq}" class="seq">{step.seq}</a> '
             f'<span class="text">{text}</span>{undone}{notes}</li>')
+
+
+def charts_html(charts: Sequence[str]) -> str:
+    """The Charts section (nothing when there are none)."""
+    if not charts:
+        return ""
+    figures = "".join(f'<figure class="chart">{chart}</figure>' for chart in charts)
+    return (f'<section class="charts" aria-labelledby="charts-title"><h2 id="charts-title">'
+            f"Charts</h2>{figures}</section>")
 
 
 # -- provenance ----------------------------------------------------------------------------------
@@ -504,8 +528,8 @@ def data_html(rules: Rules[Any], shape: Mapping[str, Any], setup: Sequence[str])
              f"rulebook does not print</caption><thead><tr><th scope=\"col\">what</th>"
              f'<th scope="col">value</th><th scope="col">mark</th></tr></thead>'
              f"<tbody>{rows}</tbody></table></div>" if rows else
-             "<p>Every value in force is printed in the rulebook or an official source.</p>")
-    setup_block = (f'<pre class="view setup">{chr(10).join(setup)}</pre>' if setup else "")
+             "<p>The game marks no value in force as a default or as uncertain.</p>")
+    setup_block = (f'<div class="setup">{chr(10).join(setup)}</div>' if setup else "")
     legend = "".join(f"<dt>{mark}</dt><dd>{html.escape(words)}</dd>"
                      for mark, words in MARK_WORDS.items())
     return (f'<section class="data" aria-labelledby="data-title"><h2 id="data-title">Data</h2>'
