@@ -32,6 +32,12 @@
       `${escapeHtml(step.text)}</p>${undone}${notes}`;
   }
 
+  // A picture narrower than its readable width (its labels too small) scrolls in its box.
+  function readable(svg) {
+    const width = svg && Number(svg.getAttribute("data-readable-width"));
+    if (width) svg.style.minWidth = `${width}px`;
+  }
+
   function turnOf(index) {
     let found = 0;
     turnStarts.forEach((start, k) => { if (start <= index) found = k; });
@@ -54,6 +60,7 @@
       view.innerHTML = block(step.view, "\n");
       if (step.picture >= 0) {
         board.innerHTML = block(step.picture, "");
+        readable(board.querySelector("svg"));
         board.hidden = false;
       } else {
         board.hidden = true;

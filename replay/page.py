@@ -257,6 +257,7 @@ def page_steps(replay: Replay, told: Sequence[NarratedEvent], table: LineTable,
     draw = picture_part(replay.rules.name)
     steps: list[PageStep] = []
     view = picture = -1
+    headings = turn_headings(told)
     for position, line in enumerate(told):
         record = replay.records[position]
         if position == 0 or replay.effective[position]:
@@ -264,11 +265,27 @@ def page_steps(replay: Replay, told: Sequence[NarratedEvent], table: LineTable,
             view = table.block(html_lines(game_view(replay.rules, state), sheet))
             picture = picture_block(draw, replay.rules, state, table)
         steps.append(PageStep(
-            seq=record.seq, kind=step_kind(record), turn=turn_heading(line),
+            seq=record.seq, kind=step_kind(record), turn=headings[position],
             where=where_line(replay, position).plain, text=join_sentences(line.sentences),
             undone=undone_words(undos.get(record.seq)), notes=tuple(notes.get(record.seq, ())),
             view=view, picture=picture))
     return steps
+
+
+def turn_headings(told: Sequence[NarratedEvent]) -> list[str]:
+    """Each event's turn heading as the narration groups them: one per turn and round (the
+    setup is one), named by its first event (``Turn 3 · round 2 · olga``), so a battle where
+    the defender acts stays in the attacker's turn."""
+    headings: list[str] = []
+    shown: tuple[int, int] | None = None
+    for line in told:
+        where = (line.turn, line.round if line.turn else 0)
+        if where != shown:
+            headings.append(turn_heading(line))
+            shown = where
+        else:
+            headings.append(headings[-1])
+    return headings
 
 
 def picture_block(draw: PictureFunction | None, rules: Rules[Any], state: Any,
@@ -309,8 +326,10 @@ def game_page(game: str, records: Sequence[Record], *, at: str | None = None,
         '<main class="stage">',
         controls_html(steps[start], start, len(steps)),
         now_html(steps[start], table),
+        '<div class="side">',
         turns_html(steps),
         log_html(steps, start),
+        "</div>",
         "</main>",
         charts_html(charts),
         data_html(replay.rules, status_json(final), setup_lines(replay, sheet)),
@@ -520,16 +539,10 @@ def value_words(shape: Mapping[str, Any]) -> str:
 def data_html(rules: Rules[Any], shape: Mapping[str, Any], setup: Sequence[str]) -> str:
     """The Data section: the provenance of the data in force (board, readings, defaults), each
     value with its mark, and what the marks mean."""
-    rows = "".join(f"<tr><th scope=\"row\">{html.escape(m.what)}</th>"
-                   f"<td>{html.escape(m.value)}</td><td><abbr title=\""
-                   f"{html.escape(MARK_WORDS.get(m.mark, m.mark))}\">{html.escape(m.mark)}</abbr>"
-                   f"</td></tr>" for m in marked_values(shape))
-    table = (f'<div class="scroll"><table class="marks"><caption>Values in force that the '
-             f"rulebook does not print</caption><thead><tr><th scope=\"col\">what</th>"
-             f'<th scope="col">value</th><th scope="col">mark</th></tr></thead>'
-             f"<tbody>{rows}</tbody></table></div>" if rows else
-             "<p>The game marks no value in force as a default or as uncertain.</p>")
-    setup_block = (f'<div class="setup">{chr(10).join(setup)}</div>' if setup else "")
+    table = marks_table(marked_values(shape))
+    if not table and not setup:
+        table = "<p>The game names no provenance for the data in force.</p>"
+    setup_block = f'<div class="setup">{chr(10).join(setup)}</div>' if setup else ""
     legend = "".join(f"<dt>{mark}</dt><dd>{html.escape(words)}</dd>"
                      for mark, words in MARK_WORDS.items())
     return (f'<section class="data" aria-labelledby="data-title"><h2 id="data-title">Data</h2>'
@@ -538,6 +551,20 @@ def data_html(rules: Rules[Any], shape: Mapping[str, Any], setup: Sequence[str])
             f'{setup_block}{table}<details><summary>What the marks mean</summary>'
             f'<dl class="legend">{legend}<dt>table</dt><dd>set by this game\'s options</dd>'
             "</dl></details></section>")
+
+
+def marks_table(values: Sequence[Marked]) -> str:
+    """The marked values as a table (``""`` when there are none)."""
+    if not values:
+        return ""
+    rows = "".join(f'<tr><th scope="row">{html.escape(m.what)}</th>'
+                   f"<td>{html.escape(m.value)}</td><td><abbr title=\""
+                   f"{html.escape(MARK_WORDS.get(m.mark, m.mark))}\">{html.escape(m.mark)}</abbr>"
+                   f"</td></tr>" for m in values)
+    return ('<div class="scroll"><table class="marks"><caption>Values in force that the '
+            'rulebook does not print</caption><thead><tr><th scope="col">what</th>'
+            '<th scope="col">value</th><th scope="col">mark</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table></div>")
 
 
 def keys_html() -> str:
