@@ -32,10 +32,12 @@
       `${escapeHtml(step.text)}</p>${undone}${notes}`;
   }
 
-  // A picture narrower than its readable width (its labels too small) scrolls in its box.
+  // A picture is not shrunk below its readable width (up to MOST_SCROLLED px): a phone scrolls
+  // it in its own box rather than drawing labels no one can read.
+  const MOST_SCROLLED = 720;
   function readable(svg) {
     const width = svg && Number(svg.getAttribute("data-readable-width"));
-    if (width) svg.style.minWidth = `${width}px`;
+    if (width) svg.style.minWidth = `${Math.min(width, MOST_SCROLLED)}px`;
   }
 
   function turnOf(index) {

@@ -407,3 +407,27 @@ def test_map_games_embed_the_board_picture_of_each_step(
         assert "".join(pieces) == draw(replay.rules, replay.state_at(position))
     if draw is None:
         assert '<figure class="board" id="board" hidden>' in page
+
+
+def test_a_hostile_board_file_is_escaped_in_the_page(tmp_path: Path) -> None:
+    """A table's own board file is free text too (its name and note are shown in the Data
+    section, the view and the picture): markup in it stays text."""
+    hostile = "</script><script>alert(1)</script> & <b>"
+    board = json.loads((resources.files("tabletape.rules.risk_deep_space")
+                        / "default-board.json").read_text(encoding="utf-8"))
+    board["name"], board["note"] = hostile, f"note {hostile}"
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(board), encoding="utf-8")
+    store = Ledger(tmp_path / "ledger")
+    code, output = run(store, "new", "risk-deep-space", "-p", "Olga", "-p", "Patrick",
+                       "--option", f"board={path}", "--id", "ds-hostile")
+    assert code == 0, output
+    page = game_page("ds-hostile", store.records("ds-hostile"))
+    structure = parsed(page)
+    assert structure.problems == [] and structure.external == []
+    assert [attrs.get("id") for attrs, _ in structure.scripts] == ["tabletape-data", None]
+    assert "<script>alert" not in page and "<b>" not in page
+    assert hostile in html.unescape(page)  # shown, as text
+    lines = page_data(page)["lines"]  # the views and pictures the script inserts: escaped too
+    assert any("alert(1)" in strip_tags(line) for line in lines)
+    assert not any("<script" in line or "<b>" in line for line in lines)
