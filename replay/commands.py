@@ -22,6 +22,7 @@ from tabletape.cli import (
     GameArgument,
     JsonOption,
     LedgerOption,
+    err,
     fail,
     is_stdio,
     open_ledger,
@@ -105,7 +106,8 @@ def write_html(game: str, records: list[Record], at: str | None, target: Path) -
     ``at``, written whole or not at all (``-``: standard output)."""
     from tabletape.replay.page import game_page, write_atomic
 
-    page = game_page(game, records, at=at, charts=game_charts(game, records))
+    with err.status(f"Drawing the table at each of {len(records)} events…"):  # a terminal only
+        page = game_page(game, records, at=at, charts=game_charts(game, records))
     if is_stdio(target):
         sys.stdout.write(page)
         return

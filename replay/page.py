@@ -94,9 +94,13 @@ def json_for_script(data: Any) -> str:
 
 def write_atomic(target: Path, text: str) -> None:
     """Write ``text`` to ``target`` whole or not at all: a scratch file in the same folder, then
-    renamed over it. An OSError (no folder, no permission, disk full) leaves nothing behind."""
-    descriptor, scratch = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                           suffix=".writing")
+    renamed over it. An OSError (no folder, no permission, disk full) names ``target`` and leaves
+    nothing behind."""
+    try:
+        descriptor, scratch = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                               suffix=".writing")
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(target)) from None
     try:
         with open(descriptor, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -104,6 +108,8 @@ def write_atomic(target: Path, text: str) -> None:
             os.fsync(handle.fileno())
         os.chmod(scratch, 0o644)
         os.replace(scratch, target)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(target)) from None
     finally:
         Path(scratch).unlink(missing_ok=True)
 
