@@ -36,11 +36,17 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 
-from tabletape.ledger import Noted, Record, Retracted
+from tabletape.ledger import Record
 from tabletape.replay.engine import Replay, parse_point
-from tabletape.replay.narrate import NarratedEvent, join_sentences, narrate_game, turn_heading
+from tabletape.replay.narrate import (
+    NarratedEvent,
+    join_sentences,
+    narrate_game,
+    turn_group,
+    turn_heading,
+)
 from tabletape.replay.render import game_view, status_json
-from tabletape.replay.stepper import where_line
+from tabletape.replay.stepper import notes_about, where_line
 from tabletape.rules.facts import MARK_WORDS
 from tabletape.rules.kernel import Rules, game_part, won_words
 
@@ -244,22 +250,10 @@ def undone_words(undo: Record | None) -> str:
     return f"Undone by {by} at seq {undo.seq}"
 
 
-def notes_by_seq(replay: Replay) -> dict[int, list[str]]:
-    """The notes people added about each seq (a note's own step shows its text)."""
-    found: dict[int, list[str]] = {}
-    for position, event in enumerate(replay.events):
-        if isinstance(event, Noted) and event.about is not None:
-            actor = replay.records[position].actor
-            found.setdefault(event.about, []).append(f"Note ({actor}): {event.text}")
-    return found
-
-
 def page_steps(replay: Replay, told: Sequence[NarratedEvent], table: LineTable,
                sheet: StyleSheet) -> list[PageStep]:
     """Every stored event as a step, its view and picture stored in ``table``."""
-    undos = {event.seq: replay.records[p] for p, event in enumerate(replay.events)
-             if isinstance(event, Retracted)}
-    notes = notes_by_seq(replay)
+    undos = replay.info.retracted
     draw = picture_part(replay.rules.name)
     steps: list[PageStep] = []
     view = picture = -1
@@ -273,7 +267,8 @@ def page_steps(replay: Replay, told: Sequence[NarratedEvent], table: LineTable,
         steps.append(PageStep(
             seq=record.seq, kind=step_kind(record), turn=headings[position],
             where=where_line(replay, position).plain, text=join_sentences(line.sentences),
-            undone=undone_words(undos.get(record.seq)), notes=tuple(notes.get(record.seq, ())),
+            undone=undone_words(undos.get(record.seq)),
+            notes=tuple(notes_about(replay, record.seq)),
             view=view, picture=picture))
     return steps
 
@@ -285,7 +280,7 @@ def turn_headings(told: Sequence[NarratedEvent]) -> list[str]:
     headings: list[str] = []
     shown: tuple[int, int] | None = None
     for line in told:
-        where = (line.turn, line.round if line.turn else 0)
+        where = turn_group(line)
         if where != shown:
             headings.append(turn_heading(line))
             shown = where

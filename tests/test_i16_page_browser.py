@@ -24,7 +24,7 @@ from rich.console import Console
 from tabletape.ledger import Ledger, Record
 from tabletape.replay.demo import run_demo
 from tabletape.replay.engine import Replay
-from tabletape.replay.narrate import join_sentences, narrate_game
+from tabletape.replay.narrate import join_sentences, narrate_game, turn_group
 from tabletape.replay.page import game_page
 from tests.replay.conftest import STORY, record_script, run
 
@@ -84,8 +84,7 @@ class Game:
         self.file.write_text(game_page(game, records), encoding="utf-8")
         self.told = {line.seq: join_sentences(line.sentences)
                      for line in narrate_game(game, records)}
-        turns = [(line.turn, line.round if line.turn else 0)
-                 for line in narrate_game(game, records)]
+        turns = [turn_group(line) for line in narrate_game(game, records)]
         self.turn_starts = [index + 1 for index, turn in enumerate(turns)
                             if index == 0 or turn != turns[index - 1]]
         """The seq of each turn's first event (the narration's turn and round headings)."""
