@@ -432,3 +432,18 @@ def test_a_hostile_board_file_is_escaped_in_the_page(tmp_path: Path) -> None:
     lines = page_data(page)["lines"]  # the views and pictures the script inserts: escaped too
     assert any("alert(1)" in strip_tags(line) for line in lines)
     assert not any("<script" in line or "<b>" in line for line in lines)
+
+
+def test_a_bad_at_is_one_message_and_writes_nothing(store: Ledger, story: str,
+                                                    tmp_path: Path) -> None:
+    target = tmp_path / "story.html"
+    code, output = run(store, "replay", story, "--html", str(target), "--at", "seq=99")
+    assert code == 2 and output.count("error:") == 1 and "has events 1 to" in output
+    assert not target.exists()
+
+
+def test_a_fork_says_where_it_comes_from(store: Ledger, story: str) -> None:
+    code, output = run(store, "fork", story, "--at", "seq=4", "--id", "ty-what-if")
+    assert code == 0, output
+    page = html.unescape(game_page("ty-what-if", store.records("ty-what-if")))
+    assert f"A what-if game forked from {story} after seq 4." in page
