@@ -62,6 +62,12 @@ PRINTED = ("R", "V", "")
 """Marks that need no comment in the Data section: printed in the rulebook or official."""
 
 
+OFFLINE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+                  "img-src data:")
+"""The page's Content-Security-Policy: the browser itself refuses to fetch anything (a page is
+read offline; nothing in it may reach the network), only the inline style and script run."""
+
+
 # -- the document --------------------------------------------------------------------------------
 
 
@@ -79,6 +85,7 @@ def shell(title: str, body: str, *, script: str = "", style: str = "") -> str:
             '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             '<meta name="generator" content="tabletape">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{OFFLINE_POLICY}">\n'
             f"<title>{html.escape(title)}</title>\n"
             f"<style>\n{asset('page.css')}{style}</style>\n</head>\n<body>\n"
             f"{body}\n{script_element}</body>\n</html>\n")

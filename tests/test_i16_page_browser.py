@@ -247,3 +247,17 @@ def test_notes_and_undone_events_show_as_such(browser: Any, games: dict[str, Gam
     assert page.page.get_attribute("#told", "aria-live") == "polite"
     assert page.messages == []
     page.close()
+
+
+def test_the_page_refuses_to_reach_the_network(browser: Any, games: dict[str, Game]) -> None:
+    """Its Content-Security-Policy makes the browser block any fetch, should one slip in."""
+    page = Page(browser, games["story"], "desktop")
+    blocked = page.page.evaluate("""() => new Promise((resolve) => {
+        document.addEventListener("securitypolicyviolation", (e) => resolve(e.blockedURI));
+        const img = document.createElement("img");
+        img.src = "http://127.0.0.1:9/tracker.png";
+        document.body.append(img);
+        setTimeout(() => resolve(""), 3000);
+    })""")
+    assert blocked.startswith("http://127.0.0.1:9")
+    page.close()
