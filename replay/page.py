@@ -45,7 +45,7 @@ from tabletape.replay.narrate import (
     turn_group,
     turn_heading,
 )
-from tabletape.replay.render import game_view, status_json
+from tabletape.replay.render import format_value, game_view, status_json
 from tabletape.replay.stepper import notes_about, where_line
 from tabletape.rules.facts import MARK_WORDS
 from tabletape.rules.kernel import Rules, game_part, won_words
@@ -522,7 +522,7 @@ def marked_values(shape: Mapping[str, Any], where: str = "") -> list[Marked]:
         elif key.endswith("_mark") and isinstance(value, str) and value not in PRINTED:
             name = key.removesuffix("_mark")
             found.append(Marked(f"{where} · {name}" if where else name,
-                                str(shape.get(name, "")), value))
+                                format_value(shape.get(name, "")), value))
     return found
 
 
@@ -539,8 +539,7 @@ def value_words(shape: Mapping[str, Any]) -> str:
     """The value an object carrying a ``mark`` stands for: its ``value`` or ``name``."""
     for key in ("value", "name"):
         if key in shape:
-            value = shape[key]
-            return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            return format_value(shape[key])
     return ""
 
 

@@ -196,10 +196,11 @@ def test_a_reconstructed_board_is_marked_on_the_page(
 def test_marked_values_read_every_form_of_mark() -> None:
     shape = {"health": 12, "health_mark": "C", "dashboard": {"bam": "x", "mark": "I"},
              "data_marks": {"hero_decks": "C", "printed": "R"},
-             "readings": [{"reading": "A1", "value": 3, "mark": "table"}]}
+             "readings": [{"reading": "A1", "value": 3, "mark": "table"}],
+             "continents": {"asia": {"links": ["europe", "africa"], "links_mark": "I"}}}
     assert [(m.what, m.value, m.mark) for m in marked_values(shape)] == [
         ("health", "12", "C"), ("dashboard", "", "I"), ("data_marks · hero_decks", "", "C"),
-        ("readings · A1", "3", "table")]
+        ("readings · A1", "3", "table"), ("continents · asia · links", "europe, africa", "I")]
 
 
 # -- notes, undos, --at ----------------------------------------------------------------------------
