@@ -116,16 +116,11 @@ def write_html(game: str, records: list[Record], at: str | None, target: Path) -
 
 def game_charts(game: str, records: list[Record]) -> list[str]:
     """The charts of one game (standings over time, dice against fair, battles against odds),
-    from the catalog's series of it; none until that piece is installed."""
-    import importlib
-
-    try:  # queries.series_charts (part B of issue 16) lands on main separately
-        charts = importlib.import_module("tabletape.queries.series_charts")
-    except ImportError:
-        return []
+    drawn from the catalog's series of it (queries uses replay; the page does not import it)."""
     from tabletape.queries.series import game_series
+    from tabletape.queries.series_charts import game_charts as charts_of
 
-    return list(charts.game_charts(game_series(game, records)))
+    return charts_of(game_series(game, records))
 
 
 def print_narration(game: str, records: list[Record], at: str | None, as_json: bool,

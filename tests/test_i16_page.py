@@ -448,3 +448,24 @@ def test_a_fork_says_where_it_comes_from(store: Ledger, story: str) -> None:
     assert code == 0, output
     page = html.unescape(game_page("ty-what-if", store.records("ty-what-if")))
     assert f"A what-if game forked from {story} after seq 4." in page
+
+
+def test_the_command_adds_the_games_charts(demos: tuple[Ledger, dict[str, str]],
+                                           tmp_path: Path) -> None:
+    """Standings over time, dice against fair and battles against odds, from the catalog's
+    series of the game (queries.series_charts), each an inline SVG in the Charts section."""
+    from tabletape.queries.series import game_series
+    from tabletape.queries.series_charts import game_charts
+
+    store, games = demos
+    game = games["risk-strike"]
+    charts = game_charts(game_series(game, store.records(game)))
+    assert charts  # a finished demo game has standings, dice and battles
+    target = tmp_path / "page.html"
+    code, output = run(store, "replay", game, "--html", str(target))
+    assert code == 0, output
+    page = target.read_text(encoding="utf-8")
+    section = page.split('<section class="charts"')[1].split("</section>")[0]
+    assert section.count('<figure class="chart">') == len(charts)
+    assert all(chart in section for chart in charts)
+    assert parsed(page).problems == []

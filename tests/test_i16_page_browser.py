@@ -22,6 +22,7 @@ import pytest
 from rich.console import Console
 
 from tabletape.ledger import Ledger, Record
+from tabletape.replay.commands import game_charts
 from tabletape.replay.demo import run_demo
 from tabletape.replay.engine import Replay
 from tabletape.replay.narrate import join_sentences, narrate_game, turn_group
@@ -81,7 +82,8 @@ class Game:
         self.game = game
         self.records = records
         self.file = folder / f"{game}.html"
-        self.file.write_text(game_page(game, records), encoding="utf-8")
+        page = game_page(game, records, charts=game_charts(game, records))
+        self.file.write_text(page, encoding="utf-8")
         self.told = {line.seq: join_sentences(line.sentences)
                      for line in narrate_game(game, records)}
         turns = [turn_group(line) for line in narrate_game(game, records)]
@@ -163,6 +165,10 @@ def test_the_page_fits_and_loads_cleanly(browser: Any, games: dict[str, Game], s
                                         name: str, size: str) -> None:
     page = Page(browser, games[name], size)
     scroll_width, width = page.overflow()
+    charts = page.page.locator("section.charts figure.chart svg")
+    for index in range(charts.count()):  # every chart fits the page too
+        box = charts.nth(index).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     assert scroll_width <= width
     page.page.screenshot(path=str(shots / f"{name}-{size}.png"))
     page.page.screenshot(path=str(shots / f"{name}-{size}-full.png"), full_page=True)
