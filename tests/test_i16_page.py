@@ -469,3 +469,18 @@ def test_the_command_adds_the_games_charts(demos: tuple[Ledger, dict[str, str]],
     assert section.count('<figure class="chart">') == len(charts)
     assert all(chart in section for chart in charts)
     assert parsed(page).problems == []
+
+
+def test_a_written_page_takes_the_umask_or_keeps_its_mode(store: Ledger, story: str,
+                                                          tmp_path: Path) -> None:
+    fresh, kept = tmp_path / "fresh.html", tmp_path / "kept.html"
+    kept.write_text("old")
+    kept.chmod(0o600)
+    umask = os.umask(0o027)
+    try:
+        for target in (fresh, kept):
+            code, output = run(store, "replay", story, "--html", str(target))
+            assert code == 0, output
+    finally:
+        os.umask(umask)
+    assert (fresh.stat().st_mode & 0o777, kept.stat().st_mode & 0o777) == (0o640, 0o600)
