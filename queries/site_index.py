@@ -28,6 +28,7 @@ from tabletape.queries.layout import by_kind, is_number, shown
 from tabletape.queries.reports import ReportTable
 from tabletape.queries.series import LeagueSeries, league_series
 from tabletape.replay.charts import bars
+from tabletape.replay.page import shell
 from tabletape.rules.kernel import Result, plural, won_words
 
 if TYPE_CHECKING:
@@ -280,7 +281,6 @@ STYLE = """
 .site-index h3{font-size:1rem;color:inherit;margin:1.5rem 0 .25rem}
 .site-index h4{font-size:.9rem;margin:.75rem 0 .25rem}
 .site-index .result[data-finished="false"]{font-style:italic}
-.site-index .result[data-finished="true"]::before{content:"\\2713\\FE0E  "}
 .site-index .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(18rem,1fr));
   gap:1rem}
 .site-index figure{margin:0}
@@ -299,10 +299,3 @@ STYLE = """
 """
 """The index's own rules (CSS), on top of the pages' shared stylesheet."""
 
-
-# -- part A (until it lands on main: a minimal stand-in) ---------------------------------------
-
-try:
-    from tabletape.replay.page import shell  # type: ignore[import-not-found, unused-ignore]
-except ImportError:  # pragma: no cover - replaced once it lands
-    from tabletape.queries.site_fallback import shell  # type: ignore[assignment, unused-ignore]

@@ -199,6 +199,9 @@ def test_every_link_resolves_to_a_page_written(built: tuple[Path, dict[str, Any]
         str(path.relative_to(directory)) for path in pages(directory))
     assert answer["pages"][0] == "index.html"
     assert len(answer["pages"]) == answer["games"] + 1
+    finished = index(directory).games()["rs-4-0"]
+    assert finished["Result"] != "in progress"
+    assert "<svg" in (directory / "games" / "rs-4-0.html").read_text(encoding="utf-8")  # charts
     anchors = {link[1:] for link in page.links if link.startswith("#")}
     text = (directory / "index.html").read_text(encoding="utf-8")
     for anchor in anchors:
@@ -419,7 +422,8 @@ def test_a_full_disk_leaves_the_earlier_site_as_it_was(ledger: Ledger, tmp_path:
     for folder in (earlier, mount, saved):
         folder.mkdir()
     exported(ledger, earlier / "site", "--kind", "marvel-united")
-    fill = (f"mount -t tmpfs -o size=512k tmpfs {mount}; cp -a {earlier}/. {mount}/; "
+    size = sum(len(data) for data in snapshot(earlier).values()) // 1024 + 256  # KiB
+    fill = (f"mount -t tmpfs -o size={size}k tmpfs {mount}; cp -a {earlier}/. {mount}/; "
             f"head -c 1000000 /dev/zero > {mount}/filler 2>/dev/null || true")
     keep = f"rm {mount}/filler; cp -a {mount}/. {saved}/"
     full = in_namespace(fill, "export", "--html", str(mount / "site"), "--include-simulated",
