@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "tabletape.replay.cli",
     "tabletape.replay.commands",
     "tabletape.queries.commands",
+    "tabletape.schema_command",
 )
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
 
@@ -32,6 +33,7 @@ COMMAND_HOMES = {
                      "verify", "repair", "demo", "play", "simulate"), "tabletape.replay.cli"),
     **dict.fromkeys(("replay", "fork", "diff", "note", "audit"), "tabletape.replay.commands"),
     **dict.fromkeys(("sql", "sync", "stats", "export", "import"), "tabletape.queries.commands"),
+    "schema": "tabletape.schema_command",
 }
 """The module holding each command, so that running one imports that module only (a test checks
 the table against the apps; a name missing here only costs the other modules' imports)."""

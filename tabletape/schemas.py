@@ -1,0 +1,310 @@
+"""JSON Schema (draft 2020-12) for the log line, each game's events and every ``--json`` output.
+
+Made by msgspec (:func:`msgspec.json.schema_components`) from the Structs that hold them: the
+log line from :class:`tabletape.ledger.codec.Record`, each game's payloads from its event
+Structs (``Rules.events`` and the ledger's own), the outputs from :mod:`tabletape.shapes`. Field
+descriptions come from the attribute docstrings under each field, so the code says it once.
+
+Each schema has a name, which is also its file under ``schema --output DIR``:
+
+>>> schema_file("outputs/status")
+'outputs/status.schema.json'
+>>> resolve("status"), resolve("log-line")
+('outputs/status', 'log-line')
+>>> line = build("log-line")
+>>> line["$id"], sorted(line["required"])[:3]
+('https://tabletape.invalid/schema/log-line.schema.json', ['actor', 'at', 'hash'])
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import json
+import re
+import textwrap
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+
+from tabletape.ledger import __version__
+from tabletape.ledger.codec import Record
+from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
+from tabletape.ledger.events import LEDGER_EVENTS, Event, event_type
+from tabletape.rules.kernel import Rules, find_game, manifests, unknown_name_message
+from tabletape.shapes import OUTPUTS, Open, UTC_TIME
+
+__all__ = ["DIALECT", "ID_BASE", "UnknownSchema", "build", "bundle", "dumps", "every_schema",
+           "index", "resolve", "schema_file", "schema_names"]
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+"""The JSON Schema version every schema declares in ``$schema``."""
+ID_BASE = "https://tabletape.invalid/schema/"
+"""The base of every ``$id``: identifiers, not addresses (``.invalid`` never resolves); each
+schema is whole in itself (its ``$ref``s point into its own ``$defs``), so none is fetched."""
+TAG_PATTERN = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
+"""An event type as stored: kebab-case (``roll-off``)."""
+
+
+class UnknownSchema(TabletapeError):
+    """A schema name no schema has (exit status 2, with the names there are)."""
+
+    exit_code = USAGE_EXIT
+
+
+# -- names -------------------------------------------------------------------------------------------
+
+
+def schema_names() -> list[str]:
+    """Every schema's name: ``log-line``, ``events/<kind>`` per game, ``outputs/<name>``."""
+    games = [f"events/{kind}" for kind in sorted(manifests())]
+    return ["log-line", *games, *(f"outputs/{name}" for name in sorted(OUTPUTS))]
+
+
+def schema_file(name: str) -> str:
+    """The file of schema ``name`` under ``schema --output DIR``."""
+    return f"{name}.schema.json"
+
+
+def resolve(typed: str) -> str:
+    """The schema a person means: a full name, an output (``status``), a game kind or alias
+    (``risk-strike``, ``rs``: its events). Raises :class:`UnknownSchema` with a did-you-mean."""
+    wanted = typed.strip().casefold()
+    names = schema_names()
+    if wanted in names:
+        return wanted
+    if wanted in OUTPUTS:
+        return f"outputs/{wanted}"
+    kinds = {alias: kind for kind, manifest in manifests().items() for alias in manifest.names}
+    wanted = wanted.removeprefix("events/")
+    if wanted in kinds:
+        return f"events/{kinds[wanted]}"
+    short = ["log-line", *sorted(manifests()), *sorted(OUTPUTS)]
+    raise UnknownSchema(unknown_name_message("schema", typed, short))
+
+
+# -- building ----------------------------------------------------------------------------------------
+
+
+def build(name: str) -> dict[str, Any]:
+    """Schema ``name`` (see :func:`schema_names`), whole in itself."""
+    if name == "log-line":
+        schema = line_schema(None)
+    elif name.startswith("events/"):
+        schema = line_schema(find_game(name.removeprefix("events/")))
+    else:
+        schema = output_schema(name.removeprefix("outputs/"))
+    return {"$schema": DIALECT, "$id": ID_BASE + schema_file(name), **schema}
+
+
+def every_schema() -> dict[str, dict[str, Any]]:
+    """Every schema by name."""
+    return {name: build(name) for name in schema_names()}
+
+
+def index(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """What ``index.json`` lists: each schema's file, title and the commands printing it."""
+    listed = {name: {"file": schema_file(name), "title": schema.get("title", ""),
+                     "commands": [f"tabletape {line}" for line in commands_of(name)]}
+              for name, schema in schemas.items()}
+    return {"tabletape_version": __version__, "dialect": DIALECT, "schemas": listed}
+
+
+def bundle(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Every schema in one document: each under ``$defs`` by name, with the index beside them.
+
+    ``$defs`` holds whole schemas (each with its ``$id``), so a validator finds any of them by
+    its ``$id`` or as ``#/$defs/<name>``."""
+    return {"$schema": DIALECT, "$id": ID_BASE + "index.schema.json",
+            "title": "tabletape's JSON Schemas",
+            "description": "The log line, each game's events and every --json output of "
+                           f"tabletape {__version__}; `tabletape schema NAME` prints one.",
+            "index": index(schemas)["schemas"], "$defs": schemas}
+
+
+def dumps(document: Any) -> str:
+    """JSON as ``schema`` writes it: keys sorted, indented, one newline at the end (so two
+    versions' files diff line by line)."""
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def commands_of(name: str) -> tuple[str, ...]:
+    """The command lines whose output schema ``name`` describes (none for a log's line)."""
+    output = OUTPUTS.get(name.removeprefix("outputs/"))
+    return output.commands if output and name.startswith("outputs/") else ()
+
+
+# -- the log line ------------------------------------------------------------------------------------
+
+
+def line_schema(rules: Rules[Any] | None) -> dict[str, Any]:
+    """A stored log line: the envelope; with ``rules``, each event type's payload as well (one
+    ``oneOf`` branch per type, chosen by ``type``)."""
+    (ref,), defs = components([Record])
+    envelope = defs.pop(ref_name(ref))
+    envelope["additionalProperties"] = False
+    properties = envelope["properties"]
+    properties["at"] = {**properties["at"], **type_schema(UTC_TIME)}
+    for key in ("prev", "hash"):
+        properties[key] = {**properties[key], "type": "string", "pattern": r"^[0-9a-f]{64}$"}
+    properties["seq"]["minimum"] = 1
+    properties["more"]["minimum"] = 1  # stored only when not 0
+    properties["more"].pop("default", None)
+    properties["type"]["pattern"] = TAG_PATTERN
+    properties["payload"] = {**properties["payload"], "type": "object"}
+    envelope["description"] = (
+        "One line of a log (games/<game-id>.jsonl): its keys in this order, then \"hash\", the "
+        "SHA-256 of the line's bytes without its hash field. " + envelope.get("description", ""))
+    if rules is None:
+        return {**envelope, "title": "A log line, any game"}
+    events = (*LEDGER_EVENTS, *rules.events)
+    refs, payloads = components(events)
+    branches = []
+    for event, event_ref in zip(events, refs, strict=True):
+        payload = payloads[ref_name(event_ref)]
+        payload["properties"].pop("type", None)
+        payload["required"] = [key for key in payload.get("required", []) if key != "type"]
+        branches.append({"properties": {"type": {"const": event_type(event)},
+                                        "payload": event_ref}})
+    properties["type"]["enum"] = sorted(event_type(event) for event in events)
+    return {**envelope, "title": f"A {rules.title} log line (rules version "
+                                 f"{rules.rules_version})",
+            "description": envelope["description"] + upcast_note(rules),
+            "oneOf": branches, "$defs": payloads}
+
+
+def upcast_note(rules: Rules[Any]) -> str:
+    """What the payloads are: the current rules version's shapes (older ones read through the
+    game's upcasters, never rewritten)."""
+    note = (f" Payloads in the shapes rules version {rules.rules_version} stores; a log of an "
+            "older version may hold older shapes, which the fold upcasts when it reads them")
+    old = sorted({f"{kind} (version {version})" for kind, version in rules.upcasters})
+    return note + (f": {', '.join(old)}." if old else " (this game declares none).")
+
+
+# -- outputs ---------------------------------------------------------------------------------------
+
+
+def output_schema(name: str) -> dict[str, Any]:
+    """The schema of ``--json`` output ``name``."""
+    output = OUTPUTS[name]
+    about = {"title": output.title,
+             "description": f"What `tabletape {'`, `tabletape '.join(output.commands)}` "
+                            "prints." if output.commands else output.title + "."}
+    if name == "schema":
+        return {**about, "$ref": DIALECT}
+    shapes = output.shape if isinstance(output.shape, tuple) else (output.shape,)
+    tops, defs = components(shapes, every_key=True)
+    top = tops[0] if len(tops) == 1 else {"oneOf": tops}
+    return {**about, **top, **({"$defs": defs} if defs else {})}
+
+
+# -- from Structs to schema parts ---------------------------------------------------------------------
+
+
+def components(types: Sequence[Any], *, every_key: bool = False
+               ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """msgspec's schemas of ``types`` and their ``$defs``, refined: every Struct is closed
+    (``additionalProperties: false``) unless it is :class:`~tabletape.shapes.Open`, and its
+    fields are described by their attribute docstrings. With ``every_key`` (output printed by
+    ``msgspec.to_builtins`` or as a dict), a Struct without ``omit_defaults`` requires every key,
+    those with defaults too: they are always printed."""
+    tops, defs = msgspec.json.schema_components(types, ref_template="#/$defs/{name}")
+    classes = struct_classes(types)
+    for name, definition in defs.items():
+        cls = classes.get(name)
+        if cls is None or "properties" not in definition:
+            continue
+        definition["additionalProperties"] = not is_closed(cls)
+        documented = attribute_docs(cls)
+        for field in msgspec.structs.fields(cls):
+            prop = definition["properties"].get(field.encode_name)
+            if prop is not None and field.name in documented and "description" not in prop:
+                prop["description"] = documented[field.name]
+        if every_key and not cls.__struct_config__.omit_defaults:
+            definition["required"] = [f.encode_name for f in msgspec.structs.fields(cls)]
+    return list(tops), dict(defs)
+
+
+def is_closed(cls: type) -> bool:
+    """Whether a Struct's JSON lists every key it may have: all but the open shapes."""
+    return not issubclass(cls, Open)
+
+
+def type_schema(annotation: Any) -> dict[str, Any]:
+    """msgspec's schema of one (constrained) type.
+
+    >>> type_schema(int)
+    {'type': 'integer'}
+    """
+    return msgspec.json.schema(annotation)
+
+
+def ref_name(ref: dict[str, Any]) -> str:
+    """``{"$ref": "#/$defs/Name"}`` -> ``Name``."""
+    return str(ref["$ref"]).rpartition("/")[2]
+
+
+def struct_classes(types: Sequence[Any]) -> dict[str, type]:
+    """Every Struct class reachable from ``types``, by the names msgspec may give its
+    definition (the class name, or its module path where two classes share a name)."""
+    found: dict[str, type] = {}
+    for info in walk(mi.multi_type_info(types)):
+        if isinstance(info, mi.StructType):
+            cls = info.cls
+            found.setdefault(cls.__name__, cls)
+            found[re.sub(r"[^a-zA-Z0-9.\-_]", "_", f"{cls.__module__}.{cls.__qualname__}")] = cls
+    return found
+
+
+def walk(value: Any, seen: set[int] | None = None) -> Iterator[Any]:
+    """Every msgspec type-info node in ``value`` (a node, or a tuple of them), once each."""
+    seen = set() if seen is None else seen
+    if isinstance(value, tuple):
+        for item in value:
+            yield from walk(item, seen)
+    elif isinstance(value, (mi.Type, mi.Field)) and id(value) not in seen:
+        seen.add(id(value))
+        yield value
+        for part in msgspec.structs.astuple(value):
+            yield from walk(part, seen)
+
+
+@functools.cache
+def attribute_docs(cls: type) -> dict[str, str]:
+    """The docstrings written under the fields of ``cls`` and the classes it derives from.
+
+    >>> from tabletape.ledger.codec import Record
+    >>> attribute_docs(Record)["actor"]
+    'The player who acted, or ``table``.'
+    """
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if klass in (object, msgspec.Struct) or not isinstance(klass, type):
+            continue
+        try:
+            source = textwrap.dedent(inspect.getsource(klass))
+        except (OSError, TypeError):  # made at run time: no source to read
+            continue
+        docs.update(field_docs(source))
+    return docs
+
+
+def field_docs(source: str) -> dict[str, str]:
+    """``field: type`` followed by a string, in the first class of ``source``.
+
+    >>> field_docs('class A:\\n    x: int\\n    \\"\\"\\"The x.\\"\\"\\"\\n    y: int\\n')
+    {'x': 'The x.'}
+    """
+    tree = ast.parse(source)
+    body = next(node for node in tree.body if isinstance(node, ast.ClassDef)).body
+    docs = {}
+    for field, after in zip(body, body[1:], strict=False):
+        if (isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
+                and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)):
+            docs[field.target.id] = inspect.cleandoc(after.value.value)
+    return docs
