@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import itertools
 import json
 import re
 import textwrap
@@ -33,9 +34,9 @@ import msgspec.inspect as mi
 from tabletape.ledger import __version__
 from tabletape.ledger.codec import Record
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
-from tabletape.ledger.events import LEDGER_EVENTS, Event, event_type
+from tabletape.ledger.events import LEDGER_EVENTS, event_type
 from tabletape.rules.kernel import Rules, find_game, manifests, unknown_name_message
-from tabletape.shapes import OUTPUTS, Open, UTC_TIME
+from tabletape.shapes import OUTPUTS, UTC_TIME, Open
 
 __all__ = ["DIALECT", "ID_BASE", "UnknownSchema", "build", "bundle", "dumps", "every_schema",
            "index", "resolve", "schema_file", "schema_names"]
@@ -55,7 +56,7 @@ class UnknownSchema(TabletapeError):
     exit_code = USAGE_EXIT
 
 
-# -- names -------------------------------------------------------------------------------------------
+# -- names -----------------------------------------------------------------------------------------
 
 
 def schema_names() -> list[str]:
@@ -86,7 +87,7 @@ def resolve(typed: str) -> str:
     raise UnknownSchema(unknown_name_message("schema", typed, short))
 
 
-# -- building ----------------------------------------------------------------------------------------
+# -- building --------------------------------------------------------------------------------------
 
 
 def build(name: str) -> dict[str, Any]:
@@ -137,7 +138,7 @@ def commands_of(name: str) -> tuple[str, ...]:
     return output.commands if output and name.startswith("outputs/") else ()
 
 
-# -- the log line ------------------------------------------------------------------------------------
+# -- the log line ----------------------------------------------------------------------------------
 
 
 def line_schema(rules: Rules[Any] | None) -> dict[str, Any]:
@@ -202,7 +203,7 @@ def output_schema(name: str) -> dict[str, Any]:
     return {**about, **top, **({"$defs": defs} if defs else {})}
 
 
-# -- from Structs to schema parts ---------------------------------------------------------------------
+# -- from Structs to schema parts ------------------------------------------------------------------
 
 
 def components(types: Sequence[Any], *, every_key: bool = False
@@ -248,10 +249,10 @@ def ref_name(ref: dict[str, Any]) -> str:
     return str(ref["$ref"]).rpartition("/")[2]
 
 
-def struct_classes(types: Sequence[Any]) -> dict[str, type]:
+def struct_classes(types: Sequence[Any]) -> dict[str, type[msgspec.Struct]]:
     """Every Struct class reachable from ``types``, by the names msgspec may give its
     definition (the class name, or its module path where two classes share a name)."""
-    found: dict[str, type] = {}
+    found: dict[str, type[msgspec.Struct]] = {}
     for info in walk(mi.multi_type_info(types)):
         if isinstance(info, mi.StructType):
             cls = info.cls
@@ -302,7 +303,7 @@ def field_docs(source: str) -> dict[str, str]:
     tree = ast.parse(source)
     body = next(node for node in tree.body if isinstance(node, ast.ClassDef)).body
     docs = {}
-    for field, after in zip(body, body[1:], strict=False):
+    for field, after in itertools.pairwise(body):
         if (isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
                 and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
                 and isinstance(after.value.value, str)):

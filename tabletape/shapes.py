@@ -170,7 +170,7 @@ class Noted(Closed):
     """The seq the note is about, or null."""
 
 
-# -- the log and the ledger -------------------------------------------------------------------------
+# -- the log and the ledger ------------------------------------------------------------------------
 
 
 class LogRow(Closed):
@@ -236,7 +236,7 @@ class Repaired(Closed):
     events: int | None
 
 
-# -- replay -----------------------------------------------------------------------------------------
+# -- replay ----------------------------------------------------------------------------------------
 
 
 class Page(Closed):
@@ -273,7 +273,7 @@ class Diff(Closed):
     changes: list[Change]
 
 
-# -- queries ----------------------------------------------------------------------------------------
+# -- queries ---------------------------------------------------------------------------------------
 
 
 class StatsReport(Closed):
@@ -310,7 +310,7 @@ class Imports(Closed):
     not_imported: list[Imported]
 
 
-# -- errors, warnings and the schemas themselves -----------------------------------------------------
+# -- errors, warnings and the schemas themselves ---------------------------------------------------
 
 
 class ErrorLine(Closed, omit_defaults=True):
@@ -348,7 +348,7 @@ class SchemaFiles(Closed):
     """Paths relative to the directory, ``index.json`` included."""
 
 
-# -- the table of outputs -----------------------------------------------------------------------------
+# -- the table of outputs --------------------------------------------------------------------------
 
 
 class Output(NamedTuple):
@@ -401,7 +401,8 @@ OUTPUTS: dict[str, Output] = {
     "import": Output(Imports, ("import FILE --json",), "What was imported"),
     "schema": Output(Any, ("schema KIND", "schema"),
                      "A JSON Schema, or a bundle of them under $defs"),
-    "schema-output": Output(SchemaFiles, ("schema --output DIR --json",), "The schema files written"),
+    "schema-output": Output(SchemaFiles, ("schema --output DIR --json",),
+                            "The schema files written"),
     "error": Output(ErrorLine, (), "An error, on standard error"),
     "warning": Output(WarningLine, (), "A warning, on standard error"),
 }
