@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 from tabletape import build_app
 from tabletape.rules.kernel import game_part, manifests
 from tabletape.schemas import build, dumps, schema_file, schema_names
-from tabletape.shapes import OUTPUTS, commands_described
+from tabletape.shapes import commands_described
 
 APP = build_app()
 GAME = "rs-k7pq"
@@ -169,7 +169,7 @@ def test_the_first_lines_payload_is_described_field_by_field(world: Path) -> Non
     assert "seat order" in started["players"]["description"]  # from the attribute docstring
 
 
-# -- every --json output ------------------------------------------------------------------------------
+# -- every --json output ---------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -340,7 +340,7 @@ def test_every_described_command_exists() -> None:
     assert {"record", "stats", "schema"} <= json_commands()
 
 
-# -- the schema command ------------------------------------------------------------------------------
+# -- the schema command ----------------------------------------------------------------------------
 
 
 def test_output_dir_holds_valid_schemas_equal_to_the_printed_ones(tmp_path: Path) -> None:
