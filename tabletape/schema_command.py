@@ -16,6 +16,7 @@ import typer
 from rich.markup import escape
 
 from tabletape.cli import USAGE_EXIT, JsonOption, fail, is_stdio, out, people_errors, print_json
+from tabletape.rules.kernel import plural
 from tabletape.schemas import build, bundle, dumps, every_schema, index, resolve, schema_file
 
 app = typer.Typer()
@@ -29,7 +30,7 @@ def schema(
     name: Annotated[str | None, typer.Argument(
         help="One schema: an output (status, log, record...), a game kind (risk-strike: its log "
         "lines, each event's payload) or log-line (any game). Default: all of them.",
-        show_default=False)] = None,
+        show_default=False, metavar="NAME")] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Write one file per schema into this folder (with index.json) "
         "instead of printing them.", show_default=False)] = None,
@@ -47,7 +48,8 @@ def schema(
         print_json({"directory": str(output), "files": written})
         return
     listed = f"; {INDEX_FILE} lists them" if INDEX_FILE in written else ""
-    out.print(f"Wrote {len(written)} file(s) to {escape(str(output))}{listed}.", highlight=False)
+    out.print(f"Wrote {plural(len(written), 'file')} to {escape(str(output))}{listed}.",
+              highlight=False)
 
 
 def out_text(text: str) -> None:
@@ -73,6 +75,15 @@ def write_files(target: Path, files: dict[str, str]) -> list[str]:
     if target.exists() and not target.is_dir():
         fail(f"--output {target} is not a folder: name a folder (made if it does not exist)",
              USAGE_EXIT)
+    try:
+        place_files(target, files)
+    except OSError as error:  # said of the folder asked for, not of a scratch file in it
+        raise OSError(error.errno, error.strerror, str(target)) from None
+    return sorted(files)
+
+
+def place_files(target: Path, files: dict[str, str]) -> None:
+    """:func:`write_files` once ``target`` is known to be a folder or nothing."""
     fresh = not target.exists()
     home = target.parent if fresh else target
     home.mkdir(parents=True, exist_ok=True)
@@ -90,4 +101,3 @@ def write_files(target: Path, files: dict[str, str]) -> list[str]:
                 os.replace(scratch / relative, target / relative)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    return sorted(files)
