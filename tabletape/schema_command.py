@@ -27,7 +27,7 @@ INDEX_FILE = "index.json"
 
 @app.command()
 def schema(
-    name: Annotated[str | None, typer.Argument(
+    schema_name: Annotated[str | None, typer.Argument(
         help="One schema: an output (status, log, record...), a game kind (risk-strike: its log "
         "lines, each event's payload) or log-line (any game). Default: all of them.",
         show_default=False, metavar="NAME")] = None,
@@ -38,7 +38,7 @@ def schema(
 ) -> None:
     """JSON Schema (2020-12) of the log line, each game's events and every --json output."""
     with people_errors():
-        chosen = resolve(name) if name is not None else None
+        chosen = resolve(schema_name) if schema_name is not None else None
         if output is None or is_stdio(output):
             out_text(dumps(build(chosen) if chosen else bundle(every_schema())))
             return

@@ -39,7 +39,7 @@ from tabletape.rules.kernel import Rules, find_game, manifests, unknown_name_mes
 from tabletape.shapes import OUTPUTS, UTC_TIME, Open
 
 __all__ = ["DIALECT", "ID_BASE", "UnknownSchema", "build", "bundle", "dumps", "every_schema",
-           "index", "resolve", "schema_file", "schema_names"]
+           "index", "resolve", "schema_file", "schema_names", "short_names"]
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema version every schema declares in ``$schema``."""
@@ -83,8 +83,12 @@ def resolve(typed: str) -> str:
     wanted = wanted.removeprefix("events/")
     if wanted in kinds:
         return f"events/{kinds[wanted]}"
-    short = ["log-line", *sorted(manifests()), *sorted(OUTPUTS)]
-    raise UnknownSchema(unknown_name_message("schema", typed, short))
+    raise UnknownSchema(unknown_name_message("schema", typed, short_names()))
+
+
+def short_names() -> list[str]:
+    """The names people type: ``log-line``, each game kind, each output."""
+    return ["log-line", *sorted(manifests()), *sorted(OUTPUTS)]
 
 
 # -- building --------------------------------------------------------------------------------------

@@ -446,3 +446,11 @@ def test_writing_into_an_existing_folder_replaces_its_files_and_keeps_others(
         "outputs/status")
     assert (target / "README").read_text() == "ours"
     assert sorted(p.name for p in target.iterdir()) == ["README", "outputs"]  # no scratch left
+
+
+def test_schema_names_complete(tmp_path: Path) -> None:
+    from tests.test_i15_help import complete
+
+    assert complete(tmp_path, "tabletape schema stat") == ["stats", "status"]
+    assert complete(tmp_path, "tabletape schema risk-s") == ["risk-strike"]
+    assert "log-line" in complete(tmp_path, "tabletape schema ")
