@@ -221,6 +221,8 @@ def components(types: Sequence[Any], *, every_key: bool = False
     classes = struct_classes(types)
     for name, definition in defs.items():
         cls = classes.get(name)
+        if "description" in definition:
+            definition["description"] = markdown(definition["description"])
         if cls is None or "properties" not in definition:
             continue
         definition["additionalProperties"] = not is_closed(cls)
@@ -228,10 +230,22 @@ def components(types: Sequence[Any], *, every_key: bool = False
         for field in msgspec.structs.fields(cls):
             prop = definition["properties"].get(field.encode_name)
             if prop is not None and field.name in documented and "description" not in prop:
-                prop["description"] = documented[field.name]
+                prop["description"] = markdown(documented[field.name])
         if every_key and not cls.__struct_config__.omit_defaults:
             definition["required"] = [f.encode_name for f in msgspec.structs.fields(cls)]
     return list(tops), dict(defs)
+
+
+def markdown(text: str) -> str:
+    """A docstring as JSON Schema readers show it: Markdown code, not reStructuredText roles.
+
+    >>> markdown("``deal player=olga``: see :class:`~tabletape.rules.dice.Die`, :func:`a.b`")
+    '`deal player=olga`: see `Die`, `a.b`'
+    """
+    text = re.sub(r":[a-z]+:`~?(?:[\w.]+\.)?(\w+)`", lambda m: f"`{m.group(1)}`"
+                  if m.group(0).count("~") else m.group(0), text)
+    text = re.sub(r":[a-z]+:`([^`]+)`", r"`\1`", text)
+    return text.replace("``", "`")
 
 
 def is_closed(cls: type) -> bool:
