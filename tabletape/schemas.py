@@ -160,9 +160,11 @@ def line_schema(rules: Rules[Any] | None) -> dict[str, Any]:
     properties["more"].pop("default", None)
     properties["type"]["pattern"] = TAG_PATTERN
     properties["payload"] = {**properties["payload"], "type": "object"}
+    properties["prev"]["description"] = "The previous line's hash (64 zeros for seq 1)."
     envelope["description"] = (
-        "One line of a log (games/<game-id>.jsonl): its keys in this order, then \"hash\", the "
-        "SHA-256 of the line's bytes without its hash field. " + envelope.get("description", ""))
+        "One line of a log (games/<game-id>.jsonl), its keys in the order seq, at, actor, type, "
+        "payload, prev, more (only when not 0), hash; hash is the SHA-256 of the line's bytes "
+        "without its own field, so it covers prev and chains the lines.")
     if rules is None:
         return {**envelope, "title": "A log line, any game"}
     events = (*LEDGER_EVENTS, *rules.events)
@@ -182,12 +184,19 @@ def line_schema(rules: Rules[Any] | None) -> dict[str, Any]:
 
 
 def upcast_note(rules: Rules[Any]) -> str:
-    """What the payloads are: the current rules version's shapes (older ones read through the
-    game's upcasters, never rewritten)."""
-    note = (f" Payloads in the shapes rules version {rules.rules_version} stores; a log of an "
-            "older version may hold older shapes, which the fold upcasts when it reads them")
-    old = sorted({f"{kind} (version {version})" for kind, version in rules.upcasters})
-    return note + (f": {', '.join(old)}." if old else " (this game declares none).")
+    """Which rules version's payload shapes the schema gives, and which older shapes a log may
+    still hold (those the game's upcasters read; the stored bytes are never rewritten).
+
+    >>> from tabletape.rules.kernel import find_game
+    >>> upcast_note(find_game("risk-strike"))
+    ' Payloads as rules version 2 stores them; the game declares no older shapes.'
+    """
+    note = f" Payloads as rules version {rules.rules_version} stores them"
+    old = sorted(f"{kind} (rules version {version})" for kind, version in rules.upcasters)
+    if not old:
+        return note + "; the game declares no older shapes."
+    return (note + "; a log of an older version may hold an older shape, which every reader "
+            f"upcasts, for: {', '.join(old)}.")
 
 
 # -- outputs ---------------------------------------------------------------------------------------
