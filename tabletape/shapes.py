@@ -399,7 +399,7 @@ OUTPUTS: dict[str, Output] = {
                                                     "export --parquet DIR --json"),
                      "What was exported"),
     "import": Output(Imports, ("import FILE --json",), "What was imported"),
-    "schema": Output(Any, ("schema KIND", "schema"),
+    "schema": Output(Any, ("schema NAME", "schema"),
                      "A JSON Schema, or a bundle of them under $defs"),
     "schema-output": Output(SchemaFiles, ("schema --output DIR --json",),
                             "The schema files written"),

@@ -454,3 +454,24 @@ def test_schema_names_complete(tmp_path: Path) -> None:
     assert complete(tmp_path, "tabletape schema stat") == ["stats", "status"]
     assert complete(tmp_path, "tabletape schema risk-s") == ["risk-strike"]
     assert "log-line" in complete(tmp_path, "tabletape schema ")
+
+
+def test_a_games_schema_names_the_older_shapes_its_upcasters_read(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The schema gives the current rules version's payloads and says which older ones a log
+    may still hold; an old shape is not the current one (every reader upcasts it)."""
+    from tabletape.ledger import Ledger
+    from tabletape.rules import kernel
+    from tests.replay.test_upcast import NEW_LOG, OLD_LOG, UpcastTiny, create
+
+    monkeypatch.setitem(kernel.REGISTERED, UpcastTiny.name, kernel.rules_manifest(UpcastTiny()))
+    schema = build("events/upcast-tiny")
+    assert "add (rules version 1), roll (rules version 1)" in schema["description"]
+    store = Ledger(tmp_path)
+    check = Draft202012Validator(schema)
+    new = [json.loads(line) for line in store.path(create(store, "ut-new", "2", NEW_LOG))
+           .read_bytes().splitlines()]
+    assert all(check.is_valid(line) for line in new)
+    old = [json.loads(line) for line in store.path(create(store, "ut-old", "1", OLD_LOG))
+           .read_bytes().splitlines()]
+    assert [line["type"] for line in old if not check.is_valid(line)] == ["add", "roll", "add"]
