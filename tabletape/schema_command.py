@@ -1,7 +1,10 @@
 """``tabletape schema [NAME] [--output DIR]``: publish the JSON Schemas of :mod:`tabletape.schemas`.
 
 Without ``--output`` the schema asked for (or all of them, as one bundle) is printed; with it,
-one file per schema is written under DIR, with ``index.json`` listing them, all or nothing.
+one file per schema is written under DIR, with ``index.json`` listing them.
+
+:mod:`tabletape.schemas` is imported only when the command runs: it reads every game and the
+catalog's Structs (duckdb), which composing the commands for ``--help`` must not pay for.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from rich.markup import escape
 
 from tabletape.cli import USAGE_EXIT, JsonOption, fail, is_stdio, out, people_errors, print_json
 from tabletape.rules.kernel import plural
-from tabletape.schemas import build, bundle, dumps, every_schema, index, resolve, schema_file
 
 app = typer.Typer()
 
@@ -37,6 +39,8 @@ def schema(
     as_json: JsonOption = False,
 ) -> None:
     """JSON Schema (2020-12) of the log line, each game's events and every --json output."""
+    from tabletape.schemas import build, bundle, dumps, every_schema, resolve
+
     with people_errors():
         chosen = resolve(schema_name) if schema_name is not None else None
         if output is None or is_stdio(output):
@@ -61,6 +65,8 @@ def out_text(text: str) -> None:
 
 def schema_files(chosen: str | None) -> dict[str, str]:
     """Relative path -> text of what ``--output`` writes: the one schema, else all and the index."""
+    from tabletape.schemas import build, dumps, every_schema, index, schema_file
+
     if chosen is not None:
         return {schema_file(chosen): dumps(build(chosen))}
     schemas = every_schema()

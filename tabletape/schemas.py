@@ -122,7 +122,8 @@ def bundle(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Every schema in one document: each under ``$defs`` by name, with the index beside them.
 
     ``$defs`` holds whole schemas (each with its ``$id``), so a validator finds any of them by
-    its ``$id`` or as ``#/$defs/<name>``."""
+    its ``$id`` or as ``#/$defs/<name>``, a ``/`` in the name written ``~1`` as JSON Pointer
+    wants (``#/$defs/outputs~1status``)."""
     return {"$schema": DIALECT, "$id": ID_BASE + "index.schema.json",
             "title": "tabletape's JSON Schemas",
             "description": "The log line, each game's events and every --json output of "
