@@ -243,6 +243,9 @@ def components(types: Sequence[Any], *, every_key: bool = False
                 prop["description"] = markdown(documented[field.name])
         if every_key and not cls.__struct_config__.omit_defaults:
             definition["required"] = [f.encode_name for f in msgspec.structs.fields(cls)]
+        elif every_key:  # a key left at its default is left out: absent, never that value
+            for prop in definition["properties"].values():
+                prop.pop("default", None)
     return list(tops), dict(defs)
 
 

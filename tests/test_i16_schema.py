@@ -8,6 +8,9 @@ import copy
 import errno
 import functools
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -475,3 +478,17 @@ def test_a_games_schema_names_the_older_shapes_its_upcasters_read(
     old = [json.loads(line) for line in store.path(create(store, "ut-old", "1", OLD_LOG))
            .read_bytes().splitlines()]
     assert [line["type"] for line in old if not check.is_valid(line)] == ["add", "roll", "add"]
+
+
+def test_the_fast_path_of_the_commands_typed_at_the_table_prints_the_same_shapes(
+        game: Path) -> None:
+    """``record``, ``status``, ``actions``, ``undo`` and ``log`` skip typer when run as a whole
+    process: what they print fits the same schemas."""
+    env = {**os.environ, "TABLETAPE_LEDGER": str(game), "COLUMNS": "200"}
+    for name, args in (("record", ["record", GAME, "pass"]), ("undo", ["undo", GAME]),
+                       ("status", ["status", GAME]), ("actions", ["actions", GAME]),
+                       ("log", ["log", GAME])):
+        done = subprocess.run([sys.executable, "-m", "tabletape", *args, "--json"],
+                              capture_output=True, env=env, check=False)
+        assert done.returncode == 0, done.stderr
+        assert problems(f"outputs/{name}", json.loads(done.stdout)) == []
