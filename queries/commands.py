@@ -515,6 +515,7 @@ def stats_command(
     from tabletape.queries.layout import report_blocks
     from tabletape.queries.reports import all_reports, run_reports
     from tabletape.queries.scope import Scope, game_kind, narrow, since_date
+    from tabletape.queries.series import league_series
     from tabletape.replay.render import paged
     from tabletape.rules.kernel import plural, unknown_name_message
 
@@ -532,6 +533,8 @@ def stats_command(
             narrow(con, scope)
             tables = run_reports(con, [report_name] if report_name else None)
             left_out = simulated_left_out(con, scope)
+            league = (league_series(con, battles=False)
+                      if output_format is ReportFormat.table else None)
     if output_format is ReportFormat.json:
         shaped = [plain(t.to_json()) for t in tables]
         print_json(shaped[0] if report_name else shaped)
@@ -543,7 +546,7 @@ def stats_command(
             out.print(f"{plural(left_out, 'simulated game')} left out: --include-simulated "
                       "counts them too.", highlight=False)
         for report in tables:
-            for block in report_blocks(report):
+            for block in report_blocks(report, league):
                 out.print(block)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import duckdb
@@ -194,19 +194,10 @@ def battle_outcomes(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any
     """Battles per matchup (the sides of each attack die v each defence die, and each side's
     bonus): how often the attacker lost 0, 1, 2 pairs, beside the exact probability (ties to the
     defender; a bonus on one die placed where it helps most)."""
-    found = con.execute("""
-        SELECT list_sort(attacker_die_sides, 'DESC'), list_sort(defender_die_sides, 'DESC'),
-               attacker_bonus_each, attacker_bonus_one, defender_bonus_each, defender_bonus_one,
-               attacker_modifiers, defender_modifiers, attacker_losses
-        FROM battles WHERE attacker_dice > 0 AND defender_dice > 0""").fetchall()
-    matchups: dict[Matchup, Counter[int]] = defaultdict(Counter)
-    for attacker, defender, a_each, a_one, d_each, d_one, a_mods, d_mods, lost in found:
-        bonuses = Bonus(a_each or 0, a_one or 0), Bonus(d_each or 0, d_one or 0)
-        if explained(a_mods, bonuses[0]) and explained(d_mods, bonuses[1]):
-            matchups[(tuple(attacker), tuple(defender), *bonuses)][lost] += 1
+    found = con.execute(f"SELECT {', '.join(MATCHUP_COLUMNS)} FROM battles").fetchall()
     rows = []
-    for key in sorted(matchups, key=matchup_order):
-        rows.extend(matchup_rows(key, matchups[key]))
+    for key, counts in matchups_of(found).items():
+        rows.extend(matchup_rows(key, counts))
     notes = ["exact: probability by enumerating every roll, a +1 on one die placed where it "
              "helps its side most; z: (observed - expected) / sd; p_value: chi-square test of "
              "the matchup's counts. Battles whose dice something other than a recorded bonus "
@@ -219,6 +210,36 @@ def battle_outcomes(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[Any
 Matchup = tuple[tuple[int, ...], tuple[int, ...], Bonus, Bonus]
 """The sides of each attack die and of each defence die, largest first, and each side's bonus:
 ``((8, 6), (6, 6), Bonus(one=1), NO_BONUS)``."""
+
+
+MATCHUP_COLUMNS = ("attacker_die_sides", "defender_die_sides", "attacker_bonus_each",
+                   "attacker_bonus_one", "defender_bonus_each", "defender_bonus_one",
+                   "attacker_modifiers", "defender_modifiers", "attacker_losses")
+"""The ``battles`` columns :func:`matchups_of` groups, in the order it takes them."""
+
+
+def matchups_of(battles: Iterable[Sequence[Any]]) -> dict[Matchup, Counter[int]]:
+    """How often the attacker lost 0, 1, 2... pairs, per matchup, in :func:`matchup_order`.
+
+    ``battles`` are rows of :data:`MATCHUP_COLUMNS` (the catalog's or one game's projected
+    ``battles`` rows); a battle without dice on both sides, or whose dice something other than
+    its recorded bonus changed, is left out. The ``battles`` report and
+    :func:`tabletape.queries.series.game_series` both count with it.
+
+    >>> found = matchups_of([([6, 6], [6], 0, 0, 0, 0, [0, 0], [0], 1),
+    ...                      ([6], [], 0, 0, 0, 0, [0], [], 0)])  # no defence dice: left out
+    >>> [(matchup_name(key), dict(counts)) for key, counts in found.items()]
+    [('2v1 d6', {1: 1})]
+    """
+    matchups: dict[Matchup, Counter[int]] = defaultdict(Counter)
+    for attacker, defender, a_each, a_one, d_each, d_one, a_mods, d_mods, lost in battles:
+        bonuses = Bonus(a_each or 0, a_one or 0), Bonus(d_each or 0, d_one or 0)
+        if (attacker and defender and explained(a_mods, bonuses[0])
+                and explained(d_mods, bonuses[1])):
+            key = (tuple(sorted(attacker, reverse=True)), tuple(sorted(defender, reverse=True)),
+                   *bonuses)
+            matchups[key][lost] += 1
+    return {key: matchups[key] for key in sorted(matchups, key=matchup_order)}
 
 
 def explained(modifiers: list[int], bonus: Bonus) -> bool:

@@ -11,10 +11,10 @@ The file format (JSON, one object)::
       "note": "Copied from our box, 2024",          (optional: provenance, shown in views)
       "mark": "V",                                  (optional: R, V, C, S, D, I or NF)
       "spaces": [
-        {"id": "red-station", "name": "Red Home Station", "tags": ["home:red"]},
-        {"id": "nw-corner", "name": "North-West Corner", "tags": ["corner"]},
-        {"id": "centre", "name": "The Centre", "tags": ["centre"]}
-      ],
+        {"id": "red-station", "name": "Red Home Station", "tags": ["home:red"], "at": [50, 0]},
+        {"id": "nw-corner", "name": "North-West Corner", "tags": ["corner"], "at": [0, 0]},
+        {"id": "centre", "name": "The Centre", "tags": ["centre"], "at": [50, 50]}
+      ],                                            ("at": optional, where the space is drawn)
       "links": [["red-station", "nw-corner"], ["nw-corner", "centre"]],
       "opposites": [["nw-corner", "se-corner"]],    (optional: pairs of spaces facing each other)
       "hyperlinks": [["red-station", "centre"]],    (optional: links of another kind, e.g. across
@@ -37,6 +37,11 @@ The file format (JSON, one object)::
 Ids are kebab-case words (letters, digits, ``-``); a link is a pair of ids and works both ways;
 tags are free words a game gives meaning to (``home:red``, ``corner``, ``centre``, ``sector:red``).
 A game states which tags it needs with :func:`require_tags`.
+
+Layout: ``"at": [x, y]`` places a space in the board's picture (x to the right, y downwards, in
+any unit: only the proportions count, 0..100 reads well). Give it to every space or to none; a
+board without it is laid out automatically (:mod:`tabletape.replay.board_picture`). Two spaces
+may not share a point.
 
 >>> board = board_from_data({"name": "tiny", "spaces": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
 ...                          "links": [["a", "b"], ["b", "c"]]})
@@ -64,6 +69,7 @@ space's position, the opening spaces that are open), a plain board whose links a
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat
@@ -93,6 +99,9 @@ class Space(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What people read; the id when empty."""
     tags: tuple[str, ...] = ()
     """Words the game gives meaning to: ``home:red``, ``corner``, ``centre``."""
+    at: tuple[int | float, int | float] | None = None
+    """Where the space is drawn in the board's picture, ``(x, y)`` with y downwards; None: the
+    picture lays the board out itself. Left out of :meth:`Board.to_data` when None."""
 
     @property
     def title(self) -> str:
@@ -362,7 +371,15 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
         for key in OMITTED_WHEN_EMPTY:
             if not data[key]:
                 del data[key]
+        for space in data["spaces"]:
+            if space["at"] is None:
+                del space["at"]
         return data
+
+    @property
+    def laid_out(self) -> bool:
+        """Whether the board file places its spaces (``"at"`` on every space)."""
+        return all(space.at is not None for space in self.spaces)
 
 
 OMITTED_WHEN_EMPTY = ("hyperlinks", "turning", "opening", "marks")
@@ -417,6 +434,7 @@ def board_from_data(data: Mapping[str, Any]) -> Board:
     """A validated board from the file format's object; :class:`BadOptions` says what is wrong."""
     if not isinstance(data, Mapping):
         raise BadOptions("a board is a JSON object with name, spaces and links")
+    check_layout_data(data.get("spaces"))
     try:
         board = msgspec.convert(dict(data), Board, strict=False)
     except msgspec.ValidationError as error:
@@ -424,6 +442,63 @@ def board_from_data(data: Mapping[str, Any]) -> Board:
     check_size(board)
     validate(board)
     return board
+
+
+def check_layout_data(spaces: Any) -> None:
+    """Raise :class:`BadOptions` unless every space's ``"at"`` is two finite numbers, given to
+    every space or to none, and no two spaces share a point (the file's data, before it is read
+    as a board; other shapes are left to the board's own checks).
+
+    >>> check_layout_data([{"id": "a", "at": [0, 0]}, {"id": "b"}])
+    Traceback (most recent call last):
+    ...
+    tabletape.rules.kernel.BadOptions: board space 'b' has no "at" but 'a' has: give "at": [x, y]
+    to every space or to none
+    >>> check_layout_data([{"id": "a", "at": [0, "1"]}])
+    Traceback (most recent call last):
+    ...
+    tabletape.rules.kernel.BadOptions: board space 'a': "at" must be two numbers [x, y], not
+    [0, '1']
+    """
+    if not isinstance(spaces, Sequence) or isinstance(spaces, str | bytes):
+        return
+    placed = [s for s in spaces if isinstance(s, Mapping) and s.get("at") is not None]
+    if not placed:
+        return
+    seen: dict[tuple[float, float], str] = {}
+    for space in spaces:
+        if not isinstance(space, Mapping):
+            return
+        name = shown_text(str(space.get("id", "?"))[:40])
+        at = space.get("at")
+        if at is None:
+            first = shown_text(str(placed[0].get("id", "?"))[:40])
+            raise BadOptions(f'board space {name} has no "at" but {first} has: give "at": '
+                             "[x, y] to every space or to none")
+        point = layout_point(name, at)
+        if point in seen:
+            raise BadOptions(f"board spaces {shown_text(seen[point])} and {name} are drawn at "
+                             f"the same point {list(at)!r}: move one")
+        seen[point] = name.strip("'")
+
+
+def layout_point(name: str, at: Any) -> tuple[float, float]:
+    """The point ``at`` gives, or :class:`BadOptions` saying what ``"at"`` must be."""
+    numbers = isinstance(at, Sequence) and not isinstance(at, str | bytes) and len(at) == 2 \
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in at)
+    if not numbers:
+        shown = repr(list(at)) if isinstance(at, Sequence) and not isinstance(at, str) \
+            else shown_text(str(at)[:40])
+        raise BadOptions(f'board space {name}: "at" must be two numbers [x, y], not {shown}')
+    point = (float(at[0]), float(at[1]))
+    if not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in point):
+        raise BadOptions(f'board space {name}: "at" must be two finite numbers of at most '
+                         f"{MAX_COORDINATE:g} each, not {list(at)!r}")
+    return point
+
+
+MAX_COORDINATE = 1e6
+"""The largest layout coordinate (in any unit) a board file may give."""
 
 
 def board_option(value: Any, *, default: Callable[[], dict[str, Any]],

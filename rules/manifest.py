@@ -37,7 +37,8 @@ from typing import Any
 ENTRY_POINT_GROUP = "tabletape.games"
 """The entry point group where games are found (installed distributions, ours included)."""
 
-PARTS = ("view", "narrate", "setup_notes", "conservation", "dice", "projections", "demo")
+PARTS = ("view", "narrate", "setup_notes", "conservation", "dice", "projections", "demo",
+         "picture")
 """The optional parts a manifest may name, besides its rules."""
 
 
@@ -69,6 +70,9 @@ class GameManifest:
     """``projections() -> list[Projection]``: fresh per-game catalog projections."""
     demo: Any = None
     """A module (or object) with ``DEMO_PLAYERS`` and ``demo_actions()`` for ``tabletape demo``."""
+    picture: Any = None
+    """``picture(rules, state) -> str | None``: the board as an inline SVG picture (map games;
+    :mod:`tabletape.replay.board_picture`), None when the state has nothing to draw."""
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "tabletape.replay.cli",
     "tabletape.replay.commands",
     "tabletape.queries.commands",
+    "tabletape.queries.plot",
     "tabletape.schema_command",
 )
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
@@ -33,6 +34,7 @@ COMMAND_HOMES = {
                      "verify", "repair", "demo", "play", "simulate"), "tabletape.replay.cli"),
     **dict.fromkeys(("replay", "fork", "diff", "note", "audit"), "tabletape.replay.commands"),
     **dict.fromkeys(("sql", "sync", "stats", "export", "import"), "tabletape.queries.commands"),
+    "plot": "tabletape.queries.plot",
     "schema": "tabletape.schema_command",
 }
 """The module holding each command, so that running one imports that module only (a test checks

@@ -46,6 +46,7 @@ COMMANDS: dict[str, CommandHelp] = {
     "fork": CommandHelp("Replay", "tabletape fork rs-k7pq --at seq=12"),
     "audit": CommandHelp("Replay", "tabletape audit rs-k7pq"),
     "demo": CommandHelp("Replay", "tabletape demo --game marvel-united"),
+    "plot": CommandHelp("Replay", "tabletape plot rs-k7pq --figure coins.count"),
     # query: every game at once
     "sql": CommandHelp("Query", 'tabletape sql "SELECT kind, count(*) FROM games GROUP BY kind" '
                                 "--format jsonl"),

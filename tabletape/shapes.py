@@ -25,6 +25,7 @@ from msgspec import Meta
 
 from tabletape.ledger.store import Verification
 from tabletape.ledger.transfer import Imported
+from tabletape.queries.series import GameSeries
 from tabletape.queries.sync import SyncReport
 from tabletape.replay.audit import AuditReport
 from tabletape.replay.diff import Change
@@ -393,6 +394,8 @@ OUTPUTS: dict[str, Output] = {
                   "The rows, one object each"),
     "sql-jsonl": Output(dict[str, Any], ("sql QUERY --format jsonl",), "One row a line"),
     "sync": Output(SyncReport, ("sync --json",), "What a catalog sync did"),
+    "plot": Output(GameSeries, ("plot GAME --json",),
+                   "A game's standings over time, its dice and its battles"),
     "stats": Output((StatsReport, list[StatsReport]), ("stats REPORT --json", "stats --json"),
                     "A report (a list of them without REPORT)"),
     "export": Output((ExportedLog, ExportedTables), ("export GAME --jsonl FILE --json",

@@ -90,6 +90,7 @@ MANIFEST = GameManifest(
     dice=f"{REPLAY}:dice",
     projections="tabletape.queries.games.risk_deep_space:projections",
     demo="tabletape.rules.risk_deep_space.demo",
+    picture="tabletape.replay.games.risk_deep_space_picture:picture",
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 

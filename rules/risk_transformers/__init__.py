@@ -37,6 +37,7 @@ MANIFEST = GameManifest(
     conservation=f"{REPLAY}:conservation",
     dice=f"{REPLAY}:dice",
     demo="tabletape.rules.risk_transformers.demo",
+    picture="tabletape.replay.games.risk_transformers_picture:picture",
     projections="tabletape.queries.games.risk_transformers:projections",
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""

@@ -84,6 +84,23 @@ ZONES: tuple[tuple[str, str, str, str], ...] = (
     ("orange-3", "Orange Zone 3", "orange", "western-australia"),
     ("praxus", "Praxus", "orange", "eastern-australia"),
 )
+AT = {  # where each classic territory sits on classic Risk's world map, x east, y south (I)
+    "alaska": (4, 8), "northwest-territory": (13, 8), "greenland": (31, 3), "alberta": (11, 16),
+    "ontario": (19, 16), "quebec": (27, 16), "western-united-states": (11, 24),
+    "eastern-united-states": (20, 26), "central-america": (14, 33), "venezuela": (21, 40),
+    "peru": (19, 49), "brazil": (28, 46), "argentina": (22, 57), "iceland": (40, 8),
+    "great-britain": (39, 17), "scandinavia": (49, 7), "northern-europe": (48, 17),
+    "western-europe": (40, 26), "southern-europe": (50, 26), "ukraine": (58, 14),
+    "north-africa": (43, 37), "egypt": (52, 35), "east-africa": (57, 44), "congo": (50, 47),
+    "south-africa": (52, 57), "madagascar": (61, 56), "ural": (67, 10), "siberia": (75, 5),
+    "yakutsk": (84, 4), "kamchatka": (95, 6), "irkutsk": (83, 13), "mongolia": (85, 21),
+    "japan": (96, 22), "afghanistan": (66, 20), "china": (79, 28), "middle-east": (61, 32),
+    "india": (70, 35), "siam": (80, 38), "indonesia": (81, 47), "new-guinea": (92, 45),
+    "western-australia": (84, 57), "eastern-australia": (94, 55),
+}
+"""The picture's layout: the zones where their classic territories are, so the board reads
+as the map it copies; a war factory just south-east of its sliding zone."""
+FACTORY_OFFSET = (4, 4)
 NAMED_BY_ONE_SOURCE = frozenset({"vos", "tri-lorus-loop", "the-rad-zone", "unicron"})
 """Names one public source gives (angelfire.com/scifi/bbfortress/tfrisk.html): S."""
 SECTORS_IN_RULEBOOK = frozenset({"autobase", "the-neutral-territories", "kalis", "protihex"})
@@ -171,14 +188,18 @@ def spaces_and_marks() -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The 44 spaces (42 zones, 2 war factories) and the marks of their names and sectors."""
     spaces, marks = [], {}
     sectors = {zone: sector for zone, _, sector, _ in ZONES}
+    places = {zone: AT[territory] for zone, _, _, territory in ZONES}
     for zone, name, sector, _ in ZONES:
-        spaces.append({"id": zone, "name": name, "tags": [f"sector:{sector}"]})
+        spaces.append({"id": zone, "name": name, "tags": [f"sector:{sector}"],
+                       "at": list(places[zone])})
         marks[zone] = name_mark(zone, name)
         marks[f"{zone}/sector"] = "R" if zone in SECTORS_IN_RULEBOOK else "I"
     for zone, name in FACTORIES:
         factory = f"{zone}-factory"
+        x, y = places[zone]
         spaces.append({"id": factory, "name": name,
-                       "tags": [f"sector:{sectors[zone]}", f"factory:{zone}"]})
+                       "tags": [f"sector:{sectors[zone]}", f"factory:{zone}"],
+                       "at": [x + FACTORY_OFFSET[0], y + FACTORY_OFFSET[1]]})
         marks[factory], marks[f"{factory}/sector"] = "R", "I"
     marks["plasma-energy-chamber/sector"] = "R"  # Decagon's sector (the Phase 2 example)
     return spaces, marks

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 import tabletape
 from tabletape.ledger import Ledger
 from tabletape.queries.catalog import connect
-from tabletape.queries.layout import cell_text
+from tabletape.queries.layout import cell_text, drawn_in_place
 from tabletape.replay.fold import fold_records
 from tabletape.replay.simulate import simulate
 from tabletape.rules.kernel import bot_game, find_game
@@ -163,6 +163,8 @@ def test_stats_fits_80_columns_and_cuts_no_word_or_number(every_game: Ledger) ->
             for column, value in row.items():
                 if column in ("exact_fraction", "kind") or value in (None, ""):
                     continue
+                if drawn_in_place(column, report["columns"]):
+                    continue  # a bar stands in its place (issue 16: battles' share v exact)
                 assert set(cell_text(value).split()) <= words, (report["report"], column, value)
         for column in report["columns"]:
             if column not in ("exact_fraction", "kind"):

@@ -1,0 +1,114 @@
+"""A tiny SVG builder: escaped text, attributes, elements and a self-describing document.
+
+Text is escaped unless it is already :class:`Markup` (what :func:`element` returns), so a
+player named ``<script>`` is drawn as text and never becomes markup.
+
+>>> element("text", {"x": 1.5, "y": 2}, "Tom & <Jerry>")
+'<text x="1.5" y="2">Tom &amp; &lt;Jerry&gt;</text>'
+>>> element("g", {"class": "bar"}, element("rect", {"width": 3}))
+'<g class="bar"><rect width="3"/></g>'
+>>> doc = document("Dice", "Six faces.", 100, 50, element("rect", {"width": 10}))
+>>> doc.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50" role="img"')
+True
+
+The picture has no fixed pixel size (only a ``viewBox``), so it scales to its container; its
+``<title>`` and ``<desc>`` are named by ``aria-labelledby`` for screen readers. Colours are
+presentation attributes, so a page's CSS can restyle them; text is drawn in ``currentColor``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+"""The font stack of every picture: the reader's own interface font, nothing to download."""
+
+
+class Markup(str):
+    """A string that is already SVG markup: :func:`element` inserts it as it is."""
+
+
+def escape(text: str) -> str:
+    """Text safe inside an element or a quoted attribute.
+
+    >>> escape('a<b & "c" \\'d\\'')
+    'a&lt;b &amp; &quot;c&quot; &#39;d&#39;'
+    """
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
+
+
+def number(value: float) -> str:
+    """A coordinate, short: at most two decimals, no trailing zeros.
+
+    >>> number(3.0), number(2.456), number(-0.001)
+    ('3', '2.46', '0')
+    """
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def attributes(attrs: Mapping[str, object]) -> str:
+    """``name="value"`` pairs (numbers shortened, text escaped); ``None`` values left out.
+
+    >>> attributes({"x": 2.0, "class": "a&b", "fill": None})
+    ' x="2" class="a&amp;b"'
+    """
+    parts = []
+    for name, value in attrs.items():
+        if value is None:
+            continue
+        shown = number(value) if isinstance(value, float) else str(value)
+        parts.append(f' {name}="{escape(shown)}"')
+    return "".join(parts)
+
+
+def element(tag: str, attrs: Mapping[str, object] | None = None, *children: str) -> Markup:
+    """One element; ``children`` that are not :class:`Markup` are escaped as text."""
+    inner = "".join(child if isinstance(child, Markup) else escape(child) for child in children)
+    opened = f"<{tag}{attributes(attrs or {})}"
+    return Markup(f"{opened}>{inner}</{tag}>" if inner else f"{opened}/>")
+
+
+def group(*children: str, **attrs: object) -> Markup:
+    """A ``<g>`` of children (attribute names with ``_`` for ``-``: ``font_size``)."""
+    return element("g", {name.replace("_", "-"): value for name, value in attrs.items()}, *children)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis.
+
+    >>> shorten("Optimus Prime", 8), shorten("Ann", 8)
+    ('Optimus…', 'Ann')
+    """
+    return text if len(text) <= limit else text[: max(limit - 1, 1)].rstrip() + "…"
+
+
+def document(title: str, desc: str, width: float, height: float, *children: str) -> Markup:
+    """A whole ``<svg>``: viewBox ``0 0 width height``, a title and description for screen
+    readers (ids unique per content, so several pictures can sit inline in one page)."""
+    body = "".join(children)
+    key = hashlib.sha1(f"{title}\n{desc}\n{body}".encode()).hexdigest()[:10]
+    title_id, desc_id = f"t{key}", f"d{key}"
+    return element(
+        "svg",
+        {
+            "xmlns": SVG_NS,
+            "viewBox": f"0 0 {number(width)} {number(height)}",
+            "role": "img",
+            "aria-labelledby": f"{title_id} {desc_id}",
+            "font-family": FONT,
+            "font-size": 13,
+            "fill": "currentColor",
+        },
+        element("title", {"id": title_id}, title),
+        element("desc", {"id": desc_id}, desc),
+        Markup(body),
+    )
