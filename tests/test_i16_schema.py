@@ -306,10 +306,12 @@ def test_the_schema_commands_own_errors_fit_the_error_schema() -> None:
     assert error_line(run(None, "schema", "stauts", "--json"), 2)["kind"] == "UnknownSchema"
 
 
-def test_every_status_of_every_game_fits_the_open_status_shape(world: Path) -> None:
+def test_every_status_and_plot_of_every_game_fits_its_shape(world: Path) -> None:
     for row in json.loads(run(world, "list", "--json").stdout):
         status = output("status", run(world, "status", row["game"], "--json"))
         assert status["kind"] == row["kind"]
+        series = output("plot", run(world, "plot", row["game"], "--json"))
+        assert series["game"] == row["game"]
 
 
 def test_closed_shapes_refuse_a_key_they_do_not_list_and_open_ones_take_it(game: Path) -> None:
