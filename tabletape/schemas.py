@@ -36,7 +36,7 @@ from tabletape.ledger.codec import Record
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import LEDGER_EVENTS, event_type
 from tabletape.rules.kernel import Rules, find_game, manifests, unknown_name_message
-from tabletape.shapes import OUTPUTS, UTC_TIME, Open
+from tabletape.shapes import HASH, OUTPUTS, UTC_TIME, Open
 
 __all__ = ["DIALECT", "ID_BASE", "UnknownSchema", "build", "bundle", "dumps", "every_schema",
            "index", "resolve", "schema_file", "schema_names", "short_names"]
@@ -153,9 +153,9 @@ def line_schema(rules: Rules[Any] | None) -> dict[str, Any]:
     envelope = defs.pop(ref_name(ref))
     envelope["additionalProperties"] = False
     properties = envelope["properties"]
-    properties["at"] = {**properties["at"], **type_schema(UTC_TIME)}
+    properties["at"] = {**type_schema(UTC_TIME), **properties["at"]}
     for key in ("prev", "hash"):
-        properties[key] = {**properties[key], "type": "string", "pattern": r"^[0-9a-f]{64}$"}
+        properties[key] = {**type_schema(HASH), **properties[key]}
     properties["seq"]["minimum"] = 1
     properties["more"]["minimum"] = 1  # stored only when not 0
     properties["more"].pop("default", None)
@@ -190,7 +190,7 @@ def upcast_note(rules: Rules[Any]) -> str:
 
     >>> from tabletape.rules.kernel import find_game
     >>> upcast_note(find_game("risk-strike"))
-    ' Payloads as rules version 2 stores them; the game declares no older shapes.'
+    ' Payloads as rules version ... stores them; the game declares no older shapes.'
     """
     note = f" Payloads as rules version {rules.rules_version} stores them"
     old = sorted(f"{kind} (rules version {version})" for kind, version in rules.upcasters)
