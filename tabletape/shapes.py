@@ -127,7 +127,7 @@ class Recorded(StoredEvent):
     status: Status
 
 
-class Undone(Closed):
+class UndoResult(Closed):
     """``undo --json``: the seq taken back, who took it back, the game after it."""
 
     undone: SEQ
@@ -135,7 +135,7 @@ class Undone(Closed):
     status: Status
 
 
-class Redone(StoredEvent):
+class RedoResult(StoredEvent):
     """``redo --json``: the new event, the seq of the action it records again, the game after."""
 
     redone: SEQ
@@ -149,19 +149,19 @@ class RecordedLine(Recorded):
     """The line's number in the input."""
 
 
-class UndoneLine(Undone):
+class UndoLine(UndoResult):
     """One line of ``record GAME - --json`` for an ``undo`` line."""
 
     line: Annotated[int, Meta(ge=1)]
 
 
-class RedoneLine(Redone):
+class RedoLine(RedoResult):
     """One line of ``record GAME - --json`` for a ``redo`` line."""
 
     line: Annotated[int, Meta(ge=1)]
 
 
-class Noted(Closed):
+class NoteResult(Closed):
     """``note --json``: the note stored."""
 
     seq: SEQ
@@ -369,10 +369,10 @@ OUTPUTS: dict[str, Output] = {
     "demo": Output(NewGame, ("demo --json",), "The example game recorded"),
     "simulate": Output(Simulated, ("simulate KIND --json",), "The bot games recorded"),
     "record": Output(Recorded, ("record GAME ACTION --json",), "What one action line stored"),
-    "record-lines": Output((RecordedLine, UndoneLine, RedoneLine), ("record GAME - --json",),
+    "record-lines": Output((RecordedLine, UndoLine, RedoLine), ("record GAME - --json",),
                            "One JSON line per line of a batch"),
-    "undo": Output(Undone, ("undo GAME --json",), "The action taken back"),
-    "redo": Output(Redone, ("redo GAME --json",), "The action recorded again"),
+    "undo": Output(UndoResult, ("undo GAME --json",), "The action taken back"),
+    "redo": Output(RedoResult, ("redo GAME --json",), "The action recorded again"),
     "status": Output(Status, ("status GAME --json",), "The game now"),
     "log": Output(list[LogRow], ("log GAME --json",), "Every event of a game"),
     "actions": Output(list[ActionSpec], ("actions GAME --json",),
@@ -387,7 +387,7 @@ OUTPUTS: dict[str, Output] = {
                              "The game in table words, one item per event"),
     "fork": Output(Forked, ("fork GAME --at POINT --json",), "The what-if game started"),
     "diff": Output(Diff, ("diff GAME --json",), "What changed between two points"),
-    "note": Output(Noted, ("note GAME TEXT --json",), "The note stored"),
+    "note": Output(NoteResult, ("note GAME TEXT --json",), "The note stored"),
     "audit": Output((AuditReport, list[AuditReport]), ("audit GAME --json", "audit --all --json"),
                     "A game proved intact and legal (a list with --all)"),
     "sql": Output(list[dict[str, Any]], ("sql QUERY --json", "sql QUERY --format json"),
