@@ -49,6 +49,8 @@ from tabletape.replay.cli import NoPagerOption
 if TYPE_CHECKING:
     import duckdb
 
+    from tabletape.queries.apps_cli import Choice
+
 app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 
 PROGRESS_BYTES = 4_000_000
@@ -563,22 +565,52 @@ def simulated_left_out(con: duckdb.DuckDBPyConnection, scope: Any) -> int:
 
 @app.command("export")
 def export_command(
-    game: Annotated[str | None, typer.Argument(help="Game id, with --jsonl.")] = None,
+    game: Annotated[str | None, typer.Argument(
+        help="Game id: with --jsonl and --bgstats-link; with --bgstats or --bgg-xml, that "
+             "game only.")] = None,
     jsonl: Annotated[Path | None, typer.Option(
         "--jsonl", help="Copy the game's log to this file (byte for byte; - is standard "
                         "output).")] = None,
     parquet: Annotated[Path | None, typer.Option(
         "--parquet", help="Write every catalog table as Parquet under this folder, "
                           "partitioned by game kind.")] = None,
+    bgstats: Annotated[Path | None, typer.Option(
+        "--bgstats", help="Write the plays as the JSON file BG Stats imports (- is standard "
+                          "output); without GAME, every finished game people played.")] = None,
+    bgstats_link: Annotated[bool, typer.Option(
+        "--bgstats-link", help="Print GAME's BG Stats create-play link.")] = False,
+    bgg_xml: Annotated[Path | None, typer.Option(
+        "--bgg-xml", help="Write the plays as BoardGameGeek plays XML (- is standard output); "
+                          "without GAME, every finished game people played.")] = None,
+    location: Annotated[str, typer.Option(
+        "--location", help="Where the plays were played (BG Stats, BoardGameGeek).")] = "",
+    bgg_id: Annotated[list[str] | None, typer.Option(
+        "--bgg-id", help="BoardGameGeek id to use: N, or KIND=N when the plays are of several "
+                         "kinds (repeatable).")] = None,
+    include_unfinished: Annotated[bool, typer.Option(
+        "--include-unfinished", help="Export games still going too, as incomplete plays.")] = False,
+    include_simulated: IncludeSimulatedOption = False,
+    include_forks: Annotated[bool, typer.Option(
+        "--include-forks", help="Export what-if forks (`tabletape fork`) too.")] = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
     strict: StrictOption = False,
 ) -> None:
-    """Export one game's log (--jsonl) or the whole catalog as Parquet (--parquet)."""
+    """Export one game's log (--jsonl), the whole catalog as Parquet (--parquet), or plays for
+    BG Stats (--bgstats, --bgstats-link) and BoardGameGeek (--bgg-xml)."""
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.transfer import export_log, export_parquet
 
     with catalog_errors():
+        apps = {"--bgstats": bgstats, "--bgstats-link": bgstats_link or None, "--bgg-xml": bgg_xml}
+        if any(value is not None for value in apps.values()):
+            from tabletape.queries.apps_cli import Choice
+
+            export_apps(game, apps, jsonl is not None or parquet is not None, ledger, as_json,
+                        Choice(location=location, bgg_ids=tuple(bgg_id or ()),
+                               unfinished=include_unfinished, simulated=include_simulated,
+                               forks=include_forks, strict=strict))
+            return
         if (jsonl is None) == (parquet is None):
             raise QueryRefused("give either GAME --jsonl FILE or --parquet DIR")
         if jsonl is not None:
@@ -607,6 +639,19 @@ def export_command(
         print_json(result)
     else:
         out.print(message, highlight=False)
+
+
+def export_apps(game: str | None, apps: dict[str, Any], other: bool, ledger: Path | None,
+                as_json: bool, choice: Choice) -> None:
+    """``export --bgstats FILE``, ``--bgstats-link`` or ``--bgg-xml FILE``: one of them."""
+    from tabletape.queries.apps_cli import Target, export_plays
+
+    given = [name for name, value in apps.items() if value is not None]
+    if len(given) > 1 or other:
+        raise QueryRefused(f"{' and '.join(given)}: give one export at a time")
+    target = Target(given[0].removeprefix("--"))
+    output = apps[given[0]] if target is not Target.link else None
+    export_plays(Ledger(ledger), game, target, output, choice, as_json)
 
 
 def export_to_stdout(store: Ledger, game: str, as_json: bool) -> None:

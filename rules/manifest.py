@@ -34,6 +34,8 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from tabletape.rules.facts import Fact
+
 ENTRY_POINT_GROUP = "tabletape.games"
 """The entry point group where games are found (installed distributions, ours included)."""
 
@@ -73,6 +75,10 @@ class GameManifest:
     picture: Any = None
     """``picture(rules, state) -> str | None``: the board as an inline SVG picture (map games;
     :mod:`tabletape.replay.board_picture`), None when the state has nothing to draw."""
+    bgg_id: Fact | None = None
+    """The game's BoardGameGeek id (``boardgamegeek.com/boardgame/<id>``) with its provenance
+    mark and source; ``Fact(None, "NF", "where we looked")`` when it has none we know, None when
+    nobody looked. ``export --bgg-id`` overrides it."""
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -103,6 +103,7 @@ Rules versions (game-started's ``rules_version``; :func:`.state.recorded_as_v1` 
 Card faces are data (:mod:`.data`), marked; the log records what each card shows.
 """
 
+from tabletape.rules.facts import Fact
 from tabletape.rules.manifest import GameManifest, lazy_rules
 
 REPLAY = "tabletape.replay.games.marvel_united"
@@ -116,6 +117,8 @@ MANIFEST = GameManifest(
     dice=f"{REPLAY}:dice",
     projections="tabletape.queries.games.marvel_united:projections",
     demo="tabletape.rules.marvel_united.demo",
+    bgg_id=Fact(298047, "C", "boardgamegeek.com/boardgame/298047/marvel-united, the link "
+                             "several public game lists agree on"),
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 

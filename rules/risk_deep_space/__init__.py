@@ -76,6 +76,7 @@ differ, an option):
 - **Roll-off**: one die each; players tied for highest roll again.
 """
 
+from tabletape.rules.facts import Fact
 from tabletape.rules.manifest import GameManifest, lazy_rules
 
 REPLAY = "tabletape.replay.games.risk_deep_space"
@@ -91,6 +92,8 @@ MANIFEST = GameManifest(
     projections="tabletape.queries.games.risk_deep_space:projections",
     demo="tabletape.rules.risk_deep_space.demo",
     picture="tabletape.replay.games.risk_deep_space_picture:picture",
+    bgg_id=Fact(344638, "S", "one source: a public box-size table keyed by BoardGameGeek id "
+                             "lists 344638 as Risk: Deep Space"),
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 

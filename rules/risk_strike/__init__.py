@@ -106,6 +106,7 @@ the map) are defaults marked in :mod:`.data`, overridable with ``--option``; so 
 ``reshuffle``, ``expand-cards`` and ``after-win`` (:data:`.data.READINGS`).
 """
 
+from tabletape.rules.facts import Fact
 from tabletape.rules.manifest import GameManifest, lazy_rules
 
 REPLAY = "tabletape.replay.games.risk_strike"
@@ -119,6 +120,8 @@ MANIFEST = GameManifest(
     dice=f"{REPLAY}:dice",
     projections="tabletape.queries.games.risk_strike:projections",
     demo="tabletape.rules.risk_strike.demo",
+    bgg_id=Fact(None, "NF", "no BoardGameGeek entry for Risk Strike (Avalon Hill 2023) found in "
+                            "the public code and pages searched for issue 16"),
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 

@@ -23,6 +23,7 @@
   zones changed; standings and teams from the rules' figures.
 """
 
+from tabletape.rules.facts import Fact
 from tabletape.rules.manifest import GameManifest, lazy_rules
 
 REPLAY = "tabletape.replay.games.risk_transformers"
@@ -39,6 +40,8 @@ MANIFEST = GameManifest(
     demo="tabletape.rules.risk_transformers.demo",
     picture="tabletape.replay.games.risk_transformers_picture:picture",
     projections="tabletape.queries.games.risk_transformers:projections",
+    bgg_id=Fact(None, "NF", "no BoardGameGeek entry for Risk: Transformers (Cybertron Battle "
+                            "Edition) found in the public code and pages searched for issue 16"),
 )
 """The game's one declaration (its ``tabletape.games`` entry point); reading it imports no rules."""
 
