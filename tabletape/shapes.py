@@ -18,7 +18,7 @@ is always printed, unless the Struct says ``omit_defaults`` (the error line's ``
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 from msgspec import Meta
@@ -303,6 +303,28 @@ class ExportedTables(Closed):
     tables: dict[str, int]
 
 
+class ExportedPlays(Closed):
+    """``export [GAME] --bgstats FILE --json`` and ``--bgg-xml FILE --json``: the plays
+    written for the app, and the games left out with why."""
+
+    format: Literal["bgstats", "bgg-xml"]
+    file: str
+    plays: list[str]
+    """The game ids exported."""
+    left_out: dict[str, str]
+    """Game id -> why it was left out (``simulated``, ``not finished``...)."""
+
+
+class PlayLink(Closed):
+    """``export GAME --bgstats-link --json``: BG Stats' create-play link and what it carries."""
+
+    game: str
+    link: str
+    """``bgstats://app.bgstatsapp.com/createPlay.html?data=…``"""
+    data: dict[str, Any]
+    """The play as the link carries it (BG Stats' own format)."""
+
+
 class Imports(Closed):
     """``import --json``: what was imported, refused (file -> why), or fine but held back."""
 
@@ -332,13 +354,15 @@ class ErrorLine(Closed, omit_defaults=True):
     """A batch: the lines recorded before the refused one."""
 
 
-class WarningLine(Closed, omit_defaults=True):
+class WarningLine(Open, omit_defaults=True):
     """A warning under ``--json`` (any command): one object on standard error; the command
-    goes on."""
+    goes on. Besides ``warning``, what the warning is about, in keys of its own (open)."""
 
     warning: str
     left_out: dict[str, str] = {}
     """The games the catalog leaves out -> why."""
+    kind: str = ""
+    """The game kind it is about (an apps export: a kind without a BoardGameGeek id)."""
 
 
 class SchemaFiles(Closed):
@@ -398,8 +422,10 @@ OUTPUTS: dict[str, Output] = {
                    "A game's standings over time, its dice and its battles"),
     "stats": Output((StatsReport, list[StatsReport]), ("stats REPORT --json", "stats --json"),
                     "A report (a list of them without REPORT)"),
-    "export": Output((ExportedLog, ExportedTables), ("export GAME --jsonl FILE --json",
-                                                    "export --parquet DIR --json"),
+    "export": Output((ExportedLog, ExportedTables, ExportedPlays, PlayLink),
+                     ("export GAME --jsonl FILE --json", "export --parquet DIR --json",
+                      "export [GAME] --bgstats FILE --json", "export [GAME] --bgg-xml FILE --json",
+                      "export GAME --bgstats-link --json"),
                      "What was exported"),
     "import": Output(Imports, ("import FILE --json",), "What was imported"),
     "schema": Output(Any, ("schema NAME", "schema"),

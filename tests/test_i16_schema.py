@@ -267,6 +267,29 @@ def test_query_outputs_fit_their_schemas(world: Path, tmp_path: Path) -> None:
     assert str(log) in again["refused"]
 
 
+def warnings(result: Result) -> list[dict[str, Any]]:
+    """The JSON warnings on standard error, each checked against ``outputs/warning``."""
+    found = [json.loads(line) for line in result.stderr.splitlines() if line.strip()]
+    for warning in found:
+        assert problems("outputs/warning", warning) == []
+    return found
+
+
+def test_apps_exports_fit_the_export_schema(world: Path, tmp_path: Path) -> None:
+    finished = [row["game"] for row in json.loads(run(world, "list", "--json").stdout)
+                if json.loads(run(world, "status", row["game"], "--json").stdout)["finished"]
+                and not row["game"].split("-")[-1].isdigit()]  # a demo, not a bot game
+    assert finished
+    plays = run(world, "export", "--bgstats", str(tmp_path / "plays.bgsplay"), "--json")
+    written = output("export", plays)
+    assert set(written["plays"]) == set(finished) and written["left_out"]
+    assert warnings(plays) and all("warning" in warning for warning in warnings(plays))
+    output("export", run(world, "export", finished[0], "--bgg-xml", str(tmp_path / "p.xml"),
+                         "--json"))
+    link = output("export", run(world, "export", finished[0], "--bgstats-link", "--json"))
+    assert link["link"].startswith("bgstats://")
+
+
 def test_damaged_logs_are_said_in_shapes_that_fit(game: Path) -> None:
     path = game / "games" / f"{GAME}.jsonl"
     path.write_bytes(path.read_bytes().replace(b'"europe","europe"', b'"europe","asia"', 1))
@@ -278,7 +301,7 @@ def test_damaged_logs_are_said_in_shapes_that_fit(game: Path) -> None:
     output("audit", run(game, "audit", GAME, "--json"), code=1)
     warned = run(game, "sql", "SELECT count(*) AS n FROM games", "--json")
     assert warned.exit_code == 0
-    assert problems("outputs/warning", json.loads(warned.stderr)) == []
+    assert set(warnings(warned)[0]["left_out"]) == {GAME}
     assert error_line(run(game, "repair", GAME, "--json"), 1)["kind"] == "Refused"
 
 
