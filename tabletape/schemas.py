@@ -206,15 +206,26 @@ def upcast_note(rules: Rules[Any]) -> str:
 def output_schema(name: str) -> dict[str, Any]:
     """The schema of ``--json`` output ``name``."""
     output = OUTPUTS[name]
-    about = {"title": output.title,
-             "description": f"What `tabletape {'`, `tabletape '.join(output.commands)}` "
-                            "prints." if output.commands else output.title + "."}
+    about = {"title": output.title, "description": printed_by(output.commands) or output.title}
     if name == "schema":
         return {**about, "$ref": DIALECT}
     shapes = output.shape if isinstance(output.shape, tuple) else (output.shape,)
     tops, defs = components(shapes, every_key=True)
     top = tops[0] if len(tops) == 1 else {"oneOf": tops}
     return {**about, **top, **({"$defs": defs} if defs else {})}
+
+
+def printed_by(commands: Sequence[str]) -> str:
+    """Which command lines print an output, as a sentence.
+
+    >>> printed_by(["stats REPORT --json", "stats --json"])
+    'What `tabletape stats REPORT --json` and `tabletape stats --json` print.'
+    """
+    named = [f"`tabletape {line}`" for line in commands]
+    if not named:
+        return ""
+    listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    return f"What {listed} print{'s' if len(named) == 1 else ''}."
 
 
 # -- from Structs to schema parts ------------------------------------------------------------------
