@@ -40,7 +40,7 @@ from tabletape.cli import (
 )
 from tabletape.ledger.errors import TabletapeError
 from tabletape.queries.bars import Axis, Timeline
-from tabletape.queries.series import GameSeries, Series, game_series
+from tabletape.queries.series import GameSeries, Series, changing_figures, game_series
 from tabletape.replay.cli import NoPagerOption
 
 app = typer.Typer(add_completion=False, rich_markup_mode="rich")
@@ -84,7 +84,7 @@ def chosen_figures(series: GameSeries, asked: Sequence[str] | None) -> list[str]
     """The figures to draw: those asked for (any case; a name the game lacks is
     :class:`UnknownFigure`, with a did-you-mean), else every one that changed."""
     if not asked:
-        return [name for name, players in series.standings.items() if changed(players)]
+        return changing_figures(series)
     by_folded = {name.casefold(): name for name in series.standings}
     chosen = []
     for name in asked:
@@ -97,17 +97,6 @@ def chosen_figures(series: GameSeries, asked: Sequence[str] | None) -> list[str]
         if found not in chosen:
             chosen.append(found)
     return chosen
-
-
-def changed(players: dict[str, Series]) -> bool:
-    """Whether some player's figure took more than one value in the game.
-
-    >>> changed({"ann": [(0, 1.0), (1, 1.0)], "bob": [(0, 2.0)]})
-    False
-    >>> changed({"ann": [(0, 1.0), (1, 2.0)]})
-    True
-    """
-    return any(len({value for _, value in points}) > 1 for points in players.values())
 
 
 def series_json(series: GameSeries, figures: Sequence[str]) -> dict[str, Any]:

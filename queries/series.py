@@ -167,6 +167,23 @@ def standings_of(rows: Iterable[tuple[Any, ...]]) -> dict[str, dict[str, Series]
     return {figure: dict(players) for figure, players in found.items()}
 
 
+def changed(players: dict[str, Series]) -> bool:
+    """Whether some player's figure took more than one value in the game.
+
+    >>> changed({"ann": [(0, 1.0), (1, 1.0)], "bob": [(0, 2.0)]})
+    False
+    >>> changed({"ann": [(0, 1.0), (1, 2.0)]})
+    True
+    """
+    return any(len({value for _, value in points}) > 1 for points in players.values())
+
+
+def changing_figures(series: GameSeries) -> list[str]:
+    """The figures of the game's standings that changed during it (what a picture draws when
+    no figure is asked for: ``plot``, the replay page)."""
+    return [name for name, players in series.standings.items() if changed(players)]
+
+
 def dice_faces(counted: Iterable[tuple[int, int, int]]) -> list[DiceFaces]:
     """Per die size, smallest first, from ``(sides, face, landings)`` counts."""
     by_size: dict[int, Counter[int]] = defaultdict(Counter)

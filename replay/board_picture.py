@@ -18,13 +18,18 @@ text (the owner's initials in the space, the full name in the legend), never by 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from msgspec.structs import replace
 
-from tabletape.replay.svg import Markup, document, element, group, shorten
+from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
+from tabletape.replay.svg import Markup, document, element, group, save, shorten
 from tabletape.rules.board import Board, Pair, all_links
+from tabletape.rules.kernel import Rules, game_part, manifests
 
 Point = tuple[float, float]
 
@@ -295,7 +300,7 @@ def name_lines(name: str, width: int = 13) -> list[str]:
     return [shorten(line, width + 2) for line in lines] or [""]
 
 
-def _space(space_id: str, name: str, mark: SpaceMark, at: Point, fill: str, short: str,
+def _space(space_id: str, name: str, mark: SpaceMark, at: Point, fill: str, short: str, *,
            closed: bool) -> Markup:
     x, y = at
     ink = ink_on(fill)
@@ -387,13 +392,13 @@ def board_svg(
     owners = list(colours)
     shorts = initials(owners)
     links = [_link(a, b, kind, at, width) for (a, b), kind in links_by_kind(board, standing)]
-    drawn = [
-        _space(space.id, space.title, spaces.get(space.id, SpaceMark()), at[space.id],
-               colours.get(spaces.get(space.id, SpaceMark()).owner or "", EMPTY_FILL),
-               shorts.get(spaces.get(space.id, SpaceMark()).owner or "", ""),
-               not board.on_board(space.id, open_spaces))
-        for space in board.spaces
-    ]
+    drawn = []
+    for space in board.spaces:
+        mark = spaces.get(space.id, SpaceMark())
+        owner = mark.owner or ""
+        drawn.append(_space(space.id, space.title, mark, at[space.id],
+                            colours.get(owner, EMPTY_FILL), shorts.get(owner, ""),
+                            closed=not board.on_board(space.id, open_spaces)))
     width = max(width, 380.0)
     legend, legend_height = _legend(owners, colours, shorts, top + height + 6, width)
     heading = element("text", {"class": "picture-title", "x": 12, "y": 24, "font-size": 16,
@@ -402,8 +407,35 @@ def board_svg(
     desc = (f"{board.name}: {len(board.spaces)} spaces. "
             + ("; ".join(f"{owner} holds {count}" for owner, count in held.items())
                or "Nobody holds a space") + ".")
-    svg = document(title, desc, width, top + height + 6 + legend_height, heading,
-                   group(*links, **{"class": "links"}), group(*drawn, **{"class": "spaces"}),
-                   *legend)
     readable = round(width * READABLE_TEXT / 11)
-    return svg.replace("<svg ", f'<svg class="board-picture" data-readable-width="{readable}" ', 1)
+    return document(title, desc, width, top + height + 6 + legend_height, heading,
+                    group(*links, **{"class": "links"}), group(*drawn, **{"class": "spaces"}),
+                    *legend, root={"class": "board-picture", "data-readable-width": readable})
+
+
+class NoPicture(TabletapeError):
+    """The game's kind draws no board picture (not a map game)."""
+
+    exit_code = USAGE_EXIT
+
+
+def picture_of(rules: Rules[Any], state: Any) -> str | None:
+    """The board picture of ``state`` from the game's ``picture`` part; None when the game has
+    none or the state has nothing to draw."""
+    draw = game_part(rules.name, "picture")
+    return None if draw is None else draw(rules, state)
+
+
+def write_picture(rules: Rules[Any], state: Any, target: Path) -> None:
+    """``status --picture FILE``: the board picture written to ``target`` (``-``: standard
+    output); :class:`NoPicture` for a game without one."""
+    svg = picture_of(rules, state)
+    if svg is None:
+        drawn = sorted(name for name, manifest in manifests().items()
+                       if manifest.picture is not None)
+        raise NoPicture(f"{rules.title} has no board picture (map games have one: "
+                        f"{', '.join(drawn)})")
+    if str(target) == "-":
+        sys.stdout.write(svg + "\n")
+        return
+    save(target, svg + "\n")

@@ -134,6 +134,24 @@ def marker(shape: str, x: float, y: float, colour: str) -> Markup:
     return element("path", {"d": outline, "fill": fill, "stroke": colour, "stroke-width": 2})
 
 
+MOST_MARKERS = 12
+"""Markers drawn on one line at most: more would hide the line (the last point always has one)."""
+
+
+def marked(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The points of a line that get a marker: all of a short line, every k-th of a long one
+    and its last.
+
+    >>> marked([(x, 0) for x in range(30)])[:3], len(marked([(x, 0) for x in range(30)]))
+    ([(0, 0), (3, 0), (6, 0)], 11)
+    """
+    step = math.ceil(len(points) / MOST_MARKERS)
+    chosen = list(points[::step])
+    if points and chosen[-1] != points[-1]:
+        chosen.append(points[-1])
+    return chosen
+
+
 def series_style(index: int) -> tuple[str, str, str]:
     """Colour, marker and dash of the ``index``-th series (distinct for the first 12)."""
     return COLOURS[index % len(COLOURS)], MARKERS[index % len(MARKERS)], DASHES[index % len(DASHES)]
@@ -190,7 +208,9 @@ def line_chart(
 ) -> str:
     """One line per series over ``(x, y)`` points (drawn in x order), e.g. each player's
     standing by turn; a legend names every series; the y axis starts at 0 for counts."""
-    points = {name: sorted(values) for name, values in series.items() if values}
+    finite = {name: sorted((x, y) for x, y in values if math.isfinite(x) and math.isfinite(y))
+              for name, values in series.items()}
+    points = {name: values for name, values in finite.items() if values}
     if not points:
         return empty_chart(title)
     all_x = [x for values in points.values() for x, _ in values]
@@ -219,7 +239,7 @@ def line_chart(
                                     "fill": "none", "stroke": colour, "stroke-width": 2.5,
                                     "stroke-dasharray": dash or None,
                                     "stroke-linejoin": "round"})
-        marks = [marker(shape, xs(x), ys(y), colour) for x, y in values]
+        marks = [marker(shape, xs(x), ys(y), colour) for x, y in marked(values)]
         lines.append(group(line, *marks, element("title", None, name),
                            **{"class": "line", "data-series": name}))
     legend, legend_height = _legend(list(points), bottom + 60)

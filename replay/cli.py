@@ -225,11 +225,27 @@ def redo_command(game: GameArgument, ledger: LedgerOption = None,
     out.print(redone_echo(folded, stored, again))
 
 
+PictureOption = Annotated[Path | None, typer.Option(
+    "--picture", metavar="FILE",
+    help="Write the board as an SVG picture to FILE instead (map games; - for standard output).")]
+
+
 @app.command()
-def status(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
+def status(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption = False,
+           picture: PictureOption = None) -> None:
     """Show the game now: whose turn, the board, the hands."""
     with people_errors():
         folded = open_game(open_ledger(ledger), game)
+        if picture is not None:
+            from tabletape.replay.board_picture import write_picture
+
+            write_picture(folded.rules, folded.state, picture)
+    if picture is not None:
+        if as_json and str(picture) != "-":
+            print_json({"game": game, "file": str(picture)})
+        elif str(picture) != "-":
+            out.print(f"Wrote the board picture to {escape(str(picture))}.")
+        return
     if as_json:
         print_json(render.status_json(folded))
         return

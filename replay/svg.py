@@ -19,7 +19,13 @@ presentation attributes, so a page's CSS can restyle them; text is drawn in ``cu
 from __future__ import annotations
 
 import hashlib
+import os
+import re
+import tempfile
 from collections.abc import Mapping
+from pathlib import Path
+
+from tabletape.ledger.errors import TabletapeError
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
@@ -91,15 +97,18 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 1)].rstrip() + "…"
 
 
-def document(title: str, desc: str, width: float, height: float, *children: str) -> Markup:
+def document(title: str, desc: str, width: float, height: float, *children: str,
+             root: Mapping[str, object] | None = None) -> Markup:
     """A whole ``<svg>``: viewBox ``0 0 width height``, a title and description for screen
-    readers (ids unique per content, so several pictures can sit inline in one page)."""
+    readers (ids unique per content, so several pictures can sit inline in one page), and
+    ``root``'s attributes (a class, data attributes) first on the ``<svg>`` element."""
     body = "".join(children)
     key = hashlib.sha1(f"{title}\n{desc}\n{body}".encode()).hexdigest()[:10]
     title_id, desc_id = f"t{key}", f"d{key}"
     return element(
         "svg",
         {
+            **(root or {}),
             "xmlns": SVG_NS,
             "viewBox": f"0 0 {number(width)} {number(height)}",
             "role": "img",
@@ -112,3 +121,51 @@ def document(title: str, desc: str, width: float, height: float, *children: str)
         element("desc", {"id": desc_id}, desc),
         Markup(body),
     )
+
+
+def unique(svg: str, suffix: str) -> str:
+    """``svg`` with its title and description ids made unique by ``suffix``: a page that shows
+    the same picture twice (the board at two steps where nothing moved) keeps its ids distinct.
+
+    >>> doc = document("A", "b", 10, 10)
+    >>> 'aria-labelledby="t' in unique(doc, "s2") and unique(doc, "s2").count("-s2") == 4
+    True
+    """
+    found = re.search(r'aria-labelledby="(t[0-9a-f]+) (d[0-9a-f]+)"', svg)
+    if found is None:
+        return svg
+    suffix = re.sub(r"[^A-Za-z0-9_-]", "-", suffix)
+    title, desc = found.groups()
+    return (svg.replace(found.group(0), f'aria-labelledby="{title}-{suffix} {desc}-{suffix}"', 1)
+            .replace(f'id="{title}"', f'id="{title}-{suffix}"', 1)
+            .replace(f'id="{desc}"', f'id="{desc}-{suffix}"', 1))
+
+
+def save(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` whole or not at all: a temporary file in the same folder,
+    then renamed over it. :class:`~tabletape.ledger.errors.TabletapeError` (exit 1) says why
+    it cannot be written; nothing is left behind."""
+    folder = target.parent
+    try:
+        handle, scratch = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                           dir=folder if str(folder) else ".")
+    except OSError as error:
+        raise TabletapeError(f"cannot write {target}: {error.strerror or error}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.chmod(scratch, new_file_mode())
+        os.replace(scratch, target)
+    except OSError as error:
+        raise TabletapeError(f"cannot write {target}: {error.strerror or error}") from None
+    finally:
+        if os.path.exists(scratch):
+            os.unlink(scratch)
+
+
+def new_file_mode() -> int:
+    """The mode ``open`` gives a new file under this process's umask (a temporary file starts
+    private)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask

@@ -409,3 +409,98 @@ def test_a_bad_layout_is_refused_by_new_with_exit_2_and_no_traceback(tmp_path: P
     assert result.exit_code == 2, result.output
     assert "'n2': \"at\" must be two numbers" in flat(result.output)
     assert not (tmp_path / "ledger").exists() or not list((tmp_path / "ledger").glob("*.jsonl"))
+
+
+# -- status --picture -----------------------------------------------------------------------------
+
+
+def test_status_picture_writes_the_board_of_a_simulated_game(tmp_path: Path) -> None:
+    cli = Cli(tmp_path / "ledger")
+    game = cli.json("simulate", "risk-transformers", "--games", "1", "--seed", "3")["games"][0]
+    target = tmp_path / "board.svg"
+    said = cli.ok("status", game, "--picture", str(target))
+    assert f"Wrote the board picture to {target}" in flat(said.output)
+    root = parse(target.read_text(encoding="utf-8"))
+    assert len(spaces_drawn(root)) == len(load_cybertron(DEFAULT_BOARD_FILE).board.spaces)
+    assert cli.json("status", game, "--picture", str(target)) == {"game": game,
+                                                                   "file": str(target)}
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["board.svg", "ledger"]
+    parse(cli.ok("status", game, "--picture", "-").stdout)
+
+
+def test_status_picture_refuses_a_game_without_a_board_and_an_unwritable_file(
+        tmp_path: Path) -> None:
+    cli = Cli(tmp_path / "ledger")
+    strike = cli.json("simulate", "risk-strike", "--games", "1")["games"][0]
+    refused = cli("status", strike, "--picture", str(tmp_path / "x.svg"))
+    assert refused.exit_code == 2
+    assert "Risk Strike has no board picture" in flat(refused.output)
+    space = cli.json("simulate", "risk-deep-space", "--games", "1")["games"][0]
+    missing = cli("status", space, "--picture", str(tmp_path / "no" / "x.svg"))
+    assert missing.exit_code == 1 and "cannot write" in flat(missing.output)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["ledger"]
+
+
+# -- the charts of a game and of a ledger ---------------------------------------------------------
+
+
+def test_a_games_charts_draw_its_series(tmp_path: Path) -> None:
+    """Standings by turn (a line per player, seat order), dice faces and battle outcomes, each
+    bar as long as the number :func:`game_series` gives."""
+    from tabletape.ledger import Ledger
+    from tabletape.queries.series import changing_figures, game_series
+    from tabletape.queries.series_charts import battle_charts, dice_charts, standings_charts
+
+    cli = Cli(tmp_path)
+    game = cli.json("simulate", "risk-strike", "--games", "1", "--players", "3")["games"][0]
+    series = game_series(game, Ledger(tmp_path).records(game))
+    lines = [parse(svg) for svg in standings_charts(series)]
+    assert len(lines) == len(changing_figures(series)) > 0
+    for root in lines:
+        drawn = [line.get("data-series") for line in with_class(root, "series")]
+        assert drawn == [player for player in series.players if player in drawn]
+    assert series.dice and series.battles, "a bot game of Risk Strike rolls and battles"
+    for faces, svg in zip(series.dice, dice_charts(series.dice), strict=True):
+        values = [float(bar.get("data-value", "nan")) for bar in with_class(parse(svg), "bar")]
+        assert values == [float(count) for count in faces.counts]
+    for matchup, svg in zip(series.battles, battle_charts(series.battles), strict=True):
+        root = parse(svg)
+        assert len(with_class(root, "bar")) == len(matchup.outcomes)
+        widths = [float(bar.get("width", "nan")) for bar in with_class(root, "bar")]
+        shares = [outcome.share for outcome in matchup.outcomes]
+        assert widths.index(max(widths)) == shares.index(max(shares))
+
+
+def test_a_ledgers_charts_show_lengths_dice_and_battles(tmp_path: Path) -> None:
+    from tabletape.ledger import Ledger
+    from tabletape.queries.catalog import catalog_path, opened
+    from tabletape.queries.scope import Scope
+    from tabletape.queries.series import league_series
+    from tabletape.queries.series_charts import league_charts
+    from tabletape.queries.sync import sync
+
+    cli = Cli(tmp_path)
+    cli.json("simulate", "risk-strike", "--games", "3")
+    ledger = Ledger(tmp_path)
+    sync(ledger)
+    with opened(catalog_path(ledger), read_only=True) as con:
+        league = league_series(con, Scope(include_simulated=True))
+    charts = [parse(svg) for svg in league_charts(league)]
+    lengths = charts[0]
+    labels = [bar.get("data-label") for bar in with_class(lengths, "bar")]
+    assert labels == ["risk-strike (3 games)"]
+    turns = league.lengths["risk-strike"]
+    assert float(with_class(lengths, "bar")[0].get("data-value", "nan")) == \
+        pytest.approx(sum(turns) / len(turns), rel=0.01)
+    assert len(charts) == 1 + len(league.dice) + len(league.battles)
+
+
+def test_the_same_picture_twice_on_a_page_keeps_distinct_ids() -> None:
+    from tabletape.replay.svg import unique
+
+    board = load_board(deep_space_data.BOARD_FILE)
+    first, second = (unique(board_svg(board, {}, title="Deep Space"), f"step-{n}")
+                     for n in (1, 2))
+    ids = [node.get("id") for svg in (first, second) for node in parse(svg).iter()
+           if node.get("id")]
+    assert len(ids) == 4 == len(set(ids))

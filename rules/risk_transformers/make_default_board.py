@@ -99,8 +99,9 @@ AT = {  # where each classic territory sits on classic Risk's world map, x east,
     "western-australia": (84, 57), "eastern-australia": (94, 55),
 }
 """The picture's layout: the zones where their classic territories are, so the board reads
-as the map it copies; a war factory just south-east of its sliding zone."""
-FACTORY_OFFSET = (4, 4)
+as the map it copies."""
+FACTORY_AT = {"moon-alpha": (24, 6), "decagon": (53, 21)}
+"""Each war factory beside its sliding zone, where no name is drawn (I)."""
 NAMED_BY_ONE_SOURCE = frozenset({"vos", "tri-lorus-loop", "the-rad-zone", "unicron"})
 """Names one public source gives (angelfire.com/scifi/bbfortress/tfrisk.html): S."""
 SECTORS_IN_RULEBOOK = frozenset({"autobase", "the-neutral-territories", "kalis", "protihex"})
@@ -196,10 +197,9 @@ def spaces_and_marks() -> tuple[list[dict[str, Any]], dict[str, str]]:
         marks[f"{zone}/sector"] = "R" if zone in SECTORS_IN_RULEBOOK else "I"
     for zone, name in FACTORIES:
         factory = f"{zone}-factory"
-        x, y = places[zone]
         spaces.append({"id": factory, "name": name,
                        "tags": [f"sector:{sectors[zone]}", f"factory:{zone}"],
-                       "at": [x + FACTORY_OFFSET[0], y + FACTORY_OFFSET[1]]})
+                       "at": list(FACTORY_AT[zone])})
         marks[factory], marks[f"{factory}/sector"] = "R", "I"
     marks["plasma-energy-chamber/sector"] = "R"  # Decagon's sector (the Phase 2 example)
     return spaces, marks
