@@ -240,8 +240,9 @@ class Repaired(Closed):
 # -- replay ----------------------------------------------------------------------------------------
 
 
-class Page(Closed):
-    """``replay GAME --html FILE --json``: the page written."""
+class GameFile(Closed):
+    """A file made of a game: the page (``replay GAME --html FILE --json``), the board's
+    picture (``status GAME --picture FILE --json``)."""
 
     game: str
     file: str
@@ -398,6 +399,8 @@ OUTPUTS: dict[str, Output] = {
     "undo": Output(UndoResult, ("undo GAME --json",), "The action taken back"),
     "redo": Output(RedoResult, ("redo GAME --json",), "The action recorded again"),
     "status": Output(Status, ("status GAME --json",), "The game now"),
+    "status-picture": Output(GameFile, ("status GAME --picture FILE --json",),
+                             "The board picture written"),
     "log": Output(list[LogRow], ("log GAME --json",), "Every event of a game"),
     "actions": Output(list[ActionSpec], ("actions GAME --json",),
                       "What may be recorded now, by whom, with which fields"),
@@ -406,7 +409,7 @@ OUTPUTS: dict[str, Output] = {
                      "Each log's hash chain checked"),
     "repair": Output(Repaired, ("repair GAME --json",), "What repair cut or restored"),
     "replay": Output(Status, ("replay GAME --at POINT --json",), "The game at a point"),
-    "replay-html": Output(Page, ("replay GAME --html FILE --json",), "The page written"),
+    "replay-html": Output(GameFile, ("replay GAME --html FILE --json",), "The page written"),
     "replay-narrate": Output(list[NarratedEvent], ("replay GAME --narrate --json",),
                              "The game in table words, one item per event"),
     "fork": Output(Forked, ("fork GAME --at POINT --json",), "The what-if game started"),

@@ -337,6 +337,15 @@ def test_every_status_and_plot_of_every_game_fits_its_shape(world: Path) -> None
         assert series["game"] == row["game"]
 
 
+def test_a_board_picture_written_fits_its_schema(world: Path, tmp_path: Path) -> None:
+    games = [row["game"] for row in json.loads(run(world, "list", "--json").stdout)
+             if row["kind"] == "risk-deep-space"]
+    picture = tmp_path / "board.svg"
+    written = output("status-picture", run(world, "status", games[0], "--picture",
+                                           str(picture), "--json"))
+    assert written == {"game": games[0], "file": str(picture)} and picture.exists()
+
+
 def test_closed_shapes_refuse_a_key_they_do_not_list_and_open_ones_take_it(game: Path) -> None:
     recorded = json.loads(run(game, "record", GAME, "pass", "--json").stdout)
     assert problems("outputs/record", {**recorded, "extra": 1})
@@ -479,7 +488,7 @@ def test_writing_into_an_existing_folder_replaces_its_files_and_keeps_others(
 def test_schema_names_complete(tmp_path: Path) -> None:
     from tests.test_i15_help import complete
 
-    assert complete(tmp_path, "tabletape schema stat") == ["stats", "status"]
+    assert complete(tmp_path, "tabletape schema stat") == ["stats", "status", "status-picture"]
     assert complete(tmp_path, "tabletape schema risk-s") == ["risk-strike"]
     assert "log-line" in complete(tmp_path, "tabletape schema ")
 
