@@ -35,7 +35,13 @@ from tabletape.ledger import __version__
 from tabletape.ledger.codec import Record
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import LEDGER_EVENTS, event_type
-from tabletape.rules.kernel import Rules, find_game, manifests, unknown_name_message
+from tabletape.rules.kernel import (
+    Rules,
+    find_game,
+    manifests,
+    registered,
+    unknown_name_message,
+)
 from tabletape.shapes import HASH, OUTPUTS, UTC_TIME, Open
 
 __all__ = ["DIALECT", "ID_BASE", "UnknownSchema", "build", "bundle", "dumps", "every_schema",
@@ -60,8 +66,9 @@ class UnknownSchema(TabletapeError):
 
 
 def schema_names() -> list[str]:
-    """Every schema's name: ``log-line``, ``events/<kind>`` per game, ``outputs/<name>``."""
-    games = [f"events/{kind}" for kind in sorted(manifests())]
+    """Every schema's name: ``log-line``, ``events/<kind>`` per game, ``outputs/<name>`` (a game
+    whose rules cannot be imported is left out, with a warning naming it)."""
+    games = [f"events/{rules.name}" for rules in registered()]
     return ["log-line", *games, *(f"outputs/{name}" for name in sorted(OUTPUTS))]
 
 

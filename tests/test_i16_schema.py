@@ -526,3 +526,16 @@ def test_the_fast_path_of_the_commands_typed_at_the_table_prints_the_same_shapes
                               capture_output=True, env=env, check=False)
         assert done.returncode == 0, done.stderr
         assert problems(f"outputs/{name}", json.loads(done.stdout)) == []
+
+
+def test_a_game_whose_rules_cannot_load_is_left_out_with_a_warning(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletape.rules import kernel
+    from tabletape.rules.manifest import GameManifest, GameNotLoaded
+
+    broken = GameManifest(name="broken-game", title="Broken", short="bg",
+                          rules="tabletape.no_such_module:Rules")
+    monkeypatch.setitem(kernel.REGISTERED, broken.name, broken)
+    with pytest.warns(GameNotLoaded, match="broken-game"):
+        names = schema_names()
+    assert "events/risk-strike" in names and "events/broken-game" not in names
