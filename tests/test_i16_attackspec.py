@@ -10,11 +10,13 @@ attack any zone ... He must attack alone."
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tabletape.ledger.events import Event
 from tabletape.rules.actions import event_from, parse_action
 from tabletape.rules.kernel import ActionSpec, IllegalAction
 from tabletape.rules.risk_transformers.battle import neighbours
-from tabletape.rules.risk_transformers.state import State, Zone
+from tabletape.rules.risk_transformers.state import State, Zone, with_seat
 from tests.risk_transformers.helpers import GAME, unfillable
 from tests.risk_transformers.test_battle import in_phase3
 
@@ -103,3 +105,58 @@ def test_megatron_in_vehicle_form_attacks_from_a_surrounded_zone() -> None:
     assert all(accepted(state, f"attack from={HOME} target={t} leader=true") for t in targets)
     robot_form = in_phase3(layout, current=PATRICK, rest=OLGA, leaders="bumblebee,megatron")
     assert attack_spec(robot_form) is None  # his robot form attacks neighbours only
+
+
+# -- the same for the back-up move: offered only where it can be made -------------------------
+
+FAR = "launch-pad"
+"""An Olga zone far from HOME (not next to it or to its neighbours)."""
+
+
+def cut_off(phase: str, hand: tuple[str, ...] = (), **extra: Zone) -> State:
+    """Olga's HOME (3 robots) ringed by Patrick's zones, her other zone FAR (1 robot), plus
+    ``extra``; moved to ``phase`` with ``hand``."""
+    state = in_phase3({HOME: Zone(owner=OLGA, robots=3), FAR: Zone(owner=OLGA, robots=1),
+                       **extra}, rest=PATRICK)
+    state = replace(state, phase=phase)
+    return with_seat(state, OLGA, hand=hand)
+
+
+def back_up_spec(state: State) -> ActionSpec | None:
+    return next((spec for spec in GAME.legal_actions(state) if spec.type == "back-up"), None)
+
+
+def test_no_back_up_from_a_zone_connected_to_none_of_yours() -> None:
+    """Phase 4: "move them to a connected zone"; "Zones are connected if you control all the
+    neighboring zones between them": HOME, ringed by enemy zones, reaches none of Olga's."""
+    state = cut_off("back-up")
+    assert FAR not in {state.places[n] for n in neighbours(state, state.place(HOME))}
+    assert back_up_spec(state) is None
+    assert not accepted(state, f"back-up from={HOME} to={FAR} robots=1")
+    assert unfillable(GAME.legal_actions(state)) == []
+
+
+def test_back_up_lists_only_zones_with_a_route() -> None:
+    """A neighbour of HOME made Olga's (1 robot: nothing to move from it) is where HOME's
+    pieces may go; FAR is reached from nowhere."""
+    probe = cut_off("back-up")
+    near = probe.places[neighbours(probe, probe.place(HOME))[0]]
+    state = cut_off("back-up", **{near: Zone(owner=OLGA, robots=1)})
+    spec = back_up_spec(state)
+    assert spec is not None
+    assert choices(spec, "from") == (HOME,) and choices(spec, "to") == (near,)
+    assert accepted(state, f"back-up from={HOME} to={near} robots=2")
+
+
+def test_no_back_up_card_move_without_a_route() -> None:
+    """Calling for back-up (Phase 2): "The rules for back-up are exactly the same as for this
+    phase": a back-up card offers no move from a cut-off zone (the card may still be played
+    for the table)."""
+    probe = in_phase3({}, rest=PATRICK)
+    card = next(c.id for c in probe.board.section.cards if c.effect == "table")
+    assert back_up_spec(cut_off("morph", (card,))) is None
+    probe = cut_off("morph")
+    near = probe.places[neighbours(probe, probe.place(HOME))[0]]
+    spec = back_up_spec(cut_off("morph", (card,), **{near: Zone(owner=OLGA, robots=1)}))
+    assert spec is not None and choices(spec, "card") == (card,)
+    assert choices(spec, "from") == (HOME,) and choices(spec, "to") == (near,)
