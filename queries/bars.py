@@ -19,6 +19,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
 """A cell filled by 0 to 8 eighths, left to right."""
@@ -26,8 +27,27 @@ LEVELS = "▁▂▃▄▅▆▇█"
 """A sparkline's eight heights."""
 ASCII_LEVELS = "_.-~=+*#"
 """The same heights in ASCII."""
-MARK, ASCII_MARK = "│", "|"
-"""The mark a bar puts at a reference value (fair, the exact odds)."""
+MARK, ASCII_MARK = "│", "+"
+"""The mark a bar puts at a reference value (fair, the exact odds); in ASCII not ``|``, which
+rich draws between the columns of an ASCII table."""
+
+
+ASCII_FOR = str.maketrans({MARK: ASCII_MARK, "·": "-", "…": "..."})
+"""What the words around the pictures (legends, titles) put for their own non-ASCII signs."""
+
+
+class Words:
+    """Text that says :data:`MARK` (and ``·``) in ASCII on a console that cannot show them."""
+
+    def __init__(self, text: str, style: str = "") -> None:
+        self.text, self.style = text, style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text(self.text.translate(ASCII_FOR) if options.ascii_only else self.text,
+                   style=self.style)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, Text(self.text))
 
 
 def bar_text(fraction: float, width: int, *, mark: float | None = None,

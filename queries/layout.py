@@ -25,7 +25,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.queries.bars import MARK, Bar, Spark, histogram
+from tabletape.queries.bars import MARK, Bar, Spark, Words, histogram
 from tabletape.queries.reports import ReportTable
 from tabletape.queries.series import DiceFaces, LeagueSeries
 
@@ -81,7 +81,7 @@ def report_blocks(report: ReportTable, league: LeagueSeries | None = None
         for faces in league.dice:
             blocks.extend(faces_blocks(faces))
     notes = [*report.notes, *legends(report, league is not None)] if report.rows else [NO_ROWS]
-    blocks.append(Text(" ".join(notes), style="dim"))
+    blocks.append(Words(" ".join(notes), style="dim"))
     return blocks
 
 
@@ -163,7 +163,7 @@ def lengths_line(turns: Sequence[int]) -> list[RenderableType]:
 def faces_blocks(faces: DiceFaces) -> list[RenderableType]:
     """A die size's faces against fair: per face, the landings, fair and a bar marked at fair."""
     scale = max(*faces.counts, faces.expected) or 1
-    title = (f"Faces of d{faces.sides} against fair: {faces.total} dice, "
+    title = (f"Faces of every d{faces.sides} against fair: {faces.total} dice, "
              f"p-value {faces.p_value:g}")
     table = table_of(["face", "landed", "fair", ""], [
         [str(face), str(count), f"{faces.expected:.1f}",

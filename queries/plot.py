@@ -19,7 +19,7 @@ as far as it has gone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
@@ -39,9 +39,11 @@ from tabletape.cli import (
     print_json,
 )
 from tabletape.ledger.errors import TabletapeError
-from tabletape.queries.bars import Axis, Timeline
-from tabletape.queries.series import GameSeries, Series, changing_figures, game_series
+from tabletape.queries.bars import Axis, Timeline, Words
 from tabletape.replay.cli import NoPagerOption
+
+if TYPE_CHECKING:
+    from tabletape.queries.series import GameSeries, Series
 
 app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 
@@ -64,9 +66,10 @@ def plot_command(
 ) -> None:
     """Standings over time for one game: a small chart per figure, a line per player.
 
-    Reads the game's log (no sync needed); works on a game in progress. With --json, the game's
-    series: standings per figure and player as [turn, value] pairs, dice faces and battles.
+    Reads the game's log (no sync needed); works on a game in progress.
+    With --json: the game's standings, dice faces and battles (see README).
     """
+    from tabletape.queries.series import game_series  # the catalog's pieces: not at startup
     from tabletape.replay.render import paged
 
     with people_errors():
@@ -82,9 +85,12 @@ def plot_command(
 
 def chosen_figures(series: GameSeries, asked: Sequence[str] | None) -> list[str]:
     """The figures to draw: those asked for (any case; a name the game lacks is
-    :class:`UnknownFigure`, with a did-you-mean), else every one that changed."""
+    :class:`UnknownFigure`, with a did-you-mean), else every one that changed (every one when
+    none did yet: a game of one turn)."""
     if not asked:
-        return changing_figures(series)
+        from tabletape.queries.series import changing_figures
+
+        return changing_figures(series) or list(series.standings)
     by_folded = {name.casefold(): name for name in series.standings}
     chosen = []
     for name in asked:
@@ -93,7 +99,7 @@ def chosen_figures(series: GameSeries, asked: Sequence[str] | None) -> list[str]
             from tabletape.rules.kernel import unknown_name_message
 
             raise UnknownFigure(unknown_name_message(
-                f"figure for {series.game}", name, list(series.standings)))
+                "figure", name, list(series.standings)))
         if found not in chosen:
             chosen.append(found)
     return chosen
@@ -114,15 +120,16 @@ def plot_view(series: GameSeries, figures: Sequence[str], *,
 
     title = find_game(series.kind).title
     state = "finished" if series.finished else "in progress"
-    parts: list[RenderableType] = [Text(f"{title} · {series.game} · {', '.join(series.players)}"
-                                        f" · {state}", style="bold")]
+    parts: list[RenderableType] = [Words(f"{title} · {series.game} · "
+                                         f"{', '.join(series.players)} · {state}", style="bold")]
     if not series.standings:
         parts.append(Text("No standings yet: the game has no turn played.", style="dim"))
     for name in figures:
         parts.append(figure_chart(name, series.standings[name], series.players))
     still = [name for name in series.standings if name not in figures]
     if shown_all and still:
-        parts.append(Text(f"Unchanged all game: {', '.join(still)} (--figure NAME shows one).",
+        when = "all game" if series.finished else "so far"
+        parts.append(Text(f"Unchanged {when}: {', '.join(still)} (--figure NAME shows one).",
                           style="dim"))
     return Group(*parts)
 
@@ -133,10 +140,11 @@ def figure_chart(name: str, players: dict[str, Series], seats: Sequence[str]) ->
     turns = [turn for points in players.values() for turn, _ in points]
     values = [value for points in players.values() for _, value in points]
     first, last, low, high = min(turns), max(turns), min(values), max(values)
-    table = Table(title=name, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
+    table = Table(title=Text(name), title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
                   show_edge=False, padding=(0, 1, 0, 0))
     table.add_column("player", no_wrap=True)
-    table.add_column(f"{low:g} to {high:g}")  # the one column that gives way to the others
+    scale = f"{low:g} to {high:g}" if high > low else f"{low:g}"
+    table.add_column(scale)  # wraps: the one column that gives way to the others
     for heading in ("first", "last", "min", "max"):
         table.add_column(heading, justify="right", no_wrap=True)
     for player in [seat for seat in seats if seat in players] + sorted(set(players) - set(seats)):
