@@ -1,6 +1,8 @@
 """Risk: Transformers offers ``attack`` only with a target: a zone whose neighbours are all the
 attacker's (or a teammate's) is no source, and with no source at all ``attack`` is not offered
-(an action no one can record). Each offered source and target is one the rules accept.
+(an action no one can record). Each offered source and target is one the rules accept. The
+same for ``back-up`` (Phase 4, and Phase 2 with a card): only from a zone connected to another
+of the player's.
 
 Rulebook, Phase 3 "When Can I Attack?": "You can only attack an enemy zone that neighbors one
 of your zones"; "You must have 2 or more robots in the zone you are attacking from"; "In the
@@ -24,12 +26,13 @@ OLGA, PATRICK = 0, 1
 HOME = "vos"
 """A zone with three neighbours on the default board (Purple 4, Tri-Lorus Loop, Primus)."""
 
-def surrounded(state_of: dict[str, Zone] | None = None, **kwargs: object) -> dict[str, Zone]:
-    """Olga's HOME with 3 robots, every neighbour of it Olga's with 1 robot (plus ``state_of``)."""
+
+def surrounded(extra: dict[str, Zone] | None = None) -> dict[str, Zone]:
+    """Olga's HOME with 3 robots, every neighbour of it Olga's with 1 robot (plus ``extra``)."""
     probe = in_phase3({}, rest=PATRICK)
     home = probe.place(HOME)
     layout = {probe.places[p]: Zone(owner=OLGA, robots=1) for p in neighbours(probe, home)}
-    return {**layout, HOME: Zone(owner=OLGA, robots=3), **(state_of or {})}
+    return {**layout, HOME: Zone(owner=OLGA, robots=3), **(extra or {})}
 
 
 def attack_spec(state: State) -> ActionSpec | None:
