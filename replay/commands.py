@@ -7,7 +7,6 @@ Thin like :mod:`tabletape.replay.cli`: parsing and printing here; folding in
 
 from __future__ import annotations
 
-import io
 import sys
 import unicodedata
 from pathlib import Path
@@ -15,7 +14,6 @@ from typing import Annotated
 
 import msgspec
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from tabletape.cli import (
@@ -24,6 +22,7 @@ from tabletape.cli import (
     GameArgument,
     JsonOption,
     LedgerOption,
+    err,
     fail,
     is_stdio,
     open_ledger,
@@ -32,7 +31,7 @@ from tabletape.cli import (
     print_json,
     warn,
 )
-from tabletape.ledger import GameStarted, LedgerError, Noted, Record
+from tabletape.ledger import GameStarted, Noted, Record
 from tabletape.replay import render
 from tabletape.replay.audit import audit_game, audit_view, audits_view
 from tabletape.replay.cli import NoPagerOption
@@ -103,23 +102,25 @@ def replay(
 
 
 def write_html(game: str, records: list[Record], at: str | None, target: Path) -> None:
-    """``replay --html``: the narration up to ``at`` and the table there, as one static page."""
-    opened = Replay(game, records)
-    position = opened.position(parse_point(at or "end"))
-    last_seq = opened.seq(position)
-    lines = [line for line in narrate_game(game, records) if line.seq <= last_seq]
-    started = msgspec.json.decode(records[0].payload, type=GameStarted)
-    title = f"{find_game(started.kind).title} · {game} · {', '.join(started.players)}"
-    page = Console(record=True, width=110, file=io.StringIO(), force_terminal=True)
-    page.print(narration_view(title, lines), highlight=False)
-    page.print(render.status_view(opened.folded_at(position)))
-    if is_stdio(target):  # `--html -`: the page on standard output
-        sys.stdout.write(page.export_html(inline_styles=True))
+    """``replay --html``: the replay page (:func:`tabletape.replay.page.game_page`), starting at
+    ``at``, written whole or not at all (``-``: standard output)."""
+    from tabletape.replay.page import game_page, write_atomic
+
+    with err.status(f"Drawing the table at each of {len(records)} events…"):  # a terminal only
+        page = game_page(game, records, at=at, charts=game_charts(game, records))
+    if is_stdio(target):
+        sys.stdout.write(page)
         return
-    try:
-        target.write_text(page.export_html(inline_styles=True), encoding="utf-8")
-    except OSError as error:
-        raise LedgerError(f"cannot write {target}: {error.strerror}") from None
+    write_atomic(target, page)
+
+
+def game_charts(game: str, records: list[Record]) -> list[str]:
+    """The charts of one game (standings over time, dice against fair, battles against odds),
+    drawn from the catalog's series of it (queries uses replay; the page does not import it)."""
+    from tabletape.queries.series import game_series
+    from tabletape.queries.series_charts import game_charts as charts_of
+
+    return charts_of(game_series(game, records))
 
 
 def print_narration(game: str, records: list[Record], at: str | None, as_json: bool,

@@ -202,12 +202,17 @@ def turn_heading(info: TurnInfo | NarratedEvent) -> str:
     return f"Turn {info.turn} · round {info.round}{active}"
 
 
+def turn_group(line: NarratedEvent) -> tuple[int, int]:
+    """The turn and round an event is told under (the whole setup is one group, ``(0, 0)``)."""
+    return (line.turn, line.round if line.turn else 0)
+
+
 def narration_view(title: str, lines: Sequence[NarratedEvent]) -> RenderableType:
     """The narration as people read it: a heading per turn, one line per event."""
     parts: list[RenderableType] = [Text(title, style="bold")]
     shown: tuple[int, int] | None = None
     for line in lines:
-        where = (line.turn, line.round if line.turn else 0)  # the setup is one heading
+        where = turn_group(line)
         if line.seq > 1 and where != shown:
             parts.append(Text(turn_heading(line), style="bold cyan"))
             shown = where

@@ -27,3 +27,15 @@ class Fact(NamedTuple):
     """One of :data:`MARKS`."""
     source: str = ""
     """Where it is printed or how we reached it, in words."""
+
+
+MARK_WORDS = {
+    "R": "printed in the rulebook",
+    "V": "from an official source",
+    "C": "fan transcriptions agree",
+    "S": "from one source only",
+    "D": "sources disagree",
+    "I": "our inference: a default a table may override in the game's options",
+    "NF": "not found in any source",
+}
+"""What each of :data:`MARKS` means, in words for people (pages, reports)."""
