@@ -77,22 +77,21 @@ LONGEST_KEPT_WORD = 24
 
 
 class KeptWords:
-    """A table whose columns are at least as wide as their longest word (header and cells) when
-    the width allows, so a narrow terminal wraps cells at spaces instead of cutting a name to
-    ``decepti…``; when even that does not fit, rich's own shrinking is left to do its best."""
+    """A table whose columns are at least as wide as their longest word (header and cells), so a
+    narrow terminal wraps cells at spaces instead of cutting a name to ``decepti…``.
+
+    Drawn once: an earlier version drew the table a second time to see whether it overflowed and
+    then let rich shrink it, but rich crops every drawn line to the width, so that check never
+    fired (the same output, at twice the cost; a table wider than the terminal loses its right
+    edge, as before)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         columns = self.table.columns
-        before = [column.min_width for column in columns]
         for column in columns:
             column.min_width = max(column.min_width or 0, longest_word(column))
-        lines = console.render_lines(self.table, options, pad=False)
-        if max((Segment.get_line_length(line) for line in lines), default=0) > options.max_width:
-            for column, width in zip(columns, before, strict=True):  # rich cannot: let it shrink
-                column.min_width = width
         yield self.table
 
 

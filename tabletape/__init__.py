@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "tabletape.replay.commands",
     "tabletape.queries.commands",
     "tabletape.queries.plot",
+    "tabletape.schema_command",
 )
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
 
@@ -34,6 +35,7 @@ COMMAND_HOMES = {
     **dict.fromkeys(("replay", "fork", "diff", "note", "audit"), "tabletape.replay.commands"),
     **dict.fromkeys(("sql", "sync", "stats", "export", "import"), "tabletape.queries.commands"),
     "plot": "tabletape.queries.plot",
+    "schema": "tabletape.schema_command",
 }
 """The module holding each command, so that running one imports that module only (a test checks
 the table against the apps; a name missing here only costs the other modules' imports)."""

@@ -80,6 +80,14 @@ def report_names(ctx: typer.Context, incomplete: str) -> list[str]:
 
 
 @never_failing
+def schema_names(ctx: typer.Context, incomplete: str) -> list[str]:
+    """What ``tabletape schema`` describes: outputs, game kinds, ``log-line``."""
+    from tabletape.schemas import short_names
+
+    return [name for name in short_names() if name.startswith(incomplete)]
+
+
+@never_failing
 def record_words(ctx: typer.Context, incomplete: str) -> list[str]:
     """``record GAME``'s next word: an action legal now, then its ``field=`` and their values.
 
@@ -110,6 +118,7 @@ COMPLETERS: dict[str, Completer] = {
     "kind": game_kinds,
     "game_kind": game_kinds,
     "report_name": report_names,
+    "schema_name": schema_names,
     "action": record_words,
 }
 """What completes a command parameter, by the parameter's name in the command's function."""

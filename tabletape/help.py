@@ -60,6 +60,7 @@ COMMANDS: dict[str, CommandHelp] = {
     "repair": CommandHelp("Manage", "tabletape repair rs-k7pq"),
     "import": CommandHelp("Manage", "tabletape import - --as rs-k7pq < rs-k7pq.jsonl"),
     "simulate": CommandHelp("Manage", "tabletape simulate risk-strike --games 20 --seed 1"),
+    "schema": CommandHelp("Manage", "tabletape schema status"),
 }
 """Each command's group and example, by command name."""
 

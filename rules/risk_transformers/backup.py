@@ -201,19 +201,14 @@ def reshuffled(state: State) -> State:
 
 
 def phase_four_actions(state: State) -> list[Action]:
-    """Phase 4: the back-up move or (4 players) a gift, and Optimus's jump."""
+    """Phase 4: the back-up move (while some zone has one, :func:`route_fields`) or (4
+    players) a gift, and Optimus's jump."""
     seat = state.current
     mine = tuple(state.places[p] for p in controlled(state, seat))
     found: list[Action] = []
     if not state.backed_up:
-        spare = tuple(state.places[p] for p in controlled(state, seat)
-                      if state.zones[p].pieces >= 2)
-        if spare:
-            fields = (FieldSpec(name="from", kind="str", choices=spare),
-                      FieldSpec(name="to", kind="str", choices=mine),
-                      *(FieldSpec(name=name, kind=kind, required=False)
-                        for name, kind in (("robots", "int"), ("vehicles", "int"),
-                                           ("leader", "bool"))))
+        fields = route_fields(state, seat)
+        if fields:
             found.append(offer("back-up", fields, "pieces to a connected zone"))
         mates = [m for m in teammates(state, seat) if not state.seats[m].eliminated]
         if mates and may_gift_or_jump(state, state.jumped):
@@ -223,6 +218,36 @@ def phase_four_actions(state: State) -> list[Action]:
         found.append(offer("jump", (FieldSpec(name="to", kind="str", choices=mine),),
                            "Optimus Prime in vehicle form to any of your zones"))
     return found
+
+
+def routes(state: State, seat: int) -> dict[int, list[int]]:
+    """Each zone of ``seat``'s that can call for back-up, with where its pieces may go: a zone
+    with 2 or more pieces ("remembering to leave at least one robot behind") and another zone
+    of ``seat``'s connected to it (:func:`connected`); a zone with none is left out."""
+    found = {}
+    for source in controlled(state, seat):
+        if state.zones[source].pieces <= 1:  # its one piece stays behind
+            continue
+        targets = sorted(p for p in connected(state, seat, source)
+                         if p != source and state.zones[p].owner == seat)
+        if targets:
+            found[source] = targets
+    return found
+
+
+def route_fields(state: State, seat: int, *first: FieldSpec) -> tuple[FieldSpec, ...]:
+    """The fields of a back-up move for ``seat`` (after ``first``): ``from`` the zones with a
+    route, ``to`` where they lead, the pieces; () when no zone has a route (the move cannot
+    be made)."""
+    found = routes(state, seat)
+    if not found:
+        return ()
+    targets = sorted({target for reach in found.values() for target in reach})
+    return (*first,
+            FieldSpec(name="from", kind="str", choices=tuple(state.places[p] for p in found)),
+            FieldSpec(name="to", kind="str", choices=tuple(state.places[p] for p in targets)),
+            *(FieldSpec(name=name, kind=kind, required=False)
+              for name, kind in (("robots", "int"), ("vehicles", "int"), ("leader", "bool"))))
 
 
 def may_gift_or_jump(state: State, other: bool) -> bool:

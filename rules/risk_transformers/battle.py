@@ -662,7 +662,7 @@ def battle_actions(state: State) -> tuple[ActionSpec, ...]:
     fight = state.attack
     current = (state.name(state.current),)
     if fight is None:
-        return (attack_offer(state, current),)
+        return attack_offer(state, current)
     end = offer(Ended, current, "end the attack and Phase 3")
     waiting = tuple(state.name(seat) for seat in waiting_on(state))
     pluses = tuple(state.name(seat) for seat, side in ((fight.attacker, ATTACKER),
@@ -714,24 +714,47 @@ def choosers(state: State, fight: Fight) -> tuple[int, ...]:
                  if fight.losses[index] and choice_needed(state, fight, index)) or seats
 
 
-def attack_offer(state: State, actors: tuple[str, ...]) -> ActionSpec:
-    """``attack``, its ``from`` and ``target`` listing the zones that may be named (sources with
-    a spare piece; enemy zones next to one of them, or any enemy zone when Megatron flies)."""
+def attack_offer(state: State, actors: tuple[str, ...]) -> tuple[ActionSpec, ...]:
+    """``attack`` while the current player has an attack to make, its ``from`` listing the
+    sources that have a target and ``target`` those sources' targets (:func:`attack_targets`);
+    nothing when no source has one (every zone down to 1 piece, or next only to friends).
+
+    >>> from tabletape.rules.risk_transformers.game import RiskTransformers
+    >>> from tabletape.rules.risk_transformers.moves import start_state
+    >>> from tabletape.rules.risk_transformers.options import settings
+    >>> game = RiskTransformers()
+    >>> begun = start_state(settings(game.options({}, ("Ann", "Bob")), 2), ("Ann", "Bob"))
+    >>> attack_offer(replace(begun, phase="attack"), ("Ann",))  # no piece on the board yet
+    ()
+    """
     seat = state.current
-    sources = [p for p in controlled(state, seat) if state.zones[p].pieces >= 2]
-    friends = (seat, *teammates(state, seat))
-    near = {p for source in sources for p in neighbours(state, source)}
-    me = state.seats[seat]
-    if me.leader == data.MEGATRON and me.form == data.VEHICLE and not me.scrapped:
-        near = set(live_places(state))
-    targets = [p for p in sorted(near)
-               if state.zones[p].owner not in (NOBODY, *friends)]
-    choices = {"from": tuple(state.places[p] for p in sources),
+    reach = {source: found for source in controlled(state, seat)
+             if (found := attack_targets(state, seat, source))}
+    if not reach:
+        return ()
+    targets = sorted({target for found in reach.values() for target in found})
+    choices = {"from": tuple(state.places[p] for p in reach),
                "target": tuple(state.places[p] for p in targets)}
     fields = tuple(msgspec.structs.replace(spec, choices=choices.get(spec.name, ()))
                    for spec in field_specs(Attacked))
-    return ActionSpec(type="attack", actors=actors, fields=fields,
-                      doc="from a zone to a neighbouring enemy zone")
+    return (ActionSpec(type="attack", actors=actors, fields=fields,
+                       doc="from a zone to a neighbouring enemy zone"),)
+
+
+def attack_targets(state: State, seat: int, source: int) -> list[int]:
+    """The places ``seat`` may attack from ``source`` now: none unless it is ``seat``'s with 2
+    or more pieces (M2, "You must have 2 or more robots in the zone you are attacking from");
+    the enemy zones next to it as the board stands (M1, "You can only attack an enemy zone
+    that neighbors one of your zones", never a teammate's), or any enemy zone when Megatron in
+    vehicle form stands there ("MEGATRON can attack any zone", A3: from his own zone)."""
+    zone = state.zones[source]
+    if zone.owner != seat or zone.pieces < data.ATTACK_FROM.value:
+        return []
+    me = state.seats[seat]
+    flies = zone.leader and me.leader == data.MEGATRON and me.form == data.VEHICLE
+    near = live_places(state) if flies else neighbours(state, source)
+    friends = (NOBODY, seat, *teammates(state, seat))
+    return sorted(p for p in near if state.zones[p].owner not in friends)
 
 
 def one_to(most: int) -> str:

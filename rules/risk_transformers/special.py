@@ -435,19 +435,21 @@ def phase_two_actions(state: State) -> list[Action]:
                    if state.board.card(c).effect != "back-up")
     if others:
         found.append(card_action("play", others, "a card the table applies"))
-    if back_up_cards(state):
-        found.append(back_up_action(state, tuple(back_up_cards(state))))
+    moving = back_up_action(state, tuple(back_up_cards(state)))
+    if moving is not None:
+        found.append(moving)
     return found
 
 
-def back_up_action(state: State, cards: tuple[str, ...]) -> Action:
-    """``back-up card=... from=... to=...``: a Phase 2 back-up card's move."""
-    mine = tuple(state.places[p] for p in controlled(state, state.current))
-    fields = (FieldSpec(name="card", kind="str", choices=cards),
-              FieldSpec(name="from", kind="str", choices=mine),
-              FieldSpec(name="to", kind="str", choices=mine),
-              *(FieldSpec(name=name, kind=kind, required=False)
-                for name, kind in (("robots", "int"), ("vehicles", "int"), ("leader", "bool"))))
+def back_up_action(state: State, cards: tuple[str, ...]) -> Action | None:
+    """``back-up card=... from=... to=...``: a Phase 2 back-up card's move; None when no zone
+    has a route (:func:`.backup.route_fields`)."""
+    if not cards:
+        return None
+    card = FieldSpec(name="card", kind="str", choices=cards)
+    fields = backup.route_fields(state, state.current, card)
+    if not fields:
+        return None
     return lambda actors: ActionSpec(type="back-up", actors=actors, fields=fields,
                                      doc="pieces to a connected zone, with a back-up card")
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from msgspec.structs import replace
 
 from tabletape.ledger.events import GameStarted
 from tabletape.ledger.store import Ledger
+from tabletape.rules.kernel import ActionSpec
 from tabletape.rules.risk_transformers.events import Placed
 from tabletape.rules.risk_transformers.game import RiskTransformers
 from tabletape.rules.risk_transformers.moves import allowed_places
@@ -63,3 +65,14 @@ def recorded_game(ledger: Ledger, players: int = 2, **options: Any) -> str:
                         tabletape_version="test", players=names,
                         options=GAME.options(options, names))
     return ledger.create(begun, prefix=GAME.short)
+
+
+NAMED = ("zone", "from", "target", "card")
+"""Fields naming a zone or a card: the rules always list what they may be."""
+
+
+def unfillable(actions: Iterable[ActionSpec]) -> list[tuple[str, str]]:
+    """The (action, field) pairs offered with a required zone or card field that lists no
+    choice: an action no one could record."""
+    return [(spec.type, field.name) for spec in actions for field in spec.fields
+            if field.name in NAMED and field.required and not field.choices]

@@ -11,7 +11,7 @@ from tabletape.rules.actions import ParsedAction, event_from
 from tabletape.rules.kernel import ActionSpec, IllegalAction
 from tabletape.rules.risk_transformers.events import EVENTS
 from tabletape.rules.risk_transformers.state import State, invariant_errors
-from tests.risk_transformers.helpers import GAME, dealt, playing
+from tests.risk_transformers.helpers import GAME, dealt, playing, unfillable
 
 TYPES = {event.__struct_config__.tag: event for event in EVENTS}
 START = playing(2)
@@ -47,6 +47,7 @@ def test_legal_sequences_keep_the_invariants(draw: st.DataObject, moves: int) ->
             break
         actions = GAME.legal_actions(state)
         assert actions, "a turn always offers something"
+        assert unfillable(actions) == [], "an offered action lists no zone or card to name"
         spec = draw.draw(st.sampled_from(actions))
         event = event_from(ParsedAction(spec.type, values(state, spec, draw.draw), None),
                            TYPES)
