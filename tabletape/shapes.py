@@ -304,6 +304,18 @@ class ExportedTables(Closed):
     tables: dict[str, int]
 
 
+class ExportedSite(Closed):
+    """``export --html DIR --json``: the site written and the games left out of it."""
+
+    directory: str
+    games: COUNT
+    """Games listed on the index, each with its page."""
+    pages: list[str]
+    """Every page written, relative to ``directory``: ``index.html`` first."""
+    left_out: dict[str, str]
+    """Game id -> why it was left out (its log does not verify or does not fold)."""
+
+
 class ExportedPlays(Closed):
     """``export [GAME] --bgstats FILE --json`` and ``--bgg-xml FILE --json``: the plays
     written for the app, and the games left out with why."""
@@ -425,8 +437,9 @@ OUTPUTS: dict[str, Output] = {
                    "A game's standings over time, its dice and its battles"),
     "stats": Output((StatsReport, list[StatsReport]), ("stats REPORT --json", "stats --json"),
                     "A report (a list of them without REPORT)"),
-    "export": Output((ExportedLog, ExportedTables, ExportedPlays, PlayLink),
+    "export": Output((ExportedLog, ExportedTables, ExportedSite, ExportedPlays, PlayLink),
                      ("export GAME --jsonl FILE --json", "export --parquet DIR --json",
+                      "export --html DIR --json",
                       "export [GAME] --bgstats FILE --json", "export [GAME] --bgg-xml FILE --json",
                       "export GAME --bgstats-link --json"),
                      "What was exported"),

@@ -188,6 +188,14 @@ def test_games_are_listed_newest_first(ledger: Ledger,
     assert list(index(built[0]).games()) == [row["game"] for row in order]
 
 
+def test_the_json_answer_fits_the_published_export_schema(
+        built: tuple[Path, dict[str, Any]]) -> None:
+    from tests.test_i16_schema import problems
+
+    assert problems("outputs/export", built[1]) == []
+    assert problems("outputs/export", {**built[1], "pages": "index.html"}) != []
+
+
 def test_every_link_resolves_to_a_page_written(built: tuple[Path, dict[str, Any]]) -> None:
     directory, answer = built
     page = index(directory)
