@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tabletape.ledger import Record
 from tabletape.queries.series import (
     BattleOutcome,
     DiceFaces,
     GameSeries,
     LeagueSeries,
     changing_figures,
+    game_series,
 )
 from tabletape.replay.charts import bars, bars_against, line_chart
 
@@ -89,6 +91,12 @@ def length_chart(lengths: Mapping[str, Sequence[int]]) -> str:
 def game_charts(series: GameSeries) -> list[str]:
     """Every chart of one game: standings, dice, battles (those it has data for)."""
     return [*standings_charts(series), *dice_charts(series.dice), *battle_charts(series.battles)]
+
+
+def log_charts(game: str, records: Sequence[Record]) -> list[str]:
+    """Every chart of one game from its verified log: what its replay page shows (``replay
+    --html`` and each page of ``export --html``)."""
+    return game_charts(game_series(game, records))
 
 
 def league_charts(league: LeagueSeries) -> list[str]:

@@ -30,7 +30,6 @@ from tabletape.ledger.errors import TabletapeError
 from tabletape.ledger.store import fsync_dir, os_failure
 from tabletape.queries import series_charts
 from tabletape.queries.reports import all_reports, run_reports
-from tabletape.queries.series import game_series
 from tabletape.queries.site_index import PAGES, IndexGame, index_page, listed_games, page_path
 from tabletape.queries.transfer import inside_ledger
 from tabletape.replay.page import game_page
@@ -108,18 +107,12 @@ def write_pages(store: Ledger, stage: Path, games: Sequence[IndexGame], left_out
     for done, game in enumerate(games, 1):
         records = verified_records(store, game.game, left_out)
         if records is not None:
-            write_file(stage / page_path(game.game),
-                       game_page(game.game, records, charts=game_charts(game.game, records)))
+            charts = series_charts.log_charts(game.game, records)
+            write_file(stage / page_path(game.game), game_page(game.game, records, charts=charts))
             written.add(game.game)
         if progress is not None:
             progress(done, len(games))
     return written
-
-
-def game_charts(game: str, records: list[Record]) -> list[str]:
-    """The charts on a game's page: its standings over time, dice and battles, as ``replay
-    --html`` draws them."""
-    return series_charts.game_charts(game_series(game, records))
 
 
 def write_file(path: Path, text: str) -> None:

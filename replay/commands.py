@@ -104,23 +104,15 @@ def replay(
 def write_html(game: str, records: list[Record], at: str | None, target: Path) -> None:
     """``replay --html``: the replay page (:func:`tabletape.replay.page.game_page`), starting at
     ``at``, written whole or not at all (``-``: standard output)."""
+    from tabletape.queries.series_charts import log_charts  # queries uses replay, not back
     from tabletape.replay.page import game_page, write_atomic
 
     with err.status(f"Drawing the table at each of {len(records)} events…"):  # a terminal only
-        page = game_page(game, records, at=at, charts=game_charts(game, records))
+        page = game_page(game, records, at=at, charts=log_charts(game, records))
     if is_stdio(target):
         sys.stdout.write(page)
         return
     write_atomic(target, page)
-
-
-def game_charts(game: str, records: list[Record]) -> list[str]:
-    """The charts of one game (standings over time, dice against fair, battles against odds),
-    drawn from the catalog's series of it (queries uses replay; the page does not import it)."""
-    from tabletape.queries.series import game_series
-    from tabletape.queries.series_charts import game_charts as charts_of
-
-    return charts_of(game_series(game, records))
 
 
 def print_narration(game: str, records: list[Record], at: str | None, as_json: bool,

@@ -22,7 +22,7 @@ import pytest
 from rich.console import Console
 
 from tabletape.ledger import Ledger, Record
-from tabletape.replay.commands import game_charts
+from tabletape.queries.series_charts import log_charts
 from tabletape.replay.demo import run_demo
 from tabletape.replay.engine import Replay
 from tabletape.replay.narrate import join_sentences, narrate_game, turn_group
@@ -82,7 +82,7 @@ class Game:
         self.game = game
         self.records = records
         self.file = folder / f"{game}.html"
-        page = game_page(game, records, charts=game_charts(game, records))
+        page = game_page(game, records, charts=log_charts(game, records))
         self.file.write_text(page, encoding="utf-8")
         self.told = {line.seq: join_sentences(line.sentences)
                      for line in narrate_game(game, records)}
