@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,10 +26,9 @@ from tabletape.replay.demo import run_demo
 from tabletape.replay.engine import Replay
 from tabletape.replay.narrate import join_sentences, narrate_game, turn_group
 from tabletape.replay.page import game_page
+from tests.browser import launched_browser
 from tests.replay.conftest import STORY, record_script, run
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SIZES = {"phone": (360, 800), "desktop": (1280, 800)}
 DEMO_GAMES = ("risk-strike", "marvel-united", "risk-deep-space", "risk-transformers")
 SIMULATED = ("risk-deep-space", "risk-transformers")
@@ -38,32 +36,9 @@ SIMULATED_EVENTS = 150
 """A simulated game's first events (a prefix of a log is a log): long enough for many turns."""
 
 
-def chromium() -> str | None:
-    for candidate in (os.environ.get("TABLETAPE_CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return None
-
-
-def skip(reason: str) -> None:
-    print(f"browser tests skipped: {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    executable = chromium()
-    if executable is None:
-        skip("no Chromium found (/usr/bin/chromium; .ci/run installs Debian's package)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip("playwright is not installed (it is in the test extra)")
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    yield from launched_browser()
 
 
 @pytest.fixture(scope="module")

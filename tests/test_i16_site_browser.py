@@ -23,27 +23,15 @@ from tabletape.ledger import Ledger
 from tabletape.replay.demo import run_demo
 from tabletape.replay.simulate import simulate
 from tabletape.rules.kernel import manifests
+from tests.browser import launched_browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 SIZES = ((360, 800), (1280, 800))
 LONG_ID = "rs" + "x" * 120
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    chromium = shutil.which("chromium") or (CHROMIUM if Path(CHROMIUM).exists() else None)
-    if chromium is None:
-        pytest.skip("no Chromium installed (/usr/bin/chromium): the browser tests cannot run")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install -e '.[test]')")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, args=ARGS)
-        yield launched
-        launched.close()
+    yield from launched_browser()
 
 
 @pytest.fixture(scope="module")
