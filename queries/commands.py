@@ -275,8 +275,12 @@ def sql_command(
     as_json: Annotated[bool, typer.Option(
         "--json", help="Same as --format json.")] = False,
     include_simulated: IncludeSimulatedOption = False,
+    parquet: Annotated[Path | None, typer.Option(
+        "--parquet", help="Query the Parquet export in this folder (`export --parquet DIR`) "
+                          "instead of the ledger's catalog; no ledger needed.")] = None,
 ) -> None:
-    """Run a read-only SQL query on the catalog (synced with the logs first).
+    """Run a read-only SQL query on the catalog (synced with the logs first), or on a Parquet
+    export (--parquet DIR).
 
     The tables show games people recorded; simulated ones too with --include-simulated (the
     all_<table> tables always hold every game)."""
@@ -287,6 +291,12 @@ def sql_command(
         output_format = chosen_format(output_format, as_json, SqlFormat.table, SqlFormat.json)
         if output_format is SqlFormat.parquet:
             check_parquet_target(output)
+        if parquet is not None:
+            if include_simulated:
+                raise QueryRefused("--include-simulated goes with a ledger: an export holds the "
+                                   "games people recorded only")
+            sql_on_export(parquet, query, output_format, output, force=force)
+            return
         if output is not None and not is_stdio(output):
             check_output(output, Ledger(ledger).root, force=force)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
@@ -298,6 +308,28 @@ def sql_command(
             relation = con.sql(query)
             if relation is None:
                 return
+            write_result(relation, output_format, output)
+
+
+def sql_on_export(directory: Path, query: str, output_format: SqlFormat, output: Path | None,
+                  *, force: bool) -> None:
+    """``sql --parquet DIR``: the query on views over the export's files (an in-memory
+    connection; the statement was checked read-only before). No ledger is opened."""
+    import duckdb
+
+    from tabletape.queries.parquet import open_export
+
+    if output is not None and not is_stdio(output):
+        if output.resolve().is_relative_to(directory.resolve()):
+            raise QueryRefused(f"{output} is inside the export {directory}: write results "
+                               "outside it")
+        if output.exists() and not force:
+            raise QueryRefused(f"{output} exists: pass --force to overwrite it, or choose "
+                               "another file")
+    with duckdb.connect() as con:
+        open_export(con, directory)
+        relation = con.sql(query)
+        if relation is not None:
             write_result(relation, output_format, output)
 
 
@@ -395,7 +427,7 @@ def text_output(output: Path | None) -> Iterator[Any]:
 def write_parquet(relation: duckdb.DuckDBPyRelation, output: Path) -> None:
     """The rows as Parquet at ``output``, or on standard output for ``-`` (via a scratch file,
     since Parquet is written whole)."""
-    from tabletape.queries.transfer import portable
+    from tabletape.queries.parquet import portable
 
     typed = list(zip(relation.columns, map(str, relation.types), strict=True))
     portable_rows = relation.project(portable(typed))
@@ -595,7 +627,8 @@ def export_command(
                         "output).")] = None,
     parquet: Annotated[Path | None, typer.Option(
         "--parquet", help="Write every catalog table as Parquet under this folder, "
-                          "partitioned by game kind.")] = None,
+                          "partitioned by game kind and month of play, replacing an earlier "
+                          "export there.")] = None,
     html: Annotated[Path | None, typer.Option(
         "--html", help="Write a site of every game (an index with the league tables, a page "
                        "per game) to this folder, replacing an earlier export there.")] = None,
@@ -628,7 +661,8 @@ def export_command(
     every game to share (--html), or plays for BG Stats (--bgstats, --bgstats-link) and
     BoardGameGeek (--bgg-xml)."""
     from tabletape.queries.catalog import catalog_path, opened
-    from tabletape.queries.transfer import export_log, export_parquet
+    from tabletape.queries.parquet import export_parquet
+    from tabletape.queries.transfer import export_log
 
     with catalog_errors():
         if html is None and (kind or player or since):
@@ -674,7 +708,7 @@ def export_command(
                 counts = export_parquet(con, parquet, store.root)
             result = {"directory": str(parquet), "tables": counts}
             message = (f"Exported {len(counts)} tables ({sum(counts.values())} rows) to "
-                       f"{parquet}, partitioned by kind.")
+                       f"{parquet}, partitioned by kind and month.")
     if as_json:
         print_json(result)
     else:

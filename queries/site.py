@@ -209,7 +209,8 @@ def staged(directory: Path) -> Iterator[Path]:
     try:
         yield stage
         for folder in (stage / PAGES, stage):
-            fsync_dir(folder)
+            if folder.is_dir():  # a Parquet export (queries.parquet) stages here too, no pages
+                fsync_dir(folder)
         stage.chmod(0o777 & ~current_umask())  # mkdtemp's folder is private: as mkdir makes it
         replace_folder(stage, target)
         fsync_dir(target.parent)

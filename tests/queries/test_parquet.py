@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import tabletape
 from tabletape.ledger import Ledger
 from tabletape.queries.catalog import catalog_path, opened, sync
-from tabletape.queries.transfer import export_parquet
+from tabletape.queries.parquet import export_parquet
 from tests.queries.conftest import EPOCH, record, start_game
 from tests.tinygame import Rolled
 
@@ -45,7 +45,7 @@ def test_seeds_and_times_round_trip_through_duckdb(seeded: Ledger, tmp_path: Pat
     export(seeded, tmp_path / "out")
     con = duckdb.connect()
     con.execute("SET TimeZone = 'Asia/Tokyo'")  # the reader's zone must not shift instants
-    games = f"read_parquet('{tmp_path}/out/games/*/*.parquet', hive_partitioning = true)"
+    games = f"read_parquet('{tmp_path}/out/games/**/*.parquet', hive_partitioning = true)"
     types = dict(con.execute(f"SELECT column_name, column_type FROM (DESCRIBE "
                              f"SELECT seed, started FROM {games})").fetchall())
     assert types == {"seed": "BIGINT", "started": "TIMESTAMP WITH TIME ZONE"}
@@ -53,7 +53,7 @@ def test_seeds_and_times_round_trip_through_duckdb(seeded: Ledger, tmp_path: Pat
     assert rows == {"ty-seed": SEED, "ty-max": LARGEST}
     (started,) = con.execute(f"SELECT started FROM {games} WHERE game = 'ty-seed'").fetchone()
     assert started == EPOCH  # an aware datetime: the same instant in any zone
-    events = f"read_parquet('{tmp_path}/out/events/*/*.parquet', hive_partitioning = true)"
+    events = f"read_parquet('{tmp_path}/out/events/**/*.parquet', hive_partitioning = true)"
     (at,) = con.execute(f"SELECT recorded_at FROM {events} WHERE game = 'ty-seed' AND seq = 2"
                         ).fetchone()
     assert at == datetime.fromisoformat(Ledger(seeded.root).records("ty-seed")[1].at)

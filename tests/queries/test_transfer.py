@@ -118,7 +118,7 @@ def test_parquet_export_partitioned_by_kind_and_replayable(source: Ledger,
         for table, n in counts.items():
             if n:
                 con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet("
-                            f"'{folder}/{table}/*/*.parquet', hive_partitioning = true)")
+                            f"'{folder}/{table}/**/*.parquet', hive_partitioning = true)")
                 assert con.execute(f"SELECT count(*) FROM {table}").fetchone() == (n,)
         assert con.execute("SELECT count(*) FROM dice WHERE kind = 'tiny'").fetchone() == (2,)
         for game in source.game_ids():

@@ -1,0 +1,276 @@
+"""The catalog as Parquet a data team can use: ``export --parquet DIR`` and ``sql --parquet DIR``.
+
+``DIR/<table>/kind=<kind>/month=<YYYY-MM>/data_0.parquet`` (Hive partitions by game kind and the
+UTC month the game started), every file carrying key-value metadata (:func:`file_metadata`),
+and ``DIR/_tabletape.json`` (:data:`MANIFEST`) saying what was exported: versions, time, each
+table's rows, columns and JSON columns. The export is built whole in a hidden folder beside
+``DIR`` and renamed into place (:func:`tabletape.queries.site.staged`), so a reader never sees
+half an export and a failed one leaves the earlier export as it was.
+
+Types read back exactly by DuckDB, pyarrow, polars and Spark (:func:`portable`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tabletape.ledger.errors import TabletapeError
+from tabletape.queries.projections import quote
+from tabletape.queries.transfer import TransferError, inside_ledger
+
+if TYPE_CHECKING:
+    import duckdb
+
+MANIFEST = "_tabletape.json"
+"""The file that says a folder is a Parquet export tabletape wrote (and may replace). Its name
+starts with ``_``, which Hive-style readers (Spark, Trino) skip."""
+
+PARTITIONS = ("kind", "month")
+"""Hive partition columns, outermost first: the game's kind, the UTC month it started."""
+
+METADATA_PREFIX = "tabletape."
+
+
+class ParquetRefused(TabletapeError):
+    """A folder that is not a Parquet export to read, or one an export may not replace."""
+
+    exit_code = 2
+
+
+class ParquetNotWritten(TabletapeError):
+    """The export could not be written; the earlier export (if any) is as it was (exit 1)."""
+
+    exit_code = 1
+
+
+def portable(columns: list[tuple[str, str]]) -> str:
+    """Select expressions for ``(name, DuckDB type)`` columns, in types Parquet keeps exactly.
+
+    * ``HUGEINT`` (the catalog's ``seed``) as ``BIGINT``: Parquet has no 128-bit integer, and
+      DuckDB writes HUGEINT as DOUBLE, which rounds a seed like 4037046547977563902. Every seed
+      tabletape draws or accepts is in 0..2**63-1 (``new --seed`` refuses others), so BIGINT
+      holds each exactly; a seed outside it (a hand-made log) fails the export, never rounds.
+    * ``TIMESTAMP`` (UTC by the ledger's convention) as a UTC instant (``TIMESTAMPTZ``), so
+      readers in any time zone see the same moment; ``timezone('UTC', …)`` does not depend on
+      the session's ``TimeZone``.
+    * ``JSON`` as plain text (``VARCHAR``): DuckDB's JSON annotation reads back as binary in
+      polars and as an extension type in pyarrow; text reads the same everywhere (which
+      columns hold JSON is in each file's metadata and the manifest).
+
+    >>> print(portable([("seed", "HUGEINT"), ("started", "TIMESTAMP"), ("options", "JSON")]))
+    CAST(seed AS BIGINT) AS seed, timezone('UTC', started) AS started, CAST(options AS VARCHAR) ...
+    """
+    casts = {"HUGEINT": "CAST({} AS BIGINT)", "TIMESTAMP": "timezone('UTC', {})",
+             "JSON": "CAST({} AS VARCHAR)"}
+    expressions = []
+    for name, type_ in columns:
+        column = quote(name)
+        cast = casts.get(type_)
+        expressions.append(column if cast is None else f"{cast.format(column)} AS {column}")
+    return ", ".join(expressions)
+
+
+def public_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The catalog's tables people query: the view over each stored ``all_`` table (what
+    ``sql`` shows, simulated games left out unless ``include_simulated`` is set)."""
+    return [row[0] for row in con.execute(
+        "SELECT v.table_name FROM information_schema.tables v JOIN information_schema.tables t "
+        "ON t.table_schema = 'main' AND t.table_type = 'BASE TABLE' "
+        "AND t.table_name = 'all_' || v.table_name "
+        "WHERE v.table_schema = 'main' AND v.table_type = 'VIEW' ORDER BY v.table_name"
+    ).fetchall()]
+
+
+def table_columns(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[str, str]]:
+    """``(name, DuckDB type)`` of each of ``table``'s columns, in order."""
+    return [(name, type_) for name, type_ in con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = "
+        "'main' AND table_name = ? ORDER BY ordinal_position", [table]).fetchall()]
+
+
+def partitioned_select(table: str, columns: list[tuple[str, str]]) -> str:
+    """``table``'s rows in portable types, then its game's ``kind`` and ``month`` of play.
+
+    >>> print(partitioned_select("dice", [("game", "VARCHAR"), ("kind", "VARCHAR")]))
+    SELECT game, kind, month FROM (SELECT t.* EXCLUDE (kind), g.kind, strftime(g.started, ...
+    """
+    data = [(name, type_) for name, type_ in columns if name not in PARTITIONS]
+    rows = "t.* EXCLUDE (kind)" if any(name == "kind" for name, _ in columns) else "t.*"
+    source = (f"SELECT {rows}, g.kind, strftime(g.started, '%Y-%m') AS month FROM {quote(table)} "
+              "t JOIN (SELECT game, kind, started FROM games) g USING (game)")
+    return f"SELECT {portable(data)}, {', '.join(PARTITIONS)} FROM ({source})"
+
+
+def file_metadata(versions: dict[str, str], table: str, json_columns: list[str]) -> str:
+    """The ``KV_METADATA`` struct of a table's files: ``versions`` (tabletape, catalog, export
+    time), the table, its JSON columns (comma-separated), every key prefixed ``tabletape.``.
+
+    >>> file_metadata({"version": "1"}, "games", ["options"])
+    "{'tabletape.version': '1', 'tabletape.table': 'games', 'tabletape.json_columns': 'options'}"
+    """
+    entries = {**versions, "table": table, "json_columns": ",".join(json_columns)}
+    return "{" + ", ".join(f"{literal(METADATA_PREFIX + key)}: {literal(value)}"
+                           for key, value in entries.items()) + "}"
+
+
+def literal(text: str) -> str:
+    """``text`` as a SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def check_target(directory: Path, ledger_root: Path | None) -> Path:
+    """The folder an export replaces, spelled out; refused when it is the ledger (or in it, or
+    around it), a file, a link, the current folder, or a folder holding anything but an earlier
+    export (its :data:`MANIFEST`): no file of anyone's is lost to an export."""
+    from tabletape.queries.site import spelled_out
+
+    target = spelled_out(directory)
+    if ledger_root is not None and inside_ledger(target, ledger_root):
+        raise TransferError(f"{directory} is inside the ledger {ledger_root} (or holds it): "
+                            "export to a folder outside it")
+    if target.is_symlink():
+        raise ParquetRefused(f"{directory} is a link: name the folder itself, or another one")
+    if not target.exists():
+        if not target.parent.is_dir():
+            raise ParquetRefused(f"cannot export to {directory}: the folder {target.parent} does "
+                                 "not exist (create it first)")
+        return target
+    if not target.is_dir():
+        raise ParquetRefused(f"{directory} is a file: the export is a folder; name a new folder")
+    here = Path.cwd().resolve()
+    if target.resolve() in (here, *here.parents):
+        raise ParquetRefused(f"{directory} is the current folder or holds it: the export "
+                             "replaces its whole folder, so name a new folder")
+    if os.listdir(target) and not (target / MANIFEST).is_file():
+        raise ParquetRefused(f"{directory} holds files and no {MANIFEST} (an export did not "
+                             "write it): name a new or empty folder")
+    return target
+
+
+def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path,
+                   ledger_root: Path | None = None) -> dict[str, int]:
+    """Every catalog table as Parquet under ``directory/<table>/kind=…/month=…/``, replacing an
+    earlier export whole; rows per table. Never the ledger ``ledger_root`` or around it."""
+    from tabletape.queries.site import SiteNotWritten, staged
+
+    target = check_target(directory, ledger_root)
+    versions = export_versions()
+    manifest: dict[str, Any] = {**versions, "partitions": list(PARTITIONS), "tables": {}}
+    try:
+        with staged(target) as stage:
+            for table in public_tables(con):
+                manifest["tables"][table] = write_table(con, stage, table, versions)
+            write_manifest(stage / MANIFEST, manifest)
+            sync_files(stage)
+    except SiteNotWritten as error:
+        raise ParquetNotWritten(str(error)) from None
+    return {table: entry["rows"] for table, entry in manifest["tables"].items()}
+
+
+def export_versions() -> dict[str, str]:
+    """What every file's metadata and the manifest say: tabletape's version, the catalog's,
+    the export's time (UTC, ISO ending in ``Z``)."""
+    from tabletape import version
+    from tabletape.queries.schema import CATALOG_VERSION
+
+    now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+    return {"version": version(), "catalog_version": CATALOG_VERSION,
+            "exported_at": now.isoformat(timespec="seconds") + "Z"}
+
+
+def write_table(con: duckdb.DuckDBPyConnection, stage: Path, table: str,
+                versions: dict[str, str]) -> dict[str, Any]:
+    """``table``'s partitions under ``stage/<table>``; its manifest entry (rows, columns as the
+    catalog types them, JSON columns). A write DuckDB cannot do is :class:`OSError`."""
+    import duckdb
+
+    columns = table_columns(con, table)
+    json_columns = [name for name, type_ in columns if type_ == "JSON"]
+    select = partitioned_select(table, columns)
+    (rows,) = con.execute(f"SELECT count(*) FROM ({select})").fetchone()  # type: ignore[misc]
+    folder = str(stage / table).replace("'", "''")
+    try:
+        con.execute(f"COPY ({select}) TO '{folder}' (FORMAT PARQUET, PARTITION_BY "
+                    f"({', '.join(PARTITIONS)}), KV_METADATA "
+                    f"{file_metadata(versions, table, json_columns)})")
+    except duckdb.IOException as error:
+        raise OSError(f"cannot write {table}: {error}") from None
+    return {"rows": rows, "columns": dict(columns),
+            "json_columns": json_columns}
+
+
+def write_manifest(path: Path, manifest: dict[str, Any]) -> None:
+    with path.open("x", encoding="utf-8") as file:
+        json.dump(manifest, file, indent=2)
+        file.write("\n")
+
+
+def sync_files(stage: Path) -> None:
+    """Every file and folder under ``stage`` on the disk before it is renamed into place."""
+    from tabletape.ledger.store import fsync_dir
+
+    for folder, _, files in os.walk(stage, topdown=False):
+        for name in files:
+            fd = os.open(Path(folder) / name, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        fsync_dir(Path(folder))
+
+
+# -- reading an export ---------------------------------------------------------------------------
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """The manifest of the export in ``directory``; a folder that is not one is refused."""
+    path = directory / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        tables = manifest["tables"]
+        assert isinstance(tables, dict)
+    except FileNotFoundError:
+        raise ParquetRefused(f"{directory} is not a tabletape Parquet export (no {MANIFEST}): "
+                             "name a folder `tabletape export --parquet` wrote") from None
+    except (OSError, ValueError, KeyError, AssertionError, TypeError) as error:
+        raise ParquetRefused(f"{path} cannot be read as an export's manifest "
+                             f"({type(error).__name__}): export again") from None
+    return manifest
+
+
+def open_export(con: duckdb.DuckDBPyConnection, directory: Path) -> None:
+    """Views on ``con`` named like the catalog's tables over the export in ``directory``: the
+    catalog's columns and types (JSON columns as JSON again), then ``kind`` and ``month``."""
+    manifest = read_manifest(directory)
+    for table, entry in manifest["tables"].items():
+        con.execute(f"CREATE VIEW {quote(table)} AS {export_view(directory, table, entry)}")
+
+
+def export_view(directory: Path, table: str, entry: dict[str, Any]) -> str:
+    """The SELECT over ``table``'s files (none when it had no rows: an empty table)."""
+    columns = [(name, type_) for name, type_ in entry["columns"].items()
+               if name not in PARTITIONS]
+    if not entry["rows"]:
+        empty = ", ".join(f"CAST(NULL AS {type_}) AS {quote(name)}" for name, type_ in columns)
+        return f"SELECT {empty}, NULL::VARCHAR AS kind, NULL::VARCHAR AS month WHERE false"
+    typed = ", ".join(f"{catalog_type(quote(name), type_)} AS {quote(name)}"
+                      for name, type_ in columns)
+    files = str(directory / table / "**" / "*.parquet").replace("'", "''")
+    return (f"SELECT {typed}, kind, month FROM read_parquet('{files}', hive_partitioning = "
+            "true, hive_types = {'kind': 'VARCHAR', 'month': 'VARCHAR'})")
+
+
+def catalog_type(column: str, type_: str) -> str:
+    """``column`` read from Parquet back in the catalog's ``type_`` (a UTC instant as the
+    catalog's UTC ``TIMESTAMP``, whatever the session's time zone).
+
+    >>> catalog_type("started", "TIMESTAMP"), catalog_type("seed", "HUGEINT")
+    ("timezone('UTC', started)", 'CAST(seed AS HUGEINT)')
+    """
+    if type_ == "TIMESTAMP":
+        return f"timezone('UTC', {column})"
+    return f"CAST({column} AS {type_})"
