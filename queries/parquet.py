@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -231,15 +232,46 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     path = directory / MANIFEST
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
-        tables = manifest["tables"]
-        assert isinstance(tables, dict)
+        problem = manifest_problem(manifest)
     except FileNotFoundError:
         raise ParquetRefused(f"{directory} is not a tabletape Parquet export (no {MANIFEST}): "
                              "name a folder `tabletape export --parquet` wrote") from None
-    except (OSError, ValueError, KeyError, AssertionError, TypeError) as error:
-        raise ParquetRefused(f"{path} cannot be read as an export's manifest "
-                             f"({type(error).__name__}): export again") from None
-    return manifest
+    except (OSError, ValueError) as error:
+        problem = type(error).__name__
+    if problem:
+        raise ParquetRefused(f"{path} cannot be read as an export's manifest ({problem}): "
+                             "export again")
+    return dict(manifest)
+
+
+NAME = re.compile(r"[a-z_][a-z0-9_]*")
+TYPE = re.compile(r"[A-Z][A-Z0-9_]*(\[\])*")
+
+
+def manifest_problem(manifest: Any) -> str:
+    """What makes ``manifest`` unusable, or ``""``: its table and column names and types become
+    SQL and paths, so each must look as a catalog's do (a hostile file runs nothing).
+
+    >>> manifest_problem({"tables": {"t": {"rows": 1, "columns": {"a": "INTEGER[]"}}}})
+    ''
+    >>> manifest_problem({"tables": {"t": {"rows": 1, "columns": {"a": "INT); DROP"}}}})
+    "column t.a has the type 'INT); DROP'"
+    """
+    tables = manifest.get("tables") if isinstance(manifest, dict) else None
+    if not isinstance(tables, dict):
+        return "no tables"
+    for table, entry in tables.items():
+        if not NAME.fullmatch(table):
+            return f"a table named {table!r}"
+        if not isinstance(entry, dict) or not isinstance(entry.get("rows"), int) or \
+                not isinstance(entry.get("columns"), dict):
+            return f"table {table} has no rows count or columns"
+        for name, type_ in entry["columns"].items():
+            if not NAME.fullmatch(name):
+                return f"a column of {table} named {name!r}"
+            if not isinstance(type_, str) or not TYPE.fullmatch(type_):
+                return f"column {table}.{name} has the type {type_!r}"
+    return ""
 
 
 def open_export(con: duckdb.DuckDBPyConnection, directory: Path) -> None:

@@ -246,3 +246,20 @@ def test_sql_parquet_refuses_a_folder_that_is_no_export(tmp_path: Path) -> None:
     (tmp_path / parquet.MANIFEST).write_text("{not json")
     code, output = run("sql", "--parquet", str(tmp_path), "SELECT 1")
     assert code == 2 and "cannot be read as an export's manifest" in said(output), output
+
+
+@pytest.mark.parametrize("change", [
+    {"columns": {"game": "VARCHAR) AS game FROM range(1); COPY (SELECT 1) TO 'evil.csv'; --"}},
+    {"columns": {"game; DROP": "VARCHAR"}},
+    {"rows": "many"},
+])
+def test_sql_parquet_refuses_a_hostile_manifest(league: Ledger, tmp_path: Path,
+                                                change: dict[str, Any]) -> None:
+    export(league, tmp_path / "out")
+    path = tmp_path / "out" / parquet.MANIFEST
+    manifest = json.loads(path.read_text())
+    manifest["tables"]["games"].update(change)
+    path.write_text(json.dumps(manifest))
+    code, output = run("sql", "--parquet", str(tmp_path / "out"), "SELECT count(*) FROM games")
+    assert code == 2 and "cannot be read as an export's manifest" in said(output), output
+    assert not (Path.cwd() / "evil.csv").exists()
