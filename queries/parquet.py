@@ -230,6 +230,7 @@ def sync_files(stage: Path) -> None:
 def read_manifest(directory: Path) -> dict[str, Any]:
     """The manifest of the export in ``directory``; a folder that is not one is refused."""
     path = directory / MANIFEST
+    manifest: Any = None
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
         problem = manifest_problem(manifest)
