@@ -16,6 +16,7 @@ import datetime
 import json
 import os
 import re
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -155,21 +156,78 @@ def check_target(directory: Path, ledger_root: Path | None) -> Path:
 def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path,
                    ledger_root: Path | None = None) -> dict[str, int]:
     """Every catalog table as Parquet under ``directory/<table>/kind=…/month=…/``, replacing an
-    earlier export whole; rows per table. Never the ledger ``ledger_root`` or around it."""
+    earlier export whole; rows per table. Never the ledger ``ledger_root`` or around it.
+
+    Incremental: a partition whose games are what the earlier export in ``directory`` had
+    (:func:`fingerprints`) is not written again; its files are linked (or copied) from there.
+    """
     from tabletape.queries.site import SiteNotWritten, staged
 
     target = check_target(directory, ledger_root)
     versions = export_versions()
-    manifest: dict[str, Any] = {**versions, "partitions": list(PARTITIONS), "tables": {}}
+    now = fingerprints(con, versions)
+    kept = unchanged(target, now)
+    manifest: dict[str, Any] = {**versions, "partitions": list(PARTITIONS),
+                                "fingerprints": now, "tables": {}}
     try:
         with staged(target) as stage:
             for table in public_tables(con):
-                manifest["tables"][table] = write_table(con, stage, table, versions)
+                manifest["tables"][table] = write_table(con, stage, table, versions, kept=kept)
+                keep_partitions(target / table, stage / table, kept)
             write_manifest(stage / MANIFEST, manifest)
             sync_files(stage)
     except SiteNotWritten as error:
         raise ParquetNotWritten(str(error)) from None
     return {table: entry["rows"] for table, entry in manifest["tables"].items()}
+
+
+PARTITION_KEY = "'kind=' || kind || '/month=' || month"
+"""A row's partition folder, as SQL over ``kind`` and ``month`` (``kind=duel/month=2026-01``)."""
+
+
+def fingerprints(con: duckdb.DuckDBPyConnection, versions: dict[str, str]) -> dict[str, str]:
+    """Each partition's source: a hash of its games' ids, head hashes and rules versions, with
+    tabletape's and the catalog's versions (a new version writes every partition again)."""
+    import hashlib
+
+    games = con.execute(
+        f"SELECT {PARTITION_KEY}, game, head_hash, rules_version FROM (SELECT *, "
+        "strftime(started, '%Y-%m') AS month FROM games) ORDER BY ALL").fetchall()
+    sources: dict[str, list[str]] = {}
+    for key, *game in games:
+        sources.setdefault(key, [versions["version"], versions["catalog_version"]]).append(
+            " ".join(map(str, game)))
+    return {key: hashlib.sha256("\n".join(lines).encode()).hexdigest()
+            for key, lines in sources.items()}
+
+
+def unchanged(target: Path, now: dict[str, str]) -> set[str]:
+    """The partitions the export in ``target`` already holds as ``now`` has them (none when
+    there is no usable earlier export)."""
+    try:
+        earlier = read_manifest(target) if (target / MANIFEST).is_file() else {}
+    except ParquetRefused:
+        return set()
+    before = earlier.get("fingerprints")
+    if not isinstance(before, dict):
+        return set()
+    return {key for key, print_ in now.items() if before.get(key) == print_}
+
+
+def keep_partitions(earlier: Path, table: Path, kept: set[str]) -> None:
+    """Link (or copy) the earlier export's files of each ``kept`` partition into ``table``."""
+    import shutil
+
+    for key in sorted(kept):
+        source = earlier / key
+        if not source.is_dir() or source.is_symlink():
+            continue
+        (table / key).mkdir(parents=True, exist_ok=True)
+        for file in sorted(source.glob("*.parquet")):
+            try:
+                os.link(file, table / key / file.name)
+            except OSError:
+                shutil.copy2(file, table / key / file.name)
 
 
 def export_versions() -> dict[str, str]:
@@ -184,15 +242,20 @@ def export_versions() -> dict[str, str]:
 
 
 def write_table(con: duckdb.DuckDBPyConnection, stage: Path, table: str,
-                versions: dict[str, str]) -> dict[str, Any]:
-    """``table``'s partitions under ``stage/<table>``; its manifest entry (rows, columns as the
-    catalog types them, JSON columns). A write DuckDB cannot do is :class:`OSError`."""
+                versions: dict[str, str], *,
+                kept: AbstractSet[str] = frozenset()) -> dict[str, Any]:
+    """``table``'s partitions under ``stage/<table>``, but the ``kept`` ones; its manifest entry
+    (rows, columns as the catalog types them, JSON columns). A write DuckDB cannot do is
+    :class:`OSError`."""
     import duckdb
 
     columns = table_columns(con, table)
     json_columns = [name for name, type_ in columns if type_ == "JSON"]
     select = partitioned_select(table, columns)
     (rows,) = con.execute(f"SELECT count(*) FROM ({select})").fetchone()  # type: ignore[misc]
+    if kept:
+        select = (f"SELECT * FROM ({select}) WHERE {PARTITION_KEY} NOT IN "
+                  f"({', '.join(map(literal, sorted(kept)))})")
     folder = str(stage / table).replace("'", "''")
     try:
         con.execute(f"COPY ({select}) TO '{folder}' (FORMAT PARQUET, PARTITION_BY "

@@ -166,10 +166,11 @@ def test_a_failed_export_leaves_the_earlier_one_intact(league: Ledger, tmp_path:
     before = {p: p.read_bytes() for p in (tmp_path / "out").rglob("*") if p.is_file()}
     written = parquet.write_table
 
-    def full_disk(con: Any, stage: Path, table: str, versions: dict[str, str]) -> Any:
+    def full_disk(con: Any, stage: Path, table: str, versions: dict[str, str],
+                  **kept: Any) -> Any:
         if table == "games":  # a few tables are written, then the disk is full
             raise OSError(28, "No space left on device")
-        return written(con, stage, table, versions)
+        return written(con, stage, table, versions, **kept)
 
     monkeypatch.setattr(parquet, "write_table", full_disk)
     start_game(league, "duel", ("ann", "bob"), seed=1, game_id="du-one")
@@ -263,3 +264,27 @@ def test_sql_parquet_refuses_a_hostile_manifest(league: Ledger, tmp_path: Path,
     code, output = run("sql", "--parquet", str(tmp_path / "out"), "SELECT count(*) FROM games")
     assert code == 2 and "cannot be read as an export's manifest" in said(output), output
     assert not (Path.cwd() / "evil.csv").exists()
+
+
+def rows_of(folder: Path, table: str) -> list[tuple[Any, ...]]:
+    with duckdb.connect() as con:
+        return sorted(con.execute(f"SELECT * FROM read_parquet('{folder}/{table}/**/*.parquet', "
+                                  "hive_partitioning = true)").fetchall(), key=repr)
+
+
+def test_an_export_writes_only_the_partitions_that_changed(league: Ledger,
+                                                           tmp_path: Path) -> None:
+    export(league, tmp_path / "out")
+    files = {p.relative_to(tmp_path / "out"): os.stat(p).st_ino
+             for p in parquet_files(tmp_path / "out")}
+    record(league, "ty-big", [("ann", Rolled(dice=(1,)))], start=datetime(2026, 3, 1, tzinfo=UTC))
+    export(league, tmp_path / "out")
+    again = {p.relative_to(tmp_path / "out"): os.stat(p).st_ino
+             for p in parquet_files(tmp_path / "out")}
+    assert again.keys() == files.keys()
+    changed = {str(p) for p in files if files[p] != again[p]}
+    assert changed and all("kind=tiny/month=2026-01" in p for p in changed)
+    assert any("kind=tiny/month=2026-02" in str(p) for p in files)  # kept, not written again
+    export(league, tmp_path / "fresh")  # and the result is what a whole export writes
+    for table in ("games", "events", "dice", "battles", "standings"):
+        assert rows_of(tmp_path / "out", table) == rows_of(tmp_path / "fresh", table)
