@@ -302,4 +302,4 @@ def duckdb_games(folder: Path) -> list[str]:
 
     with duckdb.connect() as con:
         return [row[0] for row in con.execute(
-            f"SELECT game FROM read_parquet('{folder}/games/*/*.parquet')").fetchall()]
+            f"SELECT game FROM read_parquet('{folder}/games/**/*.parquet')").fetchall()]
