@@ -40,6 +40,7 @@ from tabletape.ledger.codec import (
 )
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import TABLE, Event, GameStarted, event_type
+from tabletape.ledger.identity import stamp_ms, uuid7
 
 if sys.platform != "win32":
     import fcntl
@@ -441,6 +442,8 @@ class Ledger:
         if game_id is not None:
             check_game_id(game_id)
         first_at = at or utc_stamp()
+        if not started.uid:  # a new game gets its identity here, timed by its first event
+            started = msgspec.structs.replace(started, uid=uuid7(stamp_ms(first_at)))
         line, first = sealed_record(1, first_at, TABLE, event_type(started),
                                     encode_payload(started), GENESIS_HASH)
         data = line + b"\n"

@@ -363,7 +363,8 @@ def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None 
     replay = Replay(game, records)
     last = replay.position(point)
     fork_seq = replay.seq(last)
-    started = msgspec.structs.replace(replay.started, parent=game, fork_seq=fork_seq)
+    started = msgspec.structs.replace(replay.started, parent=game, fork_seq=fork_seq,
+                                        uid="")  # a new game: a new identity
     drafts: list[Draft] = [(replay.records[p].actor, replay.events[p]) for p in range(1, last + 1)]
     stamps = [replay.records[p].at for p in range(1, last + 1)]
     later = sorted((undo.seq, seq) for seq, undo in replay.info.retracted.items()
