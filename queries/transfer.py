@@ -21,6 +21,7 @@ from tabletape.ledger.transfer import (
     TransferError,
     export_log,
     find_same_game,
+    find_same_uid,
     import_log,
     verify_log_bytes,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "export_log",
     "export_parquet",
     "find_same_game",
+    "find_same_uid",
     "game_log_problem",
     "import_log",
     "inside_ledger",
