@@ -136,11 +136,17 @@ def find_same_game(ledger: Ledger, first: bytes,
     return oldest(ledger, [game for game, line in lines.items() if line == first])
 
 
-def find_same_uid(ledger: Ledger, uid: str, seen: dict[str, bytes] | None = None) -> str | None:
+def find_same_uid(ledger: Ledger, uid: str, seen: dict[str, bytes] | None = None,
+                  uids: dict[str, str] | None = None) -> str | None:
     """The id of a game in ``ledger`` whose identity is ``uid``, if any (``seen``: as for
-    :func:`find_same_game`)."""
+    :func:`find_same_game`; ``uids`` remembers each game's identity across calls the same way).
+    """
     lines = first_lines(ledger, {} if seen is None else seen)
-    return oldest(ledger, [game for game, line in lines.items() if line_uid(line) == uid])
+    known = {} if uids is None else uids
+    for game, line in lines.items():
+        if game not in known:
+            known[game] = line_uid(line)
+    return oldest(ledger, [game for game in lines if known[game] == uid])
 
 
 def first_lines(ledger: Ledger, seen: dict[str, bytes]) -> dict[str, bytes]:
@@ -230,6 +236,7 @@ class ImportBatch:
         self.ledger = ledger
         self.check = check
         self.seen: dict[str, bytes] = {}
+        self.uids: dict[str, str] = {}
         self.ready: dict[str, Candidate] = {}
         self.refused: dict[str, str] = {}
 
@@ -297,7 +304,7 @@ class ImportBatch:
                 if data.startswith(stored) else "a different version of it")
             raise TransferError(f"{shown(source)} is already in ledger {self.ledger.root} as game "
                                 f"{same} ({how}); nothing imported")
-        claimed = find_same_uid(self.ledger, uid, self.seen)
+        claimed = find_same_uid(self.ledger, uid, self.seen, self.uids)
         if claimed is not None:
             raise TransferError(f"{shown(source)} has the identity {uid} of game {claimed} in "
                                 f"ledger {self.ledger.root}, but another first event: an altered "
