@@ -40,7 +40,6 @@ from tabletape.ledger.codec import (
 )
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import TABLE, Event, GameStarted, event_type
-from tabletape.ledger.identity import stamp_ms, uuid7
 
 if sys.platform != "win32":
     import fcntl
@@ -437,15 +436,13 @@ class Ledger:
         failure (a full disk) or a crash leaves no game at all, never a half-made one. A chosen
         ``game_id`` must be written like a drawn one (:func:`check_game_id`); without it a fresh
         id is drawn (``prefix``-xxxx; another is drawn if a process takes it
-        first). A ``started`` without a ``uid`` gets a fresh UUIDv7 timed by its first event
+        first). ``started`` is stored as given: the commands that start games give it a ``uid``
         (:mod:`tabletape.ledger.identity`). Raises :class:`LedgerError` when ``game_id`` is
         taken.
         """
         if game_id is not None:
             check_game_id(game_id)
         first_at = at or utc_stamp()
-        if not started.uid:  # a new game gets its identity here, timed by its first event
-            started = msgspec.structs.replace(started, uid=uuid7(stamp_ms(first_at)))
         line, first = sealed_record(1, first_at, TABLE, event_type(started),
                                     encode_payload(started), GENESIS_HASH)
         data = line + b"\n"

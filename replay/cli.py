@@ -38,7 +38,7 @@ from tabletape.ledger import (
     Record,
     TornTail,
 )
-from tabletape.ledger.identity import game_uid
+from tabletape.ledger.identity import game_uid, uuid7
 from tabletape.ledger.store import trusted
 from tabletape.replay import render
 from tabletape.replay.fold import (
@@ -117,6 +117,7 @@ def new(
             kind=rules.name, rules_version=rules.rules_version,
             tabletape_version=ledger_pkg.__version__, players=players, options=options,
             seed=seed if seed is not None else random.SystemRandom().randrange(MAX_SEED + 1),
+            uid=uuid7(),
         )
         store = open_ledger(ledger)
         game = store.create(started, game_id=game_id, prefix=rules.short)

@@ -225,3 +225,13 @@ def test_simulated_games_keep_byte_identical_logs_with_identities(tmp_path: Path
     three = Ledger(tmp_path / "three")
     other = {three.started(game).uid for game in three.game_ids()}
     assert other.isdisjoint(uids)
+
+
+def test_the_demo_game_has_an_identity_of_its_own(tmp_path: Path) -> None:
+    ledger = tmp_path / "l"
+    assert run(ledger, "demo")[0] == 0
+    assert run(ledger, "demo")[0] == 0
+    listed = run_json(ledger, "list")
+    assert isinstance(listed, list) and len(listed) == 2
+    uids = [row["uid"] for row in listed]
+    assert all(is_uuid7(uid) for uid in uids) and uids[0] != uids[1]

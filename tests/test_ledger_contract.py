@@ -71,8 +71,7 @@ def test_create_writes_one_game_started_line_in_games_folder(store: Ledger, game
     assert record.type == "game-started"
     assert record.actor == TABLE
     assert record.prev == GENESIS_HASH
-    started = store.started(game)  # issue 17: create gives a game without a uid a fresh one
-    assert started == msgspec.structs.replace(STARTED, uid=started.uid) and started.uid
+    assert store.started(game) == STARTED
     decoded = msgspec.json.decode(record.payload, type=GameStarted)
     assert decoded.players == ("olga", "patrick", "zoë")  # seat order kept
     assert (decoded.kind, decoded.rules_version, decoded.seed) == ("tiny", "3", 987654321)

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 import tabletape
 from tabletape.ledger import Ledger
+from tabletape.ledger.identity import game_uid
 from tabletape.queries.catalog import connect, records_from_catalog
 from tabletape.replay.fold import fold_records
 from tests.queries.conftest import bot_games, record, start_game
@@ -46,7 +47,7 @@ def test_export_and_import_round_trip(source: Ledger, tmp_path: Path) -> None:
     assert code == 0
     assert json.loads(output)["imported"][0] == {
         "game": "ty-rolls", "kind": "tiny", "events": 4, "source": str(exported),
-        "uid": source.started("ty-rolls").uid, "renamed_from": None}
+        "uid": game_uid("", source.records("ty-rolls")[0].hash), "renamed_from": None}
     assert target.verify("ty-rolls").ok
     with connect(source) as a, connect(target) as b:
         query = "SELECT * EXCLUDE (game) FROM events WHERE game = 'ty-rolls' ORDER BY seq"
