@@ -135,9 +135,8 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
         with progress_bar() as progress:
             report = sync(store, progress=progress, stale_ok=True)
         problems = report.problems
-        say_outdated(report.outdated)
-        if report.stale:
-            err.print(f"[yellow]note:[/] {escape(report.stale)}", highlight=False)
+        say_catalog_note(report.outdated)
+        say_catalog_note(report.stale)
     else:
         store.require()
         if not catalog_path(store).exists():
@@ -149,12 +148,14 @@ def synced(ledger: Path | None, *, sync_first: bool = True, strict: bool = False
     return store
 
 
-def say_outdated(outdated: str) -> None:
-    """Tell people (on standard error) that the catalog of another version was rebuilt."""
-    if outdated and answering_json():
-        warn(outdated)
-    elif outdated:
-        err.print(f"[yellow]note:[/] {escape(outdated)}", highlight=False)
+def say_catalog_note(note: str) -> None:
+    """Say on standard error what a sync noted of the catalog (rebuilt for another version, or
+    left stale when it could not be written): ``note: ...`` for people, a JSON warning line
+    when the command answers JSON."""
+    if note and answering_json():
+        warn(note)
+    elif note:
+        err.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
 
 
 def name_left_out(problems: dict[str, str], strict: bool) -> None:
@@ -490,7 +491,7 @@ def sync_command(
     if as_json:
         print_json(msgspec.to_builtins(report))
         return
-    say_outdated(report.outdated)
+    say_catalog_note(report.outdated)
     changes = ", ".join(f"{n} {what}" for what, n in (
         ("new", report.new), ("grew", report.grew), ("recovered", report.recovered),
         ("reprojected", report.reprojected), ("removed", report.removed),

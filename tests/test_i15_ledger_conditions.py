@@ -11,6 +11,7 @@ mount namespace (a read-only bind mount, a small tmpfs), which root can make her
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -100,6 +101,11 @@ def test_a_read_only_ledger_whose_catalog_is_behind_is_queried_as_it_is(
     assert "as of its last sync; 1 game changed since" in note
     stats = in_namespace(read_only, "stats", "players", ledger=root)
     assert stats.returncode == 0 and "could not be synced" in " ".join(stats.stderr.split())
+    as_json = in_namespace(read_only, "sql", "SELECT count(*) AS n FROM games", "--json",
+                           ledger=root)  # a script reads standard error as JSON lines too
+    assert as_json.returncode == 0 and json.loads(as_json.stdout) == [{"n": 1}], as_json.stderr
+    (warning,) = [json.loads(line) for line in as_json.stderr.splitlines()]
+    assert "could not be synced" in warning["warning"]
     refused = one_message(in_namespace(read_only, "sync", ledger=root), 1,
                           "cannot write the catalog", "read-only", "the logs are untouched")
     assert "delete it" not in refused
