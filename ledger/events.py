@@ -57,6 +57,10 @@ class GameStarted(Event, tag="game-started"):
     simulated: bool = False
     """True for a game bots played (``tabletape simulate``): left out of ``stats`` and ``sql``
     unless asked for, and its recorded-at times count from 1970-01-01, never a real date."""
+    uid: str = ""
+    """The game's global identity, a UUIDv7 (:mod:`tabletape.ledger.identity`); the game id
+    (``rs-k7pq``) is only a handle. Empty in logs from before identities: theirs is derived from
+    the first line's hash (:func:`tabletape.ledger.identity.game_uid`)."""
 
 
 class Retracted(Event, tag="undo"):

@@ -436,7 +436,9 @@ class Ledger:
         failure (a full disk) or a crash leaves no game at all, never a half-made one. A chosen
         ``game_id`` must be written like a drawn one (:func:`check_game_id`); without it a fresh
         id is drawn (``prefix``-xxxx; another is drawn if a process takes it
-        first). Raises :class:`LedgerError` when ``game_id`` is taken.
+        first). ``started`` is stored as given: the commands that start games give it a ``uid``
+        (:mod:`tabletape.ledger.identity`). Raises :class:`LedgerError` when ``game_id`` is
+        taken.
         """
         if game_id is not None:
             check_game_id(game_id)

@@ -3,6 +3,13 @@
 Import verifies a log file the way ``Ledger.verify`` verifies a stored one (every line decodes,
 seqs are contiguous, each line's hash covers its bytes and chains to the line before) and
 refuses a game already in the ledger, under its id or any other.
+
+A game is the same game when its identity (the ``uid`` of its first event,
+:mod:`tabletape.ledger.identity`) and its chain (its first line) match a stored game's: it is
+refused as a duplicate. A log whose handle (file name) is taken by a game of another identity is
+another game with the same handle: it is imported under a new handle, drawn as ``new`` draws one,
+and the outcome says so (``renamed_from``). A handle chosen with ``--as`` is never changed: a
+taken one is refused.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import msgspec
 
 from tabletape.ledger.codec import GENESIS_HASH, Record, decode_line
 from tabletape.ledger.events import GameStarted
+from tabletape.ledger.identity import game_uid
 from tabletape.ledger.store import Ledger, LedgerError, chain_intact, fsync_dir, line_problem
 
 
@@ -35,9 +43,28 @@ class Imported(msgspec.Struct, frozen=True):
     """One imported log (``import --json``)."""
 
     game: str
+    """The handle it was imported under."""
     kind: str
     events: int
     source: str
+    uid: str = ""
+    """The game's global identity."""
+    renamed_from: str | None = None
+    """The handle it came with (its file name) when another game here already had it."""
+
+
+class _Identity(msgspec.Struct):
+    uid: str = ""
+
+
+def line_uid(first: bytes) -> str:
+    """The identity of the game whose log starts with the line ``first`` ("" if unreadable)."""
+    try:
+        record = decode_line(first)
+        stored = msgspec.json.decode(record.payload, type=_Identity).uid
+    except (msgspec.DecodeError, ValueError):
+        return ""
+    return game_uid(stored, record.hash)
 
 
 def verify_log_bytes(data: bytes, name: str) -> int:
@@ -105,13 +132,31 @@ def find_same_game(ledger: Ledger, first: bytes,
     per file. Entries of ``games/`` that are not readable logs (a folder, a dangling link) are
     not games and are passed over.
     """
-    if seen is None:
-        seen = {}
+    lines = first_lines(ledger, {} if seen is None else seen)
+    return oldest(ledger, [game for game, line in lines.items() if line == first])
+
+
+def find_same_uid(ledger: Ledger, uid: str, seen: dict[str, bytes] | None = None,
+                  uids: dict[str, str] | None = None) -> str | None:
+    """The id of a game in ``ledger`` whose identity is ``uid``, if any (``seen``: as for
+    :func:`find_same_game`; ``uids`` remembers each game's identity across calls the same way).
+    """
+    lines = first_lines(ledger, {} if seen is None else seen)
+    known = {} if uids is None else uids
+    for game, line in lines.items():
+        if game not in known:
+            known[game] = line_uid(line)
+    return oldest(ledger, [game for game in lines if known[game] == uid])
+
+
+def first_lines(ledger: Ledger, seen: dict[str, bytes]) -> dict[str, bytes]:
+    """The first line of every readable log of ``ledger`` (game id -> line), read into ``seen``
+    once."""
     try:
         names = os.listdir(ledger.games_dir)
     except FileNotFoundError:
-        return None
-    matches = []
+        return {}
+    lines = {}
     for name in names:
         if not name.endswith(".jsonl") or name.startswith("."):
             continue
@@ -122,11 +167,15 @@ def find_same_game(ledger: Ledger, first: bytes,
                 line = seen[game] = first_line(ledger.games_dir / name)
             except OSError:
                 continue
-        if line == first:
-            matches.append(game)
-    if len(matches) > 1:  # the oldest, as ledger.game_ids() orders them
-        return next(game for game in ledger.game_ids() if game in matches)
-    return matches[0] if matches else None
+        lines[game] = line
+    return lines
+
+
+def oldest(ledger: Ledger, games: list[str]) -> str | None:
+    """The oldest of ``games``, as ``ledger.game_ids()`` orders them, or None."""
+    if len(games) > 1:
+        return next(game for game in ledger.game_ids() if game in games)
+    return games[0] if games else None
 
 
 GameCheck = Callable[[str, list[Record]], str]
@@ -187,6 +236,7 @@ class ImportBatch:
         self.ledger = ledger
         self.check = check
         self.seen: dict[str, bytes] = {}
+        self.uids: dict[str, str] = {}
         self.ready: dict[str, Candidate] = {}
         self.refused: dict[str, str] = {}
 
@@ -203,6 +253,7 @@ class ImportBatch:
     def checked(self, source: Path, game_id: str | None) -> Candidate:
         data = read_log_file(source)
         game = game_id or source.name.removesuffix(".jsonl")
+        handle = game
         try:
             self.ledger.path(game)
         except LedgerError as error:
@@ -216,37 +267,65 @@ class ImportBatch:
                 raise TransferError(f"{shown(source)} is not a game this ledger can replay: "
                                     f"{problem}")
             first = data[: data.index(b"\n")]
-            self.refuse_clash(source, game, first, data)
+            uid = game_uid(msgspec.json.decode(records[0].payload, type=GameStarted).uid,
+                           records[0].hash)
+            self.refuse_clash(source, first, data, uid)
+            if self.handle_taken(source, game, chosen=game_id is not None):
+                game = self.fresh_handle(game)
+                if early is not None:  # written under the taken handle's scratch name
+                    discard_scratch(early, scratch_path(self.ledger.path(handle)))
+                    early = None
             if early is not None:
                 early.result()  # the scratch copy is written and fsynced (or raises why not)
         except BaseException:
             if early is not None:
-                discard_scratch(early, scratch_path(self.ledger.path(game)))
+                discard_scratch(early, scratch_path(self.ledger.path(handle)))
             raise
         kind = msgspec.json.decode(records[0].payload, type=GameStarted).kind
-        return Candidate(Imported(game, kind, len(records), str(source)), data, first, early)
+        imported = Imported(game, kind, len(records), str(source), uid,
+                            handle if game != handle else None)
+        return Candidate(imported, data, first, early)
 
-    def refuse_clash(self, source: Path, game: str, first: bytes, data: bytes) -> None:
-        """Refuse a game already in the ledger or in this batch, or an id already used."""
-        twin = next((c for c in self.ready.values() if c.first == first), None)
+    def refuse_clash(self, source: Path, first: bytes, data: bytes, uid: str) -> None:
+        """Refuse the same game again: one already in the ledger or in this batch (same
+        identity and same first line), or one claiming a stored game's identity with another
+        chain."""
+        twin = next((c for c in self.ready.values()
+                     if c.first == first or c.imported.uid == uid), None)
         if twin is not None:
             raise TransferError(f"{shown(source)} is the same game as "
-                                f"{twin.imported.source}, given twice; import it once")
+                                f"{twin.imported.source} (identity {uid}), given twice; import "
+                                "it once")
         same = find_same_game(self.ledger, first, self.seen)
         if same is not None:
             stored = self.ledger.path(same).read_bytes()
             how = "the same log" if stored == data else (
-                "an earlier part of it" if data.startswith(stored)
-                else "a different version of it")
+                "a longer version of it: tabletape does not extend a stored log by import"
+                if data.startswith(stored) else "a different version of it")
             raise TransferError(f"{shown(source)} is already in ledger {self.ledger.root} as game "
                                 f"{same} ({how}); nothing imported")
-        if game in self.ready:
-            raise TransferError(f"{shown(source)} and {self.ready[game].imported.source} would "
-                                f"both be game '{game}'; import one of them with --as NEW-ID")
-        if self.ledger.path(game).exists():
+        claimed = find_same_uid(self.ledger, uid, self.seen, self.uids)
+        if claimed is not None:
+            raise TransferError(f"{shown(source)} has the identity {uid} of game {claimed} in "
+                                f"ledger {self.ledger.root}, but another first event: an altered "
+                                "copy of it; nothing imported")
+
+    def handle_taken(self, source: Path, game: str, *, chosen: bool) -> bool:
+        """True when ``game`` is the handle of another game here or in this batch; a handle
+        chosen with ``--as`` is refused instead."""
+        taken = game in self.ready or self.ledger.path(game).exists()
+        if taken and chosen:
             raise TransferError(f"game id '{game}' is already used in ledger "
-                                f"{self.ledger.root} by another game; import it under another "
-                                "id with --as NEW-ID")
+                                f"{self.ledger.root} by another game; import {shown(source)} "
+                                "under another id with --as NEW-ID")
+        return taken
+
+    def fresh_handle(self, game: str) -> str:
+        """A handle free here and in this batch, with ``game``'s prefix (``rs`` of ``rs-k7pq``)."""
+        prefix = game.split("-")[0] or "game"
+        while (fresh := self.ledger.new_game_id(prefix)) in self.ready:
+            pass  # pragma: no cover - drawn twice in one batch
+        return fresh
 
     def commit(self) -> list[Imported]:
         """Link every checked file into the ledger, or none (then raise :class:`TransferError`).

@@ -860,6 +860,10 @@ def print_import_outcomes(imported: Sequence[Any], refused: dict[str, str],
         out.print(f"Imported {done.kind} game [bold cyan]{done.game}[/] "
                   f"({done.events} events) from {escape(shown(Path(done.source)))}.",
                   highlight=False)
+        if done.renamed_from:
+            out.print(f"  [yellow]{escape(done.renamed_from)} is another game here[/] (another "
+                      f"identity): this one is {done.game} now; its identity is {done.uid}.",
+                      highlight=False)
     for problem in refused.values():
         err.print(f"[bold red]error:[/] {escape(problem)}", highlight=False)
     for ready in held_back:

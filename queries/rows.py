@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from tabletape.ledger import Record
+from tabletape.ledger.identity import game_uid
 from tabletape.queries.projections import Projection, Schema, seconds_between
 from tabletape.queries.schema import GAMES, PLAYERS, POSITIONS
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
@@ -72,7 +73,8 @@ class GameRows(Visitor):
         last = last_effective_at or first_at
         minutes = (seconds_between(first_at, last) or 0) / 60
         self.game = (
-            started.kind, started.rules_version, started.tabletape_version, list(started.players),
+            started.kind, game_uid(started.uid, records[0].hash), started.rules_version,
+            started.tabletape_version, list(started.players),
             started.options, started.seed, started.simulated, stamp(first_at), stamp(last_at),
             stamp(last_effective_at) if result else None, result is not None, list(winners),
             result.team if result else None, result.reason if result else None, text(villain),

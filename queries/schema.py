@@ -30,7 +30,7 @@ from tabletape.queries.projections import (
 )
 from tabletape.rules.kernel import registered
 
-CATALOG_VERSION = "5"
+CATALOG_VERSION = "6"
 """Bump when the core tables change: catalogs of another version are rebuilt from scratch.
 
 2: only verified logs are loaded (catalogs of version 1 may hold rows of changed logs).
@@ -42,6 +42,7 @@ report gives bonused rolls their exact odds.
 5: simulated games: ``games.simulated``; rows stored in ``all_<table>``, people query views that
 leave simulated games out unless asked; ``battles.battle`` (id in the game); ``dice`` and
 ``battles`` show the game's ``kind``.
+6: game identities: ``games.uid`` (the handle stays ``game``).
 """
 
 INCLUDE_SIMULATED = "include_simulated"
@@ -50,6 +51,8 @@ INCLUDE_SIMULATED = "include_simulated"
 
 GAMES = Schema("games", (
     Column("kind", "VARCHAR", "Game kind, e.g. ``risk-strike``."),
+    Column("uid", "VARCHAR", "The game's global identity (a UUIDv7; ``game`` is its handle). A "
+                             "log from before identities: uuid5(namespace, its first hash)."),
     Column("rules_version", "VARCHAR"),
     Column("tabletape_version", "VARCHAR"),
     Column("players", "VARCHAR[]", "Player names in seat order."),

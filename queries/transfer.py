@@ -19,6 +19,7 @@ from tabletape.ledger.transfer import (
     TransferError,
     export_log,
     find_same_game,
+    find_same_uid,
     import_log,
     verify_log_bytes,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "TransferError",
     "export_log",
     "find_same_game",
+    "find_same_uid",
     "game_log_problem",
     "import_log",
     "inside_ledger",

@@ -38,6 +38,7 @@ from tabletape.ledger import (
     Record,
     TornTail,
 )
+from tabletape.ledger.identity import game_uid, uuid7
 from tabletape.ledger.store import trusted
 from tabletape.replay import render
 from tabletape.replay.fold import (
@@ -116,6 +117,7 @@ def new(
             kind=rules.name, rules_version=rules.rules_version,
             tabletape_version=ledger_pkg.__version__, players=players, options=options,
             seed=seed if seed is not None else random.SystemRandom().randrange(MAX_SEED + 1),
+            uid=uuid7(),
         )
         store = open_ledger(ledger)
         game = store.create(started, game_id=game_id, prefix=rules.short)
@@ -368,7 +370,7 @@ def game_row(store: Ledger, game: str) -> dict[str, Any]:
     try:
         started = store.started(game)
     except (LedgerError, OSError) as error:
-        return {"game": game, "kind": "?", "players": [], "events": 0, "started": "",
+        return {"game": game, "kind": "?", "uid": "", "players": [], "events": 0, "started": "",
                 "updated": None, "parent": None, "fork_seq": None, "damaged": problem_of(error),
                 "first_bad_seq": 1}
     with store.path(game).open("rb") as handle:
@@ -377,7 +379,8 @@ def game_row(store: Ledger, game: str) -> dict[str, Any]:
     updated = records[-1].at if records else None
     damaged = "" if verification.ok else (
         f"event {verification.first_bad_seq}: {verification.problem}")
-    return {"game": game, "kind": started.kind, "players": list(started.players),
+    return {"game": game, "kind": started.kind, "uid": game_uid(started.uid, first.hash),
+            "players": list(started.players),
             "events": len(records), "started": first.at, "updated": updated,
             "parent": started.parent, "fork_seq": started.fork_seq, "damaged": damaged,
             "first_bad_seq": verification.first_bad_seq}

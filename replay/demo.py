@@ -14,6 +14,7 @@ from rich.progress import Progress
 
 from tabletape import ledger as ledger_pkg
 from tabletape.ledger import GameStarted, Ledger
+from tabletape.ledger.identity import uuid7
 from tabletape.replay import render
 from tabletape.replay.fold import Folded, append_checked, decode_event, open_game, prepare
 from tabletape.rules.kernel import UnknownGame, find_game, game_part, manifests
@@ -36,7 +37,7 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
     players = tuple(module.DEMO_PLAYERS)
     started = GameStarted(kind=rules.name, rules_version=rules.rules_version,
                           tabletape_version=ledger_pkg.__version__, players=players,
-                          options=rules.options({}, players), seed=DEMO_SEED)
+                          options=rules.options({}, players), seed=DEMO_SEED, uid=uuid7())
     lines = list(module.demo_actions())
     with tempfile.TemporaryDirectory(prefix="tabletape-demo-") as scratch:
         recorded = record_demo(Ledger(scratch), started, lines, console, rules.title)

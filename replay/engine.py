@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape.ledger import Damaged, Draft, Event, GameStarted, Ledger, Record, Retracted
+from tabletape.ledger.identity import uuid7
 from tabletape.ledger.store import trusted
 from tabletape.replay.fold import Folded, Step, apply_refused
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
@@ -363,7 +364,8 @@ def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None 
     replay = Replay(game, records)
     last = replay.position(point)
     fork_seq = replay.seq(last)
-    started = msgspec.structs.replace(replay.started, parent=game, fork_seq=fork_seq)
+    started = msgspec.structs.replace(replay.started, parent=game, fork_seq=fork_seq,
+                                        uid=uuid7())  # a new game: a new identity
     drafts: list[Draft] = [(replay.records[p].actor, replay.events[p]) for p in range(1, last + 1)]
     stamps = [replay.records[p].at for p in range(1, last + 1)]
     later = sorted((undo.seq, seq) for seq, undo in replay.info.retracted.items()

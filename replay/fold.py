@@ -36,6 +36,7 @@ from tabletape.ledger import (
 )
 from tabletape.ledger.codec import utc_stamp
 from tabletape.ledger.errors import ILLEGAL_EXIT
+from tabletape.ledger.identity import game_uid
 from tabletape.rules.actions import (
     ActionSyntaxError,
     ParsedAction,
@@ -106,6 +107,11 @@ class Folded:
         self.before: Any = None
         """The state before the latest line's steps, when they were just appended here (what the
         echo after ``record`` compares to tell the step's consequences); else None."""
+
+    @property
+    def uid(self) -> str:
+        """The game's global identity (:func:`tabletape.ledger.identity.game_uid`)."""
+        return game_uid(self.started.uid, self.records[0].hash)
 
     @property
     def head_seq(self) -> int:

@@ -260,6 +260,7 @@ def status_json(folded: Folded) -> dict[str, Any]:
     shape: dict[str, Any] = {
         "game": folded.game,
         "kind": rules.name,
+        "uid": folded.uid,
         "turn": info.turn,
         "round": info.round,
         "phase": info.phase,

@@ -19,9 +19,12 @@ import random
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 
+import msgspec
+
 from tabletape import ledger as ledger_pkg
 from tabletape.ledger import Draft, GameStarted, Ledger, LedgerError
 from tabletape.ledger.codec import utc_stamp
+from tabletape.ledger.identity import seeded_uuid7
 from tabletape.rules.kernel import Rules, bot_game, find_game
 
 PLAYER_NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
@@ -95,6 +98,7 @@ def record_bot_game(ledger: Ledger, rules: Rules, game: str, started: GameStarte
     rng = random.Random(seed)
     drafts: list[Draft] = bot_game(rules, started, rng)
     times = stamps(random.Random(seed + 1), start, len(drafts) + 1)
+    started = msgspec.structs.replace(started, uid=seeded_uuid7(seed, times[0]))
     ledger.create(started, game_id=game, at=times[0], then=drafts, then_at=times[1:])
     return datetime.strptime(times[-1], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC) \
         + timedelta(minutes=5)

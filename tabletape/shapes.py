@@ -71,6 +71,9 @@ class Status(Open):
     """The game id."""
     kind: str
     """The game kind, e.g. ``risk-strike``."""
+    uid: str
+    """The game's global identity, a UUIDv7 (``game`` is its handle); a log from before
+    identities has ``uuid5(namespace, hash of its first line)``."""
     turn: COUNT
     """1 for the first player turn; 0 during setup."""
     round: COUNT
@@ -198,6 +201,9 @@ class GameRow(Closed):
     game: str
     kind: str
     """The game kind, or ``?`` when the first line cannot be read."""
+    uid: str
+    """The game's global identity (as ``status --json`` gives it), "" when the first line cannot
+    be read."""
     players: list[str]
     events: COUNT
     started: str

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 import tabletape
 from tabletape.ledger import Ledger
+from tabletape.ledger.identity import game_uid
 from tabletape.queries.catalog import connect, records_from_catalog
 from tabletape.replay.fold import fold_records
 from tests.queries.conftest import bot_games, record, start_game
@@ -44,8 +45,9 @@ def test_export_and_import_round_trip(source: Ledger, tmp_path: Path) -> None:
     assert code == 0 and exported.read_bytes() == source.path("ty-rolls").read_bytes()
     code, output = run(target, "import", str(exported), "--json")
     assert code == 0
-    assert json.loads(output)["imported"][0] == {"game": "ty-rolls", "kind": "tiny", "events": 4,
-                                                 "source": str(exported)}
+    assert json.loads(output)["imported"][0] == {
+        "game": "ty-rolls", "kind": "tiny", "events": 4, "source": str(exported),
+        "uid": game_uid("", source.records("ty-rolls")[0].hash), "renamed_from": None}
     assert target.verify("ty-rolls").ok
     with connect(source) as a, connect(target) as b:
         query = "SELECT * EXCLUDE (game) FROM events WHERE game = 'ty-rolls' ORDER BY seq"
@@ -66,13 +68,13 @@ def test_importing_the_same_log_twice_is_refused(source: Ledger, tmp_path: Path)
     assert target.game_ids() == ["copy"]
 
 
-def test_a_clashing_game_id_is_refused_then_imported_under_another(
+def test_a_clashing_game_id_chosen_with_as_is_refused_then_imported_under_another(
         source: Ledger, tmp_path: Path) -> None:
     target = Ledger(tmp_path / "target")
     bot_games(target, "duel", 1, seed=9, prefix="du-0")  # id du-0-9-0 … clash below
-    clash = tmp_path / f"{target.game_ids()[0]}.jsonl"
+    clash = tmp_path / "clash.jsonl"
     clash.write_bytes(source.path("du-0-0").read_bytes())
-    code, output = run(target, "import", str(clash))
+    code, output = run(target, "import", str(clash), "--as", target.game_ids()[0])
     assert code == 1 and "already used" in output and "--as" in output
     code, output = run(target, "import", str(clash), "--as", "du-new")
     assert code == 0 and "du-new" in output
@@ -201,15 +203,19 @@ def test_an_import_of_several_files_is_all_or_nothing_with_each_outcome(
 
 
 def test_two_files_of_one_batch_that_clash_are_refused(source: Ledger, tmp_path: Path) -> None:
-    """The same game twice, or two games under one id, in one command: refused, nothing linked."""
+    """The same game twice in one command: refused, nothing linked. Two games under one id
+    (issue 17): the second is imported under a new handle."""
     target = Ledger(tmp_path / "target")
     first = tmp_path / "a" / "same.jsonl"
     second = tmp_path / "b" / "same.jsonl"
     for path, game in ((first, "du-0-0"), (second, "du-0-1")):
         path.parent.mkdir()
         path.write_bytes(source.path(game).read_bytes())
-    code, output = run(target, "import", str(first), str(second))
-    assert code == 1 and "same" in output and target.game_ids() == []
+    code, output = run(target, "import", str(first), str(second), "--json")
+    renamed = json.loads(output)["imported"][1]
+    assert code == 0 and renamed["renamed_from"] == "same"
+    assert sorted(target.game_ids()) == sorted(["same", renamed["game"]])
+    target = Ledger(tmp_path / "target2")
     twin = tmp_path / "twin.jsonl"
     twin.write_bytes(first.read_bytes())
     code, output = run(target, "import", str(first), str(twin))
