@@ -1095,6 +1095,42 @@ def modified(path: Path) -> int:
         return 0
 
 
+def write_atomic(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` whole or not at all: a scratch file in the same folder, then
+    renamed over it (every file tabletape writes for people: a replay page, a board picture, an
+    apps export). An OSError (no folder, no permission, disk full) names ``target`` and leaves
+    nothing behind."""
+    import tempfile  # here, not at the top: every command imports the store, `record` included
+
+    try:
+        descriptor, scratch = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                               suffix=".writing")
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(target)) from None
+    try:
+        with open(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(scratch, file_mode(target))
+        os.replace(scratch, target)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(target)) from None
+    finally:
+        Path(scratch).unlink(missing_ok=True)
+
+
+def file_mode(target: Path) -> int:
+    """The mode a written file gets: the one it had, else what the umask leaves of rw-rw-rw-
+    (a scratch file is private until then)."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def fsync_dir(path: Path) -> None:
     """Make a new or renamed file's directory entry durable."""
     if sys.platform == "win32":  # pragma: no cover

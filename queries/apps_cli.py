@@ -9,9 +9,7 @@ in the same folder, then ``os.replace``) and the outcome said, for people or as 
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
@@ -25,6 +23,7 @@ from rich.markup import escape
 from tabletape.cli import err, is_stdio, out, print_json, warn
 from tabletape.ledger import GameStarted, Ledger, Record
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
+from tabletape.ledger.store import write_atomic
 from tabletape.queries.apps import (
     NotAPlay,
     Play,
@@ -272,17 +271,7 @@ def write_output(output: Path, text: str, ledger_root: Path) -> None:
         sys.stdout.flush()
         return
     check_target(output, ledger_root)
-    try:
-        handle, scratch = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent)
-    except OSError as error:  # said of the file asked for, not of the scratch file
-        raise type(error)(error.errno, error.strerror, str(output)) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(scratch, output)
-    except BaseException:
-        Path(scratch).unlink(missing_ok=True)
-        raise
+    write_atomic(output, text)
 
 
 def check_target(output: Path, ledger_root: Path) -> None:

@@ -104,8 +104,9 @@ def replay(
 def write_html(game: str, records: list[Record], at: str | None, target: Path) -> None:
     """``replay --html``: the replay page (:func:`tabletape.replay.page.game_page`), starting at
     ``at``, written whole or not at all (``-``: standard output)."""
+    from tabletape.ledger.store import write_atomic
     from tabletape.queries.series_charts import log_charts  # queries uses replay, not back
-    from tabletape.replay.page import game_page, write_atomic
+    from tabletape.replay.page import game_page
 
     with err.status(f"Drawing the table at each of {len(records)} events…"):  # a terminal only
         page = game_page(game, records, at=at, charts=log_charts(game, records))

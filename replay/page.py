@@ -23,12 +23,9 @@ from __future__ import annotations
 import html
 import io
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from rich.console import Console, RenderableType
@@ -103,39 +100,6 @@ def json_for_script(data: Any) -> str:
                        ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         text = text.replace(char, code)
     return text
-
-
-def write_atomic(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` whole or not at all: a scratch file in the same folder, then
-    renamed over it. An OSError (no folder, no permission, disk full) names ``target`` and leaves
-    nothing behind."""
-    try:
-        descriptor, scratch = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                               suffix=".writing")
-    except OSError as error:
-        raise OSError(error.errno, error.strerror, str(target)) from None
-    try:
-        with open(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(scratch, file_mode(target))
-        os.replace(scratch, target)
-    except OSError as error:
-        raise OSError(error.errno, error.strerror, str(target)) from None
-    finally:
-        Path(scratch).unlink(missing_ok=True)
-
-
-def file_mode(target: Path) -> int:
-    """The mode a written file gets: the one it had, else what the umask leaves of rw-rw-rw-
-    (a scratch file is private until then)."""
-    try:
-        return target.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 # -- rich renderables as HTML lines --------------------------------------------------------------

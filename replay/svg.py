@@ -19,13 +19,12 @@ presentation attributes, so a page's CSS can restyle them; text is drawn in ``cu
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
 from tabletape.ledger.errors import TabletapeError
+from tabletape.ledger.store import write_atomic
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
@@ -142,30 +141,10 @@ def unique(svg: str, suffix: str) -> str:
 
 
 def save(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` whole or not at all: a temporary file in the same folder,
-    then renamed over it. :class:`~tabletape.ledger.errors.TabletapeError` (exit 1) says why
-    it cannot be written; nothing is left behind."""
-    folder = target.parent
+    """Write ``text`` to ``target`` whole or not at all (:func:`~tabletape.ledger.store.
+    write_atomic`); :class:`~tabletape.ledger.errors.TabletapeError` (exit 1) says why it cannot
+    be written."""
     try:
-        handle, scratch = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                           dir=folder if str(folder) else ".")
+        write_atomic(target, text)
     except OSError as error:
         raise TabletapeError(f"cannot write {target}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.chmod(scratch, new_file_mode())
-        os.replace(scratch, target)
-    except OSError as error:
-        raise TabletapeError(f"cannot write {target}: {error.strerror or error}") from None
-    finally:
-        if os.path.exists(scratch):
-            os.unlink(scratch)
-
-
-def new_file_mode() -> int:
-    """The mode ``open`` gives a new file under this process's umask (a temporary file starts
-    private)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask

@@ -321,7 +321,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_scratch(
     def full(descriptor: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("tabletape.replay.page.os.fsync", full)
+    monkeypatch.setattr("tabletape.ledger.store.os.fsync", full)
     code, output = run(store, "replay", story, "--html", str(target))
     assert code == 1 and "Traceback" not in output and output.count("error:") == 1
     assert target.read_text() == "the old page"
