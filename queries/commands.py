@@ -560,7 +560,7 @@ def stats_command(
 
     Real games only: simulated ones count with --include-simulated."""
     from tabletape.queries.catalog import catalog_path, opened
-    from tabletape.queries.layout import report_blocks
+    from tabletape.queries.layout import LEGENDS, report_blocks
     from tabletape.queries.reports import all_reports, run_reports
     from tabletape.queries.scope import narrow
     from tabletape.queries.series import league_series
@@ -579,8 +579,9 @@ def stats_command(
             narrow(con, scope)
             tables = run_reports(con, [report_name] if report_name else None)
             left_out = simulated_left_out(con, scope)
-            league = (league_series(con, battles=False)
-                      if output_format is ReportFormat.table else None)
+            pictured = output_format is ReportFormat.table and any(
+                table.report in LEGENDS for table in tables)  # only dice and lengths draw them
+            league = league_series(con, battles=False) if pictured else None
     if output_format is ReportFormat.json:
         shaped = [plain(t.to_json()) for t in tables]
         print_json(shaped[0] if report_name else shaped)
