@@ -1095,11 +1095,12 @@ def modified(path: Path) -> int:
         return 0
 
 
-def write_atomic(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` whole or not at all: a scratch file in the same folder, then
-    renamed over it (every file tabletape writes for people: a replay page, a board picture, an
-    apps export). An OSError (no folder, no permission, disk full) names ``target`` and leaves
-    nothing behind."""
+def write_atomic(target: Path, text: str | bytes, *, durable: bool = True) -> None:
+    """Write ``text`` (UTF-8 when a str) to ``target`` whole or not at all: a scratch file in the
+    same folder, then renamed over it (every file tabletape writes for people: a replay page, a
+    board picture, an apps export; and the fold cache, not ``durable``: no fsync, a cache lost in
+    a crash is rebuilt). An OSError (no folder, no permission, disk full) names ``target`` and
+    leaves nothing behind."""
     import tempfile  # here, not at the top: every command imports the store, `record` included
 
     try:
@@ -1108,10 +1109,12 @@ def write_atomic(target: Path, text: str) -> None:
     except OSError as error:
         raise OSError(error.errno, error.strerror, str(target)) from None
     try:
-        with open(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with open(descriptor, "wb") as handle:  # a str's newlines as text mode writes them
+            handle.write(text.replace("\n", os.linesep).encode() if isinstance(text, str)
+                         else text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(scratch, file_mode(target))
         os.replace(scratch, target)
     except OSError as error:

@@ -128,6 +128,13 @@ class Folded:
                       self.rules.apply(self.state, actor, event), self.steps, self.retracted,
                       staged=self.staged + 1)
 
+    def followed(self, records: list[Record], steps: list[Step], state: Any) -> Folded:
+        """This game with ``records`` just appended (folding to ``steps`` and ``state``)."""
+        after = Folded(self.game, self.rules, self.started, [*self.records, *records], state,
+                       [*self.steps, *steps], self.retracted)
+        after.before = self.state
+        return after
+
     def __repr__(self) -> str:
         return f"<Folded {self.game} {self.rules.name} at seq {self.head_seq}>"
 
@@ -424,9 +431,13 @@ def open_game(ledger: Ledger, game: str) -> Folded:
     """Read ``game`` from ``ledger``, its hash chain verified first, and fold it.
 
     A changed or broken line is named (``ledger.Damaged``) before any rule sees the events, so a
-    tampered log never shows as a rule refusing some later event.
+    tampered log never shows as a rule refusing some later event. A long log's fold is kept in the
+    ledger's cache and used while the log is byte for byte the one folded
+    (:mod:`tabletape.replay.snapshots`).
     """
-    return fold_records(game, ledger.records(game))
+    from tabletape.replay.snapshots import open_cached  # it builds on this module
+
+    return open_cached(ledger, game)
 
 
 def resolve_player(name: str, players: Sequence[str]) -> str:
@@ -609,14 +620,11 @@ def append_all(ledger: Ledger, folded: Folded, drafts: Sequence[tuple[str, Event
     """Append already checked events in one write and fold them in (without re-reading)."""
     records = ledger.append(folded.game, list(drafts), expected_seq=folded.head_seq,
                             expected_hash=folded.records[-1].hash, at=at or utc_stamp())
-    state, steps = folded.state, list(folded.steps)
+    state, steps = folded.state, []
     for record, (actor, event) in zip(records, drafts, strict=True):
         state = folded.rules.apply(state, actor, event)
         steps.append(Step(record, event))
-    after = Folded(folded.game, folded.rules, folded.started, [*folded.records, *records], state,
-                   steps, folded.retracted)
-    after.before = folded.state
-    return after, records
+    return folded.followed(records, steps, state), records
 
 
 def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
@@ -625,10 +633,7 @@ def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
     (record,) = ledger.append(folded.game, [(actor, event)], expected_seq=folded.head_seq,
                               expected_hash=folded.records[-1].hash, at=at or utc_stamp())
     state = folded.rules.apply(folded.state, actor, event)
-    after = Folded(folded.game, folded.rules, folded.started, [*folded.records, record], state,
-                   [*folded.steps, Step(record, event)], folded.retracted)
-    after.before = folded.state
-    return after, record
+    return folded.followed([record], [Step(record, event)], state), record
 
 
 def undo(
