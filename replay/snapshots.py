@@ -208,28 +208,42 @@ class FoldCache:
 
 def folder_key(rules: Rules[Any]) -> str:
     """What a fold's result depends on besides the log: tabletape's, Python's and msgspec's
-    versions, the rules' name and version, and the size and modification time of every code
-    and data file of the rules kernel, of the game's own package (its shipped boards included)
-    and of the fold itself. A snapshot folded under any other is ignored."""
-    return _folder_keys(type(rules).__module__, rules.name, rules.rules_version)
+    versions, the rules' name and version, and their code (:func:`code_files`). A snapshot
+    folded under any other is ignored."""
+    python = ".".join(map(str, sys.version_info[:2]))
+    return (f"tabletape {ledger_package.__version__} python {python} msgspec {msgspec.__version__}"
+            f" {rules.name} {rules.rules_version} {rules_code(type(rules).__module__)}")
 
 
 @functools.cache
-def _folder_keys(module_name: str, name: str, version: str) -> str:
+def rules_code(module_name: str) -> str:
+    """:func:`code_digest` of :func:`code_files` (once a process: code does not change under a
+    running command)."""
+    return code_digest(code_files(module_name))
+
+
+def code_files(module_name: str) -> list[Path]:
+    """The files a fold by the rules in ``module_name`` runs or reads: the fold itself, the
+    rules kernel's modules, and the module's file with, when it is in a package, every code and
+    data file of that package (a game's shipped board files among them)."""
     from tabletape import rules as rules_package
     from tabletape.replay import fold
 
     files = [Path(fold.__file__)]
     folders = {Path(rules_package.__file__).parent}
-    module = sys.modules.get(module_name)
-    source = getattr(module, "__file__", None)
+    source = getattr(sys.modules.get(module_name), "__file__", None)
     if source:
-        game_file = Path(source)
-        files.append(game_file)
-        if (game_file.parent / "__init__.py").exists():
-            folders.add(game_file.parent)
+        files.append(Path(source))
+        if (Path(source).parent / "__init__.py").exists():
+            folders.add(Path(source).parent)
     for folder in sorted(folders):
         files.extend(sorted(p for p in folder.iterdir() if p.suffix in (".py", ".json", ".toml")))
+    return files
+
+
+def code_digest(files: Sequence[Path]) -> str:
+    """A digest of the paths, sizes and modification times of ``files`` (a missing one left out):
+    any file replaced, edited or touched changes it."""
     digest = hashlib.sha256()
     for path in files:
         try:
@@ -237,9 +251,7 @@ def _folder_keys(module_name: str, name: str, version: str) -> str:
         except OSError:
             continue
         digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
-    python = ".".join(map(str, sys.version_info[:2]))
-    return (f"tabletape {ledger_package.__version__} python {python} msgspec {msgspec.__version__}"
-            f" {name} {version} {digest.hexdigest()[:32]}")
+    return digest.hexdigest()[:32]
 
 
 _decoders: dict[type, msgspec.msgpack.Decoder[Any]] = {}
