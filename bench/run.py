@@ -79,6 +79,12 @@ def record_figure(quick: bool) -> Figure:
     return figure(quick)
 
 
+def snapshot_figure(quick: bool) -> Figure:
+    from bench.snapshot import measure
+
+    return measure(rounds=6 if quick else 20)[0]
+
+
 def startup_figures(quick: bool) -> list[Figure]:
     from bench.startup import measure
 
@@ -91,6 +97,7 @@ BENCHMARKS: list[tuple[tuple[str, ...], Callable[[bool], Figure | list[Figure]]]
     (("import_vs_decode",), import_figure),
     (("fold_vs_eventsourcing",), fold_figure),
     (("seek_flatness",), seek_figure),
+    (("status_vs_snapshot",), snapshot_figure),
     (("sync_vs_read_json", "report_vs_duckdb"), catalog_figures),
     (("record_cli_vs_python",), record_figure),
     (tuple(f"startup_{name}" for name in STARTUP_COMMANDS), startup_figures),
