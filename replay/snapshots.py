@@ -20,7 +20,6 @@ written (a read-only ledger, a full disk) is skipped without a word; snapshots a
 scratch file and renamed into place, so none is ever half written. Logs shorter than
 :data:`KEEP_FROM_BYTES` fold faster than a snapshot is checked and are never cached.
 
->>> import tempfile
 >>> from tabletape.ledger import Ledger
 >>> cache_folder(Ledger("/l")).as_posix()
 '/l/cache/folds'
@@ -301,9 +300,11 @@ class KeptLog:
         self.more_records, self.more_steps = list(records), list(steps)
 
     def followed(self, records: Sequence[Record], steps: Sequence[Step]) -> KeptLog:
-        """This log with ``records`` (folding to ``steps``) appended."""
+        """This log with ``records`` (folding to ``steps``) appended: the log read from the
+        snapshot and every record appended since (no chain of logs grows in a long session)."""
         return KeptLog(self.game, records[-1].seq if records else self.head_seq,
-                       self.first_hash, before=self, records=records, steps=steps)
+                       self.first_hash, before=self.before or self,
+                       records=[*self.more_records, *records], steps=[*self.more_steps, *steps])
 
     @functools.cached_property
     def records(self) -> list[Record]:

@@ -34,9 +34,11 @@ from tabletape.replay.batch import recorded_json
 from tabletape.replay.fold import (
     Folded,
     action_text,
+    append_all,
     decode_event,
     fold_records,
     open_game,
+    prepare_line,
     record_line,
     undo,
 )
@@ -468,6 +470,20 @@ def test_record_and_undo_on_a_kept_game_give_what_they_give_without_it(tmp_path:
     assert answers(kept_undone[0]) == answers(bare_undone[0])
     assert kept_undone[1] == bare_undone[1]
     assert cached.path(game).read_bytes() == bare.path(game).read_bytes()
+
+
+def test_a_session_of_appends_on_a_kept_game_stays_one_log_deep(tmp_path: Path) -> None:
+    """The prompt and a batch append line after line to the game they hold: the kept game grows
+    by its new records only, and answers as the plain fold."""
+    store = Ledger(tmp_path)
+    game = long_game(store)
+    open_game(store, game)
+    folded = open_game(store, game)
+    for line in ("cheer by=ann", "cheer by=bob", "cheer by=cat words=go"):
+        folded, _ = append_all(store, folded, prepare_line(folded, line), at=AT)
+    assert isinstance(folded, snapshots.KeptFolded)
+    assert folded.log.before is not None and folded.log.before.before is None
+    assert answers(folded) == answers(plain(store, game))
 
 
 # -- every game, folded whole or on from a snapshot of its beginning -----------------------------
