@@ -13,14 +13,17 @@ status costs what reading a small log costs, plus checking that its 2.6 MB are t
 Context, measured in the same run: the long game's status with the cache removed before each run
 (the whole log verified and folded, as before the cache; ``cold_ratio`` is it over ``theirs``),
 and, in-process, ``open_game`` + ``status_json`` of the long game from its snapshot, folded
-whole, and of the small game. Both sides run the same interpreter with the test
-game registered (``tests.tinygame``) and bytecode cached (``bench.startup.bench_env``).
+whole, and of the small game; and the CPU time (user + system) of each side's processes,
+``cpu_ms`` / ``small_cpu_ms`` = ``cpu_ratio`` (a busy machine disturbs it less than wall time).
+Both sides run the same interpreter with the test game registered (``tests.tinygame``) and
+bytecode cached (``bench.startup.bench_env``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import statistics
 import sys
@@ -32,7 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import Figure, figures_table, seconds  # noqa: E402
-from bench.startup import bench_env, paired, run  # noqa: E402
+from bench.startup import bench_env, run  # noqa: E402
 from tabletape.ledger import GameStarted, Ledger  # noqa: E402
 
 EVENTS = 10_000
@@ -76,6 +79,14 @@ def in_process(folder: str, game: str, small: str, rounds: int) -> dict[str, flo
             "hits": hits}
 
 
+def timed(line: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds of one run of ``line``, and the CPU seconds (user + system) it used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = seconds(lambda: run(line, env))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def measure(rounds: int) -> tuple[Figure, dict[str, float]]:
     """The figure, and its context (cold process, in-process times, sizes)."""
     import tests.tinygame  # noqa: F401  (registers the game in this process too)
@@ -92,20 +103,28 @@ def measure(rounds: int) -> tuple[Figure, dict[str, float]]:
         for line in status.values():  # warm-up: bytecode written, the long game's fold kept
             run(line, env)
         assert (cache_folder(store) / f"{long}.fold").is_file()
-        ours, theirs = [], []
+        ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
         for number in range(rounds):
-            mine, other = paired(status[long], status[small], env, swapped=number % 2 == 1)
-            ours.append(mine)
-            theirs.append(other)
-        cold = []
+            sides = [(status[long], ours, ours_cpu), (status[small], theirs, theirs_cpu)]
+            for line, walls, cpus in sides[::-1] if number % 2 else sides:
+                wall, cpu = timed(line, env)
+                walls.append(wall)
+                cpus.append(cpu)
+        cold, cold_cpu = [], []
         for _ in range(max(3, rounds // 3)):
             shutil.rmtree(cache_folder(store), ignore_errors=True)
-            cold.append(seconds(lambda: run(status[long], env)))
+            wall, cpu = timed(status[long], env)
+            cold.append(wall)
+            cold_cpu.append(cpu)
         context: dict[str, float] = {
             "events": EVENTS, "log_bytes": store.path(long).stat().st_size,
             "small_log_bytes": store.path(small).stat().st_size,
             "cold_process_ms": round(statistics.median(cold) * 1000, 1),
+            "cold_cpu_ms": round(statistics.median(cold_cpu) * 1000, 1),
+            "cpu_ms": round(statistics.median(ours_cpu) * 1000, 1),
+            "small_cpu_ms": round(statistics.median(theirs_cpu) * 1000, 1),
             **in_process(folder, long, small, rounds)}
+        context["cpu_ratio"] = round(context["cpu_ms"] / context["small_cpu_ms"], 3)
         context["cold_ratio"] = round(context["cold_process_ms"]
                                       / (statistics.median(theirs) * 1000), 3)
     figure = Figure(key="status_vs_snapshot", ours=statistics.median(ours) * 1000,
