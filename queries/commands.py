@@ -65,6 +65,22 @@ PRAGMA_READS = frozenset({
 """PRAGMAs that only read (everything else, e.g. ``PRAGMA threads=…``, is refused)."""
 
 
+REFUSED_BECAUSE = {
+    "SET": "tabletape sql runs with locked settings",
+    "VARIABLE_SET": "tabletape sql runs with locked settings",
+    "LOAD": "tabletape sql installs and loads no DuckDB extension",
+    "ATTACH": "tabletape sql reads the catalog only",
+    "DETACH": "tabletape sql reads the catalog only",
+    "COPY": "tabletape sql reads and writes no other file",
+    "EXPORT": "tabletape sql reads and writes no other file",
+}
+"""Why a statement kind that reaches past the catalog is refused, besides its writing."""
+
+SPELLED_AS_TYPED = frozenset({"SET", "VARIABLE_SET", "LOAD"})
+"""Statement kinds DuckDB names after one of several words (``RESET`` and ``PRAGMA x = 1`` are
+``SET``; ``INSTALL`` is ``LOAD``): refusals say the word the person typed."""
+
+
 class QueryRefused(TabletapeError):
     """A statement the read-only SQL runner will not run, or options that do not go together."""
 
@@ -250,11 +266,23 @@ def check_read_only(query: str) -> None:
             return None
     elif kind == "SELECT":
         return None
+    shown = typed_kind(words) if kind in SPELLED_AS_TYPED else kind.replace("_", " ")
+    why = f" ({REFUSED_BECAUSE[kind]})" if kind in REFUSED_BECAUSE else ""
     raise QueryRefused(
-        f"the catalog is read-only: {kind.replace('_', ' ')} statements are refused; "
+        f"the catalog is read-only: {shown} statements are refused{why}; "
         "use SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN or PRAGMA show_tables / "
         "table_info (to write a file use --format csv|json|parquet --output FILE)"
     )
+
+
+def typed_kind(words: Sequence[str]) -> str:
+    """The statement's kind as the person typed it: its first word (two for ``FORCE INSTALL``).
+
+    >>> typed_kind(["reset", "threads"]), typed_kind(["force", "install", "x"])
+    ('RESET', 'FORCE INSTALL')
+    """
+    count = 2 if words[0].upper() == "FORCE" else 1
+    return " ".join(words[:count]).upper()
 
 
 @app.command("sql")
