@@ -77,6 +77,10 @@ def write_failure(path: Path, error: duckdb.Error) -> CatalogError:
                               f"untouched: {advice}", what)
 
 
+Config = dict[str, str | bool | int | float | list[str]]
+"""DuckDB settings given as a connection is made (``duckdb.connect(config=...)``)."""
+
+
 def catalog_path(ledger: Ledger) -> Path:
     return ledger.root / CATALOG_FILE
 
@@ -92,7 +96,7 @@ def opened(path: Path, *, read_only: bool) -> Iterator[duckdb.DuckDBPyConnection
 
 
 def open_catalog(path: Path, *, read_only: bool,
-                 config: dict[str, str | bool] | None = None) -> duckdb.DuckDBPyConnection:
+                 config: Config | None = None) -> duckdb.DuckDBPyConnection:
     """Connect to the catalog (with DuckDB ``config`` settings); a locked or damaged file is a
     :class:`CatalogError`."""
     try:
@@ -117,7 +121,7 @@ def open_catalog(path: Path, *, read_only: bool,
 
 # -- the SQL door --------------------------------------------------------------------------------
 
-DOOR_CONFIG: dict[str, str | bool] = {"autoinstall_known_extensions": False,
+DOOR_CONFIG: Config = {"autoinstall_known_extensions": False,
                                       "autoload_known_extensions": False}
 """Set as the door's connection is made: no extension is downloaded or loaded behind a query
 (DuckDB's own ``core_functions``, ``icu``, ``json`` and ``parquet`` are built in)."""
