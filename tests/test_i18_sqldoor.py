@@ -77,6 +77,7 @@ READS = {
     "glob": ("SELECT * FROM glob('/*')", "/*"),
     "url": ("SELECT * FROM read_csv('https://example.com/x.csv')", "https://example.com"),
     "url_as_table": ("SELECT * FROM 'http://example.com/x.parquet'", "http://example.com"),
+    "s3": ("SELECT * FROM read_parquet('s3://bucket/x.parquet')", "s3://bucket"),
     "extension_list": ("SELECT * FROM duckdb_extensions()", "out of reach"),
 }
 """Reading statements (they pass the read-only check) that reach past the catalog: query,
