@@ -65,17 +65,6 @@ PRAGMA_READS = frozenset({
 """PRAGMAs that only read (everything else, e.g. ``PRAGMA threads=…``, is refused)."""
 
 
-REFUSED_BECAUSE = {
-    "SET": "tabletape sql runs with locked settings",
-    "VARIABLE_SET": "tabletape sql runs with locked settings",
-    "LOAD": "tabletape sql installs and loads no DuckDB extension",
-    "ATTACH": "tabletape sql reads the catalog only",
-    "DETACH": "tabletape sql reads the catalog only",
-    "COPY": "tabletape sql reads and writes no other file",
-    "EXPORT": "tabletape sql reads and writes no other file",
-}
-"""Why a statement kind that reaches past the catalog is refused, besides its writing."""
-
 SPELLED_AS_TYPED = frozenset({"SET", "VARIABLE_SET", "LOAD"})
 """Statement kinds DuckDB names after one of several words (``RESET`` and ``PRAGMA x = 1`` are
 ``SET``; ``INSTALL`` is ``LOAD``): refusals say the word the person typed."""
@@ -245,7 +234,7 @@ def progress_bar(label: str = "Loading logs into the catalog", *,
 
 def check_read_only(query: str) -> None:
     """Refuse anything but reading statements, before any connection with data sees them."""
-    from tabletape.queries.database import query_door
+    from tabletape.queries.database import REFUSED_BECAUSE, query_door
 
     with query_door(None) as parser:
         statements = parser.extract_statements(query)
@@ -267,7 +256,7 @@ def check_read_only(query: str) -> None:
     elif kind == "SELECT":
         return None
     shown = typed_kind(words) if kind in SPELLED_AS_TYPED else kind.replace("_", " ")
-    why = f" ({REFUSED_BECAUSE[kind]})" if kind in REFUSED_BECAUSE else ""
+    why = f", as {REFUSED_BECAUSE[kind]}" if kind in REFUSED_BECAUSE else ""
     raise QueryRefused(
         f"the catalog is read-only: {shown} statements are refused{why}; "
         "use SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN or PRAGMA show_tables / "

@@ -121,8 +121,7 @@ def open_catalog(path: Path, *, read_only: bool,
 
 # -- the SQL door --------------------------------------------------------------------------------
 
-DOOR_CONFIG: Config = {"autoinstall_known_extensions": False,
-                                      "autoload_known_extensions": False}
+DOOR_CONFIG: Config = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 """Set as the door's connection is made: no extension is downloaded or loaded behind a query
 (DuckDB's own ``core_functions``, ``icu``, ``json`` and ``parquet`` are built in)."""
 
@@ -175,7 +174,21 @@ MISSING_EXTENSION = re.compile(r'with name "?(.*?)"? is not in the catalog, but 
 NO_EXTENSIONS = "Loading external extensions is disabled"
 
 DOOR = "tabletape sql reads the catalog only (or, with --parquet DIR, that export)"
+LOCKED = "tabletape sql runs with locked settings"
 BUILT_IN = "tabletape sql runs DuckDB's built-in functions only"
+"""Why the door refuses: a file or folder, a setting, an extension."""
+
+REFUSED_BECAUSE = {
+    "SET": LOCKED,
+    "VARIABLE_SET": LOCKED,
+    "LOAD": "tabletape sql installs and loads no DuckDB extension",
+    "ATTACH": DOOR,
+    "DETACH": DOOR,
+    "COPY": "tabletape sql reads and writes no other file",
+    "EXPORT": "tabletape sql reads and writes no other file",
+}
+"""Why a statement kind that reaches past the catalog is refused (by the read-only check,
+before the door's own refusal), besides its writing."""
 
 
 def door_refusal(error: Exception) -> str | None:
@@ -195,8 +208,7 @@ def door_refusal(error: Exception) -> str | None:
         what, path = found.groups()
         return f"refused: the {what.replace('directory', 'folder')} {path} is out of reach: {DOOR}"
     if found := LOCKED_SETTING.search(message):
-        return (f"refused: the setting {found.group(1)} cannot be changed: tabletape sql runs "
-                "with locked settings")
+        return f"refused: the setting {found.group(1)} cannot be changed: {LOCKED}"
     if found := MISSING_EXTENSION.search(message):
         name, extension = found.groups()
         return (f"refused: {name} is in DuckDB's {extension} extension, which is not loaded: "
