@@ -13,7 +13,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -295,13 +295,19 @@ def test_nothing_is_loaded_or_installed_behind_a_query() -> None:
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=st.lists(st.sampled_from(["a", "b", "export", "export-old", "..", "."]),
                       min_size=1, max_size=4))
+@example(parts=["export", "a", ".", ".."])  # in, out and back: inside
+@example(parts=["export-old"])
 def test_only_paths_inside_the_allowed_folder_are_read(tmp_path: Path, parts: list[str]) -> None:
-    """Property: a file is read through the door exactly when, with ``..`` resolved, it lies
-    inside the allowed folder (``tmp/export``)."""
-    folder = tmp_path / "export"
-    path = tmp_path.joinpath(*parts, "f.csv")
+    """Property: a file is read through the door exactly when, with ``.`` and ``..`` followed,
+    it lies inside the allowed folder (``export``; not ``export-old`` beside it)."""
+    base = tmp_path.joinpath("up", "up", "up", "up")  # no walk of 4 parts leaves tmp_path
+    folder = base / "export"
+    walked = base
+    for part in parts:  # every folder walked through exists, so the walk lands somewhere
+        walked = walked / part
+        Path(os.path.normpath(walked)).mkdir(parents=True, exist_ok=True)
+    path = walked / "f.csv"
     real = Path(os.path.normpath(path))
-    real.parent.mkdir(parents=True, exist_ok=True)
     real.write_text("x\n1\n")
     inside = real.is_relative_to(folder)
     with query_door(None, folders=[folder]) as con:
