@@ -14,6 +14,7 @@ import datetime
 import decimal
 import io
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -64,6 +65,11 @@ PRAGMA_READS = frozenset({
 """PRAGMAs that only read (everything else, e.g. ``PRAGMA threads=…``, is refused)."""
 
 
+SPELLED_AS_TYPED = frozenset({"SET", "VARIABLE_SET", "LOAD"})
+"""Statement kinds DuckDB names after one of several words (``RESET`` and ``PRAGMA x = 1`` are
+``SET``; ``INSTALL`` is ``LOAD``): refusals say the word the person typed."""
+
+
 class QueryRefused(TabletapeError):
     """A statement the read-only SQL runner will not run, or options that do not go together."""
 
@@ -85,14 +91,17 @@ class ReportFormat(StrEnum):
 
 @contextmanager
 def catalog_errors() -> Iterator[None]:
-    """:func:`tabletape.cli.people_errors`, plus DuckDB's errors (SQL it cannot run: exit 2)."""
+    """:func:`tabletape.cli.people_errors`, plus DuckDB's errors (SQL it cannot run, or the SQL
+    door's refusals, :func:`tabletape.queries.database.door_refusal`: exit 2)."""
     import duckdb
+
+    from tabletape.queries.database import door_refusal
 
     with people_errors():
         try:
             yield
         except duckdb.Error as error:
-            fail(duckdb_message(error), USAGE_EXIT)
+            fail(door_refusal(error) or duckdb_message(error), USAGE_EXIT)
 
 
 def duckdb_message(error: Exception) -> str:
@@ -224,14 +233,11 @@ def progress_bar(label: str = "Loading logs into the catalog", *,
 
 
 def check_read_only(query: str) -> None:
-    """Refuse anything but reading statements, before any connection sees them."""
-    import duckdb
+    """Refuse anything but reading statements, before any connection with data sees them."""
+    from tabletape.queries.database import REFUSED_BECAUSE, query_door
 
-    parser = duckdb.connect()
-    try:
+    with query_door(None) as parser:
         statements = parser.extract_statements(query)
-    finally:
-        parser.close()
     if not statements:
         raise QueryRefused("no SQL statement given")
     if len(statements) > 1:
@@ -249,11 +255,23 @@ def check_read_only(query: str) -> None:
             return None
     elif kind == "SELECT":
         return None
+    shown = typed_kind(words) if kind in SPELLED_AS_TYPED else kind.replace("_", " ")
+    why = f", as {REFUSED_BECAUSE[kind]}" if kind in REFUSED_BECAUSE else ""
     raise QueryRefused(
-        f"the catalog is read-only: {kind.replace('_', ' ')} statements are refused; "
+        f"the catalog is read-only: {shown} statements are refused{why}; "
         "use SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN or PRAGMA show_tables / "
         "table_info (to write a file use --format csv|json|parquet --output FILE)"
     )
+
+
+def typed_kind(words: Sequence[str]) -> str:
+    """The statement's kind as the person typed it: its first word (two for ``FORCE INSTALL``).
+
+    >>> typed_kind(["reset", "threads"]), typed_kind(["force", "install", "x"])
+    ('RESET', 'FORCE INSTALL')
+    """
+    count = 2 if words[0].upper() == "FORCE" else 1
+    return " ".join(words[:count]).upper()
 
 
 @app.command("sql")
@@ -284,8 +302,10 @@ def sql_command(
     export (--parquet DIR).
 
     The tables show games people recorded; simulated ones too with --include-simulated (the
-    all_<table> tables always hold every game)."""
-    from tabletape.queries.catalog import catalog_path, opened
+    all_<table> tables always hold every game). The query reads the catalog only (or the
+    export): no other file, URL, setting or DuckDB extension."""
+    from tabletape.queries.catalog import catalog_path
+    from tabletape.queries.database import query_door
 
     with catalog_errors():
         check_read_only(query)
@@ -301,23 +321,21 @@ def sql_command(
         if output is not None and not is_stdio(output):
             check_output(output, Ledger(ledger).root, force=force)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
-        with opened(catalog_path(store), read_only=True) as con:
+        with parquet_target(output_format, output) as target, \
+                query_door(catalog_path(store), files=written(target)) as con:
             if include_simulated:
                 from tabletape.queries.scope import Scope, narrow
 
                 narrow(con, Scope(include_simulated=True))
-            relation = con.sql(query)
-            if relation is None:
-                return
-            write_result(relation, output_format, output)
+            answer(con, query, output_format, target or output)
 
 
 def sql_on_export(directory: Path, query: str, output_format: SqlFormat, output: Path | None,
                   *, force: bool) -> None:
     """``sql --parquet DIR``: the query on views over the export's files (an in-memory
-    connection; the statement was checked read-only before). No ledger is opened."""
-    import duckdb
-
+    connection that reaches that folder only; the statement was checked read-only before). No
+    ledger is opened."""
+    from tabletape.queries.database import query_door
     from tabletape.queries.parquet import open_export
 
     if output is not None and not is_stdio(output):
@@ -327,11 +345,57 @@ def sql_on_export(directory: Path, query: str, output_format: SqlFormat, output:
         if output.exists() and not force:
             raise QueryRefused(f"{output} exists: pass --force to overwrite it, or choose "
                                "another file")
-    with duckdb.connect() as con:
+    with parquet_target(output_format, output) as target, \
+            query_door(None, folders=[directory], files=written(target)) as con:
         open_export(con, directory)
-        relation = con.sql(query)
-        if relation is not None:
-            write_result(relation, output_format, output)
+        answer(con, query, output_format, target or output)
+
+
+def answer(con: duckdb.DuckDBPyConnection, query: str, output_format: SqlFormat,
+           output: Path | None) -> None:
+    """Run the (checked) ``query`` on ``con`` and print or write its rows."""
+    relation = con.sql(query)
+    if relation is not None:
+        write_result(relation, output_format, output)
+
+
+@contextmanager
+def parquet_target(output_format: SqlFormat, output: Path | None) -> Iterator[Path | None]:
+    """The one file DuckDB may write, for ``--format parquet`` (None for other formats): a
+    scratch file in a new private folder, moved to ``output`` (or copied to standard output for
+    ``-``) once written whole. So the query's door opens on no file that exists, and a failed
+    query leaves ``output`` as it was."""
+    if output_format is not SqlFormat.parquet:
+        yield None
+        return
+    assert output is not None
+    with tempfile_dir() as scratch:
+        rows = scratch / "rows.parquet"
+        yield rows
+        if not rows.exists():  # a statement with no result
+            return
+        if is_stdio(output):
+            copy_to_stdout(rows)
+        else:
+            move_into_place(rows, output)
+
+
+def written(target: Path | None) -> list[Path]:
+    """The files the query's connection may write: the Parquet ``target``, if any."""
+    return [] if target is None else [target]
+
+
+def move_into_place(source: Path, output: Path) -> None:
+    """Rename ``source`` to ``output`` (replacing it); copied when they are on different disks."""
+    import errno
+    import shutil
+
+    try:
+        os.replace(source, output)
+    except OSError as error:
+        if error.errno != errno.EXDEV:
+            raise
+        shutil.copyfile(source, output)
 
 
 Format = TypeVar("Format", SqlFormat, ReportFormat)
@@ -368,13 +432,14 @@ def check_output(path: Path, ledger_root: Path, *, force: bool = False) -> None:
 
 def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
                  output: Path | None) -> None:
-    """Print or write the query's rows in ``output_format`` (``-``: standard output)."""
-    if output is not None and is_stdio(output):
-        output = None if output_format is not SqlFormat.parquet else output
+    """Print or write the query's rows in ``output_format`` (``-``: standard output; Parquet
+    needs a file, :func:`parquet_target`)."""
     if output_format is SqlFormat.parquet:
-        assert output is not None
+        assert output is not None and not is_stdio(output)
         write_parquet(relation, output)
         return
+    if output is not None and is_stdio(output):
+        output = None
     if output_format is SqlFormat.jsonl:
         with text_output(output) as stream:
             for row in json_rows(relation):
@@ -426,18 +491,11 @@ def text_output(output: Path | None) -> Iterator[Any]:
 
 
 def write_parquet(relation: duckdb.DuckDBPyRelation, output: Path) -> None:
-    """The rows as Parquet at ``output``, or on standard output for ``-`` (via a scratch file,
-    since Parquet is written whole)."""
+    """The rows as Parquet at ``output``, in types every reader keeps exactly."""
     from tabletape.queries.parquet import portable
 
     typed = list(zip(relation.columns, map(str, relation.types), strict=True))
-    portable_rows = relation.project(portable(typed))
-    if not is_stdio(output):
-        portable_rows.write_parquet(str(output))
-        return
-    with tempfile_dir() as scratch:
-        portable_rows.write_parquet(str(scratch / "rows.parquet"))
-        copy_to_stdout(scratch / "rows.parquet")
+    relation.project(portable(typed)).write_parquet(str(output))
 
 
 def result_table(columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> Table:

@@ -1,4 +1,5 @@
-"""The catalog's DuckDB file: opening it, transactions, and bulk inserts and deletes.
+"""The catalog's DuckDB file: opening it, transactions, and bulk inserts and deletes; and the
+door a person's SQL comes through (:func:`query_door`), fenced to the catalog.
 
 Rows always go in bulk: from columnar JSON files (one object of equal-length lists) read with
 DuckDB's ``read_json``, never row by row.
@@ -9,6 +10,7 @@ DuckDB's ``read_json``, never row by row.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,6 +77,10 @@ def write_failure(path: Path, error: duckdb.Error) -> CatalogError:
                               f"untouched: {advice}", what)
 
 
+Config = dict[str, str | bool | int | float | list[str]]
+"""DuckDB settings given as a connection is made (``duckdb.connect(config=...)``)."""
+
+
 def catalog_path(ledger: Ledger) -> Path:
     return ledger.root / CATALOG_FILE
 
@@ -89,10 +95,12 @@ def opened(path: Path, *, read_only: bool) -> Iterator[duckdb.DuckDBPyConnection
         con.close()
 
 
-def open_catalog(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """Connect to the catalog; a locked or damaged file is a :class:`CatalogError`."""
+def open_catalog(path: Path, *, read_only: bool,
+                 config: Config | None = None) -> duckdb.DuckDBPyConnection:
+    """Connect to the catalog (with DuckDB ``config`` settings); a locked or damaged file is a
+    :class:`CatalogError`."""
     try:
-        return duckdb.connect(str(path), read_only=read_only)
+        return duckdb.connect(str(path), read_only=read_only, config=config or {})
     except duckdb.Error as error:
         message = str(error).splitlines()[0]
         if "lock" in message.lower():
@@ -104,11 +112,110 @@ def open_catalog(path: Path, *, read_only: bool) -> duckdb.DuckDBPyConnection:
             raise CatalogError(f"{path} is a folder, not the catalog: move it out of the "
                                "ledger and the catalog will be rebuilt from the logs") from None
         if "different configuration" in message:
-            raise CatalogError(f"the catalog {path} is open in this program (a "
-                               "tabletape.queries.connect() connection, say) and needs syncing: "
-                               "close that connection and try again") from None
+            raise CatalogError(f"the catalog {path} is open in this program with other settings "
+                               "(a tabletape.queries.connect() connection, say): close that "
+                               "connection and try again") from None
         raise CatalogError(f"cannot open the catalog {path}: {message}; delete it and it "
                            "will be rebuilt from the logs") from None
+
+
+# -- the SQL door --------------------------------------------------------------------------------
+
+DOOR_CONFIG: Config = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+"""Set as the door's connection is made: no extension is downloaded or loaded behind a query
+(DuckDB's own ``core_functions``, ``icu``, ``json`` and ``parquet`` are built in)."""
+
+
+@contextmanager
+def query_door(catalog: Path | None, *, folders: Sequence[Path] = (),
+               files: Sequence[Path] = ()) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The connection a person's SQL runs on, closed afterwards: the ``catalog`` read-only (an
+    empty in-memory database when None), fenced by :func:`close_door` so that the only files it
+    reaches are the catalog, the ``folders`` (an export to read) and the ``files`` (one tabletape
+    itself writes a result to)."""
+    con = (open_catalog(catalog, read_only=True, config=DOOR_CONFIG) if catalog is not None
+           else duckdb.connect(config=DOOR_CONFIG))
+    try:
+        close_door(con, folders=folders, files=files)
+        yield con
+    finally:
+        con.close()
+
+
+def close_door(con: duckdb.DuckDBPyConnection, *, folders: Sequence[Path] = (),
+               files: Sequence[Path] = ()) -> None:
+    """Turn off ``con``'s external access (files, URLs, ``ATTACH``, extensions) but for
+    ``folders`` and ``files``, then lock its configuration: no ``SET``, ``RESET`` or ``PRAGMA``
+    can open it again. DuckDB follows links before it compares paths, so a link in a folder
+    reaches no file outside it."""
+    con.execute("SET allowed_directories = $folders",
+                {"folders": [folder_prefix(folder) for folder in folders]})
+    con.execute("SET allowed_paths = $files", {"files": [str(file.absolute()) for file in files]})
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+
+
+def folder_prefix(folder: Path) -> str:
+    """``folder`` as an allowed-directory prefix: absolute, ending in ``/`` (DuckDB compares
+    prefixes, and ``/x/export`` would let ``/x/export-old`` in too).
+
+    >>> folder_prefix(Path("/x/export"))
+    '/x/export/'
+    """
+    return str(folder.absolute()).rstrip("/") + "/"
+
+
+REFUSED_FILE = re.compile(r'Cannot access (file|directory) "(.*)" - file system operations are '
+                          r"disabled by configuration")
+LOCKED_SETTING = re.compile(r'Cannot change(?:/set)? configuration option "(.*?)" - the '
+                            r"configuration has been locked")
+MISSING_EXTENSION = re.compile(r'with name "?(.*?)"? is not in the catalog, but it exists in the '
+                               r"(\w+) extension")
+NO_EXTENSIONS = "Loading external extensions is disabled"
+
+DOOR = "tabletape sql reads the catalog only (or, with --parquet DIR, that export)"
+LOCKED = "tabletape sql runs with locked settings"
+BUILT_IN = "tabletape sql runs DuckDB's built-in functions only"
+"""Why the door refuses: a file or folder, a setting, an extension."""
+
+REFUSED_BECAUSE = {
+    "SET": LOCKED,
+    "VARIABLE_SET": LOCKED,
+    "LOAD": "tabletape sql installs and loads no DuckDB extension",
+    "ATTACH": DOOR,
+    "DETACH": DOOR,
+    "COPY": "tabletape sql reads and writes no other file",
+    "EXPORT": "tabletape sql reads and writes no other file",
+}
+"""Why a statement kind that reaches past the catalog is refused (by the read-only check,
+before the door's own refusal), besides its writing."""
+
+
+def door_refusal(error: Exception) -> str | None:
+    """What the door refused, and why, when DuckDB's ``error`` is its refusal (else None).
+
+    >>> door_refusal(Exception('Permission Error: Cannot access file "/etc/passwd" - file '
+    ...                        'system operations are disabled by configuration'))
+    'refused: the file /etc/passwd is out of reach: tabletape sql reads the catalog only (or, ...'
+    >>> door_refusal(Exception('Invalid Input Error: Cannot change configuration option '
+    ...                        '"threads" - the configuration has been locked'))
+    'refused: the setting threads cannot be changed: tabletape sql runs with locked settings'
+    >>> door_refusal(Exception("Binder Error: column x not found")) is None
+    True
+    """
+    message = str(error)
+    if found := REFUSED_FILE.search(message):
+        what, path = found.groups()
+        return f"refused: the {what.replace('directory', 'folder')} {path} is out of reach: {DOOR}"
+    if found := LOCKED_SETTING.search(message):
+        return f"refused: the setting {found.group(1)} cannot be changed: {LOCKED}"
+    if found := MISSING_EXTENSION.search(message):
+        name, extension = found.groups()
+        return (f"refused: {name} is in DuckDB's {extension} extension, which is not loaded: "
+                f"{BUILT_IN}")
+    if NO_EXTENSIONS in message:
+        return f"refused: no DuckDB extension is loaded: {BUILT_IN}"
+    return None
 
 
 def meta(con: duckdb.DuckDBPyConnection) -> dict[str, str]:

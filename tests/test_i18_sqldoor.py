@@ -1,0 +1,320 @@
+"""Issue 18, the SQL door: ``tabletape sql`` (on the catalog, or ``--parquet DIR``) reaches the
+catalog, or the export asked for, and nothing else: no other file, folder or URL, no setting
+changed, no DuckDB extension installed or loaded. Each refusal is one message, exit 2, no
+traceback, nothing written; what tabletape itself writes (``--output``) still works."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import tabletape
+from tabletape.ledger import Ledger
+from tabletape.queries.database import door_refusal, folder_prefix, query_door
+from tests.queries.conftest import bot_games
+
+APP = tabletape.build_app()
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory: pytest.TempPathFactory) -> Ledger:
+    """Four duel games people played, synced, and exported as Parquet beside the ledger."""
+    store = Ledger(tmp_path_factory.mktemp("door") / "ledger")
+    bot_games(store, "duel", 4)
+    code, output = run("export", "--parquet", str(export_of(store)), "--ledger", str(store.root))
+    assert code == 0, output
+    return store
+
+
+def export_of(store: Ledger) -> Path:
+    return store.root.parent / "export"
+
+
+@pytest.fixture(scope="module")
+def outside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder beside the ledger holding files a query must not read: a Parquet file, a CSV,
+    and a folder whose name starts as the export's does."""
+    folder = tmp_path_factory.mktemp("outside")
+    with duckdb.connect() as con:
+        con.execute(f"COPY (SELECT 42 AS secret) TO '{folder / 'secret.parquet'}'")
+    (folder / "secret.csv").write_text("secret\n42\n")
+    return folder
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(APP, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def said(output: str) -> str:
+    """A message as one line (rich wraps it to the terminal's width)."""
+    return " ".join(output.split())
+
+
+def refused(code: int, output: str, *words: str) -> None:
+    """One message saying what was refused (``words``), exit 2, no traceback."""
+    assert code == 2, output
+    assert output.startswith("error: ") and "Traceback" not in output, output
+    assert output.count("error:") == 1, output
+    assert "refused" in said(output) and all(w in said(output) for w in words), output
+
+
+READS = {
+    "read_csv": ("SELECT * FROM read_csv('/etc/passwd', sep = ':')", "/etc/passwd"),
+    "read_text": ("SELECT * FROM read_text('/etc/passwd')", "/etc/passwd"),
+    "read_blob": ("SELECT * FROM read_blob('/etc/hostname')", "/etc/hostname"),
+    "glob": ("SELECT * FROM glob('/*')", "/*"),
+    "url": ("SELECT * FROM read_csv('https://example.com/x.csv')", "https://example.com"),
+    "url_as_table": ("SELECT * FROM 'http://example.com/x.parquet'", "http://example.com"),
+    "s3": ("SELECT * FROM read_parquet('s3://bucket/x.parquet')", "s3://bucket"),
+    "extension_list": ("SELECT * FROM duckdb_extensions()", "out of reach"),
+}
+"""Reading statements (they pass the read-only check) that reach past the catalog: query,
+and what the refusal names."""
+
+
+@pytest.mark.parametrize("name", sorted(READS))
+def test_reading_past_the_catalog_is_refused(ledger: Ledger, name: str) -> None:
+    query, named = READS[name]
+    code, output = run("sql", query, "--ledger", str(ledger.root))
+    refused(code, output, named, "reads the catalog only")
+
+
+def test_files_beside_the_catalog_are_out_of_reach(ledger: Ledger, outside: Path) -> None:
+    """A Parquet file outside any export, a game's own log (the catalog holds what verified
+    logs say; the log itself is not the door's), and a walk up out of the ledger."""
+    log = ledger.path(ledger.game_ids()[0])
+    for query in (f"SELECT * FROM read_parquet('{outside / 'secret.parquet'}')",
+                  f"SELECT * FROM read_json('{log}')",
+                  f"SELECT * FROM read_text('{ledger.root}/../../{outside.name}/secret.csv')"):
+        code, output = run("sql", query, "--ledger", str(ledger.root))
+        refused(code, output, "out of reach")
+
+
+def test_an_extension_function_is_refused_not_installed(ledger: Ledger) -> None:
+    code, output = run("sql", "SELECT * FROM st_read('/etc/passwd')", "--ledger",
+                       str(ledger.root))
+    refused(code, output, "spatial extension", "built-in functions only")
+
+
+STATEMENTS = {
+    "SET enable_external_access = true": "locked settings",
+    "SET allowed_directories = ['/']": "locked settings",
+    "RESET enable_external_access": "locked settings",
+    "RESET threads": "locked settings",
+    "PRAGMA threads = 1": "locked settings",
+    "SET VARIABLE x = 1": "locked settings",
+    "INSTALL httpfs": "no DuckDB extension",
+    "LOAD httpfs": "no DuckDB extension",
+    "FORCE INSTALL httpfs": "no DuckDB extension",
+    "ATTACH '{out}/other.duckdb' AS other": "the catalog only",
+    "ATTACH ':memory:' AS other": "the catalog only",
+    "COPY games TO '{out}/stolen.csv'": "no other file",
+    "COPY (SELECT * FROM read_text('/etc/passwd')) TO '{out}/passwd.csv'": "no other file",
+    "EXPORT DATABASE '{out}/dump'": "no other file",
+}
+"""Statements that would change a setting, load an extension or reach another file -> why
+the refusal says they are refused."""
+
+
+@pytest.mark.parametrize("statement", sorted(STATEMENTS))
+def test_settings_extensions_and_files_by_statement_are_refused(
+        ledger: Ledger, tmp_path: Path, statement: str) -> None:
+    query = statement.format(out=tmp_path)
+    for where in (["--ledger", str(ledger.root)], ["--parquet", str(export_of(ledger))]):
+        code, output = run("sql", query, *where)
+        refused(code, output, STATEMENTS[statement])
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json", "jsonl", "parquet"])
+def test_a_refused_query_writes_nothing(ledger: Ledger, tmp_path: Path, fmt: str) -> None:
+    target = tmp_path / f"rows.{fmt}"
+    code, output = run("sql", "SELECT * FROM read_text('/etc/passwd')", "--ledger",
+                       str(ledger.root), "--format", fmt, "--output", str(target))
+    if fmt in ("json", "jsonl"):  # a JSON answer's error is JSON too
+        assert code == 2 and "refused" in json.loads(output)["error"], output
+    else:
+        refused(code, output, "/etc/passwd")
+    assert os.listdir(tmp_path) == []
+    target.write_bytes(b"precious")
+    code, _ = run("sql", "SELECT * FROM read_text('/etc/passwd')", "--ledger", str(ledger.root),
+                  "--format", fmt, "--output", str(target), "--force")
+    assert code == 2 and target.read_bytes() == b"precious"
+    assert os.listdir(tmp_path) == [target.name]
+
+
+def test_a_refusal_from_a_real_process_has_no_traceback(ledger: Ledger) -> None:
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "tabletape", "sql", "SELECT * FROM read_csv('/etc/passwd')",
+         "--ledger", str(ledger.root), "--no-sync"],
+        cwd=root, capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "Traceback" not in done.stderr and "/etc/passwd is out of reach" in said(done.stderr)
+    assert "root:" not in done.stderr  # nothing of the file itself
+
+
+# -- what the door lets through -------------------------------------------------------------------
+
+
+def test_queries_on_the_catalog_still_run(ledger: Ledger) -> None:
+    code, output = run("sql", "SELECT count(*) AS n, any_value(options->>'troops') AS troops "
+                       "FROM games", "--ledger", str(ledger.root), "--json")
+    assert code == 0 and json.loads(output) == [{"n": 4, "troops": "8"}]
+    code, output = run("sql", "SELECT count(*) AS n FROM games", "--ledger", str(ledger.root),
+                       "--include-simulated", "--json")
+    assert code == 0 and json.loads(output) == [{"n": 4}]
+
+
+def test_parquet_output_is_written_by_tabletape(ledger: Ledger, tmp_path: Path) -> None:
+    target = tmp_path / "dice.parquet"
+    code, output = run("sql", "SELECT * FROM dice", "--ledger", str(ledger.root), "--format",
+                       "parquet", "--output", str(target))
+    assert code == 0, output
+    assert os.listdir(tmp_path) == [target.name]  # no scratch left beside it
+    code, output = run("sql", "SELECT count(*) AS n FROM dice", "--ledger", str(ledger.root),
+                       "--json")
+    with duckdb.connect() as con:
+        written = con.execute(f"SELECT count(*) FROM read_parquet('{target}')").fetchone()
+    assert written == (json.loads(output)[0]["n"],)
+    code, output = run("sql", "SELECT 1 AS one", "--ledger", str(ledger.root), "--format",
+                       "parquet", "--output", str(target), "--force")
+    assert code == 0, output
+    with duckdb.connect() as con:
+        assert con.execute(f"SELECT * FROM read_parquet('{target}')").fetchall() == [(1,)]
+
+
+def test_parquet_to_standard_output(ledger: Ledger) -> None:
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "tabletape", "sql", "SELECT 7 AS seven", "--ledger",
+         str(ledger.root), "--no-sync", "--format", "parquet", "--output", "-"],
+        cwd=root, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"PAR1") and done.stdout.endswith(b"PAR1")
+
+
+def test_the_export_is_read_and_nothing_beside_it(ledger: Ledger, outside: Path,
+                                                  tmp_path: Path) -> None:
+    export = export_of(ledger)
+    code, output = run("sql", "--parquet", str(export), "SELECT count(*) AS n FROM games",
+                       "--json")
+    assert code == 0 and json.loads(output) == [{"n": 4}], output
+    files = export / "games" / "**" / "*.parquet"
+    code, output = run("sql", "--parquet", str(export), f"SELECT count(*) AS n FROM "
+                       f"read_parquet('{files}')", "--json")
+    assert code == 0 and json.loads(output) == [{"n": 4}], output
+    sibling = export.parent / (export.name + "-old")  # starts as the export's name does
+    sibling.mkdir(exist_ok=True)
+    (sibling / "secret.csv").write_text("secret\n42\n")
+    for query in (f"SELECT * FROM read_parquet('{outside / 'secret.parquet'}')",
+                  f"SELECT * FROM read_csv('{sibling / 'secret.csv'}')",
+                  f"SELECT * FROM read_text('{export}/../ledger/catalog.duckdb')",
+                  "SELECT * FROM read_text('/etc/passwd')"):
+        code, output = run("sql", "--parquet", str(export), query)
+        refused(code, output, "out of reach")
+    target = tmp_path / "games.parquet"
+    code, output = run("sql", "--parquet", str(export), "SELECT game FROM games", "--format",
+                       "parquet", "--output", str(target))
+    assert code == 0, output
+    with duckdb.connect() as con:
+        assert con.execute(f"SELECT count(*) FROM '{target}'").fetchone() == (4,)
+
+
+def test_a_link_in_the_export_reaches_nothing_outside(ledger: Ledger, outside: Path,
+                                                      tmp_path: Path) -> None:
+    """DuckDB follows a link before it compares paths: a link planted in an export folder
+    (by whoever could write there) opens no file outside it."""
+    export = tmp_path / "export"
+    code, output = run("export", "--parquet", str(export), "--ledger", str(ledger.root))
+    assert code == 0, output
+    (export / "games" / "peek.csv").symlink_to(outside / "secret.csv")
+    code, output = run("sql", "--parquet", str(export),
+                       f"SELECT * FROM read_csv('{export / 'games' / 'peek.csv'}')")
+    refused(code, output, "out of reach")
+
+
+# -- the door itself, past the statement check -------------------------------------------------
+
+
+PAST_THE_CHECK = [
+    "SET enable_external_access = true",
+    "RESET enable_external_access",
+    "SET lock_configuration = false",
+    "SET allowed_directories = ['/']",
+    "PRAGMA threads = 1",
+    "SET autoload_known_extensions = true",
+    "LOAD httpfs",
+    "INSTALL httpfs",
+    "ATTACH '{out}/other.duckdb' AS other",
+    "COPY (SELECT 1) TO '{out}/one.csv'",
+    "EXPORT DATABASE '{out}/dump'",
+    "CREATE SECRET (TYPE s3)",
+]
+"""What the statement check refuses first; the connection refuses each again by itself."""
+
+
+@pytest.mark.parametrize("statement", PAST_THE_CHECK)
+def test_the_connection_itself_refuses(ledger: Ledger, tmp_path: Path, statement: str) -> None:
+    from tabletape.queries.catalog import catalog_path
+
+    for catalog in (catalog_path(ledger), None):
+        with query_door(catalog) as con, pytest.raises(duckdb.Error) as raised:
+            con.execute(statement.format(out=tmp_path))
+        assert door_refusal(raised.value) is not None, raised.value
+        with query_door(catalog) as con:  # still fenced and unchanged afterwards
+            assert con.execute("SELECT current_setting('enable_external_access'), "
+                               "current_setting('lock_configuration')").fetchone() == (False, True)
+    assert os.listdir(tmp_path) == []
+
+
+def test_nothing_is_loaded_or_installed_behind_a_query() -> None:
+    with query_door(None) as con:
+        settings_ = dict(con.execute(
+            "SELECT name, value FROM duckdb_settings() WHERE name IN "
+            "('autoinstall_known_extensions', 'autoload_known_extensions', "
+            "'enable_external_access', 'lock_configuration')").fetchall())
+    assert settings_ == {"autoinstall_known_extensions": "false",
+                         "autoload_known_extensions": "false",
+                         "enable_external_access": "false", "lock_configuration": "true"}
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from(["a", "b", "export", "export-old", "..", "."]),
+                      min_size=1, max_size=4))
+@example(parts=["export", "a", ".", ".."])  # in, out and back: inside
+@example(parts=["export-old"])
+def test_only_paths_inside_the_allowed_folder_are_read(tmp_path: Path, parts: list[str]) -> None:
+    """Property: a file is read through the door exactly when, with ``.`` and ``..`` followed,
+    it lies inside the allowed folder (``export``; not ``export-old`` beside it)."""
+    base = tmp_path.joinpath("up", "up", "up", "up")  # no walk of 4 parts leaves tmp_path
+    folder = base / "export"
+    walked = base
+    for part in parts:  # every folder walked through exists, so the walk lands somewhere
+        walked = walked / part
+        Path(os.path.normpath(walked)).mkdir(parents=True, exist_ok=True)
+    path = walked / "f.csv"
+    real = Path(os.path.normpath(path))
+    real.write_text("x\n1\n")
+    inside = real.is_relative_to(folder)
+    with query_door(None, folders=[folder]) as con:
+        try:
+            con.execute(f"SELECT * FROM read_csv('{path}')").fetchall()
+            read = True
+        except duckdb.PermissionException:
+            read = False
+    assert read == inside, (path, real)
+    assert folder_prefix(folder).endswith("/export/")
