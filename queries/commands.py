@@ -234,9 +234,11 @@ def progress_bar(label: str = "Loading logs into the catalog", *,
 
 def check_read_only(query: str) -> None:
     """Refuse anything but reading statements, before any connection with data sees them."""
-    from tabletape.queries.database import REFUSED_BECAUSE, query_door
+    import duckdb
 
-    with query_door(None) as parser:
+    from tabletape.queries.database import DOOR_CONFIG, REFUSED_BECAUSE
+
+    with duckdb.connect(config=DOOR_CONFIG) as parser:  # parses only: nothing runs here
         statements = parser.extract_statements(query)
     if not statements:
         raise QueryRefused("no SQL statement given")
