@@ -5,6 +5,9 @@
 - ``fold_vs_eventsourcing``: events per second folded from a stored log through each game's
   rules (read, decode, apply; the slowest game counts) / eventsourcing reconstructing an
   aggregate from the same number of stored events.
+
+``python bench/vs_eventsourcing.py --parts`` prints where a fold's time goes instead, per game
+and per stored event (:func:`fold_parts`): the profile behind the fold figure.
 """
 
 from __future__ import annotations
@@ -117,6 +120,116 @@ def fold_figure(quick: bool, kinds: tuple[str, ...] | None = None) -> Figure:
                        f"({detail}); eventsourcing: one aggregate of {total:,} events")
 
 
+FOLD_PARTS = {
+    "read": "the log's bytes under the shared lock (Ledger.snapshot)",
+    "records": "every line decoded as a Record in one call (decode_lines)",
+    "chain": "the hash chain checked: SHA-256 of each line, links and seqs (chain_intact)",
+    "begin": "game-started decoded, the rules found, the start state, the retractions",
+    "decode": "each payload decoded as its game's event Struct",
+    "apply": "each event checked and applied by the rules (Rules.apply)",
+    "loop": "the rest of the fold loop (skips, Step records, the list of steps)",
+}
+"""The parts of ``open_game`` that :func:`fold_parts` times, in the order a fold meets them."""
+
+
+def fold_parts(games: int = 30, kinds: tuple[str, ...] | None = None,
+               rounds: int = 5) -> dict[str, dict[str, float]]:
+    """CPU µs per stored event of each part of :data:`FOLD_PARTS`, per shipped game.
+
+    The bench's games (``games`` a kind, seed 11), each part timed alone over all of them (the
+    best of ``rounds``, CPU time, so other processes on a shared machine count less); ``total``
+    is ``open_game`` itself, ``events`` the events folded.
+    """
+    import msgspec
+
+    from tabletape.ledger import Ledger, Record, store
+    from tabletape.replay.fold import Check, Fold, begin, event_decoders, open_game
+    from tabletape.replay.simulate import simulate
+    from tabletape.rules.kernel import registered
+    from tabletape.rules.manifest import discovered
+
+    decode_lines = msgspec.json.Decoder(Record).decode_lines  # as Ledger.records decodes
+    found: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        ledger = Ledger(folder)
+        shipped = set(discovered())
+        for rules in (r for r in registered() if r.name in (kinds or shipped)):
+            ids = simulate(ledger, rules.name, games=games, seed=11)
+            datas = [ledger.snapshot(game) for game in ids]
+            logs = [decode_lines(data) for data in datas]
+            lines = [data[:-1].split(b"\n") for data in datas]
+            infos = [begin(game, log) for game, log in zip(ids, logs, strict=True)]
+            events = [(info, [r for r in log[1:] if r.type in info.rules.event_types()
+                              and r.type not in ("undo", "note")
+                              and r.seq not in info.retracted])
+                      for info, log in zip(infos, logs, strict=True)]
+            decoded = [(info, [(r.actor, event_decoders(info.rules, info.started.rules_version)
+                                [r.type](r.payload)) for r in effective])
+                       for info, effective in events]
+
+            def decode_all() -> None:
+                for info, effective in events:
+                    table = event_decoders(info.rules, info.started.rules_version)
+                    for record in effective:
+                        table[record.type](record.payload)
+
+            def apply_all() -> None:
+                for info, pairs in decoded:
+                    state, apply = info.start_state, info.rules.apply
+                    for actor, event in pairs:
+                        state = apply(state, actor, event)
+
+            def fold_all() -> None:
+                for info, log in zip(infos, logs, strict=True):
+                    for _ in Fold(info, log, Check.REFUSE).steps():
+                        pass
+
+            def best(work: Any) -> float:
+                return min(cpu_seconds(work) for _ in range(rounds))
+
+            count = sum(len(log) for log in logs)
+            parts = {
+                "read": best(lambda: [ledger.snapshot(game) for game in ids]),
+                "records": best(lambda: [decode_lines(data) for data in datas]),
+                "chain": best(lambda: [data[:-1].split(b"\n") for data in datas])
+                + best(lambda: [store.chain_intact(ls, log) for ls, log in
+                                zip(lines, logs, strict=True)]),
+                "begin": best(lambda: [begin(game, log) for game, log in
+                                       zip(ids, logs, strict=True)]),
+                "decode": best(decode_all),
+                "apply": best(apply_all),
+            }
+            parts["loop"] = max(0.0, best(fold_all) - parts["decode"] - parts["apply"])
+            total = best(lambda: [open_game(ledger, game) for game in ids])
+            found[rules.name] = {**{k: v / count * 1e6 for k, v in parts.items()},
+                                 "total": total / count * 1e6, "events": count}
+    return found
+
+
+def cpu_seconds(work: Any) -> float:
+    import time
+
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+def parts_table(found: dict[str, dict[str, float]]) -> Any:
+    """A rich table of :func:`fold_parts`: a row per game, a column per part."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, title="open_game, CPU µs per stored event",
+                  title_justify="left")
+    table.add_column("game")
+    for column in (*FOLD_PARTS, "total", "events"):
+        table.add_column(column, justify="right")
+    for kind, parts in found.items():
+        table.add_row(kind, *(f"{parts[k]:.2f}" for k in (*FOLD_PARTS, "total")),
+                      f"{parts['events']:,.0f}")
+    return table
+
+
 def events_per_game(ledger: Any) -> float:
     ids = ledger.game_ids()
     return sum(ledger.head(game).seq for game in ids) / max(1, len(ids))
@@ -129,5 +242,18 @@ def median_rate(count: int, work: Any, rounds: int) -> float:
 
 
 if __name__ == "__main__":
+    import sys
+
     os.environ.setdefault("TABLETAPE_LEDGER", tempfile.mkdtemp())
-    print(append_figure(quick=True).as_json())
+    if "--parts" in sys.argv:
+        import json
+
+        from rich.console import Console
+
+        found = fold_parts()
+        if "--json" in sys.argv:
+            print(json.dumps(found))
+        else:
+            Console(width=120).print(parts_table(found))
+    else:
+        print(append_figure(quick=True).as_json())
