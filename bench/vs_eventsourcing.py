@@ -146,6 +146,8 @@ FOLD_PARTS = {
     "decode": "each payload decoded as its game's event Struct",
     "apply": "each event checked and applied by the rules (Rules.apply)",
     "loop": "the rest of the fold loop (skips, Step records, the list of steps)",
+    "other": "open_game less the parts timed alone: opening files, Folded, and the caches a "
+             "whole fold's larger working set misses",
 }
 """The parts of ``open_game`` that :func:`fold_parts` times, in the order a fold meets them."""
 
@@ -223,6 +225,7 @@ def game_parts(ledger: Any, ids: list[str], rounds: int) -> dict[str, float]:
     }
     parts["loop"] = max(0.0, best(fold_all) - parts["decode"] - parts["apply"])
     total = best(lambda: [open_game(ledger, game) for game in ids])
+    parts["other"] = max(0.0, total - sum(parts.values()))
     return {**{k: v / count * 1e6 for k, v in parts.items()}, "total": total / count * 1e6,
             "events": count}
 
