@@ -5,6 +5,9 @@
 - ``fold_vs_eventsourcing``: events per second folded from a stored log through each game's
   rules (read, decode, apply; the slowest game counts) / eventsourcing reconstructing an
   aggregate from the same number of stored events.
+
+``python bench/vs_eventsourcing.py --parts`` prints where a fold's time goes instead, per game
+and per stored event (:func:`fold_parts`): the profile behind the fold figure.
 """
 
 from __future__ import annotations
@@ -79,42 +82,176 @@ def append_figure(quick: bool) -> Figure:
 
 
 def fold_figure(quick: bool, kinds: tuple[str, ...] | None = None) -> Figure:
-    """``fold_vs_eventsourcing``: the slowest game's fold rate against eventsourcing's."""
+    """``fold_vs_eventsourcing``: the slowest game's fold rate against eventsourcing's.
+
+    Every game's logs are made and folded once (a warm-up, which also finds the slowest game),
+    then an eventsourcing aggregate of as many events as the slowest game's logs hold; each
+    round then folds every game's logs and reconstructs the aggregate once (alternating, so a
+    busy machine slows both sides alike); each rate is the median of its rounds.
+    """
+    import statistics
+
     from tabletape.ledger import Ledger
     from tabletape.replay.fold import open_game
     from tabletape.replay.simulate import simulate
     from tabletape.rules.kernel import registered
     from tabletape.rules.manifest import discovered
 
-    games = 30 if quick else 150
+    games, rounds = (30, 5) if quick else (150, 5)
     with tempfile.TemporaryDirectory() as folder:
         ledger = Ledger(folder)
-        rates: dict[str, float] = {}
+        logs: dict[str, list[str]] = {}
         counts: dict[str, int] = {}
         shipped = set(discovered())  # installed games, not test-only ones
         for rules in (r for r in registered() if r.name in (kinds or shipped)):
-            ids = simulate(ledger, rules.name, games=games, seed=11)
-            events = sum(ledger.head(game).seq for game in ids)
+            logs[rules.name] = simulate(ledger, rules.name, games=games, seed=11)
+            counts[rules.name] = sum(ledger.head(game).seq for game in logs[rules.name])
 
-            def fold_all(ids: list[str] = ids) -> None:
-                for game in ids:
-                    open_game(ledger, game)
+        def fold_all(ids: list[str]) -> None:
+            for game in ids:
+                open_game(ledger, game)
 
-            rates[rules.name] = median_rate(events, fold_all, 5)
-            counts[rules.name] = events
-        slowest = min(rates, key=rates.__getitem__)
+        warm = {kind: rate(counts[kind], lambda ids=ids: fold_all(ids))  # not counted
+                for kind, ids in logs.items()}
         app, tally_class = eventsourcing_app(Path(folder))
         tally = tally_class("bench")
-        total = max(1000, counts[slowest])  # the events the slowest game folded
+        total = max(1000, counts[min(warm, key=warm.__getitem__)])  # as many as the slowest
         for n in random.Random(1).choices(range(1, 4), k=total - 1):
             tally.add(n)
         app.save(tally)
-        theirs = median_rate(total, lambda: app.repository.get(tally.id), 5)
+        app.repository.get(tally.id)  # warmed as our side was
+
+        seen: dict[str, list[float]] = {kind: [] for kind in logs}
+        other: list[float] = []
+        for _ in range(rounds):
+            for kind, ids in logs.items():
+                seen[kind].append(rate(counts[kind], lambda ids=ids: fold_all(ids)))
+            other.append(rate(total, lambda: app.repository.get(tally.id)))
+        rates = {kind: statistics.median(found) for kind, found in seen.items()}
+        theirs = statistics.median(other)
+    slowest = min(rates, key=rates.__getitem__)
     detail = ", ".join(f"{k} {v:,.0f}/s" for k, v in sorted(rates.items()))
     return Figure(key="fold_vs_eventsourcing", ours=rates[slowest], theirs=theirs,
                   unit="events/s", target=10,
                   note=f"slowest: {slowest}, {counts[slowest]:,} events in {games} games "
-                       f"({detail}); eventsourcing: one aggregate of {total:,} events")
+                       f"({detail}); eventsourcing: one aggregate of {total:,} events, "
+                       f"{rounds} alternating rounds")
+
+
+FOLD_PARTS = {
+    "read": "the log's bytes under the shared lock (Ledger.snapshot)",
+    "records": "every line decoded as a Record in one call (decode_lines)",
+    "chain": "the hash chain checked: SHA-256 of each line, links and seqs (chain_intact)",
+    "begin": "game-started decoded, the rules found, the start state, the retractions",
+    "decode": "each payload decoded as its game's event Struct",
+    "apply": "each event checked and applied by the rules (Rules.apply)",
+    "loop": "the rest of the fold loop (skips, Step records, the list of steps)",
+    "other": "open_game less the parts timed alone: opening files, Folded, and the caches a "
+             "whole fold's larger working set misses",
+}
+"""The parts of ``open_game`` that :func:`fold_parts` times, in the order a fold meets them."""
+
+
+def fold_parts(games: int = 30, kinds: tuple[str, ...] | None = None,
+               rounds: int = 5) -> dict[str, dict[str, float]]:
+    """CPU µs per stored event of each part of :data:`FOLD_PARTS`, per shipped game.
+
+    The bench's games (``games`` a kind, seed 11), each part timed alone over all of them (the
+    best of ``rounds``, CPU time, so other processes on a shared machine count less); ``total``
+    is ``open_game`` itself, ``events`` the events folded.
+    """
+    from tabletape.ledger import Ledger
+    from tabletape.replay.simulate import simulate
+    from tabletape.rules.kernel import registered
+    from tabletape.rules.manifest import discovered
+
+    found: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        ledger = Ledger(folder)
+        shipped = set(discovered())
+        for rules in (r for r in registered() if r.name in (kinds or shipped)):
+            ids = simulate(ledger, rules.name, games=games, seed=11)
+            found[rules.name] = game_parts(ledger, ids, rounds)
+    return found
+
+
+def game_parts(ledger: Any, ids: list[str], rounds: int) -> dict[str, float]:
+    """:func:`fold_parts` of the games ``ids`` of one kind."""
+    import msgspec
+
+    from tabletape.ledger import Record, store
+    from tabletape.replay.fold import Check, Fold, begin, event_decoders, open_game
+
+    decode_lines = msgspec.json.Decoder(Record).decode_lines  # as Ledger.records decodes
+    datas = [ledger.snapshot(game) for game in ids]
+    logs = [decode_lines(data) for data in datas]
+    lines = [data[:-1].split(b"\n") for data in datas]
+    infos = [begin(game, log) for game, log in zip(ids, logs, strict=True)]
+    effective = [[r for r in log[1:] if r.type not in ("undo", "note")
+                  and r.seq not in info.retracted] for info, log in zip(infos, logs, strict=True)]
+    tables = [event_decoders(info.rules, info.started.rules_version) for info in infos]
+    decoded = [[(r.actor, table[r.type](r.payload)) for r in records]
+               for table, records in zip(tables, effective, strict=True)]
+
+    def decode_all() -> None:
+        for table, records in zip(tables, effective, strict=True):
+            for record in records:
+                table[record.type](record.payload)
+
+    def apply_all() -> None:
+        for info, pairs in zip(infos, decoded, strict=True):
+            state, apply = info.start_state, info.rules.apply
+            for actor, event in pairs:
+                state = apply(state, actor, event)
+
+    def fold_all() -> None:
+        for info, log in zip(infos, logs, strict=True):
+            for _ in Fold(info, log, Check.REFUSE).steps():
+                pass
+
+    def best(work: Any) -> float:
+        return min(cpu_seconds(work) for _ in range(rounds))
+
+    count = sum(len(log) for log in logs)
+    parts = {
+        "read": best(lambda: [ledger.snapshot(game) for game in ids]),
+        "records": best(lambda: [decode_lines(data) for data in datas]),
+        "chain": best(lambda: [data[:-1].split(b"\n") for data in datas])
+        + best(lambda: [store.chain_intact(split, log)
+                        for split, log in zip(lines, logs, strict=True)]),
+        "begin": best(lambda: [begin(game, log) for game, log in zip(ids, logs, strict=True)]),
+        "decode": best(decode_all),
+        "apply": best(apply_all),
+    }
+    parts["loop"] = max(0.0, best(fold_all) - parts["decode"] - parts["apply"])
+    total = best(lambda: [open_game(ledger, game) for game in ids])
+    parts["other"] = max(0.0, total - sum(parts.values()))
+    return {**{k: v / count * 1e6 for k, v in parts.items()}, "total": total / count * 1e6,
+            "events": count}
+
+
+def cpu_seconds(work: Any) -> float:
+    import time
+
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+def parts_table(found: dict[str, dict[str, float]]) -> Any:
+    """A rich table of :func:`fold_parts`: a row per game, a column per part."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, title="open_game, CPU µs per stored event",
+                  title_justify="left")
+    table.add_column("game")
+    for column in (*FOLD_PARTS, "total", "events"):
+        table.add_column(column, justify="right")
+    for kind, parts in found.items():
+        table.add_row(kind, *(f"{parts[k]:.2f}" for k in (*FOLD_PARTS, "total")),
+                      f"{parts['events']:,.0f}")
+    return table
 
 
 def events_per_game(ledger: Any) -> float:
@@ -129,5 +266,18 @@ def median_rate(count: int, work: Any, rounds: int) -> float:
 
 
 if __name__ == "__main__":
+    import sys
+
     os.environ.setdefault("TABLETAPE_LEDGER", tempfile.mkdtemp())
-    print(append_figure(quick=True).as_json())
+    if "--parts" in sys.argv:
+        import json
+
+        from rich.console import Console
+
+        found = fold_parts()
+        if "--json" in sys.argv:
+            print(json.dumps(found))
+        else:
+            Console(width=120).print(parts_table(found))
+    else:
+        print(append_figure(quick=True).as_json())

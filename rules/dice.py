@@ -66,7 +66,7 @@ def lined_up(faces: Sequence[int], bonus: int = 0) -> tuple[int, ...]:
     >>> lined_up((2, 6, 3), bonus=2)
     (8, 5, 4)
     """
-    return tuple(sorted((face + bonus for face in faces), reverse=True))
+    return tuple(sorted([face + bonus for face in faces] if bonus else faces, reverse=True))
 
 
 def compare(
@@ -82,9 +82,10 @@ def compare(
     Both lineups are sorted highest first (after bonuses) and paired; extra dice on the longer
     side are not contested. A tie goes to ``ties_to``.
     """
-    lineups = lined_up(attacker, attacker_bonus), lined_up(defender, defender_bonus)
-    pairs = zip(*lineups, strict=False)  # the longer lineup's extra dice are not contested
-    return tuple(pair_winner(a, d, ties_to) for a, d in pairs)
+    # pair_winner of each pair, inline: every roll of every fold is compared
+    pairs = zip(lined_up(attacker, attacker_bonus), lined_up(defender, defender_bonus),
+                strict=False)  # the longer lineup's extra dice are not contested
+    return tuple([ties_to if a == d else ATTACKER if a > d else DEFENDER for a, d in pairs])
 
 
 def pair_winner(attacker: int, defender: int, ties_to: Side = DEFENDER) -> Side:
@@ -247,10 +248,12 @@ def settle(attacker: Sequence[int], defender: Sequence[int], *,
     (2, 3)
     """
     base = (raised(attacker, attacker_bonus.each), raised(defender, defender_bonus.each))
-    attacks = placements(base[0], attacker_bonus)
+    attacks, defends = placements(base[0], attacker_bonus), placements(base[1], defender_bonus)
+    if len(attacks) == len(defends) == 1:  # most rolls: no bonus left to place
+        return Settled(attacks[0], defends[0], compare(attacks[0], defends[0]))
 
     def answer(attack: Values) -> Values:
-        return best(placements(base[1], defender_bonus), lambda d: wins(attack, d, DEFENDER))
+        return best(defends, lambda d: wins(attack, d, DEFENDER))
 
     attack = best(attacks, lambda a: wins(a, answer(a), ATTACKER))
     defend = answer(attack)
@@ -263,7 +266,9 @@ def raised(values: Sequence[int], amount: int, at: int | None = None) -> Values:
     >>> raised((3, 5), 1), raised((3, 5), 1, at=0)
     ((4, 6), (4, 5))
     """
-    return tuple(v + amount if at is None or i == at else v for i, v in enumerate(values))
+    if at is None:
+        return tuple([v + amount for v in values] if amount else values)
+    return tuple([v + amount if i == at else v for i, v in enumerate(values)])
 
 
 def placements(values: Values, bonus: Bonus) -> list[Values]:
