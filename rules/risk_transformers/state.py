@@ -196,11 +196,17 @@ class State(msgspec.Struct, frozen=True, gc=False):
         return TABLE if seat == NOBODY else self.seats[seat].name
 
     def place(self, place_id: str) -> int:
-        """The index of a place id."""
-        return self.places.index(place_id)
+        """The index of a place id (ValueError for none)."""
+        places = self.places
+        board = self.settings.board
+        if places is board.places:  # as every game starts: the board's table answers
+            found = board.place_index.get(place_id)
+            if found is not None:
+                return found
+        return places.index(place_id)
 
     def at(self, place_id: str) -> Zone:
-        return self.zones[self.places.index(place_id)]
+        return self.zones[self.place(place_id)]
 
     @property
     def standing(self) -> dict[str, str]:
@@ -278,7 +284,7 @@ def require_word(what: str, text: str, words: tuple[str, ...]) -> None:
 def zone_called(state: State, text: str) -> int:
     """The place a typed id or name means (any case, spaces as ``-``); refused with "did you
     mean" and the zones (exit 2)."""
-    found = state.board.board.find(text)
+    found = state.board.find(text)
     if found is None:
         raise unknown("zone", text, state.board.zones)
     return state.place(found)
