@@ -63,7 +63,6 @@ from tabletape.rules.risk_transformers.state import (
     armies_left,
     controlled,
     live_places,
-    on_board,
     require_word,
     take_scrap_robots,
     teammates,

@@ -257,7 +257,7 @@ class Cybertron(msgspec.Struct, frozen=True, dict=True):
         return found  # type: ignore[return-value]
 
     @cached_property
-    def _found(self) -> dict[str, str | None | bool]:
+    def _found(self) -> dict[str, str | bool | None]:
         return {}
 
     @cached_property

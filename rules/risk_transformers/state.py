@@ -223,6 +223,16 @@ def live_places(state: State) -> list[int]:
     return [*range(count), *(state.place(f) for f in state.open_factories)]
 
 
+def is_live(state: State, place: int) -> bool:
+    """Whether ``place`` is a zone now (:func:`live_places` holds it)."""
+    return place < len(state.board.zones) or state.places[place] in state.open_factories
+
+
+def controls(state: State, seat: int, place: int) -> bool:
+    """Whether ``place`` is a zone now holding ``seat``'s pieces (:func:`controlled` holds it)."""
+    return state.zones[place].owner == seat and is_live(state, place)
+
+
 def controlled(state: State, seat: int) -> list[int]:
     """The places that are zones now and hold ``seat``'s pieces ("You control any zone that
     contains one of your robots")."""
@@ -324,6 +334,12 @@ def on_board(state: State, seat: int) -> tuple[int, int, int]:
     mine = [zone for zone in state.zones if zone.owner == seat]
     return (sum(z.robots for z in mine), sum(z.vehicles for z in mine),
             sum(z.leader for z in mine))
+
+
+def any_empty_zone(state: State) -> bool:
+    """Whether :func:`empty_zones` finds one."""
+    zones = state.zones
+    return any(zones[p].owner == NOBODY for p in range(len(state.board.zones)))
 
 
 def empty_zones(state: State) -> list[int]:
