@@ -27,7 +27,6 @@ from tabletape.rules.risk_transformers.battle import (
     as_force,
     check_pieces,
     eliminate,
-    neighbours,
     one_to,
     shift,
 )
@@ -99,10 +98,12 @@ def connected(state: State, seat: int, source: int) -> set[int]:
     teammate: "You can call for back-up through your teammate's zones") controls."""
     friends = {seat, *teammates(state, seat)}
     live = set(live_places(state))
+    table = state.board.neighbour_table(state.positions, state.open_factories)
+    zones = state.zones
     reached, todo = {source}, [source]
     while todo:
-        for near in neighbours(state, todo.pop()):
-            if near in live and near not in reached and state.zones[near].owner in friends:
+        for near in table[todo.pop()]:
+            if near in live and near not in reached and zones[near].owner in friends:
                 reached.add(near)
                 todo.append(near)
     return reached

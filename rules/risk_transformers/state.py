@@ -311,7 +311,9 @@ def card_called(state: State, text: str) -> Card:
 
 def zones_held(state: State, seat: int) -> int:
     """Zones ``seat`` controls, an open factory counted ("an open factory counts as a zone")."""
-    return sum(state.zones[p].owner == seat for p in live_places(state))
+    zones = state.zones
+    held = sum(1 for zone in zones[:len(state.board.zones)] if zone.owner == seat)
+    return held + sum(zones[state.place(f)].owner == seat for f in state.open_factories)
 
 
 def sector_places(state: State, sector: str) -> tuple[str, ...]:
@@ -372,11 +374,12 @@ def unseen(state: State) -> tuple[str, ...]:
     """What the table knows of the draw pile: the board's cards neither face up on the discard
     pile nor known in a hand (the pile's and the face-down hands' cards are among these; DESIGN
     rule 4). A card id once per copy, in the board's order."""
-    seen = list(state.discard) + [card for me in state.seats for card in me.hand if card]
+    seen = Counter(state.discard)
+    seen.update(card for me in state.seats for card in me.hand if card)
     left = []
     for card in state.board.card_ids:
-        if card in seen:
-            seen.remove(card)
+        if seen[card]:
+            seen[card] -= 1
         else:
             left.append(card)
     return tuple(left)
