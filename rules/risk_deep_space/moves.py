@@ -260,7 +260,7 @@ def mine(state: State, seat: int, event: Mined) -> State:
     """Mine: "If you have at least two Recruits on one planet, you can choose to mine one Gem or
     one Ore from that planet ... you may only mine at the beginning of your turn"."""
     require_stage(state, seat, MINE, "mine")
-    space = planet_called(state, event.planet, mine_sites(state, seat))
+    space = planet_called(state, event.planet, lambda: mine_sites(state, seat))
     if space in homes_in_use(state):
         raise IllegalAction("nothing is mined on a Home Station", allowed=mineable(state, seat))
     if mine_at(state, seat, space) < data.MINE_CREW.value:
@@ -277,11 +277,13 @@ def mine(state: State, seat: int, event: Mined) -> State:
     if not getattr(state, "gems" if resource == "gem" else "ore"):
         raise IllegalAction(f"no {resource} token is left by the board")
     me = state.seats[seat]
+    seats = put(state.seats, seat, replace(me, gems=me.gems + 1) if resource == "gem"
+                else replace(me, ore=me.ore + 1))
     if resource == "gem":
-        state = with_seat(replace(state, gems=state.gems - 1), seat, gems=me.gems + 1)
-    else:
-        state = with_seat(replace(state, ore=state.ore - 1), seat, ore=me.ore + 1)
-    return replace(state, mined=(*state.mined, space), stage=MINE)
+        return replace(state, gems=state.gems - 1, seats=seats, mined=(*state.mined, space),
+                       stage=MINE)
+    return replace(state, ore=state.ore - 1, seats=seats, mined=(*state.mined, space),
+                   stage=MINE)
 
 
 def mineable(state: State, seat: int) -> list[str]:
@@ -393,7 +395,7 @@ def shield(state: State, seat: int, event: Shielded) -> State:
         raise IllegalAction("a Force Field takes a movement, and both of this turn are used")
     if not state.fields_left:
         raise IllegalAction("no Force Field token is left by the board")
-    space = planet_called(state, event.planet, shieldable(state, seat))
+    space = planet_called(state, event.planet, lambda: shieldable(state, seat))
     if not mine_at(state, seat, space) or space in state.closed:
         raise IllegalAction(f"a Force Field goes on a planet {me.name} occupies",
                             allowed=[state.space(p) for p in shieldable(state, seat)])
@@ -683,7 +685,7 @@ def send_dog(state: State, seat: int, event: SentDog) -> State:
     if not strays:
         raise IllegalAction("a Space Dog is sent to another Crew only right after an Action card "
                             f"wiped out its Crew, by its owner{owners_of_strays(state)}")
-    space = planet_called(state, event.to, held(state, seat))
+    space = planet_called(state, event.to, lambda: held(state, seat))
     if not mine_at(state, seat, space):
         raise IllegalAction(f"the Space Dog joins one of {state.name(seat)}'s Crews",
                             allowed=[state.space(p) for p in held(state, seat)])
