@@ -38,6 +38,7 @@ from tabletape.rules.risk_transformers.state import (
     Zone,
     card_called,
     controlled,
+    is_unseen,
     live_places,
     scrap_units,
     take_scrap_robots,
@@ -185,7 +186,7 @@ def draw(state: State, seat: int, event: Drew) -> State:
                rule=PHASE_FIVE)
     state = reshuffled(state)
     card = card_called(state, event.card).id if event.card else ""
-    if card and card not in unseen(state):
+    if card and not is_unseen(state, card):
         refuse(f"{card} is not in the draw pile", sorted(set(unseen(state))), rule=PHASE_FIVE)
     state = with_seat(state, seat, hand=(*state.seats[seat].hand, card))
     return next_turn(replace(state, pile=state.pile - data.CARDS_PER_TURN.value))

@@ -62,16 +62,18 @@ from tabletape.rules.risk_transformers.state import (
     Zone,
     armies_left,
     controlled,
+    kept,
     live_places,
     require_word,
     take_scrap_robots,
     teammates,
     with_seat,
     with_zone,
+    with_zones,
     zone_called,
 )
 from tabletape.rules.seats import NOBODY
-from tabletape.rules.steps import refuse, require_turn
+from tabletape.rules.steps import put, refuse, require_turn
 
 DICE_EFFECTS: dict[str, Side] = {"attack-dice+": ATTACKER, "defence-dice+": DEFENDER}
 """Card effects (the board's ``effect``, ``attack-dice+N``) that add N to each of a side's
@@ -446,8 +448,9 @@ def remove(state: State, seat: int, place: int, kind: str, escape: str) -> State
     Bumblebee in vehicle form escapes to a zone next door (A12)."""
     zone, me = state.zones[place], state.seats[seat]
     if kind == "robot":
-        state = with_zone(state, place, replace(zone, robots=zone.robots - 1))
-        return with_seat(state, seat, scrap_robots=me.scrap_robots + 1)
+        return replace(state, zones=put(state.zones, place, kept(replace(
+            zone, robots=zone.robots - 1))), seats=put(state.seats, seat, replace(
+            me, scrap_robots=me.scrap_robots + 1)))
     if kind == "vehicle":
         state = with_seat(state, seat, scrap_vehicles=me.scrap_vehicles + 1)
         state, back = take_scrap_robots(state, seat, data.VEHICLE_WORTH.value - 1)
@@ -587,8 +590,7 @@ def capture(state: State, fight: Fight) -> State:
     """Outcome 1: "Move all the attacking robots into the captured zone"; "This ENDS the
     attack" (``move-in`` may follow); the defender may be out of the game (M12)."""
     state = shift(state, fight.source, fight.target, fitting(state, fight))
-    state = replace(state, captured=True)
-    state = with_fight(state, replace(fight, stage="won"))
+    state = replace(state, captured=True, attack=replace(fight, stage="won"))
     return eliminate(state, fight.defender)
 
 
@@ -620,10 +622,9 @@ def shift(state: State, source: int, target: int, force: Force) -> State:
     """``force`` from ``source`` onto ``target``."""
     here, there = state.zones[source], state.zones[target]
     seat = here.owner
-    state = with_zone(state, source, Zone(
+    return with_zones(state, source, Zone(
         owner=seat, robots=here.robots - force.robots, vehicles=here.vehicles - force.vehicles,
-        leader=here.leader and not force.leader))
-    return with_zone(state, target, Zone(
+        leader=here.leader and not force.leader), target, Zone(
         owner=seat, robots=there.robots + force.robots, vehicles=there.vehicles + force.vehicles,
         leader=there.leader or force.leader))
 

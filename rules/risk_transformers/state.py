@@ -370,6 +370,13 @@ def armies_left(state: State) -> list[int]:
             if not all(state.seats[s].eliminated for s in seats)]
 
 
+def is_unseen(state: State, card: str) -> bool:
+    """Whether ``card`` is among :func:`unseen` (a copy of it neither discarded nor known in a
+    hand), without listing them."""
+    seen = state.discard.count(card) + sum(me.hand.count(card) for me in state.seats)
+    return state.board.deck[card] > seen
+
+
 def unseen(state: State) -> tuple[str, ...]:
     """What the table knows of the draw pile: the board's cards neither face up on the discard
     pile nor known in a hand (the pile's and the face-down hands' cards are among these; DESIGN
@@ -394,7 +401,21 @@ def with_seat(state: State, seat: int, **changes: object) -> State:
 
 def with_zone(state: State, place: int, zone: Zone) -> State:
     """``zone`` on ``place`` (a zone with no pieces left belongs to nobody)."""
-    return replace(state, zones=put(state.zones, place, zone if zone.pieces else EMPTY))
+    return replace(state, zones=put(state.zones, place, kept(zone)))
+
+
+def kept(zone: Zone) -> Zone:
+    """``zone``, or :data:`EMPTY` when no piece is left on it (it belongs to nobody)."""
+    return zone if zone.robots + zone.vehicles + zone.leader else EMPTY
+
+
+def with_zones(state: State, first: int, zone: Zone, second: int, other: Zone) -> State:
+    """:func:`with_zone` twice, in one copy: ``zone`` on ``first``, then ``other`` on
+    ``second``."""
+    zones = list(state.zones)
+    zones[first] = kept(zone)
+    zones[second] = kept(other)
+    return replace(state, zones=tuple(zones))
 
 
 def scrap_payment(robots: int, vehicles: int, wanted: int, exchange: bool = True
@@ -443,9 +464,11 @@ def exchanges(state: State) -> bool:
 
 def add_robots(state: State, seat: int, place: int, count: int) -> State:
     """``count`` of ``seat``'s robots from the operational pile onto ``place``."""
-    zone = state.zones[place]
-    state = with_zone(state, place, replace(zone, owner=seat, robots=zone.robots + count))
-    return with_seat(state, seat, operational=state.seats[seat].operational - count)
+    zone, me = state.zones[place], state.seats[seat]
+    return replace(
+        state, zones=put(state.zones, place, kept(replace(zone, owner=seat,
+                                                          robots=zone.robots + count))),
+        seats=put(state.seats, seat, replace(me, operational=me.operational - count)))
 
 
 # -- conservation ----------------------------------------------------------------------------------
