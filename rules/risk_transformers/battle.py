@@ -335,19 +335,19 @@ def outcome(state: State, fight: Fight) -> tuple[int, int]:
 def counted_out(state: State, fight: Fight) -> Fight:
     """``fight`` with its roll settled: the casualties, and the dice as they count."""
     attacker_bonus, defender_bonus = bonuses(state, fight)
-    losses, counted = settled_roll(dice.faces(fight.attacker_dice),
-                                   dice.faces(fight.defender_dice), attacker_bonus, defender_bonus)
+    losses, counted = settled_roll(fight.attacker_dice, fight.defender_dice, attacker_bonus,
+                                   defender_bonus)
     return replace(fight, losses=losses, counted=counted)
 
 
 @lru_cache(maxsize=4096)
-def settled_roll(attacker: dice.Values, defender: dice.Values, attacker_bonus: Bonus,
+def settled_roll(attacker: tuple[Die, ...], defender: tuple[Die, ...], attacker_bonus: Bonus,
                  defender_bonus: Bonus) -> tuple[tuple[int, int], tuple[dice.Values, dice.Values]]:
-    """The casualties of a roll and each side's dice as they count (:func:`.dice.settle`),
-    remembered: a battle's rolls are a few dice of few faces, and every roll, +1 placed and
-    status asks again."""
-    found = dice.settle(attacker, defender, attacker_bonus=attacker_bonus,
-                        defender_bonus=defender_bonus)
+    """The casualties of a roll and each side's dice as they count (:func:`.dice.settle` of
+    their faces), remembered: a battle's rolls are a few dice of few faces, and every roll,
+    +1 placed and status asks again."""
+    found = dice.settle(dice.faces(attacker), dice.faces(defender),
+                        attacker_bonus=attacker_bonus, defender_bonus=defender_bonus)
     return dice.losses(found.winners), (found.attacker, found.defender)
 
 
