@@ -260,7 +260,7 @@ def mine(state: State, seat: int, event: Mined) -> State:
     """Mine: "If you have at least two Recruits on one planet, you can choose to mine one Gem or
     one Ore from that planet ... you may only mine at the beginning of your turn"."""
     require_stage(state, seat, MINE, "mine")
-    space = planet_called(state, event.planet, mine_sites(state, seat))
+    space = planet_called(state, event.planet, lambda: mine_sites(state, seat))
     if space in homes_in_use(state):
         raise IllegalAction("nothing is mined on a Home Station", allowed=mineable(state, seat))
     if mine_at(state, seat, space) < data.MINE_CREW.value:
@@ -277,11 +277,13 @@ def mine(state: State, seat: int, event: Mined) -> State:
     if not getattr(state, "gems" if resource == "gem" else "ore"):
         raise IllegalAction(f"no {resource} token is left by the board")
     me = state.seats[seat]
+    seats = put(state.seats, seat, replace(me, gems=me.gems + 1) if resource == "gem"
+                else replace(me, ore=me.ore + 1))
     if resource == "gem":
-        state = with_seat(replace(state, gems=state.gems - 1), seat, gems=me.gems + 1)
-    else:
-        state = with_seat(replace(state, ore=state.ore - 1), seat, ore=me.ore + 1)
-    return replace(state, mined=(*state.mined, space), stage=MINE)
+        return replace(state, gems=state.gems - 1, seats=seats, mined=(*state.mined, space),
+                       stage=MINE)
+    return replace(state, ore=state.ore - 1, seats=seats, mined=(*state.mined, space),
+                   stage=MINE)
 
 
 def mineable(state: State, seat: int) -> list[str]:
@@ -393,7 +395,7 @@ def shield(state: State, seat: int, event: Shielded) -> State:
         raise IllegalAction("a Force Field takes a movement, and both of this turn are used")
     if not state.fields_left:
         raise IllegalAction("no Force Field token is left by the board")
-    space = planet_called(state, event.planet, shieldable(state, seat))
+    space = planet_called(state, event.planet, lambda: shieldable(state, seat))
     if not mine_at(state, seat, space) or space in state.closed:
         raise IllegalAction(f"a Force Field goes on a planet {me.name} occupies",
                             allowed=[state.space(p) for p in shieldable(state, seat)])
@@ -439,13 +441,13 @@ def move(state: State, seat: int, event: Moved) -> State:
     require_stage(state, seat, ACT, "move")
     if not state.moves_left:
         raise IllegalAction("both movements of this turn are used")
-    source = planet_called(state, event.from_, held(state, seat))
+    source = planet_called(state, event.from_, lambda: held(state, seat))
     here = mine_at(state, seat, source)
     if not here:
         raise IllegalAction(f"{state.name(seat)} has no Recruits on {state.title(source)}",
                             allowed=[state.space(p) for p in held(state, seat)])
     targets = move_targets(state, seat, source)
-    target = planet_called(state, event.to, sorted(targets))
+    target = planet_called(state, event.to, lambda: sorted(targets))
     if not 1 <= event.count <= here:
         raise IllegalAction(f"say how many Recruits move from {state.title(source)}: "
                             f"count=1 to {here}")
@@ -458,17 +460,24 @@ def move(state: State, seat: int, event: Moved) -> State:
         raise IllegalAction("passing through the centre costs a Gem")
     if event.dog and not dogs_at(state, source, seat):
         raise IllegalAction(f"{me.name} has no Space Dog on {state.title(source)}")
-    state = with_seat(replace(state, gems=state.gems + toll), seat, gems=me.gems - toll)
-    state = set_recruits(state, source, seat, here - event.count)
+    if toll:
+        state = with_seat(replace(state, gems=state.gems + toll), seat, gems=me.gems - toll)
     state = walk_dogs(state, seat, source, target, take_one=event.dog,
                       take_all=here == event.count)
-    state = replace(state, moves_left=state.moves_left - 1, boost=False, stage=ACT)
-    holder = state.holders[target]
+    recruits, holders = list(state.recruits), list(state.holders)  # one copy for both planets
+    left = here - event.count
+    recruits[source], holders[source] = left, seat if left else NOBODY
+    holder = holders[target]
     if holder not in (NOBODY, seat):
         battle = Battle(attacker=seat, defender=holder, source=source, target=target,
                         crew=event.count)
-        return replace(state, battle=battle, battles=state.battles + 1)
-    state = set_recruits(state, target, seat, mine_at(state, seat, target) + event.count)
+        return replace(state, recruits=tuple(recruits), holders=tuple(holders), moves_left=(
+            state.moves_left - 1), boost=False, stage=ACT, battle=battle,
+            battles=state.battles + 1)
+    arrived = (recruits[target] if holder == seat else 0) + event.count
+    recruits[target], holders[target] = arrived, seat if arrived else NOBODY
+    state = replace(state, recruits=tuple(recruits), holders=tuple(holders),
+                    moves_left=state.moves_left - 1, boost=False, stage=ACT)
     return take_planet(state, seat, target)
 
 
@@ -533,7 +542,7 @@ def walk_dogs(state: State, seat: int, source: int, target: int, *, take_one: bo
         if take_all or dogs[i].waiting or (take_one and not moved):
             dogs[i] = Dog(owner=seat, space=target)
             moved += 1
-    return replace(state, dogs=tuple(dogs))
+    return replace(state, dogs=tuple(dogs)) if moved else state
 
 
 def battle(state: State, seat: int, event: Battled) -> State:
@@ -676,7 +685,7 @@ def send_dog(state: State, seat: int, event: SentDog) -> State:
     if not strays:
         raise IllegalAction("a Space Dog is sent to another Crew only right after an Action card "
                             f"wiped out its Crew, by its owner{owners_of_strays(state)}")
-    space = planet_called(state, event.to, held(state, seat))
+    space = planet_called(state, event.to, lambda: held(state, seat))
     if not mine_at(state, seat, space):
         raise IllegalAction(f"the Space Dog joins one of {state.name(seat)}'s Crews",
                             allowed=[state.space(p) for p in held(state, seat)])
@@ -960,14 +969,29 @@ def card_in_hand(state: State, seat: int, text: str) -> str:
                       tuple(dict.fromkeys(state.seats[seat].hand))) from None
 
 
-def planet_called(state: State, text: str, among: Sequence[int] | None = None) -> int:
+Among = Sequence[int] | Callable[[], Sequence[int]] | None
+"""The planets an action may take, for a refusal: listed, asked only when needed, or None."""
+
+FOUND_KEPT = 4096
+"""How many typed planet names a board's look-up remembers (a fold meets a few dozen ids)."""
+
+
+def planet_called(state: State, text: str, among: Among = None) -> int:
     """The space a typed name means; an unknown name is refused naming ``among`` (the planets
-    this action may take), else every space of the board."""
-    space = state.board.find(text)
-    if space is None:
-        allowed = state.board.ids if among is None else [state.space(p) for p in among]
+    this action may take, or a function listing them), else every space of the board."""
+    found: dict[str, int] = state.settings.__dict__.setdefault("found", {})
+    space = found.get(text)  # the same board always reads a text the same: remembered
+    if space is not None:
+        return space
+    name = state.board.find(text)
+    if name is None:
+        listed = among() if callable(among) else among
+        allowed = state.board.ids if listed is None else [state.space(p) for p in listed]
         raise unknown(f"no planet called '{text}' on this board", text, allowed)
-    return state.board.index(space)
+    space = state.board.index(name)
+    if len(found) < FOUND_KEPT:
+        found[text] = space
+    return space
 
 
 def planet_for(state: State, text: str, choices: Sequence[int], what: str) -> int:

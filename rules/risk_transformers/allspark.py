@@ -29,6 +29,7 @@ from tabletape.rules.risk_transformers.reinforce import new_day
 from tabletape.rules.risk_transformers.state import (
     State,
     armies_left,
+    is_unseen,
     live_places,
     scrap_units,
     sides,
@@ -56,8 +57,8 @@ def allspark(state: State, seat: int, event: AllSpark) -> State:
                "Phase 5", rule=ROUNDS)
     require_turn(state, seat, state.current, "turn the AllSpark card (the last player)")
     state = reshuffled(state)
-    choices = unseen(state)
-    if event.card not in choices:
+    if not (event.card and is_unseen(state, event.card)):
+        choices = unseen(state)
         what = f"{event.card} is not in the draw pile" if event.card else "name the card turned"
         if event.card and state.board.board.find(event.card) is not None:
             what = (f"no card still in the draw pile shows {event.card}, or several do: name "

@@ -27,7 +27,6 @@ from tabletape.rules.risk_transformers.battle import (
     as_force,
     check_pieces,
     eliminate,
-    neighbours,
     one_to,
     shift,
 )
@@ -39,6 +38,7 @@ from tabletape.rules.risk_transformers.state import (
     Zone,
     card_called,
     controlled,
+    is_unseen,
     live_places,
     scrap_units,
     take_scrap_robots,
@@ -99,10 +99,12 @@ def connected(state: State, seat: int, source: int) -> set[int]:
     teammate: "You can call for back-up through your teammate's zones") controls."""
     friends = {seat, *teammates(state, seat)}
     live = set(live_places(state))
+    table = state.board.neighbour_table(state.positions, state.open_factories)
+    zones = state.zones
     reached, todo = {source}, [source]
     while todo:
-        for near in neighbours(state, todo.pop()):
-            if near in live and near not in reached and state.zones[near].owner in friends:
+        for near in table[todo.pop()]:
+            if near in live and near not in reached and zones[near].owner in friends:
                 reached.add(near)
                 todo.append(near)
     return reached
@@ -184,7 +186,7 @@ def draw(state: State, seat: int, event: Drew) -> State:
                rule=PHASE_FIVE)
     state = reshuffled(state)
     card = card_called(state, event.card).id if event.card else ""
-    if card and card not in unseen(state):
+    if card and not is_unseen(state, card):
         refuse(f"{card} is not in the draw pile", sorted(set(unseen(state))), rule=PHASE_FIVE)
     state = with_seat(state, seat, hand=(*state.seats[seat].hand, card))
     return next_turn(replace(state, pile=state.pile - data.CARDS_PER_TURN.value))

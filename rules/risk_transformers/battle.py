@@ -31,6 +31,7 @@ Readings taken here (the rulebook is silent or torn):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import msgspec
 from msgspec.structs import replace
@@ -38,7 +39,7 @@ from msgspec.structs import replace
 from tabletape.ledger.events import Event, event_type
 from tabletape.rules import dice
 from tabletape.rules.actions import field_specs, quoted
-from tabletape.rules.dice import ATTACKER, DEFENDER, Bonus, Side
+from tabletape.rules.dice import ATTACKER, DEFENDER, Bonus, Die, Side
 from tabletape.rules.kernel import ActionSpec
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.events import (
@@ -61,23 +62,25 @@ from tabletape.rules.risk_transformers.state import (
     Zone,
     armies_left,
     controlled,
+    kept,
     live_places,
-    on_board,
     require_word,
     take_scrap_robots,
     teammates,
     with_seat,
     with_zone,
+    with_zones,
     zone_called,
 )
 from tabletape.rules.seats import NOBODY
-from tabletape.rules.steps import refuse, require_turn
+from tabletape.rules.steps import put, refuse, require_turn
 
 DICE_EFFECTS: dict[str, Side] = {"attack-dice+": ATTACKER, "defence-dice+": DEFENDER}
 """Card effects (the board's ``effect``, ``attack-dice+N``) that add N to each of a side's
 dice (Fusion Cannons: "Add 1 to each die for this attack")."""
 
 
+@lru_cache(maxsize=256)
 def card_bonus(effect: str) -> tuple[Side, Bonus] | None:
     """The side and bonus a card's ``effect`` gives its dice; None for any other effect.
 
@@ -167,7 +170,7 @@ def check_target(state: State, seat: int, source: int, target: int, force: Force
                "attack your teammate", rule="When Can I Attack?")
     near = target in neighbours(state, source)
     megatron = flying_megatron(state, seat, force)
-    alone = force == Force(leader=True)
+    alone = force == LEADER_ALONE
     if megatron and (not near or state.settings.options.megatron_alone == "always"):
         if not alone:
             refuse("Megatron in vehicle form must attack alone: leader=true and nothing else",
@@ -274,20 +277,33 @@ def roll(state: State, seat: int, event: Rolled) -> State:
                "or neither and tabletape rolls", rule="How to Attack 4: At the same time: you "
                "both roll one die for each of the robots you are using")
     sides = dice_sides(fight)
-    for who, rolled, wanted in zip(
-            (state.name(fight.attacker), state.name(fight.defender)),
-            (event.attacker, event.defender), sides, strict=True):
-        problem = dice.dice_problem(rolled, wanted, who)
-        if problem:
-            refuse(problem, rule="How to Attack 4")
+    for seat, rolled, wanted in zip((fight.attacker, fight.defender),
+                                    (event.attacker, event.defender), sides, strict=True):
+        if not dice_fit(rolled, wanted):
+            problem = dice.dice_problem(rolled, wanted, state.name(seat))
+            if problem:
+                refuse(problem, rule="How to Attack 4")
     fight = replace(fight, attacker_dice=event.attacker, defender_dice=event.defender,
                     pluses=(None, None), rounds=fight.rounds + 1, stage="lose", chosen=False)
     return eager(with_fight(state, counted_out(state, fight)))
 
 
+@lru_cache(maxsize=1024)
+def dice_fit(rolled: tuple[Die, ...], sides: tuple[int, ...]) -> bool:
+    """Whether ``rolled`` are dice of ``sides`` (any order), each showing one of its faces:
+    :func:`.dice.dice_problem` finds nothing (remembered: few dice of few faces)."""
+    return dice.dice_problem(rolled, sides, "") is None
+
+
+NO_BONUSES = (dice.NO_BONUS, dice.NO_BONUS)
+
+
 def bonuses(state: State, fight: Fight) -> tuple[Bonus, Bonus]:
     """Each side's bonus: cards "for this attack" (played before it: the attack takes them
     from :attr:`.State.played`) and "this turn", and a robot-form leader's +1 (A14)."""
+    if not (fight.cards or state.played or fight.attacking.leader
+            or (fight.defending is not None and fight.defending.leader)):
+        return NO_BONUSES  # no card and no leader in the battle: no bonus (the common roll)
     result = {ATTACKER: Bonus(), DEFENDER: Bonus()}
     for card in (*fight.cards, *state.played):
         found = card_bonus(state.board.card(card).effect)
@@ -318,11 +334,21 @@ def outcome(state: State, fight: Fight) -> tuple[int, int]:
 
 def counted_out(state: State, fight: Fight) -> Fight:
     """``fight`` with its roll settled: the casualties, and the dice as they count."""
-    bonus = bonuses(state, fight)
-    settled_roll = dice.settle(dice.faces(fight.attacker_dice), dice.faces(fight.defender_dice),
-                               attacker_bonus=bonus[0], defender_bonus=bonus[1])
-    return replace(fight, losses=dice.losses(settled_roll.winners),
-                   counted=(settled_roll.attacker, settled_roll.defender))
+    attacker_bonus, defender_bonus = bonuses(state, fight)
+    losses, counted = settled_roll(fight.attacker_dice, fight.defender_dice, attacker_bonus,
+                                   defender_bonus)
+    return replace(fight, losses=losses, counted=counted)
+
+
+@lru_cache(maxsize=4096)
+def settled_roll(attacker: tuple[Die, ...], defender: tuple[Die, ...], attacker_bonus: Bonus,
+                 defender_bonus: Bonus) -> tuple[tuple[int, int], tuple[dice.Values, dice.Values]]:
+    """The casualties of a roll and each side's dice as they count (:func:`.dice.settle` of
+    their faces), remembered: a battle's rolls are a few dice of few faces, and every roll,
+    +1 placed and status asks again."""
+    found = dice.settle(dice.faces(attacker), dice.faces(defender),
+                        attacker_bonus=attacker_bonus, defender_bonus=defender_bonus)
+    return dice.losses(found.winners), (found.attacker, found.defender)
 
 
 def plus_one(state: State, seat: int, event: PlusOne) -> State:
@@ -376,20 +402,32 @@ def eligible(state: State, fight: Fight, index: int) -> tuple[str, ...]:
     he is the last (A5 ``casualties=rolled``: the attacker only from pieces that rolled)."""
     place = (fight.source, fight.target)[index]
     zone = state.zones[place]
-    if index == 0 and fight.attacking == Force(leader=True) and flying_megatron(
+    if index == 0 and fight.attacking == LEADER_ALONE and flying_megatron(
             state, fight.attacker, fight.attacking):
-        return ("leader",)  # A3: Megatron attacking alone is the casualty when he loses
+        return LEADER_ONLY  # A3: Megatron attacking alone is the casualty when he loses
     rolled = index == 0 and state.settings.options.casualties == "rolled"
     pool = fight.attacking if rolled else zone
-    kinds = tuple(k for k, n in (("robot", pool.robots), ("vehicle", pool.vehicles)) if n > 0)
-    return kinds or (("leader",) if pool.leader else ())
+    robots, vehicles = pool.robots > 0, pool.vehicles > 0
+    if robots or vehicles:
+        return KINDS[robots, vehicles]
+    return LEADER_ONLY if pool.leader else ()
 
 
-def take(state: State, index: int, kind: str, escape: str = "") -> State:
-    """One casualty of kind ``kind`` off side ``index``'s zone."""
+LEADER_ALONE = Force(leader=True)
+"""A leader attacking alone (Megatron in vehicle form, A3)."""
+LEADER_ONLY = ("leader",)
+KINDS = {(True, False): ("robot",), (False, True): ("vehicle",), (True, True): ("robot", "vehicle")}
+"""The casualties a pool offers, by whether it holds robots and vehicles."""
+
+
+def take(state: State, index: int, kind: str, escape: str = "",
+         allowed: tuple[str, ...] | None = None) -> State:
+    """One casualty of kind ``kind`` off side ``index``'s zone (``allowed``: what
+    :func:`eligible` says now, when the caller asked it already)."""
     fight = state.attack
     assert fight is not None
-    allowed = eligible(state, fight, index)
+    if allowed is None:
+        allowed = eligible(state, fight, index)
     if kind not in allowed:
         refuse(f"the casualty cannot be a {kind} now", list(allowed), rule="How to Attack 6")
     seat, place = (fight.attacker, fight.source) if index == 0 else (fight.defender, fight.target)
@@ -410,8 +448,9 @@ def remove(state: State, seat: int, place: int, kind: str, escape: str) -> State
     Bumblebee in vehicle form escapes to a zone next door (A12)."""
     zone, me = state.zones[place], state.seats[seat]
     if kind == "robot":
-        state = with_zone(state, place, replace(zone, robots=zone.robots - 1))
-        return with_seat(state, seat, scrap_robots=me.scrap_robots + 1)
+        return replace(state, zones=put(state.zones, place, kept(replace(
+            zone, robots=zone.robots - 1))), seats=put(state.seats, seat, replace(
+            me, scrap_robots=me.scrap_robots + 1)))
     if kind == "vehicle":
         state = with_seat(state, seat, scrap_vehicles=me.scrap_vehicles + 1)
         state, back = take_scrap_robots(state, seat, data.VEHICLE_WORTH.value - 1)
@@ -470,8 +509,12 @@ def shrink(force: Force, kind: str) -> Force:
 def choice_needed(state: State, fight: Fight, index: int) -> bool:
     """Side ``index`` must say what it loses: two kinds to choose from, or where Bumblebee
     escapes to."""
-    kinds = eligible(state, fight, index)
-    if kinds != ("leader",):
+    return must_choose(state, fight, index, eligible(state, fight, index))
+
+
+def must_choose(state: State, fight: Fight, index: int, kinds: tuple[str, ...]) -> bool:
+    """:func:`choice_needed`, the kinds side ``index`` may lose (:func:`eligible`) known."""
+    if kinds != LEADER_ONLY:
         return len(kinds) > 1
     seat, place = (fight.attacker, fight.source) if index == 0 else (fight.defender, fight.target)
     return len(ways_out(state, seat, place) or ()) > 1
@@ -496,10 +539,11 @@ def taken(state: State) -> State:
     if state.attack is None or state.attack.stage != "lose":
         return state
     for index in (1, 0):
-        while state.attack is not None and state.attack.losses[index]:
-            if choice_needed(state, state.attack, index):
+        while (fight := state.attack) is not None and fight.losses[index]:
+            kinds = eligible(state, fight, index)
+            if must_choose(state, fight, index, kinds):
                 return state
-            state = take(state, index, eligible(state, state.attack, index)[0])
+            state = take(state, index, kinds[0], allowed=kinds)
     return results(state)
 
 
@@ -546,8 +590,7 @@ def capture(state: State, fight: Fight) -> State:
     """Outcome 1: "Move all the attacking robots into the captured zone"; "This ENDS the
     attack" (``move-in`` may follow); the defender may be out of the game (M12)."""
     state = shift(state, fight.source, fight.target, fitting(state, fight))
-    state = replace(state, captured=True)
-    state = with_fight(state, replace(fight, stage="won"))
+    state = replace(state, captured=True, attack=replace(fight, stage="won"))
     return eliminate(state, fight.defender)
 
 
@@ -579,10 +622,9 @@ def shift(state: State, source: int, target: int, force: Force) -> State:
     """``force`` from ``source`` onto ``target``."""
     here, there = state.zones[source], state.zones[target]
     seat = here.owner
-    state = with_zone(state, source, Zone(
+    return with_zones(state, source, Zone(
         owner=seat, robots=here.robots - force.robots, vehicles=here.vehicles - force.vehicles,
-        leader=here.leader and not force.leader))
-    return with_zone(state, target, Zone(
+        leader=here.leader and not force.leader), target, Zone(
         owner=seat, robots=there.robots + force.robots, vehicles=there.vehicles + force.vehicles,
         leader=there.leader or force.leader))
 
@@ -590,8 +632,8 @@ def shift(state: State, source: int, target: int, force: Force) -> State:
 def eliminate(state: State, seat: int) -> State:
     """Out of Robots!: "If you have no robots on the gameboard, your army is destroyed"; its
     cards go back to the draw pile. "If you destroy all enemy armies, you win the game!"."""
-    if any(on_board(state, seat)):
-        return state
+    if any(zone.owner == seat and zone.pieces for zone in state.zones):
+        return state  # pieces on the board (what on_board counts)
     me = state.seats[seat]
     state = with_seat(state, seat, eliminated=True, hand=())
     state = replace(state, pile=state.pile + len(me.hand))

@@ -138,6 +138,10 @@ class Section(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: tuple[Card, ...] = ()
 
 
+FOUND_KEPT = 4096
+"""How many typed texts :meth:`Cybertron.find` remembers (a fold meets a few dozen ids)."""
+
+
 class Cybertron(msgspec.Struct, frozen=True, dict=True):
     """The Cybertron board and deck; build it with :func:`cybertron_from_data` (validates)."""
 
@@ -157,7 +161,7 @@ class Cybertron(msgspec.Struct, frozen=True, dict=True):
         factories = set(self.factories.values())
         return tuple(i for i in self.board.ids if i not in factories)
 
-    @property
+    @cached_property
     def spinning(self) -> tuple[str, ...]:
         return tuple(turning.space for turning in self.board.turning)
 
@@ -183,18 +187,40 @@ class Cybertron(msgspec.Struct, frozen=True, dict=True):
         """The sector (colour id) of a zone or war factory."""
         return self.sector_tags[zone]
 
-    @property
+    @cached_property
     def sectors(self) -> tuple[str, ...]:
         return tuple(sector.id for sector in self.section.sectors)
 
     def sector_zones(self, sector: str, open_factories: Collection[str] = ()) -> tuple[str, ...]:
         """The zones of a sector, with its war factories that are open ("If a secret war factory
         is open, it counts as one of the sector's zones")."""
-        return tuple(space for space in self.board.tagged(f"sector:{sector}")
-                     if space in self.zones or space in open_factories)
+        key = (sector, tuple(open_factories))
+        found = self._sector_zones.get(key)
+        if found is None:
+            zones = self.zone_set
+            found = self._sector_zones[key] = tuple(
+                space for space in self.board.tagged(f"sector:{sector}")
+                if space in zones or space in open_factories)
+        return found
+
+    @cached_property
+    def _sector_zones(self) -> dict[tuple[str, tuple[str, ...]], tuple[str, ...]]:
+        return {}
+
+    @cached_property
+    def zone_set(self) -> frozenset[str]:
+        """:attr:`zones` as a set, for membership."""
+        return frozenset(self.zones)
 
     def bonus(self, sector: str) -> int:
-        return next(s.bonus for s in self.section.sectors if s.id == sector)
+        return self._bonuses[sector]
+
+    @cached_property
+    def _bonuses(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for sector in self.section.sectors:
+            found.setdefault(sector.id, sector.bonus)  # the first of an id, as before
+        return found
 
     def neighbours(self, zone: str, *, positions: Mapping[str, str],
                    open_factories: Collection[str]) -> tuple[str, ...]:
@@ -211,6 +237,28 @@ class Cybertron(msgspec.Struct, frozen=True, dict=True):
     def places(self) -> tuple[str, ...]:
         """The zones, then the war factories: the places a game's state counts by index."""
         return (*self.zones, *self.factories.values())
+
+    @cached_property
+    def place_index(self) -> dict[str, int]:
+        """Each place id's index in :attr:`places` (the first, should an id repeat)."""
+        found: dict[str, int] = {}
+        for at, place in enumerate(self.places):
+            found.setdefault(place, at)
+        return found
+
+    def find(self, text: str) -> str | None:
+        """The space id a typed zone means (:meth:`Board.find`), remembered per text typed
+        (the fold looks up every stored zone, always spelled as its id)."""
+        found = self._found.get(text, False)
+        if found is False:
+            found = self.board.find(text)
+            if len(self._found) < FOUND_KEPT:
+                self._found[text] = found
+        return found  # type: ignore[return-value]
+
+    @cached_property
+    def _found(self) -> dict[str, str | bool | None]:
+        return {}
 
     @cached_property
     def _tables(self) -> dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple[int, ...], ...]]:
@@ -256,7 +304,7 @@ class Cybertron(msgspec.Struct, frozen=True, dict=True):
     def card(self, card_id: str) -> Card:
         return self._cards[card_id]
 
-    @property
+    @cached_property
     def card_ids(self) -> tuple[str, ...]:
         return tuple(self._cards)
 

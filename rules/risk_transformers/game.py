@@ -80,9 +80,8 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
     def step(self, state: State, actor: str, event: Event) -> State:
         """The state after ``actor``'s event; a rule's refusal suggests no zone or card for a
         typed value that names one (:class:`.state.Refused`)."""
-        names = tuple(me.name for me in state.seats)
         try:
-            return step(state, seat_named(actor, names, table=True), event)
+            return step(state, seat_of(state, actor), event)
         except (UnknownName, Refused):
             raise
         except IllegalAction as error:
@@ -148,6 +147,15 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
                  "cards": len(me.hand), "eliminated": me.eliminated}
                 for seat, me in enumerate(state.seats)
                 for robots, vehicles, leaders in (on_board(state, seat),)]
+
+
+def seat_of(state: State, actor: str) -> int:
+    """The seat ``actor`` names: a stored actor is a player's exact name (found without
+    :func:`~tabletape.rules.seats.seat_named`'s folding, which reads anything else the same)."""
+    for seat, me in enumerate(state.seats):
+        if me.name == actor:
+            return seat
+    return seat_named(actor, tuple(me.name for me in state.seats), table=True)
 
 
 def team_name(state: State, seat: int) -> str | None:

@@ -53,6 +53,7 @@ from tabletape.rules.risk_transformers.state import (
     State,
     Zone,
     add_robots,
+    any_empty_zone,
     controlled,
     empty_zones,
     require_word,
@@ -117,8 +118,8 @@ def place(state: State, seat: int, event: Placed) -> State:
         refuse(f"during setup robots are placed one at a time, not {event.count}",
                rule="Setup 5")
     where = zone_called(state, event.zone)
-    allowed = allowed_places(state, seat)
-    if where not in allowed:
+    if not may_place(state, seat, where):
+        allowed = allowed_places(state, seat)
         words = ("an empty zone" if state.phase == "setup"
                  else "a zone you control (every zone is filled)")
         refuse(f"{state.places[where]} is taken: place on {words}",
@@ -133,9 +134,15 @@ def allowed_places(state: State, seat: int) -> list[int]:
     return [p for p in range(len(state.board.zones)) if state.zones[p].owner == seat]
 
 
+def may_place(state: State, seat: int, place: int) -> bool:
+    """Whether :func:`allowed_places` holds ``place``."""
+    owner = state.zones[place].owner if place < len(state.board.zones) else None
+    return owner == (NOBODY if state.phase == "setup" else seat)
+
+
 def after_placing(state: State) -> State:
     """The next placer, the leftovers (A1) or the first turn."""
-    if state.phase == "setup" and empty_zones(state):
+    if state.phase == "setup" and any_empty_zone(state):
         return replace(state, current=next_placer(state))
     leftovers = any(me.operational for me in state.seats)
     if state.settings.options.leftover == "place" and leftovers:

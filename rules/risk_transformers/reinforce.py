@@ -27,6 +27,7 @@ from tabletape.rules.risk_transformers.state import (
     State,
     add_robots,
     controlled,
+    controls,
     controls_sector,
     require_word,
     take_scrap_robots,
@@ -218,8 +219,8 @@ def require_phase_one(state: State, seat: int, what: str) -> None:
 def owned_zone(state: State, seat: int, text: str, rule: str) -> int:
     """The typed zone, refused unless ``seat`` controls it."""
     where = zone_called(state, text)
-    mine = controlled(state, seat)
-    if where not in mine:
+    if not controls(state, seat, where):
+        mine = controlled(state, seat)
         refuse(f"{state.name(seat)} does not control {state.places[where]}",
                [state.places[p] for p in mine], rule=rule)
     return where

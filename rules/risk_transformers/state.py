@@ -196,11 +196,17 @@ class State(msgspec.Struct, frozen=True, gc=False):
         return TABLE if seat == NOBODY else self.seats[seat].name
 
     def place(self, place_id: str) -> int:
-        """The index of a place id."""
-        return self.places.index(place_id)
+        """The index of a place id (ValueError for none)."""
+        places = self.places
+        board = self.settings.board
+        if places is board.places:  # as every game starts: the board's table answers
+            found = board.place_index.get(place_id)
+            if found is not None:
+                return found
+        return places.index(place_id)
 
     def at(self, place_id: str) -> Zone:
-        return self.zones[self.places.index(place_id)]
+        return self.zones[self.place(place_id)]
 
     @property
     def standing(self) -> dict[str, str]:
@@ -215,6 +221,16 @@ def live_places(state: State) -> list[int]:
     """The places that are zones now: the board's zones and the open factories (A3, T2)."""
     count = len(state.board.zones)
     return [*range(count), *(state.place(f) for f in state.open_factories)]
+
+
+def is_live(state: State, place: int) -> bool:
+    """Whether ``place`` is a zone now (:func:`live_places` holds it)."""
+    return place < len(state.board.zones) or state.places[place] in state.open_factories
+
+
+def controls(state: State, seat: int, place: int) -> bool:
+    """Whether ``place`` is a zone now holding ``seat``'s pieces (:func:`controlled` holds it)."""
+    return state.zones[place].owner == seat and is_live(state, place)
 
 
 def controlled(state: State, seat: int) -> list[int]:
@@ -278,7 +294,7 @@ def require_word(what: str, text: str, words: tuple[str, ...]) -> None:
 def zone_called(state: State, text: str) -> int:
     """The place a typed id or name means (any case, spaces as ``-``); refused with "did you
     mean" and the zones (exit 2)."""
-    found = state.board.board.find(text)
+    found = state.board.find(text)
     if found is None:
         raise unknown("zone", text, state.board.zones)
     return state.place(found)
@@ -295,7 +311,9 @@ def card_called(state: State, text: str) -> Card:
 
 def zones_held(state: State, seat: int) -> int:
     """Zones ``seat`` controls, an open factory counted ("an open factory counts as a zone")."""
-    return sum(state.zones[p].owner == seat for p in live_places(state))
+    zones = state.zones
+    held = sum(1 for zone in zones[:len(state.board.zones)] if zone.owner == seat)
+    return held + sum(zones[state.place(f)].owner == seat for f in state.open_factories)
 
 
 def sector_places(state: State, sector: str) -> tuple[str, ...]:
@@ -318,6 +336,12 @@ def on_board(state: State, seat: int) -> tuple[int, int, int]:
     mine = [zone for zone in state.zones if zone.owner == seat]
     return (sum(z.robots for z in mine), sum(z.vehicles for z in mine),
             sum(z.leader for z in mine))
+
+
+def any_empty_zone(state: State) -> bool:
+    """Whether :func:`empty_zones` finds one."""
+    zones = state.zones
+    return any(zones[p].owner == NOBODY for p in range(len(state.board.zones)))
 
 
 def empty_zones(state: State) -> list[int]:
@@ -346,15 +370,23 @@ def armies_left(state: State) -> list[int]:
             if not all(state.seats[s].eliminated for s in seats)]
 
 
+def is_unseen(state: State, card: str) -> bool:
+    """Whether ``card`` is among :func:`unseen` (a copy of it neither discarded nor known in a
+    hand), without listing them."""
+    seen = state.discard.count(card) + sum(me.hand.count(card) for me in state.seats)
+    return state.board.deck[card] > seen
+
+
 def unseen(state: State) -> tuple[str, ...]:
     """What the table knows of the draw pile: the board's cards neither face up on the discard
     pile nor known in a hand (the pile's and the face-down hands' cards are among these; DESIGN
     rule 4). A card id once per copy, in the board's order."""
-    seen = list(state.discard) + [card for me in state.seats for card in me.hand if card]
+    seen = Counter(state.discard)
+    seen.update(card for me in state.seats for card in me.hand if card)
     left = []
     for card in state.board.card_ids:
-        if card in seen:
-            seen.remove(card)
+        if seen[card]:
+            seen[card] -= 1
         else:
             left.append(card)
     return tuple(left)
@@ -369,7 +401,21 @@ def with_seat(state: State, seat: int, **changes: object) -> State:
 
 def with_zone(state: State, place: int, zone: Zone) -> State:
     """``zone`` on ``place`` (a zone with no pieces left belongs to nobody)."""
-    return replace(state, zones=put(state.zones, place, zone if zone.pieces else EMPTY))
+    return replace(state, zones=put(state.zones, place, kept(zone)))
+
+
+def kept(zone: Zone) -> Zone:
+    """``zone``, or :data:`EMPTY` when no piece is left on it (it belongs to nobody)."""
+    return zone if zone.robots + zone.vehicles + zone.leader else EMPTY
+
+
+def with_zones(state: State, first: int, zone: Zone, second: int, other: Zone) -> State:
+    """:func:`with_zone` twice, in one copy: ``zone`` on ``first``, then ``other`` on
+    ``second``."""
+    zones = list(state.zones)
+    zones[first] = kept(zone)
+    zones[second] = kept(other)
+    return replace(state, zones=tuple(zones))
 
 
 def scrap_payment(robots: int, vehicles: int, wanted: int, exchange: bool = True
@@ -418,9 +464,11 @@ def exchanges(state: State) -> bool:
 
 def add_robots(state: State, seat: int, place: int, count: int) -> State:
     """``count`` of ``seat``'s robots from the operational pile onto ``place``."""
-    zone = state.zones[place]
-    state = with_zone(state, place, replace(zone, owner=seat, robots=zone.robots + count))
-    return with_seat(state, seat, operational=state.seats[seat].operational - count)
+    zone, me = state.zones[place], state.seats[seat]
+    return replace(
+        state, zones=put(state.zones, place, kept(replace(zone, owner=seat,
+                                                          robots=zone.robots + count))),
+        seats=put(state.seats, seat, replace(me, operational=me.operational - count)))
 
 
 # -- conservation ----------------------------------------------------------------------------------
