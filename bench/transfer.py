@@ -47,8 +47,8 @@ def import_all(files: list[Path], target: Path) -> None:
     from tabletape.queries.transfer import ImportBatch, game_log_problem
 
     with ImportBatch(Ledger(target), game_log_problem) as batch:
-        for path in files:
-            batch.add(path)
+        _, refused = batch.add_all(files)
+        assert not refused, refused
         batch.commit()
 
 
