@@ -31,8 +31,10 @@ import typer  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-import tests.queries.tinyprojections  # noqa: E402  (tiny's dice projection)
-import tests.tinygame  # noqa: E402, F401  (registers "tiny")
+import tests.tinygame  # noqa: E402  (registers "tiny", before its projections)
+
+# isort: split
+import tests.queries.tinyprojections  # noqa: E402, F401  (tiny's dice projection)
 from bench.common import Figure  # noqa: E402
 from tabletape.ledger import GameStarted, Ledger, utc_stamp  # noqa: E402
 from tabletape.ledger.events import Event  # noqa: E402
