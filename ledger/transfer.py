@@ -265,14 +265,20 @@ def check_log_file(source: Path, game: str, check: GameCheck | None,
 
 def import_workers(files: int, size: int) -> int:
     """Processes to check ``files`` files of ``size`` bytes in: several for a big import where
-    the platform can fork (one per CPU, up to four), else one."""
-    if files < 2 or size < PARALLEL_BYTES:
+    the platform can fork (one per CPU, up to four), else one; ``TABLETAPE_IMPORT_WORKERS``
+    sets the number for any import of several files."""
+    configured = os.environ.get("TABLETAPE_IMPORT_WORKERS", "")
+    if files < 2 or (size < PARALLEL_BYTES and not configured.isdigit()):
         return 1
-    return fork_workers(files)
+    return fork_workers(int(configured) if configured.isdigit() else files)
 
 
 def fork_workers(wanted: int) -> int:
-    """Up to ``wanted`` worker processes: one per CPU, at most four; 1 where fork is unknown."""
+    """Up to ``wanted`` worker processes: one per CPU, at most four; 1 where fork is unknown.
+
+    >>> fork_workers(1)
+    1
+    """
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     return max(1, min(wanted, 4, os.cpu_count() or 1))
