@@ -163,3 +163,17 @@ def test_every_copy_is_on_disk_before_any_is_linked(
     assert code == 0, outcome
     assert len(at_links) == len(logs) and len(synced) == len(logs)
     assert all(seen == set(synced) for seen in at_links)  # all fsynced before the first link
+
+
+def test_only_a_big_import_of_several_files_is_checked_in_parallel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TABLETAPE_IMPORT_WORKERS", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    forks = transfer.fork_workers(8) > 1
+    assert transfer.import_workers(1, 10**9) == 1  # one file: nothing to share
+    assert transfer.import_workers(3, transfer.PARALLEL_BYTES - 1) == 1  # too little to check
+    assert transfer.import_workers(3, transfer.PARALLEL_BYTES) == (3 if forks else 1)
+    assert transfer.import_workers(9, 10**9) == (4 if forks else 1)  # at most four
+    monkeypatch.setenv("TABLETAPE_IMPORT_WORKERS", "2")
+    assert transfer.import_workers(3, 0) == (2 if forks else 1)
+    assert transfer.import_workers(1, 0) == 1
