@@ -5,7 +5,15 @@ verifies and repairs.
 """
 
 from tabletape.ledger.codec import GENESIS_HASH, Record, decode_line, utc_stamp
-from tabletape.ledger.events import TABLE, Event, GameStarted, Noted, Retracted, event_type
+from tabletape.ledger.events import (
+    TABLE,
+    Event,
+    GameStarted,
+    Noted,
+    Retracted,
+    Signed,
+    event_type,
+)
 from tabletape.ledger.store import (
     Corrupt,
     Damaged,
@@ -48,6 +56,7 @@ __all__ = [
     "Record",
     "Retracted",
     "Rewritten",
+    "Signed",
     "Snapshot",
     "TornTail",
     "UnfinishedAppend",

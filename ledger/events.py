@@ -61,6 +61,9 @@ class GameStarted(Event, tag="game-started"):
     """The game's global identity, a UUIDv7 (:mod:`tabletape.ledger.identity`); the game id
     (``rs-k7pq``) is only a handle. Empty in logs from before identities: theirs is derived from
     the first line's hash (:func:`tabletape.ledger.identity.game_uid`)."""
+    fork_hash: str = ""
+    """For a forked game: the hash of the parent's event at ``fork_seq`` (empty in forks made
+    before it was recorded): ``verify`` and ``audit`` check the parent still holds it."""
 
 
 class Retracted(Event, tag="undo"):
@@ -77,5 +80,23 @@ class Noted(Event, tag="note"):
     """The seq the note is about, if any."""
 
 
-LEDGER_EVENTS: tuple[type[Event], ...] = (GameStarted, Retracted, Noted)
+class Signed(Event, tag="sign"):
+    """``sign``: a player vouches for the log's head at ``seq`` with an ed25519 signature.
+
+    Like a note, it changes nothing in the game; ``verify`` checks every one
+    (:mod:`tabletape.ledger.heads`)."""
+
+    signer: str
+    """The name of the key that signed (``tabletape key new NAME``)."""
+    public_key: str
+    """The signer's ed25519 public key, 64 hex digits: anyone can check the signature."""
+    seq: int
+    """The head vouched for: its seq ..."""
+    hash: str
+    """... and its hash."""
+    signature: str
+    """128 hex digits: the signature over :func:`tabletape.ledger.heads.signed_bytes`."""
+
+
+LEDGER_EVENTS: tuple[type[Event], ...] = (GameStarted, Retracted, Noted, Signed)
 """Event types every log may hold, whatever its game."""

@@ -395,26 +395,40 @@ def problem_of(error: LedgerError | OSError) -> str:
 def verify(
     game: Annotated[str | None, typer.Argument(help="Game id (or use --all).")] = None,
     all_games: Annotated[bool, typer.Option("--all", help="Verify every game.")] = False,
+    noted_head: Annotated[str | None, typer.Option(
+        "--head", metavar="FINGERPRINT", help="A head noted before (`tabletape head`): prove the "
+        "log still extends it, or say that it was cut short or rewritten. With --all, a "
+        "ledger's head: names each game changed since.")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Check a log's hash chain: every byte of every line; names the first bad event."""
+    """Check a log's hash chain (every byte of every line; names the first bad event), every
+    signature in it (who vouched for which point) and its fork point; with --head, that it still
+    extends a head noted before."""
+    from tabletape.keys import known_keys
+    from tabletape.ledger.heads import check_game, check_ledger, parse_fingerprint, require_kind
+    from tabletape.replay.heads_view import verify_view
+
     store = open_ledger(ledger)
     if not game and not all_games:
         fail("name a game or pass --all", USAGE_EXIT)
     with people_errors():
+        noted = parse_fingerprint(noted_head) if noted_head is not None else None
+        if noted is not None:
+            require_kind(noted, "ledger" if all_games else "game")
         ids = store.chosen(None if all_games else game or "")
-        results = [store.verify(g) for g in ids]
+        registered = known_keys(store)
+        unknown = ""
+        if noted is not None and all_games:
+            results, unknown = check_ledger(store, noted, registered)
+        else:
+            results = [check_game(store, g, registered, noted) for g in ids]
     if as_json:
         print_json(msgspec.to_builtins(results))
     else:
-        table = Table(box=box.SIMPLE_HEAD, title="Verification", title_justify="left")
-        for column in ("game", "result", "events", "first bad event", "problem"):
-            table.add_column(column)
-        for result in results:
-            table.add_row(result.game, "[green]ok[/]" if result.ok else "[bold red]BAD[/]",
-                          str(result.events), str(result.first_bad_seq or ""), result.problem)
-        out.print(table)
+        out.print(verify_view(results))
+    if unknown:
+        fail(unknown, ILLEGAL_EXIT)
     if not all(result.ok for result in results):
         raise typer.Exit(ILLEGAL_EXIT)
 

@@ -23,7 +23,18 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from tabletape.ledger import Damaged, Draft, Event, GameStarted, Ledger, Record, Retracted
+from tabletape.ledger import (
+    Damaged,
+    Draft,
+    Event,
+    GameStarted,
+    Ledger,
+    Noted,
+    Record,
+    Retracted,
+    Signed,
+)
+from tabletape.ledger.heads import fingerprint
 from tabletape.ledger.identity import uuid7
 from tabletape.ledger.store import trusted
 from tabletape.replay.fold import Folded, Step, apply_refused
@@ -356,17 +367,22 @@ class Fork(NamedTuple):
 def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None = None) -> Fork:
     """Start a new game that repeats ``game`` up to ``point`` (a what-if line from there).
 
-    The new log has its own chain; its game-started names ``parent`` and ``fork_seq``. Events keep
+    The new log has its own chain; its game-started names ``parent``, ``fork_seq`` and the
+    parent's hash there (``fork_hash``, which ``verify`` checks against the parent). Events keep
     their actors and recorded-at times. Events up to the point that the parent retracted later are
-    retracted in the fork too, so the fork begins in the state a replay shows at that point.
+    retracted in the fork too, so the fork begins in the state a replay shows at that point. A
+    signature of the parent's is repeated as a note saying so (it vouches for the parent's
+    head, not the fork's: the fork's chain has other hashes).
     """
     records, damaged = forkable(ledger, game)
     replay = Replay(game, records)
     last = replay.position(point)
     fork_seq = replay.seq(last)
     started = msgspec.structs.replace(replay.started, parent=game, fork_seq=fork_seq,
+                                        fork_hash=replay.records[last].hash,
                                         uid=uuid7())  # a new game: a new identity
-    drafts: list[Draft] = [(replay.records[p].actor, replay.events[p]) for p in range(1, last + 1)]
+    drafts: list[Draft] = [(replay.records[p].actor, repeated(replay.events[p]))
+                           for p in range(1, last + 1)]
     stamps = [replay.records[p].at for p in range(1, last + 1)]
     later = sorted((undo.seq, seq) for seq, undo in replay.info.retracted.items()
                    if seq <= fork_seq < undo.seq)
@@ -378,6 +394,14 @@ def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None 
                              at=replay.records[0].at, then=drafts, then_at=stamps)
     return Fork(game=new_game, parent=game, fork_seq=fork_seq, carried_undos=len(later),
                 damaged=damaged)
+
+
+def repeated(event: Event) -> Event:
+    """An event of the parent as a fork repeats it: a signature becomes a note saying so."""
+    if isinstance(event, Signed):
+        return Noted(text=f"{event.signer} signed the parent's head at seq {event.seq} "
+                          f"({fingerprint(event.seq, event.hash)})")
+    return event
 
 
 def forkable(ledger: Ledger, game: str) -> tuple[list[Record], str]:

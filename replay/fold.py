@@ -60,8 +60,11 @@ from tabletape.rules.kernel import (
 from tabletape.rules.lines import split_steps
 from tabletape.rules.seats import AmbiguousName, find_seat
 
-UNDOABLE_SKIP = frozenset({"game-started", "undo", "note"})
-"""Event types that ``undo`` never retracts (it retracts the latest *action*)."""
+UNDOABLE_SKIP = frozenset({"game-started", "undo", "note", "sign"})
+"""Event types that ``undo`` never retracts (it retracts the latest *action*); the fold skips
+them (a note or a signature changes nothing in the game)."""
+PASSIVE = frozenset({"note", "sign"})
+"""Events that are about the log, not the game: no redo stack, no state sees them."""
 
 
 class Step(msgspec.Struct, frozen=True, gc=False):
@@ -710,7 +713,7 @@ def redo_walk(game: str, rules: Rules[Any], records: Sequence[Record]) -> Redos:
     walk = Redos()
     by_seq = {record.seq: record for record in records}
     for record in records[1:]:
-        if record.type == "note":
+        if record.type in PASSIVE:
             continue
         if record.type == "undo":
             retracted = by_seq[msgspec.json.decode(record.payload, type=Retracted).seq]

@@ -1,9 +1,9 @@
 """Narration: every stored event told as sentences in table words.
 
-Ledger events (the start, undo, note) are told here for every game; a game's own events are told
-by its plug-in's ``narrate(visit)`` (see :mod:`tabletape.replay.games`), which says what the fold
-derived
-too. Games without one get :func:`generic_sentences`: ``olga: roll attacker=6,3,2 defender=5,5``.
+Ledger events (the start, undo, note, sign) are told here for every game; a game's own events
+are told by its plug-in's ``narrate(visit)`` (see :mod:`tabletape.replay.games`), which says what
+the fold derived too.
+Games without one get :func:`generic_sentences`: ``olga: roll attacker=6,3,2 defender=5,5``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import msgspec
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from tabletape.ledger import GameStarted, Noted, Record, Retracted
+from tabletape.ledger import GameStarted, Noted, Record, Retracted, Signed
 from tabletape.replay.fold import action_text, retractions
 from tabletape.replay.render import won_words
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
@@ -49,6 +49,8 @@ class Narrator:
             told = [self.undo_sentence(visit.record, event)]
         elif isinstance(event, Noted):
             told = [note_sentence(visit.record, event)]
+        elif isinstance(event, Signed):
+            told = [signed_sentence(event)]
         elif not visit.effective:
             undo = self.retracted[visit.record.seq]
             told = [f"{generic_sentence(visit)} (retracted by the undo at seq {undo.seq})"]
@@ -129,6 +131,11 @@ def note_sentence(record: Record, note: Noted) -> str:
     """``Note (olga, about seq 12): the dice fell off the table``."""
     about = f", about seq {note.about}" if note.about is not None else ""
     return f"Note ({record.actor}{about}): {note.text}"
+
+
+def signed_sentence(signed: Signed) -> str:
+    """``olga signed the log's head at seq 412.`` (``verify`` checks the signature)."""
+    return f"{signed.signer} signed the log's head at seq {signed.seq}."
 
 
 def generic_sentence(visit: Visit) -> str:

@@ -221,7 +221,7 @@ def picture_part(kind: str) -> PictureFunction | None:
 def step_kind(record: Record) -> str:
     if record.seq == 1:
         return "start"
-    return {"note": "note", "undo": "undo"}.get(record.type, "event")
+    return {"note": "note", "sign": "note", "undo": "undo"}.get(record.type, "event")
 
 
 def undone_words(undo: Record | None) -> str:

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "tabletape.replay.commands",
     "tabletape.queries.commands",
     "tabletape.queries.plot",
+    "tabletape.fairplay",
     "tabletape.schema_command",
 )
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
@@ -35,6 +36,7 @@ COMMAND_HOMES = {
     **dict.fromkeys(("replay", "fork", "diff", "note", "audit"), "tabletape.replay.commands"),
     **dict.fromkeys(("sql", "sync", "stats", "export", "import"), "tabletape.queries.commands"),
     "plot": "tabletape.queries.plot",
+    **dict.fromkeys(("head", "sign", "key"), "tabletape.fairplay"),
     "schema": "tabletape.schema_command",
 }
 """The module holding each command, so that running one imports that module only (a test checks
@@ -75,7 +77,9 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
 
     app.callback()(top_options)
     for name in modules:
-        app.registered_commands.extend(importlib.import_module(name).app.registered_commands)
+        module_app = importlib.import_module(name).app
+        app.registered_commands.extend(module_app.registered_commands)
+        app.registered_groups.extend(module_app.registered_groups)  # `key new`, `key list`
     from tabletape import help
 
     help.present(app)  # grouped, each with an example

@@ -1,0 +1,555 @@
+"""Heads to remember: a log's head as a short fingerprint, proof that a log still extends one,
+a ledger-wide head (a Merkle root over every game's head), and the signatures players add.
+
+The hash chain finds a changed byte, but not a log cut off at a line end, nor one rewritten
+with every hash recomputed: both are intact chains. What catches them is a head noted before
+(or signed): the log must still hold that event, with that hash.
+
+A **fingerprint** names a head in 12 characters a person can note or photograph, after its seq:
+``412:7KQ2-M4XD-9PRA``. The 11 characters before the last are 55 bits of
+``SHA-256("tabletape head" | seq | hash)`` in Crockford's base32 (no I, L, O, U: read aloud,
+they are typed right); the last is a check character (Luhn mod 32 over the seq's digits and the
+11 others), so a typo is said to be a typo, never taken for a rewritten log. A ledger's head is
+written ``L37:…``: the Merkle root over the 37 games' ``(id, head hash)``, sorted by id.
+
+>>> text = fingerprint(412, "ab" * 32)
+>>> text
+'412:2AR2-QF0S-B6ME'
+>>> parse_fingerprint("seq 412 · 2ar2 qf0s b6me") == parse_fingerprint(text)
+True
+>>> parse_fingerprint("412:2AR2-QF0S-B6MF")
+Traceback (most recent call last):
+...
+tabletape.ledger.heads.BadFingerprint: '412:2AR2-QF0S-B6MF' has a typo: its check character ...
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from tabletape.ledger.codec import Record, utc_stamp
+from tabletape.ledger.errors import USAGE_EXIT
+from tabletape.ledger.events import GameStarted, Signed
+from tabletape.ledger.store import Ledger, LedgerError
+
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+"""Crockford's base32: digits and letters, without I, L, O and U."""
+ALIASES = {"O": "0", "I": "1", "L": "1"}
+"""Letters read as the digits they look like (Crockford)."""
+CODE_CHARS = 12
+"""Characters of a fingerprint after its seq: 11 of the hash, 1 check character."""
+LEDGER_MARK = "L"
+"""Starts a ledger-wide fingerprint (``L37:…``: the head of a ledger of 37 games)."""
+SIGNED_MESSAGE = b"tabletape signed head v1\0"
+"""What a signature covers starts with this, then ``seq`` and the head hash (see
+:func:`signed_bytes`)."""
+HISTORY_KEPT = 200
+"""Ledger heads kept in the ledger's history (the oldest go first)."""
+
+Kind = Literal["game", "ledger"]
+
+
+class BadFingerprint(LedgerError):
+    """A fingerprint that cannot be read: its shape, a letter, or its check character."""
+
+    exit_code = USAGE_EXIT
+
+
+class Fingerprint(msgspec.Struct, frozen=True):
+    """A head as people write it: a seq (or a game count) and 12 characters."""
+
+    kind: Kind
+    seq: int
+    """The head's seq; for a ledger, how many games the root covers."""
+    code: str
+    """The 12 characters, without hyphens (the last is the check character)."""
+
+    def __str__(self) -> str:
+        mark = LEDGER_MARK if self.kind == "ledger" else ""
+        c = self.code
+        return f"{mark}{self.seq}:{c[:4]}-{c[4:8]}-{c[8:]}"
+
+
+def luhn_check(symbols: str) -> str:
+    """The Luhn mod 32 check character of ``symbols`` (characters of :data:`ALPHABET`).
+
+    It changes with any one character changed, and with most two neighbours swapped.
+
+    >>> luhn_check("4122AR2QF0SB6M")
+    'E'
+    """
+    total, factor = 0, 2
+    for symbol in reversed(symbols):
+        added = factor * ALPHABET.index(symbol)
+        total += added // 32 + added % 32
+        factor = 1 if factor == 2 else 2
+    return ALPHABET[(32 - total % 32) % 32]
+
+
+def code_of(digest: bytes, seq: int) -> str:
+    """The 12 characters of a fingerprint: 55 bits of ``digest``, then the check character."""
+    bits = int.from_bytes(digest[:8], "big") >> 9
+    chars = "".join(ALPHABET[(bits >> (5 * (10 - i))) & 31] for i in range(11))
+    return chars + luhn_check(f"{seq}{chars}")
+
+
+def head_digest(seq: int, head_hash: str) -> bytes:
+    """What a game fingerprint is cut from: the seq and the hash of the head, together."""
+    return hashlib.sha256(f"tabletape head\0{seq}\0{head_hash}".encode()).digest()
+
+
+def game_fingerprint(seq: int, head_hash: str) -> Fingerprint:
+    """The fingerprint of the head at ``seq`` with ``head_hash``."""
+    return Fingerprint("game", seq, code_of(head_digest(seq, head_hash), seq))
+
+
+def fingerprint(seq: int, head_hash: str) -> str:
+    """``412:7KQ2-M4XD-9PRA``: the head at ``seq`` with ``head_hash``, for people."""
+    return str(game_fingerprint(seq, head_hash))
+
+
+_SHAPE = re.compile(r"^(?:SEQ\s*)?(L?)\s*(\d+)\s*[:·.\s]\s*([0-9A-Z\s-]+)$")
+
+
+def parse_fingerprint(text: str) -> Fingerprint:
+    """Read a fingerprint as a person typed it: case, spaces, hyphens, ``seq 412 ·`` and the
+    letters O, I, L for 0, 1, 1 are forgiven; a wrong length, a foreign letter and a failed
+    check character are :class:`BadFingerprint`, saying which."""
+    shown = text.strip()[:60]
+    cleaned = text.strip().upper().replace("\N{MIDDLE DOT}", ":")
+    match = _SHAPE.match(cleaned)
+    if not match:
+        raise BadFingerprint(f"'{shown}' is not a fingerprint: write it as `tabletape head` "
+                             "prints it, e.g. 412:7KQ2-M4XD-9PRA (a ledger's: L37:7KQ2-M4XD-9PRA)")
+    mark, seq_text, rest = match.groups()
+    chars = "".join(ALIASES.get(c, c) for c in rest if c not in " -\t")
+    foreign = sorted({c for c in chars if c not in ALPHABET})
+    if foreign:
+        raise BadFingerprint(f"'{shown}' holds {', '.join(foreign)}, which no fingerprint has "
+                             "(its letters are 0-9 and A-Z without I, L, O, U)")
+    if len(chars) != CODE_CHARS:
+        raise BadFingerprint(f"'{shown}' has {len(chars)} characters after the seq, where a "
+                             f"fingerprint has {CODE_CHARS} (three groups of four)")
+    seq = int(seq_text)
+    if luhn_check(f"{seq}{chars[:-1]}") != chars[-1]:
+        raise BadFingerprint(f"'{shown}' has a typo: its check character (the last) does not "
+                             "match the others; compare it again with the one you noted")
+    return Fingerprint("ledger" if mark else "game", seq, chars)
+
+
+# -- does a log still extend a head? -------------------------------------------------------------
+
+
+Verdict = Literal["extends", "truncated", "rewritten"]
+
+
+class HeadCheck(msgspec.Struct, frozen=True, kw_only=True):
+    """Whether a log still extends a head noted before."""
+
+    fingerprint: str
+    verdict: Verdict
+    """``extends`` (the event at that seq is still the one noted), ``truncated`` (the log ends
+    before that seq: cut short) or ``rewritten`` (the event there is another)."""
+    seq: int
+    events: int
+    """Events in the log now (those that verify)."""
+    explanation: str
+
+
+def check_head(records: Sequence[Record], noted: Fingerprint) -> HeadCheck:
+    """Whether the verified ``records`` still hold the head ``noted`` names."""
+    seq, events = noted.seq, len(records)
+    if seq > events:
+        verdict: Verdict = "truncated"
+        why = (f"the log ends at seq {events}, before the noted head (seq {seq}): it was cut "
+               f"short, or {seq - events} events were never recorded here")
+    elif game_fingerprint(seq, records[seq - 1].hash).code != noted.code:
+        verdict = "rewritten"
+        why = (f"the event at seq {seq} is not the one noted (its fingerprint is now "
+               f"{fingerprint(seq, records[seq - 1].hash)}): the log was rewritten")
+    else:
+        verdict = "extends"
+        why = (f"the log still holds the noted head (seq {seq})"
+               + (f" and {events - seq} events after it" if events > seq else ", its latest"))
+    return HeadCheck(fingerprint=str(noted), verdict=verdict, seq=seq, events=events,
+                     explanation=why)
+
+
+def require_kind(noted: Fingerprint, kind: Kind) -> None:
+    """Refuse a ledger fingerprint where a game's is asked for, or the other way round."""
+    if noted.kind != kind:
+        other = "a whole ledger's head (it starts with L)" if noted.kind == "ledger" else \
+            "one game's head"
+        use = "verify GAME --head" if noted.kind == "game" else "verify --all --head"
+        raise BadFingerprint(f"{noted} is {other}: check it with `tabletape {use}`")
+
+
+# -- a ledger's head -----------------------------------------------------------------------------
+
+
+def merkle_root(heads: dict[str, str]) -> str:
+    """The Merkle root (hex SHA-256) over ``game id -> head hash``, leaves sorted by id.
+
+    A leaf is ``SHA-256(0x00 | id | 0x00 | hash)``, a node ``SHA-256(0x01 | left | right)``; an
+    odd node is carried up as it is.
+
+    >>> merkle_root({}) == hashlib.sha256(b"").hexdigest()
+    True
+    >>> merkle_root({"a": "1", "b": "2"}) == merkle_root({"b": "2", "a": "1"})
+    True
+    """
+    level = [hashlib.sha256(b"\0" + game.encode() + b"\0" + heads[game].encode()).digest()
+             for game in sorted(heads)]
+    if not level:
+        return hashlib.sha256(b"").hexdigest()
+    while len(level) > 1:
+        paired = [hashlib.sha256(b"\1" + level[i] + level[i + 1]).digest()
+                  for i in range(0, len(level) - 1, 2)]
+        level = paired + ([level[-1]] if len(level) % 2 else [])
+    return level[0].hex()
+
+
+def ledger_fingerprint(root: str, games: int) -> Fingerprint:
+    """The fingerprint of a ledger's Merkle ``root`` over ``games`` games."""
+    digest = hashlib.sha256(f"tabletape ledger\0{games}\0{root}".encode()).digest()
+    return Fingerprint("ledger", games, code_of(digest, games))
+
+
+class LedgerHead(msgspec.Struct, kw_only=True):
+    """A ledger's head as remembered in its history: when, the root, and every game's head."""
+
+    at: str
+    fingerprint: str
+    root: str
+    games: dict[str, tuple[int, str]]
+    """Game id -> (seq, hash) of its head then."""
+
+
+def ledger_head(heads: dict[str, tuple[int, str]]) -> LedgerHead:
+    """The ledger head over ``game id -> (seq, hash)``."""
+    root = merkle_root({game: head[1] for game, head in heads.items()})
+    return LedgerHead(at=utc_stamp(), fingerprint=str(ledger_fingerprint(root, len(heads))),
+                      root=root, games=dict(sorted(heads.items())))
+
+
+def history_path(ledger_root: Path) -> Path:
+    """Where a ledger keeps the ledger heads it showed: its private folder."""
+    return ledger_root / "private" / "ledger-heads.jsonl"
+
+
+_history_decoder = msgspec.json.Decoder(LedgerHead)
+
+
+def read_history(ledger_root: Path) -> list[LedgerHead]:
+    """The ledger heads remembered, oldest first (lines that do not decode are skipped)."""
+    try:
+        lines = history_path(ledger_root).read_bytes().splitlines()
+    except OSError:
+        return []
+    kept = []
+    for line in lines:
+        try:
+            kept.append(_history_decoder.decode(line))
+        except msgspec.DecodeError:
+            continue
+    return kept
+
+
+def remember(ledger_root: Path, head: LedgerHead) -> bool:
+    """Add ``head`` to the ledger's history unless it is the latest there; False when the
+    history cannot be written (a read-only ledger: the head is shown all the same)."""
+    from tabletape.ledger.store import write_atomic
+
+    history = read_history(ledger_root)
+    if history and history[-1].root == head.root:
+        return True
+    history = [*history, head][-HISTORY_KEPT:]
+    path = history_path(ledger_root)
+    try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        if not path.exists():
+            path.touch(mode=0o600)
+        write_atomic(path, b"".join(msgspec.json.encode(h) + b"\n" for h in history))
+    except OSError:
+        return False
+    return True
+
+
+def find_remembered(ledger_root: Path, noted: Fingerprint) -> LedgerHead | None:
+    """The remembered ledger head with fingerprint ``noted``, if the history holds it."""
+    for head in reversed(read_history(ledger_root)):
+        if parse_fingerprint(head.fingerprint) == noted:
+            return head
+    return None
+
+
+# -- signatures ----------------------------------------------------------------------------------
+
+
+def signed_bytes(seq: int, head_hash: str) -> bytes:
+    """The bytes a player signs to vouch for the head at ``seq`` with ``head_hash``."""
+    return SIGNED_MESSAGE + f"{seq}\0{head_hash}".encode()
+
+
+def key_fingerprint(public_key: str) -> str:
+    """A public key (64 hex digits) as 8 characters people compare: ``ed25519:K7PQ-2M4X``."""
+    digest = hashlib.sha256(bytes.fromhex(public_key) if is_hex(public_key, 64)
+                            else public_key.encode()).digest()
+    chars = code_of(digest, 0)[:8]
+    return f"ed25519:{chars[:4]}-{chars[4:]}"
+
+
+def is_hex(text: str, length: int) -> bool:
+    return len(text) == length and all(c in "0123456789abcdef" for c in text)
+
+
+def signature_valid(public_key: str, signature: str, message: bytes) -> bool:
+    """True when ``signature`` (hex) is ``public_key``'s (hex, raw ed25519) over ``message``.
+
+    The mathematics is the ``cryptography`` package's, never ours."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    if not (is_hex(public_key, 64) and is_hex(signature, 128)):
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
+            bytes.fromhex(signature), message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+class Vouch(msgspec.Struct, frozen=True, kw_only=True):
+    """One signature in a log, checked: who vouched for which head, and whether it holds."""
+
+    at_seq: int
+    """The seq of the signature event."""
+    signer: str
+    key: str
+    """The signer's key fingerprint (``ed25519:K7PQ-2M4X``)."""
+    seq: int
+    """The seq of the head vouched for."""
+    fingerprint: str
+    ok: bool
+    problem: str = ""
+
+
+def check_signatures(records: Sequence[Record], registered: dict[str, set[str]] | None = None
+                     ) -> list[Vouch]:
+    """Every signature event of ``records`` (verified records of one log), checked.
+
+    A signature must be valid for its public key (else forged), over a head this log holds at
+    that seq (else the log was cut short before it, or rewritten there), before the signature
+    itself; a key not among those ``registered`` for the signer's name (when the ledger has
+    any for that name) is named too.
+    """
+    vouches = []
+    for record in records:
+        if record.type != "sign":
+            continue
+        try:
+            signed = msgspec.json.decode(record.payload, type=Signed)
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            vouches.append(Vouch(at_seq=record.seq, signer=record.actor, key="?", seq=0,
+                                 fingerprint="", ok=False,
+                                 problem=f"the signature event does not decode ({error})"))
+            continue
+        vouches.append(vouch_of(record, signed, records, registered or {}))
+    return vouches
+
+
+def vouch_of(record: Record, signed: Signed, records: Sequence[Record],
+             registered: dict[str, set[str]]) -> Vouch:
+    """One signature event checked against the log holding it."""
+    problem = ""
+    if not signature_valid(signed.public_key, signed.signature,
+                           signed_bytes(signed.seq, signed.hash)):
+        problem = "forged: the signature is not that key's over that head"
+    elif not 1 <= signed.seq < record.seq:
+        problem = (f"it vouches for seq {signed.seq}, which this log no longer has before the "
+                   "signature: the log was cut short and the signature copied")
+    elif records[signed.seq - 1].hash != signed.hash:
+        problem = (f"it vouches for another head at seq {signed.seq} than this log holds: the "
+                   "log was rewritten there (or the signature copied from another log)")
+    elif signed.signer in registered and signed.public_key not in registered[signed.signer]:
+        problem = (f"signed with a key the ledger does not know as {signed.signer}'s "
+                   "(`tabletape key list` shows the keys each name has signed with)")
+    return Vouch(at_seq=record.seq, signer=signed.signer, key=key_fingerprint(signed.public_key),
+                 seq=signed.seq, fingerprint=fingerprint(signed.seq, signed.hash),
+                 ok=not problem, problem=problem)
+
+
+def vouch_line(vouch: Vouch) -> str:
+    """``olga vouched for seq 412`` (and what is wrong, when something is)."""
+    said = f"{vouch.signer} vouched for seq {vouch.seq} ({vouch.fingerprint}, key {vouch.key})"
+    return said if vouch.ok else f"{said}: {vouch.problem}"
+
+
+# -- forks -----------------------------------------------------------------------------------------
+
+
+def fork_problem(started: GameStarted, parent_records: Sequence[Record] | None) -> str:
+    """Why a fork no longer matches its parent at the fork point, or ``""`` (also when it is no
+    fork, records no fork hash, or the parent is not here: ``parent_records`` None)."""
+    if not started.parent or not started.fork_hash or parent_records is None:
+        return ""
+    seq = started.fork_seq or 0
+    if seq > len(parent_records):
+        return (f"its parent {started.parent} ends at seq {len(parent_records)}, before the "
+                f"fork point (seq {seq}): the parent was cut short since the fork")
+    if parent_records[seq - 1].hash != started.fork_hash:
+        return (f"its parent {started.parent} holds another event at the fork point (seq "
+                f"{seq}) than when it was forked: the parent was rewritten since")
+    return ""
+
+
+def registry(paths: Iterable[Path]) -> dict[str, set[str]]:
+    """Name -> the public keys (hex) of the ``NAME.pub`` files given (one key a line)."""
+    known: dict[str, set[str]] = {}
+    for path in paths:
+        try:
+            lines = path.read_text().split()
+        except (OSError, UnicodeDecodeError):
+            continue
+        known[path.stem] = {line for line in lines if is_hex(line, 64)}
+    return known
+
+
+# -- one game checked, as `verify` reports it ----------------------------------------------------
+
+
+class Checked(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``verify`` found in one log (``verify --json``): its chain, its signatures, its fork
+    point and, when one was given, the noted head."""
+
+    game: str
+    ok: bool
+    """Everything below holds: the chain verifies, every signature holds, the fork point is
+    the parent's, the log extends the noted head."""
+    events: int
+    """Events that verified (before the first bad one)."""
+    first_bad_seq: int | None = None
+    problem: str = ""
+    """What is wrong: the chain's first bad line, else the first other problem."""
+    head: str = ""
+    """The hash of the last event that verified."""
+    fingerprint: str = ""
+    """That head as people note it (``412:7KQ2-M4XD-9PRA``)."""
+    chain_ok: bool = True
+    signatures: list[Vouch] = []
+    fork: str = ""
+    """Why the fork point no longer matches the parent, or ""."""
+    noted_head: HeadCheck | None = None
+
+
+def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
+               noted: Fingerprint | None = None) -> Checked:
+    """``verify`` of one game: chain, signatures, fork point, and the ``noted`` head if given."""
+    from tabletape.ledger.store import trusted
+
+    verification = ledger.verify(game)
+    records: list[Record] = []
+    if verification.events:
+        try:
+            records = trusted(*ledger.salvage(game))
+        except (LedgerError, OSError):
+            records = []
+    vouches = check_signatures(records, registered)
+    fork = fork_of(ledger, records)
+    head_check = check_head(records, noted) if noted is not None else None
+    problems = [verification.problem] if not verification.ok else []
+    problems += [vouch_line(v) for v in vouches if not v.ok]
+    problems += [f"fork point: {fork}"] if fork else []
+    if head_check is not None and head_check.verdict != "extends":
+        problems.append(f"noted head {head_check.fingerprint}: {head_check.explanation}")
+    last = records[-1] if records else None
+    return Checked(game=game, ok=not problems, events=verification.events,
+                   first_bad_seq=verification.first_bad_seq, problem="; ".join(problems),
+                   head=verification.head,
+                   fingerprint=fingerprint(last.seq, last.hash) if last else "",
+                   chain_ok=verification.ok, signatures=vouches, fork=fork,
+                   noted_head=head_check)
+
+
+def fork_of(ledger: Ledger, records: Sequence[Record]) -> str:
+    """:func:`fork_problem` of a log whose verified records are ``records`` (its parent read
+    from ``ledger`` when it is there; a damaged parent is checked as far as it verifies)."""
+    if not records:
+        return ""
+    try:
+        started = msgspec.json.decode(records[0].payload, type=GameStarted)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return ""
+    if not started.parent or not started.fork_hash:
+        return ""
+    try:
+        parent = trusted_records(ledger, started.parent)
+    except (LedgerError, OSError):
+        return ""  # the parent is not in this ledger: nothing to compare with
+    return fork_problem(started, parent)
+
+
+def trusted_records(ledger: Ledger, game: str) -> list[Record]:
+    """The records of ``game`` that verify (all of them for an intact log)."""
+    from tabletape.ledger.store import trusted
+
+    return trusted(*ledger.salvage(game))
+
+
+def current_heads(ledger: Ledger) -> tuple[dict[str, tuple[int, str]], dict[str, str]]:
+    """Every game's verified head ``(seq, hash)``, and the games whose logs fail verification
+    (left out of the ledger head, and named)."""
+    heads: dict[str, tuple[int, str]] = {}
+    damaged: dict[str, str] = {}
+    for game in ledger.game_ids():
+        verification = ledger.verify(game)
+        if verification.ok:
+            heads[game] = (verification.events, verification.head)
+        else:
+            damaged[game] = (f"fails verification at event {verification.first_bad_seq}: "
+                             f"{verification.problem}")
+    return heads, damaged
+
+
+def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[str]]
+                 ) -> tuple[list[Checked], str]:
+    """``verify --all --head``: every game checked, each against its head in the remembered
+    ledger head ``noted`` (a game gone since is a problem too); and what to tell when ``noted``
+    is not in the ledger's history (then only the ledger's head now can be compared)."""
+    remembered = find_remembered(ledger.root, noted)
+    games = ledger.game_ids()
+    if remembered is None:
+        results = [check_game(ledger, game, registered) for game in games]
+        now = ledger_head(current_heads(ledger)[0])
+        if now.fingerprint == str(noted):
+            return results, ""
+        return results, (f"{noted} is not the ledger's head now ({now.fingerprint}) and this "
+                         "ledger's history does not hold it (noted elsewhere, or before the "
+                         "history began): which games changed cannot be said; verify each game "
+                         "against a head noted for it")
+    results = []
+    for game in games:
+        seen = remembered.games.get(game)
+        results.append(check_game(ledger, game, registered,
+                                  game_fingerprint(*seen) if seen else None))
+    for game, (seq, head_hash) in remembered.games.items():
+        if game not in games:
+            results.append(gone(game, seq, head_hash))
+    return results, ""
+
+
+def gone(game: str, seq: int, head_hash: str) -> Checked:
+    """A game of a remembered ledger head whose log is no longer in the ledger."""
+    noted = fingerprint(seq, head_hash)
+    why = "its log is gone from the ledger"
+    return Checked(game=game, ok=False, events=0, problem=f"noted head {noted}: {why}",
+                   chain_ok=False,
+                   noted_head=HeadCheck(fingerprint=noted, verdict="truncated", seq=seq,
+                                        events=0, explanation=why))

@@ -1,0 +1,205 @@
+"""The fair-play commands: ``head`` (a log's or the ledger's head, as a fingerprint to note),
+``sign`` (a player vouches for a game's head) and ``key`` (``key new``, ``key list``).
+
+``verify`` (in :mod:`tabletape.replay.cli`) checks what these leave: ``--head`` a noted head,
+and every signature. The heads and signatures are :mod:`tabletape.ledger.heads`, the keys
+:mod:`tabletape.keys`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+import typer
+from rich.markup import escape
+
+from tabletape.cli import (
+    USAGE_EXIT,
+    JsonOption,
+    LedgerOption,
+    fail,
+    open_ledger,
+    out,
+    people_errors,
+    print_json,
+    warn,
+)
+from tabletape.ledger import TABLE, Signed
+from tabletape.ledger.heads import (
+    current_heads,
+    fingerprint,
+    key_fingerprint,
+    ledger_head,
+    remember,
+)
+from tabletape.ledger.store import Ledger
+
+app = typer.Typer()
+keys_app = typer.Typer(help="Signing keys: make one (`key new NAME`), list them (`key list`).",
+                       no_args_is_help=True)
+app.add_typer(keys_app, name="key", rich_help_panel="Manage")
+
+KeyDirOption = Annotated[Path | None, typer.Option(
+    "--key-dir", envvar="TABLETAPE_KEY_DIR", show_envvar=True,
+    help="Folder of your signing keys (default: your configuration folder, never a ledger).")]
+
+
+@app.command()
+def head(
+    game: Annotated[str | None, typer.Argument(help="Game id (or use --all).",
+                                               show_default=False)] = None,
+    all_games: Annotated[bool, typer.Option("--all", help="The whole ledger's head: a Merkle "
+                                            "root over every game's head.")] = False,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Print a log's head as a fingerprint to note or photograph (412:7KQ2-M4XD-9PRA); `verify
+    GAME --head` later proves the log still extends it (nothing cut off, nothing rewritten)."""
+    if bool(game) == all_games:
+        fail("name a game or pass --all (not both)", USAGE_EXIT)
+    store = open_ledger(ledger)
+    with people_errors():
+        if game:
+            game_head(store, game, as_json)
+        else:
+            whole_head(store, as_json)
+
+
+def game_head(store: Ledger, game: str, as_json: bool) -> None:
+    """``head GAME``: the verified log's head (a damaged log is refused, saying where)."""
+    last = store.records(game)[-1]
+    shown = fingerprint(last.seq, last.hash)
+    if as_json:
+        print_json({"game": game, "seq": last.seq, "hash": last.hash, "at": last.at,
+                    "fingerprint": shown})
+        return
+    out.print(f"Head of [bold]{escape(game)}[/]: seq {last.seq} · [bold cyan]{shown}[/] "
+              f"(recorded {last.at[:19].replace('T', ' ')} UTC)")
+    out.print(f"Note it; later [bold]tabletape verify {escape(game)} --head {shown}[/] proves "
+              "the log still extends it.")
+
+
+def whole_head(store: Ledger, as_json: bool) -> None:
+    """``head --all``: the ledger's head over every verified game, remembered in its history."""
+    store.require()
+    heads, damaged = current_heads(store)
+    noted = ledger_head(heads)
+    kept = remember(store.root, noted)
+    if as_json:
+        print_json({"fingerprint": noted.fingerprint, "root": noted.root, "games": len(heads),
+                    "at": noted.at, "remembered": kept,
+                    "heads": {g: {"seq": s, "hash": h, "fingerprint": fingerprint(s, h)}
+                              for g, (s, h) in noted.games.items()},
+                    "left_out": damaged})
+    else:
+        out.print(f"Head of the ledger {escape(str(store.root))} ({len(heads)} games): "
+                  f"[bold cyan]{noted.fingerprint}[/]")
+        out.print(f"Note it; later [bold]tabletape verify --all --head {noted.fingerprint}[/] "
+                  "names every game cut short or rewritten since.")
+    if not kept:
+        warn("the ledger's history of heads could not be written (a read-only ledger?): "
+             "`verify --all --head` will only tell whether the ledger is unchanged, not which "
+             "game changed")
+    for game, why in damaged.items():
+        warn(f"game {game} is left out of the ledger head: it {why}", game=game)
+    if damaged:
+        raise typer.Exit(1)
+
+
+@app.command()
+def sign(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. rs-k7pq.", show_default=False)],
+    key: Annotated[str, typer.Option("--key", help="Name of your key (`tabletape key list`).")],
+    new_key: Annotated[bool, typer.Option(
+        "--new-key", help="This name's key is new (the old one lost): register it beside the "
+        "ones the ledger knows for the name.")] = False,
+    key_dir: KeyDirOption = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Vouch for a game's head with your key: appends a signature event (the game is not
+    changed); `verify` checks it and names who vouched for which point."""
+    from tabletape.keys import (
+        check_name,
+        default_key_dir,
+        load_private,
+        raw_public,
+        refuse_inside_ledger,
+        register,
+        sign_head,
+    )
+
+    store = open_ledger(ledger)
+    with people_errors():
+        folder = key_dir or default_key_dir()
+        refuse_inside_ledger(folder, store)
+        private = load_private(folder / f"{check_name(key)}.key")
+        last = store.records(game)[-1]
+        public = raw_public(private)
+        registered = register(store, key, public, new_key=new_key)
+        signed = Signed(signer=key, public_key=public, seq=last.seq, hash=last.hash,
+                        signature=sign_head(private, last.seq, last.hash))
+        (stored,) = store.append(game, [(TABLE, signed)], expected_seq=last.seq,
+                                 expected_hash=last.hash)
+    shown = fingerprint(last.seq, last.hash)
+    if as_json:
+        print_json({"game": game, "seq": stored.seq, "signer": key, "signed_seq": last.seq,
+                    "fingerprint": shown, "key": key_fingerprint(public),
+                    "registered": registered})
+        return
+    out.print(f"{escape(key)} vouched for seq {last.seq} of {escape(game)} ([bold cyan]{shown}"
+              f"[/]), signed with key {key_fingerprint(public)} (event {stored.seq}).")
+    if registered:
+        out.print(f"The ledger now knows this key as {escape(key)}'s.")
+
+
+@keys_app.command("new")
+def key_new(
+    name: Annotated[str, typer.Argument(help="The key's name: yours (a player's name).",
+                                        show_default=False)],
+    key_dir: KeyDirOption = None,
+    ledger: LedgerOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Make an ed25519 key pair NAME outside every ledger (private key readable by you only)."""
+    from tabletape.keys import default_key_dir, new_key, refuse_inside_ledger
+
+    with people_errors():
+        folder = key_dir or default_key_dir()
+        refuse_inside_ledger(folder, open_ledger(ledger))
+        made = new_key(folder, name)
+    if as_json:
+        print_json(msgspec.to_builtins(made))
+        return
+    out.print(f"Made key [bold]{escape(name)}[/] ({made.fingerprint}) in {escape(made.path)}.")
+    out.print(f"Sign a game's head with [bold]tabletape sign GAME --key {escape(name)}[/]. "
+              "Keep the file private; losing it loses nothing recorded.")
+
+
+@keys_app.command("list")
+def key_list(key_dir: KeyDirOption = None, as_json: JsonOption = False) -> None:
+    """Your signing keys: name, fingerprint, file."""
+    from rich import box
+    from rich.table import Table
+
+    from tabletape.keys import default_key_dir, list_keys
+
+    folder = key_dir or default_key_dir()
+    with people_errors():
+        keys = list_keys(folder)
+    if as_json:
+        print_json(msgspec.to_builtins(keys))
+        return
+    if not keys:
+        out.print(f"No keys in {escape(str(folder))} yet: make one with "
+                  "[bold]tabletape key new NAME[/].")
+        return
+    table = Table(box=box.SIMPLE_HEAD, title=f"Keys in {folder}", title_justify="left")
+    for column in ("name", "fingerprint", "file"):
+        table.add_column(column)
+    for info in keys:
+        table.add_row(escape(info.name), info.fingerprint, escape(info.path))
+    out.print(table)
+
