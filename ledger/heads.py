@@ -386,6 +386,47 @@ def vouch_of(record: Record, signed: Signed, records: Sequence[Record],
                  ok=not problem, problem=problem)
 
 
+class Receipt(msgspec.Struct, frozen=True, kw_only=True):
+    """What a signer keeps of each signature, outside the ledger (beside the key): a log cut
+    back before the signature event is caught by the signer's machine, whatever the ledger."""
+
+    uid: str
+    """The game's global identity."""
+    game: str
+    signer: str
+    public_key: str
+    seq: int
+    hash: str
+    at: str
+
+
+def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt],
+                   vouches: Sequence[Vouch]) -> list[Vouch]:
+    """The receipts of this game (``records``, verified) whose signature event the log no
+    longer holds, checked: each is a problem (the log was cut short or rewritten after it)."""
+    if not records:
+        return []
+    in_log = {(v.signer, v.seq, v.fingerprint) for v in vouches}
+    problems = []
+    for receipt in receipts:
+        shown = fingerprint(receipt.seq, receipt.hash)
+        if (receipt.signer, receipt.seq, shown) in in_log:
+            continue
+        if receipt.seq > len(records):
+            why = (f"the log ends at seq {len(records)}, before it: cut short (the signature "
+                   "event is gone with it)")
+        elif records[receipt.seq - 1].hash != receipt.hash:
+            why = f"the log holds another event at seq {receipt.seq}: rewritten"
+        else:
+            why = ("the log holds that head but not the signature event after it: cut short "
+                   "(or rewritten) after it")
+        problems.append(Vouch(at_seq=0, signer=receipt.signer,
+                              key=key_fingerprint(receipt.public_key), seq=receipt.seq,
+                              fingerprint=shown, ok=False,
+                              problem=f"{receipt.signer}'s receipt (kept with the key): {why}"))
+    return problems
+
+
 def vouch_line(vouch: Vouch) -> str:
     """``olga vouched for seq 412`` (and what is wrong, when something is)."""
     said = f"{vouch.signer} vouched for seq {vouch.seq} ({vouch.fingerprint}, key {vouch.key})"
@@ -450,7 +491,7 @@ class Checked(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
-               noted: Fingerprint | None = None) -> Checked:
+               noted: Fingerprint | None = None, receipts: Sequence[Receipt] = ()) -> Checked:
     """``verify`` of one game: chain, signatures, fork point, and the ``noted`` head if given."""
     from tabletape.ledger.store import trusted
 
@@ -462,6 +503,7 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
         except (LedgerError, OSError):
             records = []
     vouches = check_signatures(records, registered)
+    vouches += check_receipts(records, receipts_of(records, game, receipts), vouches)
     fork = fork_of(ledger, records)
     head_check = check_head(records, noted) if noted is not None else None
     problems = [verification.problem] if not verification.ok else []
@@ -476,6 +518,21 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
                    fingerprint=fingerprint(last.seq, last.hash) if last else "",
                    chain_ok=verification.ok, signatures=vouches, fork=fork,
                    noted_head=head_check)
+
+
+def receipts_of(records: Sequence[Record], game: str, receipts: Sequence[Receipt]
+                ) -> list[Receipt]:
+    """The receipts of the game whose log starts with ``records[0]`` (by its uid)."""
+    if not records or not receipts:
+        return []
+    from tabletape.ledger.identity import game_uid
+
+    try:
+        started = msgspec.json.decode(records[0].payload, type=GameStarted)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return []
+    uid = game_uid(started.uid, records[0].hash)
+    return [r for r in receipts if r.uid == uid]
 
 
 def fork_of(ledger: Ledger, records: Sequence[Record]) -> str:
@@ -518,15 +575,15 @@ def current_heads(ledger: Ledger) -> tuple[dict[str, tuple[int, str]], dict[str,
     return heads, damaged
 
 
-def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[str]]
-                 ) -> tuple[list[Checked], str]:
+def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[str]],
+                 receipts: Sequence[Receipt] = ()) -> tuple[list[Checked], str]:
     """``verify --all --head``: every game checked, each against its head in the remembered
     ledger head ``noted`` (a game gone since is a problem too); and what to tell when ``noted``
     is not in the ledger's history (then only the ledger's head now can be compared)."""
     remembered = find_remembered(ledger.root, noted)
     games = ledger.game_ids()
     if remembered is None:
-        results = [check_game(ledger, game, registered) for game in games]
+        results = [check_game(ledger, game, registered, None, receipts) for game in games]
         now = ledger_head(current_heads(ledger)[0])
         if now.fingerprint == str(noted):
             return results, ""
@@ -538,7 +595,7 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
     for game in games:
         seen = remembered.games.get(game)
         results.append(check_game(ledger, game, registered,
-                                  game_fingerprint(*seen) if seen else None))
+                                  game_fingerprint(*seen) if seen else None, receipts))
     for game, (seq, head_hash) in remembered.games.items():
         if game not in games:
             results.append(gone(game, seq, head_hash))

@@ -33,6 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger import Ledger, Record
+from tabletape.ledger.heads import fork_of
 from tabletape.replay.fairness import chi_square_uniform
 from tabletape.replay.fold import RefusedEvent, action_text, redo_walk
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
@@ -110,6 +111,9 @@ class AuditReport(msgspec.Struct, kw_only=True):
     dice: list[DiceGroup] = []
     dice_problems: list[Finding] = []
     retractions: list[Undone] = []
+    fork: str = ""
+    """Why a fork's recorded fork point is no longer its parent's (the parent rewritten or cut
+    short since), or "" (no fork, or its parent is not in the ledger)."""
     problems: list[str] = []
     """One line per failure; empty when the game is clean."""
 
@@ -235,6 +239,7 @@ def audit_game(ledger: Ledger, game: str) -> AuditReport:
     records = list(itertools.islice(ledger.read(game), readable))
     if records:
         audit_records(report, game, records)
+        report.fork = fork_of(ledger, records)
     report.problems = summary(report)
     report.ok = not report.problems
     return report
@@ -281,6 +286,7 @@ def summary(report: AuditReport) -> list[str]:
     if not report.chain_ok:
         problems.append(f"hash chain broken at seq {report.chain_first_bad_seq}: "
                         f"{report.chain_problem}")
+    problems += [f"fork point: {report.fork}"] if report.fork else []
     problems += [f"seq {f.seq}: refused by the rules: {f.problem}" for f in report.refused]
     problems += [f"seq {f.seq}: time goes backwards: {f.problem}" for f in report.times]
     problems += [f"seq {f.seq}: not conserved: {f.problem}" for f in report.conservation]

@@ -399,13 +399,16 @@ def verify(
         "--head", metavar="FINGERPRINT", help="A head noted before (`tabletape head`): prove the "
         "log still extends it, or say that it was cut short or rewritten. With --all, a "
         "ledger's head: names each game changed since.")] = None,
+    key_dir: Annotated[Path | None, typer.Option(
+        "--key-dir", envvar="TABLETAPE_KEY_DIR", show_envvar=True,
+        help="Your key folder: the receipts of what you signed are checked too.")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Check a log's hash chain (every byte of every line; names the first bad event), every
     signature in it (who vouched for which point) and its fork point; with --head, that it still
     extends a head noted before."""
-    from tabletape.keys import known_keys
+    from tabletape.keys import default_key_dir, known_keys, read_receipts
     from tabletape.ledger.heads import check_game, check_ledger, parse_fingerprint, require_kind
     from tabletape.replay.heads_view import verify_view
 
@@ -417,12 +420,12 @@ def verify(
         if noted is not None:
             require_kind(noted, "ledger" if all_games else "game")
         ids = store.chosen(None if all_games else game or "")
-        registered = known_keys(store)
+        registered, receipts = known_keys(store), read_receipts(key_dir or default_key_dir())
         unknown = ""
         if noted is not None and all_games:
-            results, unknown = check_ledger(store, noted, registered)
+            results, unknown = check_ledger(store, noted, registered, receipts)
         else:
-            results = [check_game(store, g, registered, noted) for g in ids]
+            results = [check_game(store, g, registered, noted, receipts) for g in ids]
     if as_json:
         print_json(msgspec.to_builtins(results))
     else:

@@ -243,13 +243,22 @@ def situation_line(rules: Rules[Any], game: str, state: Any, info: TurnInfo,
 def status_view(folded: Folded) -> Panel:
     """The whole status screen of a game."""
     players = ", ".join(folded.started.players)
-    subtitle = Text(f"{players} · {plural(folded.head_seq, 'event')}")
+    subtitle = Text(f"{players} · {plural(folded.head_seq, 'event')} · head "
+                    f"{head_fingerprint(folded)}")
     return Panel(
         Group(headline(folded), Text(), game_view(folded.rules, folded.state)),
         title=Text(folded.game, style="bold"),
         subtitle=subtitle,
         border_style="blue",
     )
+
+
+def head_fingerprint(folded: Folded) -> str:
+    """The log's head as people note it (``412:7KQ2-M4XD-9PRA``; ``tabletape head``)."""
+    from tabletape.ledger.heads import fingerprint
+
+    last = folded.records[-1]
+    return fingerprint(last.seq, last.hash)
 
 
 def status_json(folded: Folded) -> dict[str, Any]:
@@ -271,6 +280,7 @@ def status_json(folded: Folded) -> dict[str, Any]:
         "team": result.team if result else None,
         "reason": result.reason if result else "",
         "seq": folded.head_seq,
+        "head": head_fingerprint(folded),
     }
     for key, value in rules.extra(state).items():
         shape.setdefault(key, value)

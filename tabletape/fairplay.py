@@ -28,6 +28,7 @@ from tabletape.cli import (
 )
 from tabletape.ledger import TABLE, Signed
 from tabletape.ledger.heads import (
+    Receipt,
     current_heads,
     fingerprint,
     key_fingerprint,
@@ -124,6 +125,7 @@ def sign(
     from tabletape.keys import (
         check_name,
         default_key_dir,
+        keep_receipt,
         load_private,
         raw_public,
         refuse_inside_ledger,
@@ -143,6 +145,9 @@ def sign(
                         signature=sign_head(private, last.seq, last.hash))
         (stored,) = store.append(game, [(TABLE, signed)], expected_seq=last.seq,
                                  expected_hash=last.hash)
+        keep_receipt(folder, Receipt(uid=open_game_uid(store, game), game=game, signer=key,
+                                     public_key=public, seq=last.seq, hash=last.hash,
+                                     at=stored.at))
     shown = fingerprint(last.seq, last.hash)
     if as_json:
         print_json({"game": game, "seq": stored.seq, "signer": key, "signed_seq": last.seq,
@@ -153,6 +158,14 @@ def sign(
               f"[/]), signed with key {key_fingerprint(public)} (event {stored.seq}).")
     if registered:
         out.print(f"The ledger now knows this key as {escape(key)}'s.")
+
+
+def open_game_uid(store: Ledger, game: str) -> str:
+    """The global identity of ``game``."""
+    from tabletape.ledger.identity import game_uid
+
+    first = next(iter(store.read(game)))
+    return game_uid(store.started(game).uid, first.hash)
 
 
 @keys_app.command("new")

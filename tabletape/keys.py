@@ -7,6 +7,10 @@ private key is ``NAME.key`` (PKCS#8 PEM, readable by its owner only), its public
 (64 hex digits). A key folder inside a ledger is refused: a ledger is shared and copied, a private
 key must not travel with it.
 
+Each ``sign`` also keeps a receipt beside the keys (``receipts.jsonl``: the game, the head
+signed): ``verify`` on the signer's machine then names a log cut back before the signature event
+itself, which the ledger alone cannot show.
+
 A ledger knows public keys by name in ``<ledger>/keys/NAME.pub`` (one key a line): the first
 ``sign`` with a name registers its key there; ``verify`` names a signature whose key the ledger
 does not know for that name. Every signature event carries its public key, so losing a key loses
@@ -27,7 +31,7 @@ import msgspec
 
 from tabletape.ledger import Ledger
 from tabletape.ledger.errors import USAGE_EXIT
-from tabletape.ledger.heads import key_fingerprint, registry, signed_bytes
+from tabletape.ledger.heads import Receipt, key_fingerprint, registry, signed_bytes
 from tabletape.ledger.store import LedgerError
 
 KEY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
@@ -200,3 +204,37 @@ def register(ledger: Ledger, name: str, public: str, *, new_key: bool) -> bool:
     with open(folder / f"{name}.pub", "a") as handle:
         handle.write(public + "\n")
     return True
+
+
+# -- receipts: what a signer keeps of each signature ---------------------------------------------
+
+
+def receipts_path(key_dir: Path) -> Path:
+    return key_dir / "receipts.jsonl"
+
+
+def keep_receipt(key_dir: Path, receipt: Receipt) -> None:
+    """Add ``receipt`` to the key folder's receipts (readable by its owner only)."""
+    path = receipts_path(key_dir)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    with os.fdopen(fd, "ab") as handle:
+        handle.write(msgspec.json.encode(receipt) + b"\n")
+
+
+_receipt_decoder = msgspec.json.Decoder(Receipt)
+
+
+def read_receipts(key_dir: Path) -> list[Receipt]:
+    """The receipts kept in ``key_dir`` (none when it has none or cannot be read; a line that
+    does not decode is skipped)."""
+    try:
+        lines = receipts_path(key_dir).read_bytes().splitlines()
+    except OSError:
+        return []
+    receipts = []
+    for line in lines:
+        try:
+            receipts.append(_receipt_decoder.decode(line))
+        except msgspec.DecodeError:
+            continue
+    return receipts

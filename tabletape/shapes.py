@@ -93,6 +93,9 @@ class Status(Open):
     """How the game ended, or "" while it goes on."""
     seq: SEQ
     """The latest event."""
+    head: str
+    """The log's head as a fingerprint to note (``412:7KQ2-M4XD-9PRA``): ``tabletape verify
+    GAME --head`` proves the log still extends it."""
 
 
 # -- recording -------------------------------------------------------------------------------------
