@@ -381,7 +381,7 @@ def test_a_forks_copy_of_a_signature_is_a_note(store: Ledger) -> None:
     game = tiny_game(store, 6)
     run("key", "new", "olga")
     sign(store, game, "olga")
-    store.append(game, [("olga", Added(n=1))], expected_seq=7)
+    store.append(game, [("patrick", Added(n=1))], expected_seq=7)
     code, output = run("fork", game, "--at", "seq=8", "--ledger", str(store.root), "--json")
     assert code == 0, output
     fork = json.loads(output)["game"]
