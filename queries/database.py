@@ -235,9 +235,16 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     con.execute("COMMIT")
 
 
+HEADS_SEEN = "heads_seen"
+"""The catalog's memory of every head it loaded: never replaced with a game's rows, kept when
+a game's log goes and when a new catalog version rebuilds the rest (:mod:`tabletape.queries.sync`
+checks every log still holds the latest head seen of it)."""
+
+
 def delete_games(con: duckdb.DuckDBPyConnection, games: Sequence[str], *,
                  keep: Sequence[str] = ()) -> None:
-    """Remove every row of ``games`` from every table with a ``game`` column but ``keep``."""
+    """Remove every row of ``games`` from every table with a ``game`` column but ``keep`` (and
+    but :data:`HEADS_SEEN`, the catalog's memory)."""
     if not games:
         return
     tables = [row[0] for row in con.execute(
@@ -246,7 +253,7 @@ def delete_games(con: duckdb.DuckDBPyConnection, games: Sequence[str], *,
         "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE')"
     ).fetchall()]
     for table in tables:
-        if table in keep:
+        if table in keep or table == HEADS_SEEN:
             continue
         con.execute(f"DELETE FROM {quote(table)} WHERE game IN (SELECT unnest($games))",
                     {"games": list(games)})

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 import duckdb
 
-from tabletape.queries.database import CatalogError, meta
+from tabletape.queries.database import HEADS_SEEN, CatalogError, meta
 from tabletape.queries.projections import (
     SHARED_SCHEMAS,
     Column,
@@ -30,7 +30,7 @@ from tabletape.queries.projections import (
 )
 from tabletape.rules.kernel import registered
 
-CATALOG_VERSION = "6"
+CATALOG_VERSION = "7"
 """Bump when the core tables change: catalogs of another version are rebuilt from scratch.
 
 2: only verified logs are loaded (catalogs of version 1 may hold rows of changed logs).
@@ -43,7 +43,13 @@ report gives bonused rolls their exact odds.
 leave simulated games out unless asked; ``battles.battle`` (id in the game); ``dice`` and
 ``battles`` show the game's ``kind``.
 6: game identities: ``games.uid`` (the handle stays ``game``).
+7: ``heads_seen``, every head a sync loaded (kept through a rebuild for a new version; a log
+that no longer holds the latest head seen of it is left out and named).
 """
+
+HEADS_SEEN_DDL = (f"CREATE TABLE IF NOT EXISTS {HEADS_SEEN} (game VARCHAR, seq BIGINT, "
+                  "hash VARCHAR, seen_at TIMESTAMP)")
+"""``heads_seen``: one row per head of a game a sync loaded, and when (UTC)."""
 
 INCLUDE_SIMULATED = "include_simulated"
 """The DuckDB variable that lets the views show simulated games too:
@@ -165,7 +171,8 @@ def prepare_tables(con: duckdb.DuckDBPyConnection, schemas: dict[str, Schema],
     stored = meta(con)
     fresh = rebuild or stored.get("catalog_version") != CATALOG_VERSION
     if fresh:
-        drop_all(con)
+        drop_all(con, forget_heads=rebuild)
+    con.execute(HEADS_SEEN_DDL)
     changed = [s for s in schemas.values()
                if stored.get(f"table:{s.table}", s.fingerprint()) != s.fingerprint()]
     for schema in changed:
@@ -182,10 +189,14 @@ def prepare_tables(con: duckdb.DuckDBPyConnection, schemas: dict[str, Schema],
     return fresh
 
 
-def drop_all(con: duckdb.DuckDBPyConnection) -> None:
+def drop_all(con: duckdb.DuckDBPyConnection, *, forget_heads: bool = True) -> None:
+    """Drop every table and view but ``_meta`` (and ``heads_seen`` unless ``forget_heads``: an
+    explicit ``sync --rebuild`` takes the logs as they are now)."""
+    kept = ("_meta",) if forget_heads else ("_meta", HEADS_SEEN)
     for (name, kind) in con.execute(
         "SELECT table_name, table_type FROM information_schema.tables "
-        "WHERE table_schema = 'main' AND table_name <> '_meta'"
+        "WHERE table_schema = 'main' AND table_name NOT IN (SELECT unnest($kept))",
+        {"kept": list(kept)},
     ).fetchall():
         keyword = "VIEW" if kind == "VIEW" else "TABLE"
         con.execute(f"DROP {keyword} IF EXISTS {quote(name)}")

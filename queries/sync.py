@@ -19,6 +19,7 @@ import msgspec
 
 from tabletape.ledger import Ledger, LedgerError, LogFile
 from tabletape.queries.database import (
+    HEADS_SEEN,
     CatalogError,
     CatalogNotWritable,
     catalog_path,
@@ -43,6 +44,9 @@ class SyncReport(msgspec.Struct, kw_only=True):
     grew: int = 0
     rewritten: int = 0
     """Logs that no longer hold the head the catalog loaded (left out; named in ``problems``)."""
+    vanished: int = 0
+    """Logs that no longer hold the latest head the catalog ever saw of them (``heads_seen``:
+    also across a catalog rebuilt for a new version); left out, named in ``problems``."""
     recovered: int = 0
     """Logs left out before that verify and fold now (repaired or restored), loaded again."""
     reprojected: int = 0
@@ -153,6 +157,7 @@ def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers
             settle(con, work)
             for result in load_logs(con, ledger, work.todo, progress, workers):
                 add_up(report, result)
+            report.vanished = remember_heads(con)
             finish(con, report, began)
     except (duckdb.Error, CatalogError) as error:  # a full disk mid-way: all rolled back
         if new:  # nothing half-made: a catalog this sync began and could not finish goes
@@ -223,6 +228,44 @@ def settle(con: duckdb.DuckDBPyConnection, work: Plan) -> None:
         delete_games(con, work.removed)
         for log in work.touched:
             con.execute("UPDATE _sync SET mtime_ns = ? WHERE game = ?", [log.mtime_ns, log.game])
+
+
+VANISHED = f"""
+    WITH latest AS (
+        SELECT game, max(seq) AS seq, arg_max(hash, seq) AS hash, arg_max(seen_at, seq) AS seen
+        FROM {HEADS_SEEN} GROUP BY game)
+    SELECT l.game, l.seq, l.hash, l.seen, e.hash, s.head_seq
+    FROM latest l JOIN _sync s USING (game)
+    LEFT JOIN all_events e ON e.game = l.game AND e.seq = l.seq
+    WHERE s.problem IS NULL AND e.hash IS DISTINCT FROM l.hash
+"""
+"""Loaded games whose log no longer holds the latest head seen of it (their events are
+loaded, so the hash at that seq is there to compare)."""
+
+
+def remember_heads(con: duckdb.DuckDBPyConnection) -> int:
+    """Leave out (and name) every loaded log whose latest head seen is gone; then remember the
+    head of every loaded log. Returns how many were left out."""
+    from tabletape.ledger.heads import fingerprint
+
+    with transaction(con):
+        gone = con.execute(VANISHED).fetchall()
+        for game, seq, head_hash, seen, now_hash, head_seq in gone:
+            what = (f"the log now ends at seq {head_seq}: cut short" if now_hash is None
+                    else f"the log holds another event at seq {seq}: rewritten")
+            why = (f"game {game} no longer holds its head seen by the catalog on "
+                   f"{str(seen)[:19]} UTC (seq {seq}, {fingerprint(seq, head_hash)}): {what}; "
+                   "`tabletape sync --rebuild` takes the logs as they are now, if that is "
+                   "what they should be")
+            delete_games(con, [game], keep=["_sync"])
+            con.execute("UPDATE _sync SET problem = ? WHERE game = ?", [why, game])
+        con.execute(f"""
+            INSERT INTO {HEADS_SEEN}
+            SELECT s.game, s.head_seq, s.head_hash, now() AT TIME ZONE 'UTC' FROM _sync s
+            WHERE s.problem IS NULL AND s.head_seq > 0 AND NOT EXISTS (
+                SELECT 1 FROM {HEADS_SEEN} h
+                WHERE h.game = s.game AND h.seq = s.head_seq AND h.hash = s.head_hash)""")
+    return len(gone)
 
 
 def add_up(report: SyncReport, result: ChunkResult) -> None:

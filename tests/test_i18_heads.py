@@ -388,3 +388,51 @@ def test_a_forks_copy_of_a_signature_is_a_note(store: Ledger) -> None:
     assert b"signed the parent's head at seq 6" in store.path(fork).read_bytes()
     assert b'"type":"sign"' not in store.path(fork).read_bytes()
     assert verify_json(store, fork)[0] == 0
+
+
+# -- the catalog's memory of heads ---------------------------------------------------------------
+
+
+def sync_json(store: Ledger, *extra: str) -> dict:
+    code, output = run("sync", "--ledger", str(store.root), "--json", *extra)
+    assert code == 0, output
+    return dict(json.loads(output))
+
+
+def seen(store: Ledger) -> list[tuple]:
+    code, output = run("sql", "SELECT game, seq FROM heads_seen ORDER BY game, seq",
+                       "--ledger", str(store.root), "--json")
+    assert code == 0, output
+    return [(row["game"], row["seq"]) for row in json.loads(output)]
+
+
+def test_sync_remembers_heads_and_names_a_vanished_one(store: Ledger) -> None:
+    game = tiny_game(store, 10)
+    other = tiny_game(store, 4, game_id="ty-other")
+    assert sync_json(store)["problems"] == {}
+    store.append(game, [("table", Noted(text="more"))], expected_seq=10)
+    sync_json(store)
+    assert seen(store) == [(game, 10), (game, 11), (other, 4)]
+    truncate(store, game, 7)
+    report = sync_json(store)
+    assert "cut short" in report["problems"][game] and other not in report["problems"]
+    assert sync_json(store)["problems"].keys() == {game}  # said by every sync after it
+    code, output = run("sql", f"SELECT count(*) AS n FROM events WHERE game = '{game}'",
+                       "--ledger", str(store.root), "--json")
+    rows = json.JSONDecoder().raw_decode(output)[0]  # a warning names the game after the rows
+    assert rows == [{"n": 0}] and f'"left_out": {{"{game}"' in output  # left out, and said
+
+
+def test_a_catalog_rebuilt_for_a_new_version_still_knows_the_heads(store: Ledger) -> None:
+    import duckdb
+
+    game = tiny_game(store, 10)
+    sync_json(store)
+    with duckdb.connect(str(store.root / "catalog.duckdb")) as con:  # as an older tabletape
+        con.execute("UPDATE _meta SET value = '6' WHERE key = 'catalog_version'")
+    rewrite(store, game, keep=10, rename=("patrick", "mallory"))
+    report = sync_json(store)
+    assert report["rebuilt"] and report["vanished"] == 1
+    assert "rewritten" in report["problems"][game]
+    report = sync_json(store, "--rebuild")  # the table takes the log as it is now
+    assert report["problems"] == {} and report["vanished"] == 0
