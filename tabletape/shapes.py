@@ -23,7 +23,8 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec import Meta
 
-from tabletape.ledger.store import Verification
+from tabletape.keys import KeyInfo
+from tabletape.ledger.heads import Checked
 from tabletape.ledger.transfer import Imported
 from tabletape.queries.series import GameSeries
 from tabletape.queries.sync import SyncReport
@@ -395,6 +396,58 @@ class SchemaFiles(Closed):
     """Paths relative to the directory, ``index.json`` included."""
 
 
+# -- heads and signatures ------------------------------------------------------------------------
+
+
+class GameHead(Closed):
+    """``head GAME --json``: the log's head."""
+
+    game: str
+    seq: SEQ
+    hash: HASH
+    at: UTC_TIME
+    fingerprint: str
+    """``412:7KQ2-M4XD-9PRA``: what ``verify GAME --head`` takes."""
+
+
+class HeadOfGame(Closed):
+    seq: SEQ
+    hash: HASH
+    fingerprint: str
+
+
+class WholeHead(Closed):
+    """``head --all --json``: the ledger's head over every game that verifies."""
+
+    fingerprint: str
+    """``L37:7KQ2-M4XD-9PRA``: what ``verify --all --head`` takes."""
+    root: HASH
+    """The Merkle root over every game's (id, head hash), sorted by id."""
+    games: COUNT
+    at: UTC_TIME
+    remembered: bool
+    """Whether the ledger's history of heads holds it (false on a read-only ledger)."""
+    heads: dict[str, HeadOfGame]
+    left_out: dict[str, str]
+    """Games that fail verification (left out of the root) -> why."""
+
+
+class SignResult(Closed):
+    """``sign --json``: the signature event stored."""
+
+    game: str
+    seq: SEQ
+    """The signature event's seq."""
+    signer: str
+    signed_seq: SEQ
+    fingerprint: str
+    """The head vouched for."""
+    key: str
+    """The key's fingerprint (``ed25519:K7PQ-2M4X``)."""
+    registered: bool
+    """True when the ledger learnt this key as the signer's now."""
+
+
 # -- the table of outputs --------------------------------------------------------------------------
 
 
@@ -426,8 +479,14 @@ OUTPUTS: dict[str, Output] = {
     "actions": Output(list[ActionSpec], ("actions GAME --json",),
                       "What may be recorded now, by whom, with which fields"),
     "list": Output(list[GameRow], ("list --json",), "The games in the ledger"),
-    "verify": Output(list[Verification], ("verify GAME --json", "verify --all --json"),
-                     "Each log's hash chain checked"),
+    "verify": Output(list[Checked], ("verify GAME --json", "verify --all --json",
+                                     "verify GAME --head FP --json"),
+                     "Each log's hash chain, signatures and fork point checked"),
+    "head": Output(GameHead, ("head GAME --json",), "A log's head, as a fingerprint to note"),
+    "head-all": Output(WholeHead, ("head --all --json",), "The ledger's head (a Merkle root)"),
+    "sign": Output(SignResult, ("sign GAME --key NAME --json",), "The signature event stored"),
+    "key": Output((KeyInfo, list[KeyInfo]), ("key new NAME --json", "key list --json"),
+                  "A key pair made, or the key pairs there are"),
     "repair": Output(Repaired, ("repair GAME --json",), "What repair cut or restored"),
     "replay": Output(Status, ("replay GAME --at POINT --json",), "The game at a point"),
     "replay-html": Output(GameFile, ("replay GAME --html FILE --json",), "The page written"),

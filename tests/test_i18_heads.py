@@ -417,7 +417,7 @@ def test_sync_remembers_heads_and_names_a_vanished_one(store: Ledger) -> None:
     report = sync_json(store)
     assert "cut short" in report["problems"][game] and other not in report["problems"]
     assert sync_json(store)["problems"].keys() == {game}  # said by every sync after it
-    code, output = run("sql", f"SELECT count(*) AS n FROM events WHERE game = '{game}'",
+    _, output = run("sql", f"SELECT count(*) AS n FROM events WHERE game = '{game}'",
                        "--ledger", str(store.root), "--json")
     rows = json.JSONDecoder().raw_decode(output)[0]  # a warning names the game after the rows
     assert rows == [{"n": 0}] and f'"left_out": {{"{game}"' in output  # left out, and said
