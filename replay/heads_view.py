@@ -19,12 +19,12 @@ VERDICT_STYLE = {"extends": "green", "truncated": "bold red", "rewritten": "bold
 def verify_view(results: Sequence[Checked]) -> RenderableType:
     """The verification table, then a line for every signature, fork point and noted head."""
     table = Table(box=box.SIMPLE_HEAD, title="Verification", title_justify="left")
-    for column in ("game", "result", "events", "head", "first bad event", "problem"):
+    for column in ("game", "result", "events", "first bad event", "problem", "head"):
         table.add_column(column)
     for result in results:
         table.add_row(escape(result.game), "[green]ok[/]" if result.ok else "[bold red]BAD[/]",
-                      str(result.events), result.fingerprint,
-                      str(result.first_bad_seq or ""), escape(result.problem))
+                      str(result.events), str(result.first_bad_seq or ""),
+                      escape(result.problem), result.fingerprint)
     details: list[RenderableType] = [table]
     for result in results:
         details.extend(detail_lines(result))

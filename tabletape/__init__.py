@@ -77,9 +77,7 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
 
     app.callback()(top_options)
     for name in modules:
-        module_app = importlib.import_module(name).app
-        app.registered_commands.extend(module_app.registered_commands)
-        app.registered_groups.extend(module_app.registered_groups)  # `key new`, `key list`
+        app.registered_commands.extend(importlib.import_module(name).app.registered_commands)
     from tabletape import help
 
     help.present(app)  # grouped, each with an example

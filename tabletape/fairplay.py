@@ -1,5 +1,5 @@
 """The fair-play commands: ``head`` (a log's or the ledger's head, as a fingerprint to note),
-``sign`` (a player vouches for a game's head) and ``key`` (``key new``, ``key list``).
+``sign`` (a player vouches for a game's head) and ``key`` (``key new NAME``, ``key list``).
 
 ``verify`` (in :mod:`tabletape.replay.cli`) checks what these leave: ``--head`` a noted head,
 and every signature. The heads and signatures are :mod:`tabletape.ledger.heads`, the keys
@@ -38,9 +38,6 @@ from tabletape.ledger.heads import (
 from tabletape.ledger.store import Ledger
 
 app = typer.Typer()
-keys_app = typer.Typer(help="Signing keys: make one (`key new NAME`), list them (`key list`).",
-                       no_args_is_help=True)
-app.add_typer(keys_app, name="key", rich_help_panel="Manage")
 
 KeyDirOption = Annotated[Path | None, typer.Option(
     "--key-dir", envvar="TABLETAPE_KEY_DIR", show_envvar=True,
@@ -168,19 +165,38 @@ def open_game_uid(store: Ledger, game: str) -> str:
     return game_uid(store.started(game).uid, first.hash)
 
 
-@keys_app.command("new")
-def key_new(
-    name: Annotated[str, typer.Argument(help="The key's name: yours (a player's name).",
-                                        show_default=False)],
+KEY_ACTIONS = ("new", "list")
+
+
+@app.command()
+def key(
+    action: Annotated[str, typer.Argument(help="`new NAME`: make a key pair; `list`: your keys.",
+                                          show_default=False)],
+    name: Annotated[str | None, typer.Argument(help="The new key's name: yours (a player's "
+                                               "name).", show_default=False)] = None,
     key_dir: KeyDirOption = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Make an ed25519 key pair NAME outside every ledger (private key readable by you only)."""
-    from tabletape.keys import default_key_dir, new_key, refuse_inside_ledger
+    """Signing keys: `key new NAME` makes an ed25519 key pair outside every ledger (the private
+    key readable by you only); `key list` shows yours."""
+    from tabletape.keys import default_key_dir
+
+    folder = key_dir or default_key_dir()
+    if action == "list" and name is None:
+        key_list(folder, as_json)
+    elif action == "new" and name is not None:
+        key_new(folder, name, ledger, as_json)
+    else:
+        fail(f"say `key new NAME` or `key list` (not `key {action}"
+             f"{' ' + name if name else ''}`)", USAGE_EXIT)
+
+
+def key_new(folder: Path, name: str, ledger: Path | None, as_json: bool) -> None:
+    """``key new NAME``: make the key pair in ``folder`` (never inside the ledger)."""
+    from tabletape.keys import new_key, refuse_inside_ledger
 
     with people_errors():
-        folder = key_dir or default_key_dir()
         refuse_inside_ledger(folder, open_ledger(ledger))
         made = new_key(folder, name)
     if as_json:
@@ -191,15 +207,13 @@ def key_new(
               "Keep the file private; losing it loses nothing recorded.")
 
 
-@keys_app.command("list")
-def key_list(key_dir: KeyDirOption = None, as_json: JsonOption = False) -> None:
-    """Your signing keys: name, fingerprint, file."""
+def key_list(folder: Path, as_json: bool) -> None:
+    """``key list``: the key pairs of ``folder``: name, fingerprint, file."""
     from rich import box
     from rich.table import Table
 
-    from tabletape.keys import default_key_dir, list_keys
+    from tabletape.keys import list_keys
 
-    folder = key_dir or default_key_dir()
     with people_errors():
         keys = list_keys(folder)
     if as_json:
@@ -215,4 +229,3 @@ def key_list(key_dir: KeyDirOption = None, as_json: JsonOption = False) -> None:
     for info in keys:
         table.add_row(escape(info.name), info.fingerprint, escape(info.path))
     out.print(table)
-
