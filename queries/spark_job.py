@@ -134,7 +134,8 @@ def build_catalog(logs: str, out: Path, *, include_simulated: bool = False,
 
     ``session``: the Spark session to use (kept running); otherwise the session already
     running in this process (kept running too), or one started on ``master`` (by default
-    Spark's own: ``local[*]``, or what ``spark-submit`` was given) and stopped at the end. ``strict``: a game left out fails the job before anything is replaced.
+    Spark's own: ``local[*]``, or what ``spark-submit`` was given) and stopped at the end.
+    ``strict``: a game left out fails the job before anything is replaced.
     """
     from tabletape.queries.parquet import check_target
 
