@@ -11,14 +11,15 @@ from tabletape.cli import JsonOption, err, out, people_errors, print_json, warn
 from tabletape.queries.commands import IncludeSimulatedOption, StrictOption
 
 app = typer.Typer()
+EXAMPLE = "tabletape spark build-catalog --logs s3a://league/games --out /shared/catalog"
 spark = typer.Typer(no_args_is_help=True, rich_markup_mode="rich",
                     help="League scale: the catalog built by Apache Spark "
-                         "(pip install 'tabletape\\[spark]').")
+                         "(pip install 'tabletape\\[spark]').",
+                    epilog=f"Example: [bold]{EXAMPLE}[/]")
 app.add_typer(spark, name="spark", rich_help_panel="Query")
 
 
-@spark.command("build-catalog", epilog="Example: [bold]tabletape spark build-catalog --logs "
-                                       "s3a://league/games --out /shared/catalog[/]")
+@spark.command("build-catalog", epilog=f"Example: [bold]{EXAMPLE}[/]")
 def build_catalog_command(
     logs: Annotated[str, typer.Option(
         "--logs", help="The logs: a ledger, its games/ folder, or any folder of .jsonl logs "
