@@ -108,11 +108,6 @@ def rows(con: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> list
     return con.execute(f"SELECT {picked} FROM {parquet.quote(table)} ORDER BY ALL").fetchall()
 
 
-OWN_KIND = {"zone_changes"}
-"""Tables with a ``kind`` column of their own (a zone's kind), which the export's partition
-column ``kind`` (the game's) takes the place of: see the xfail test below."""
-
-
 def test_every_table_is_the_duckdb_catalogs_row_for_row(
         league: Ledger, with_simulated: spark_job.BuildReport) -> None:
     export = duckdb.connect()
@@ -122,8 +117,6 @@ def test_every_table_is_the_duckdb_catalogs_row_for_row(
         tables = tables_of(con)
         assert set(tables) == set(with_simulated.tables)
         for table, columns in tables.items():
-            if table in OWN_KIND:
-                columns = [name for name in columns if name != "kind"]
             expected = rows(con, table, columns)
             assert with_simulated.tables[table] == len(expected), table
             assert rows(export, table, columns) == expected, table
@@ -210,16 +203,13 @@ def test_the_command_writes_and_replaces_its_export(recorded: Path, spark: Any,
     assert spark.sparkContext._jsc is not None  # the session it did not start still runs
 
 
-@pytest.mark.xfail(strict=True, reason="export --parquet and the Spark job write the game's kind "
-                   "as the partition column `kind`, in place of a table's own `kind` column "
-                   "(zone_changes.kind, a zone's kind): lost in both")
-def test_a_tables_own_kind_column_survives(league: Ledger,
+def test_a_zones_kind_survives_the_partitions(league: Ledger,
                                            with_simulated: spark_job.BuildReport) -> None:
     export = duckdb.connect()
     parquet.open_export(export, Path(with_simulated.directory))
     with opened(catalog_path(league), read_only=True) as con:
         con.execute("SET VARIABLE include_simulated = true")
-        columns = ["game", "seq", "kind"]
+        columns = ["game", "seq", "zone_kind"]
         assert rows(export, "zone_changes", columns) == rows(con, "zone_changes", columns)
 
 
