@@ -42,9 +42,10 @@ def build_catalog_command(
     tables as Parquet, as `export --parquet` writes them."""
     from tabletape.queries.spark_job import build_catalog
 
-    with people_errors():
+    with people_errors(), err.status("Spark…") as status:
         report = build_catalog(logs, out_dir, include_simulated=include_simulated,
-                               strict=strict, master=master, log_level=log_level)
+                               strict=strict, master=master, log_level=log_level,
+                               stage=lambda what: status.update(what[:1].upper() + what[1:] + "…"))
     for game, why in report.problems.items():
         warn(f"left out {game}: {why}", game=game)
     if as_json:

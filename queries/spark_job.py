@@ -33,7 +33,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -129,22 +129,27 @@ class BuildReport(msgspec.Struct, kw_only=True):
 
 def build_catalog(logs: str, out: Path, *, include_simulated: bool = False,
                   strict: bool = False, master: str | None = None, log_level: str = "ERROR",
-                  session: SparkSession | None = None) -> BuildReport:
+                  session: SparkSession | None = None,
+                  stage: Callable[[str], None] = lambda _: None) -> BuildReport:
     """Fold every log in ``logs`` on Spark and write the catalog as Parquet to ``out``.
 
     ``session``: the Spark session to use (kept running); otherwise the session already
     running in this process (kept running too), or one started on ``master`` (by default
     Spark's own: ``local[*]``, or what ``spark-submit`` was given) and stopped at the end.
-    ``strict``: a game left out fails the job before anything is replaced.
+    ``strict``: a game left out fails the job before anything is replaced. ``stage`` is told
+    what the job is doing as it goes (for a person waiting: starting Spark takes a while).
     """
     from tabletape.queries.parquet import check_target
 
     began = time.perf_counter()
     source, ledger_root = logs_source(logs)
     target = check_target(out, ledger_root)
+    if session is None:
+        stage("starting Spark")
     spark, own = (session, False) if session is not None else running_session(master,
                                                                                  log_level)
     try:
+        stage("verifying and folding the logs on Spark")
         report = write_catalog(spark, logs_folder(spark, source), target, include_simulated,
                                strict)
     finally:
