@@ -53,11 +53,14 @@ def build_catalog_command(
 
         print_json(msgspec.to_builtins(report))
         return
+    from tabletape.rules.kernel import plural
+
     rows = sum(report.tables.values())
-    out.print(f"Built {len(report.tables)} tables ({rows} rows: {report.games} games, "
-              f"{report.events} events) in {report.directory} with Spark "
-              f"({report.tasks} tasks, {report.seconds:.1f} s), partitioned by kind and month.",
-              highlight=False)
+    out.print(f"Built {plural(len(report.tables), 'table')} ({plural(rows, 'row')}: "
+              f"{plural(report.games, 'game')}, {plural(report.events, 'event')}) in "
+              f"{report.directory} with Spark ({plural(report.tasks, 'task')}, "
+              f"{report.seconds:.1f} s), partitioned by kind and month.", highlight=False)
     if report.problems:
-        err.print(f"{len(report.problems)} games left out (named above and in the manifest).",
+        err.print(f"{plural(len(report.problems), 'game')} left out (named above and in the "
+                  "manifest).",
                   highlight=False)
