@@ -280,7 +280,8 @@ def write_tables(columns: dict[str, tuple[Schema, list[list[Any]]]], scratch: Pa
         target.write_bytes(msgspec.json.encode(dict(zip(names, data, strict=True))))
         files[table] = (schema, str(target))
     if parquet:
-        with duckdb.connect() as con:  # this worker's own, in memory
+        with duckdb.connect(config={"threads": 1}) as con:  # its own, in memory; the others
+            # cores fold (or load)
             for table, (schema, path) in files.items():
                 source = Path(path)
                 to_parquet(con, rows_sql(schema, source), source.with_suffix(".parquet"))
