@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import msgspec
@@ -167,40 +167,46 @@ def worker_count(total_bytes: int, workers: int | None) -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+class FoldPool(NamedTuple):
+    """Fold worker processes, already forked."""
+
+    executor: ProcessPoolExecutor
+    workers: int
+
+
 @contextmanager
-def fold_pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+def fold_pool(workers: int) -> Iterator[FoldPool | None]:
     """``workers`` fold processes, forked now (call it before opening the catalog: a process
     holding an open DuckDB must not fork); None for one worker or where fork is unavailable."""
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield None
         return
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        for started in [pool.submit(int) for _ in range(workers)]:  # fork them all now
+    with ProcessPoolExecutor(workers, mp_context=context) as executor:
+        for started in [executor.submit(int) for _ in range(workers)]:  # fork them all now
             started.result()
-        yield pool
+        yield FoldPool(executor, workers)
 
 
-def folded_chunks(tasks: list[ChunkTask], pool: ProcessPoolExecutor | None
-                  ) -> Iterator[ChunkResult]:
+def folded_chunks(tasks: list[ChunkTask], pool: FoldPool | None) -> Iterator[ChunkResult]:
     """Fold the tasks, in ``pool``'s processes if given (results in task order)."""
     if pool is None or len(tasks) <= 1:
         yield from map(fold_chunk, tasks)
         return
     for task in tasks:
         task.parquet = True
-    yield from pool.map(fold_chunk, tasks)
+    yield from pool.executor.map(fold_chunk, tasks)
 
 
 def load_logs(con: duckdb.DuckDBPyConnection, ledger: Ledger,
               todo: Sequence[tuple[LogFile, Loaded | None]], progress: Progress | None,
-              pool: ProcessPoolExecutor | None) -> Iterator[ChunkResult]:
+              pool: FoldPool | None) -> Iterator[ChunkResult]:
     """Fold the logs in ``todo`` (in ``pool`` if given) and replace their rows, one transaction
     per chunk; yield what each chunk did once it is loaded."""
     if not todo:
         return
     total = sum(log.size for log, _ in todo)
-    count = pool_size(pool)
+    count = 1 if pool is None else pool.workers
     size = CHUNK_BYTES if count == 1 else max(1, min(CHUNK_BYTES, total // (count * 3)))
     done = 0
     with tempfile.TemporaryDirectory(prefix="tabletape-sync-") as scratch:
@@ -215,11 +221,6 @@ def load_logs(con: duckdb.DuckDBPyConnection, ledger: Ledger,
             done += result.size
             if progress:
                 progress(done, total)
-
-
-def pool_size(pool: ProcessPoolExecutor | None) -> int:
-    """How many processes fold: those of ``pool``, or this one."""
-    return 1 if pool is None else pool._max_workers  # the executor keeps it; no public getter
 
 
 def fold_chunk(task: ChunkTask) -> ChunkResult:
