@@ -373,7 +373,7 @@ def fold_and_write(ledger: Any, index: int, job: Job) -> TaskResult:
 
     with empty_catalog() as con:
         todo = [(log, None) for _, log in sorted(ledger.log_files().items())]
-        loaded = sum(result.events for result in load_logs(con, ledger, todo, None, 1))
+        loaded = sum(result.events for result in load_logs(con, ledger, todo, None, None))
         if job.include_simulated:
             con.execute(f"SET VARIABLE {INCLUDE_SIMULATED} = true")
         rows: dict[str, int] = {}
