@@ -12,7 +12,10 @@ gathers everything an auditor asks:
   its manifest, :class:`tabletape.rules.manifest.GameManifest`) is asked after every event;
 * dice are fair: the game's ``dice(visit) -> list[(player, sides, face)]`` (named by its
   manifest too) lists the dice of each event; faces are counted per player and overall and
-  tested against uniform (chi-square).
+  tested against uniform (chi-square);
+* fair play (:mod:`tabletape.replay.fairplay`): each roll marked entered or derived, every
+  derived roll re-derived from the revealed secret (the commitment checked), retracted rolls
+  listed with what came after, players who undid many rolls flagged.
 
 The statistics are :mod:`tabletape.replay.fairness`.
 """
@@ -34,6 +37,7 @@ from rich.text import Text
 
 from tabletape.ledger import Ledger, Record
 from tabletape.replay.fairness import chi_square_uniform
+from tabletape.replay.fairplay import UNDONE_ROLLS, FairPlay, FairPlayCheck
 from tabletape.replay.fold import RefusedEvent, action_text, redo_walk
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
 from tabletape.rules.kernel import UnknownGame, game_part, plural
@@ -110,14 +114,22 @@ class AuditReport(msgspec.Struct, kw_only=True):
     dice: list[DiceGroup] = []
     dice_problems: list[Finding] = []
     retractions: list[Undone] = []
+    fair_play: FairPlay | None = None
+    """Where each roll's dice came from and whether tabletape's re-derive (None when the rules
+    check could not start)."""
     problems: list[str] = []
     """One line per failure; empty when the game is clean."""
+    warnings: list[str] = []
+    """What an auditor should look at that is no failure (players who undid many rolls)."""
 
 
 class AuditVisitor(Visitor):
     """Gathers refusals, retractions, time order, conservation and dice from one walk."""
 
-    def __init__(self) -> None:
+    def __init__(self, undone_rolls: int = UNDONE_ROLLS) -> None:
+        self.undone_rolls = undone_rolls
+        self.fair: FairPlayCheck | None = None
+        self.result: Any = None
         self.refused: list[Finding] = []
         self.times: list[Finding] = []
         self.conservation: list[Finding] = []
@@ -132,6 +144,7 @@ class AuditVisitor(Visitor):
         self.info = info
         self.conserve = game_part(info.rules.name, "conservation")
         self.dice = game_part(info.rules.name, "dice")
+        self.fair = FairPlayCheck(info, self.dice, self.undone_rolls)
         self.check_conservation(1, info.start_state)
 
     def visit_event(self, visit: Visit) -> None:
@@ -142,9 +155,12 @@ class AuditVisitor(Visitor):
             self.refused.append(finding(visit, visit.refused))
         if record.seq in self.info.retracted:
             self.note_retraction(visit)
+        if self.fair is not None:
+            self.fair.visit(visit)
         if visit.effective:
             self.check_conservation(record.seq, visit.after)
             self.count_dice(visit)
+            self.result = visit.after
 
     def check_time(self, record: Record) -> None:
         try:
@@ -225,8 +241,8 @@ def dice_group(player: str, sides: int, counter: Counter[int]) -> DiceGroup:
                      chi2=round(statistic, 4), df=df, p=p, verdict=verdict, warning=warning)
 
 
-def audit_game(ledger: Ledger, game: str) -> AuditReport:
-    """Audit one game of ``ledger``."""
+def audit_game(ledger: Ledger, game: str, undone_rolls: int = UNDONE_ROLLS) -> AuditReport:
+    """Audit one game of ``ledger`` (``undone_rolls``: flag a player with more undone rolls)."""
     verification = ledger.verify(game)
     report = AuditReport(game=game, events=verification.events, chain_ok=verification.ok,
                          chain_first_bad_seq=verification.first_bad_seq,
@@ -234,15 +250,16 @@ def audit_game(ledger: Ledger, game: str) -> AuditReport:
     readable = verification.events if not verification.ok else None
     records = list(itertools.islice(ledger.read(game), readable))
     if records:
-        audit_records(report, game, records)
+        audit_records(report, game, records, undone_rolls)
     report.problems = summary(report)
     report.ok = not report.problems
     return report
 
 
-def audit_records(report: AuditReport, game: str, records: list[Record]) -> None:
+def audit_records(report: AuditReport, game: str, records: list[Record],
+                  undone_rolls: int = UNDONE_ROLLS) -> None:
     """Walk ``records`` with the rules and fill in what the audit visitor found."""
-    visitor = AuditVisitor()
+    visitor = AuditVisitor(undone_rolls)
     try:
         walk(game, records, visitor, check=True)
     except (RefusedEvent, UnknownGame, msgspec.DecodeError, msgspec.ValidationError) as error:
@@ -263,6 +280,10 @@ def audit_records(report: AuditReport, game: str, records: list[Record]) -> None
     report.retractions = visitor.retractions
     if info is not None and visitor.retractions:
         report.retractions = with_redos(game, info.rules, records, visitor.retractions)
+    if visitor.fair is not None and info is not None:
+        ended = info.rules.result(visitor.result) if visitor.result is not None else None
+        report.fair_play = visitor.fair.finish(ended)
+        report.warnings = list(report.fair_play.flagged)
 
 
 def with_redos(game: str, rules: Any, records: list[Record], undone: list[Undone]
@@ -287,6 +308,8 @@ def summary(report: AuditReport) -> list[str]:
     problems += [f"seq {f.seq}: {f.problem}" for f in report.dice_problems]
     problems += [f"{g.player}'s d{g.sides} look loaded (p = {g.p:.2g} over {g.rolls} rolls)"
                  for g in report.dice if g.verdict == "loaded"]
+    if report.fair_play is not None:
+        problems += [f"fair play: {problem}" for problem in report.fair_play.problems]
     return problems
 
 
@@ -300,6 +323,7 @@ def audit_view(report: AuditReport) -> Panel:
     parts: list[RenderableType] = [
         chain_line(report), rules_section(report), retractions_section(report),
         times_section(report), conservation_section(report), dice_section(report),
+        fair_play_section(report),
     ]
     return Panel(Group(*parts), title=f"[bold]Audit of {report.game}[/] ({report.kind or '?'})",
                  subtitle=verdict, border_style="green" if report.ok else "red")
@@ -390,6 +414,42 @@ def dice_section(report: AuditReport) -> RenderableType:
     if report.dice_problems:
         parts.append(findings_table(report.dice_problems, "✗ dice that are not faces"))
     return Group(*parts)
+
+
+def fair_play_section(report: AuditReport) -> RenderableType:
+    """Where the dice came from: the scheme, the commitment, entered and derived rolls, the
+    rolls that do not re-derive, retracted rolls and flagged players."""
+    fair = report.fair_play
+    if fair is None:
+        return Text("· fair play: not checked (the rules check did not start)")
+    revealed = (f"revealed at seq {fair.revealed_at}, "
+                + ("matches the commitment" if fair.commitment_ok else "[bold red]does NOT "
+                   "match the commitment[/]") if fair.revealed_at is not None
+                else "not revealed yet")
+    scheme = ("secret committed in game-started, " + revealed if fair.scheme == "committed"
+              else "[yellow]public seed[/] (the dice could be foreseen)")
+    ok = not fair.problems
+    lines: list[RenderableType] = [Text.from_markup(
+        f"{mark(ok) if fair.derived or fair.problems else '·'} fair play: {scheme}; "
+        f"{fair.derived} roll(s) derived by tabletape ({fair.rederived} re-derived), "
+        f"{fair.entered} entered at the table")]
+    lines += [Text(f"  {note}", style="dim") for note in fair.notes]
+    lines += [Text(f"  ✗ {problem}", style="bold red") for problem in fair.problems]
+    if fair.retracted_rolls:
+        table = Table(box=box.SIMPLE_HEAD, title=f"  retracted rolls: {len(fair.retracted_rolls)}",
+                      title_justify="left")
+        for column in ("seq", "who rolled", "roll retracted", "dice", "undo seq", "by",
+                       "then (same index)"):
+            table.add_column(column)
+        for row in fair.retracted_rolls:
+            then = (f"{row.then_seq} {row.then_actor}: {row.then_action}" if row.then_seq
+                    else "")
+            table.add_row(str(row.seq), row.actor, row.action, row.provenance,
+                          str(row.undone_at), row.by, then)
+        lines.append(table)
+    lines += [Text(f"  ⚠ {flag}: an auditor may ask why (--undone-rolls N sets the limit)",
+                   style="yellow") for flag in fair.flagged]
+    return Group(*lines)
 
 
 def audits_view(reports: Sequence[AuditReport]) -> RenderableType:

@@ -4,7 +4,6 @@ replay/; the plumbing every package's commands share is in :mod:`tabletape.cli`.
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -44,13 +43,23 @@ from tabletape.replay import render
 from tabletape.replay.fold import (
     Folded,
     by_argument,
+    committed,
+    create_game,
     fold_records,
     open_game,
     record_line,
     redo,
+    reveal,
     undo,
 )
-from tabletape.rules.kernel import BadOptions, find_game, game_part, manifest_of, registered
+from tabletape.rules.kernel import (
+    BadOptions,
+    find_game,
+    game_part,
+    manifest_of,
+    new_secret,
+    registered,
+)
 from tabletape.rules.names import player_names
 
 app = typer.Typer(
@@ -101,26 +110,35 @@ def new(
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="KEY=VALUE setup option.")] = None,
     seed: Annotated[int | None, typer.Option(
-        min=0, max=MAX_SEED, help="Seed of tabletape's dice (0 to 2**63-1).")] = None,
+        min=0, max=MAX_SEED, help="A PUBLIC seed for tabletape's dice (0 to 2**63-1): anyone "
+        "who reads the log can foresee every roll (for teaching and tests; audit says so). "
+        "Without it the dice come from a secret kept in the ledger's private area, committed "
+        "to in the log and revealed when the game ends.")] = None,
     game_id: Annotated[str | None, typer.Option(
         "--id", help="Choose the game id: lowercase letters, digits and single hyphens "
         "(like rs-k7pq).")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Start a game: its kind, its players in seat order, its options."""
+    """Start a game: its kind, its players in seat order, its options.
+
+    tabletape's dice (those left out of an action) come from a secret kept outside the log
+    (<ledger>/private, readable by you only); the log holds only a commitment to it, and the
+    secret is written to the log when the game ends (or by `tabletape reveal`), so nobody can
+    foresee a roll and anyone can check every roll afterwards.
+    """
     with people_errors():
         rules = find_game(kind)
         players = player_names(player)
         options = rules.options(parse_options(option or []), players)
-        started = GameStarted(
+        secret = new_secret() if seed is None else None
+        started = committed(GameStarted(
             kind=rules.name, rules_version=rules.rules_version,
             tabletape_version=ledger_pkg.__version__, players=players, options=options,
-            seed=seed if seed is not None else random.SystemRandom().randrange(MAX_SEED + 1),
-            uid=uuid7(),
-        )
+            seed=seed or 0, uid=uuid7(),
+        ), secret)
         store = open_ledger(ledger)
-        game = store.create(started, game_id=game_id, prefix=rules.short)
+        game = create_game(store, started, secret, game_id=game_id, prefix=rules.short)
     if as_json:
         print_json({"game": game})
         return
@@ -225,6 +243,22 @@ def redo_command(game: GameArgument, ledger: LedgerOption = None,
         print_json(redone_json(folded, stored, again))
         return
     out.print(redone_echo(folded, stored, again))
+
+
+@app.command("reveal")
+def reveal_command(game: GameArgument, ledger: LedgerOption = None,
+                   as_json: JsonOption = False) -> None:
+    """Write the game's dice secret into its log now (a game abandoned before its end: a game
+    that ends reveals it by itself). Then anyone can check every roll tabletape made
+    (`tabletape audit`), and tabletape rolls no more dice for the game."""
+    with people_errors():
+        _, record = reveal(open_ledger(ledger), game)
+    if as_json:
+        print_json({"game": game, "revealed_at": record.seq})
+        return
+    out.print(f"Revealed the dice secret of game [bold cyan]{escape(game)}[/] at event "
+              f"{record.seq}: `tabletape audit {escape(game)}` now re-derives every roll "
+              "tabletape made.")
 
 
 PictureOption = Annotated[Path | None, typer.Option(
