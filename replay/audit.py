@@ -129,7 +129,7 @@ class AuditVisitor(Visitor):
     def __init__(self, undone_rolls: int = UNDONE_ROLLS) -> None:
         self.undone_rolls = undone_rolls
         self.fair: FairPlayCheck | None = None
-        self.result: Any = None
+        self.last_state: Any = None
         self.refused: list[Finding] = []
         self.times: list[Finding] = []
         self.conservation: list[Finding] = []
@@ -160,7 +160,7 @@ class AuditVisitor(Visitor):
         if visit.effective:
             self.check_conservation(record.seq, visit.after)
             self.count_dice(visit)
-            self.result = visit.after
+            self.last_state = visit.after
 
     def check_time(self, record: Record) -> None:
         try:
@@ -281,7 +281,8 @@ def audit_records(report: AuditReport, game: str, records: list[Record],
     if info is not None and visitor.retractions:
         report.retractions = with_redos(game, info.rules, records, visitor.retractions)
     if visitor.fair is not None and info is not None:
-        ended = info.rules.result(visitor.result) if visitor.result is not None else None
+        ended = (info.rules.result(visitor.last_state) if visitor.last_state is not None
+                 else None)
         report.fair_play = visitor.fair.finish(ended)
         report.warnings = list(report.fair_play.flagged)
 
