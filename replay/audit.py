@@ -35,7 +35,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.ledger import Ledger, Record
+from tabletape.ledger import Ledger, Record, Verification
 from tabletape.replay.fairness import chi_square_uniform
 from tabletape.replay.fairplay import UNDONE_ROLLS, FairPlay, FairPlayCheck
 from tabletape.replay.fold import RefusedEvent, action_text, redo_walk
@@ -254,6 +254,23 @@ def audit_game(ledger: Ledger, game: str, undone_rolls: int = UNDONE_ROLLS) -> A
     report.problems = summary(report)
     report.ok = not report.problems
     return report
+
+
+def with_fair_play(ledger: Ledger, verification: Verification) -> Verification:
+    """``verify``'s result for a log whose chain verified, failed when a revealed secret does not
+    match its commitment or a roll tabletape derived does not re-derive (only logs holding a
+    mark of tabletape's dice or a reveal are folded for this)."""
+    if not verification.ok:
+        return verification
+    records = ledger.records(verification.game)
+    if not any(r.drawn is not None or r.type == "secret-revealed" for r in records):
+        return verification
+    report = AuditReport(game=verification.game)
+    audit_records(report, verification.game, records)
+    problems = report.fair_play.problems if report.fair_play is not None else []
+    if not problems:
+        return verification
+    return msgspec.structs.replace(verification, ok=False, problem=f"fair play: {problems[0]}")
 
 
 def audit_records(report: AuditReport, game: str, records: list[Record],

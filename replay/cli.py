@@ -432,13 +432,16 @@ def verify(
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Check a log's hash chain: every byte of every line; names the first bad event."""
+    """Check a log's hash chain: every byte of every line; names the first bad event. Once a
+    game's dice secret is revealed, also the commitment and every roll tabletape made."""
+    from tabletape.replay.audit import with_fair_play
+
     store = open_ledger(ledger)
     if not game and not all_games:
         fail("name a game or pass --all", USAGE_EXIT)
     with people_errors():
         ids = store.chosen(None if all_games else game or "")
-        results = [store.verify(g) for g in ids]
+        results = [with_fair_play(store, store.verify(g)) for g in ids]
     if as_json:
         print_json(msgspec.to_builtins(results))
     else:
