@@ -17,13 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tests.tinygame  # noqa: F401  (registers the tiny game)
+from tabletape import build_app
 from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line, encode_body, seal
 from tabletape.replay.audit import audit_game
 from tabletape.replay.fold import effective_rolls, open_game, record_action, retractions, undo
 from tabletape.replay.simulate import simulate
 from tabletape.rules.kernel import commitment, secret_rng
-from tabletape import build_app
 from tests.test_cli import Cli, fails, flat
 
 APP = build_app()
@@ -249,8 +249,8 @@ def test_the_fold_counts_effective_rolls_from_envelopes(tmp_path: Path) -> None:
 
 @settings(max_examples=20, deadline=None)
 @given(script=st.lists(st.sampled_from(["roll", "add", "note", "undo", "cheer"]), max_size=12))
-def test_every_roll_equals_the_secret_at_its_effective_index(tmp_path_factory: pytest.TempPathFactory,
-                                                             script: list[str]) -> None:
+def test_every_roll_equals_the_secret_at_its_effective_index(
+        tmp_path_factory: pytest.TempPathFactory, script: list[str]) -> None:
     """Property: whatever mix of rolls, undos, notes and other actions, each effective roll's
     die is the secret's at the count of effective rolls before it."""
     cli = FullCli(tmp_path_factory.mktemp("prop"))
@@ -314,7 +314,7 @@ def test_an_old_log_with_a_public_seed_folds_and_verifies_as_before(cli: Cli) ->
         prev = decode_line(line).hash
         out.append(line)
     path.write_bytes(b"\n".join(out) + b"\n")
-    assert GENESIS_HASH == first.prev
+    assert first.prev == GENESIS_HASH
     assert ledger.verify(game).ok
     assert open_game(ledger, game).state.total == roll_dice(9, 2, 1)[0] + 5
     report = audit_game(ledger, game)
