@@ -109,12 +109,18 @@ class FairPlayCheck:
         self.visits: dict[int, Visit] = {}
         """The visits of derived rolls (their states, to complete them again at the end)."""
         self.rolls: list[Roll] = []
+        self.marks = True
+        """Whether the log was written by a tabletape that marks the rolls it draws."""
 
     # -- the walk ----------------------------------------------------------------------------
 
     def visit(self, visit: Visit) -> None:
         record = visit.record
-        if record.type == "secret-revealed":
+        if record.type == "game-started":
+            # a log written by a tabletape that marks its draws stores the commitment field,
+            # empty or not (game-started stores every field); older logs have none
+            self.marks = b'"commitment":' in bytes(record.payload)
+        elif record.type == "secret-revealed":
             self.revealed(record, visit.event)
         elif record.type == "undo" and getattr(visit.event, "seq", None) in self.drew:
             self.count -= 1
@@ -127,7 +133,7 @@ class FairPlayCheck:
             self.rolls.append(self.roll(visit, "derived", self.count))
             self.count += 1
         elif record.type not in UNDOABLE_SKIP and self.holds_dice(visit):
-            unmarked = not self.info.started.commitment and not self.any_marked
+            unmarked = not self.marks and not self.any_marked
             self.rolls.append(self.roll(visit, "unmarked" if unmarked else "entered", None))
 
     @property

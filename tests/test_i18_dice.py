@@ -173,8 +173,10 @@ def test_a_game_with_a_public_seed_has_nothing_to_reveal(cli: Cli) -> None:
     game = cli.json("new", "tiny", "-p", "ann,bob", "--seed", "3")["game"]  # type: ignore[index]
     assert "no dice secret" in fails(cli, 1, "reveal", game, game=game)
     recorded(cli, game, "roll")
+    recorded(cli, game, "roll", "dice=3")
     fair = audit_game(Ledger(cli.root), game).fair_play
     assert fair is not None and fair.scheme == "public-seed" and fair.rederived == 1
+    assert [row.provenance for row in fair.rolls] == ["derived", "entered"]
 
 
 def tamper(ledger: Ledger, game: str, seq: int, payload: bytes) -> None:
@@ -297,31 +299,33 @@ def test_the_demo_replays_its_lines_and_audits_clean(cli: Cli) -> None:
 
 
 def test_an_old_log_with_a_public_seed_folds_and_verifies_as_before(cli: Cli) -> None:
-    """A log from before commitments: no ``commitment``, no ``drawn`` marks; it decodes, folds,
-    verifies and audits as it did (its dice unmarked)."""
-    game = cli.json("new", "tiny", "-p", "ann,bob", "--seed", "9")["game"]  # type: ignore[index]
-    path = Ledger(cli.root).path(game)
-    ledger = Ledger(cli.root)
-    from tabletape.ledger.codec import GENESIS_HASH
+    """A log from before commitments (its game-started has no ``commitment`` field, no line a
+    ``drawn`` mark): it decodes, folds, verifies and audits as it did, its dice unmarked."""
     from tabletape.rules.kernel import roll_dice
 
-    lines = path.read_bytes().splitlines()
-    first = decode_line(lines[0])
-    prev, out = first.hash, [lines[0]]
-    for seq, face in ((2, roll_dice(9, 2, 1)[0]), (3, 5)):
-        line = seal(encode_body(seq, first.at, "ann" if seq == 2 else "bob", "roll",
-                                b'{"dice":[%d]}' % face, prev))
+    game = cli.json("new", "tiny", "-p", "ann,bob", "--seed", "9")["game"]  # type: ignore[index]
+    ledger = Ledger(cli.root)
+    path = ledger.path(game)
+    first = decode_line(path.read_bytes().splitlines()[0])
+    payload = msgspec.json.decode(bytes(first.payload))
+    del payload["commitment"]
+    prev, out = "0" * 64, []
+    events = [("table", "game-started", msgspec.json.encode(payload)),
+              ("ann", "roll", b'{"dice":[%d]}' % roll_dice(9, 2, 1)[0]),
+              ("bob", "roll", b'{"dice":[5]}')]
+    for seq, (actor, kind, body) in enumerate(events, 1):
+        line = seal(encode_body(seq, first.at, actor, kind, body, prev))
         prev = decode_line(line).hash
         out.append(line)
     path.write_bytes(b"\n".join(out) + b"\n")
-    assert first.prev == GENESIS_HASH
-    assert ledger.verify(game).ok
+    assert ledger.verify(game).ok and ledger.started(game).commitment == ""
     assert open_game(ledger, game).state.total == roll_dice(9, 2, 1)[0] + 5
     report = audit_game(ledger, game)
     assert report.ok and report.fair_play is not None
-    assert {row.provenance for row in report.fair_play.rolls} == {"unmarked"}
-    assert b'"drawn"' not in path.read_bytes()
-    assert not msgspec.json.decode(lines[0])["payload"].get("commitment")
+    assert [row.provenance for row in report.fair_play.rolls] == ["unmarked", "unmarked"]
+    assert "public seed" in report.fair_play.notes[0]
+    verified = cli("verify", game)
+    assert verified.exit_code == 0
 
 
 def test_the_secret_never_overwrites_another(tmp_path: Path) -> None:
