@@ -336,3 +336,15 @@ def test_the_secret_never_overwrites_another(tmp_path: Path) -> None:
         ledger.keep_secret(uid, random.randbytes(32))
     assert ledger.secret(uid) == bytes(32)
     assert ledger.secret("../../etc/passwd") is None
+
+
+def test_the_ending_action_says_the_secret_is_now_in_the_log(cli: Cli) -> None:
+    game = new_game(cli, target=1)
+    shown = flat(cli.ok("record", game, "roll").output)
+    assert "dice secret is now in the log (event 3)" in shown
+    assert secret_of(cli, game).hex() not in shown  # told, never printed
+    undone = cli.ok("undo", game)  # the ending roll taken back: the game goes on, by hand
+    assert undone.exit_code == 0
+    assert "revealed" in fails(cli, 1, "record", game, "roll", game=game)
+    recorded(cli, game, "roll", "dice=6")
+    assert audit_game(Ledger(cli.root), game).ok
