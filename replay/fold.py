@@ -121,28 +121,45 @@ class Folded:
     """Why a game with a commitment has no usable secret here ("" when it has one)."""
     staged_rolls: int = 0
     """How many of the staged events drew tabletape's dice."""
+    _stored_rolls: int | None = None
+    """:func:`effective_rolls` of the stored records, once counted (or carried on)."""
+    _revealed: Record | bool | None = False
+    """The reveal record or None, once looked for (False: not yet)."""
 
-    def carry(self, other: Folded, *, drew: bool = False) -> Folded:
-        """``other`` (this game one step on) with this one's secret, staged rolls counted."""
+    def carry(self, other: Folded, *, drew: bool = False,
+              appended: Sequence[Record] = ()) -> Folded:
+        """``other`` (this game one step on: a staged event, or ``appended`` records) with this
+        one's secret, and its roll count and reveal carried on rather than counted again."""
         other.secret, other.secret_problem = self.secret, self.secret_problem
         other.staged_rolls = self.staged_rolls + drew if other.staged else 0
+        if not any(record.type == "undo" for record in appended):
+            other._stored_rolls = None if self._stored_rolls is None else (
+                self._stored_rolls + sum(record.drawn is not None for record in appended))
+        if self._revealed is not False:
+            other._revealed = self._revealed or next(
+                (record for record in appended if record.type == REVEALED), None)
         return other
 
     @property
     def rolls(self) -> int:
         """The effective roll index the next event that draws gets: how many events, not
         retracted, drew tabletape's dice (:func:`effective_rolls`), staged ones included."""
-        return effective_rolls(self.records, self.retracted) + self.staged_rolls
+        if self._stored_rolls is None:
+            self._stored_rolls = effective_rolls(self.records, self.retracted)
+        return self._stored_rolls + self.staged_rolls
 
     @property
     def revealed(self) -> Record | None:
         """The ``secret-revealed`` record, once the secret is in the log."""
-        return next((r for r in reversed(self.records) if r.type == REVEALED), None)
+        if self._revealed is False:
+            self._revealed = next((r for r in reversed(self.records) if r.type == REVEALED),
+                                  None)
+        return self._revealed if isinstance(self._revealed, Record) else None
 
     def dice(self) -> Any:
         """The generator for the next event (:func:`tabletape.rules.kernel.chance_rng`): one
         that refuses, saying why and what to do, when tabletape may not roll for this game."""
-        return chance_rng(self.started, self.next_seq, self.rolls, self.secret,
+        return chance_rng(self.started, self.next_seq, lambda: self.rolls, self.secret,
                           dice_refusal(self) if self.started.commitment else "")
 
     @property
@@ -171,7 +188,7 @@ class Folded:
         after = Folded(self.game, self.rules, self.started, [*self.records, *records], state,
                        [*self.steps, *steps], self.retracted)
         after.before = self.state
-        return self.carry(after)
+        return self.carry(after, appended=records)
 
     def __repr__(self) -> str:
         return f"<Folded {self.game} {self.rules.name} at seq {self.head_seq}>"
@@ -679,7 +696,7 @@ def completed_and_checked(folded: Folded, actor: str, event: Event) -> tuple[str
     rng = folded.dice()
     completed = folded.rules.complete(folded.state, actor, event, rng)
     folded.rules.check(folded.state, actor, completed)
-    return drawn_draft(actor, event, completed, rng, folded.rolls)
+    return drawn_draft(actor, event, completed, rng, lambda: folded.rolls)
 
 
 def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Event]:

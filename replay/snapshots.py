@@ -376,7 +376,7 @@ class KeptFolded(Folded):
         after = KeptFolded(self.game, self.rules, self.started, state,
                            self.log.followed(records, steps))
         after.before = self.state
-        return self.carry(after)
+        return self.carry(after, appended=records)
 
 
 # -- opening a game through the cache ------------------------------------------------------------

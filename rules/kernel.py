@@ -473,8 +473,13 @@ def secret_rng(secret: bytes, roll: int) -> Draws:
     >>> secret_rng(bytes(32), 3).random() == secret_rng(bytes(32), 3).random()
     True
     """
-    digest = hashlib.sha256(ROLL_DOMAIN + secret + roll.to_bytes(8, "big")).digest()
-    return Draws(int.from_bytes(digest, "big"))
+    return Draws(roll_seed(secret, roll))
+
+
+def roll_seed(secret: bytes, roll: int) -> int:
+    """The seed of :func:`secret_rng`: SHA-256 of the domain-separated secret and index."""
+    return int.from_bytes(hashlib.sha256(ROLL_DOMAIN + secret + roll.to_bytes(8, "big")).digest(),
+                          "big")
 
 
 class Draws(random.Random):
@@ -482,19 +487,29 @@ class Draws(random.Random):
     tabletape's dice), or, made with a ``refusal``, refuses every draw with that reason (a game
     whose secret is not here: the table enters its dice).
 
+    Made with ``later``, it is seeded with ``later()`` when first drawn from (a seed that costs
+    something to work out is worked out only for an event that draws).
+
     >>> rng = Draws(5)
     >>> rng.count, rng.randint(1, 6) == random.Random(5).randint(1, 6), rng.count > 0
     (0, True, True)
+    >>> Draws(later=lambda: 5).random() == random.Random(5).random()
+    True
     """
 
-    def __init__(self, seed: int = 0, *, refusal: str = "") -> None:
+    def __init__(self, seed: int = 0, *, refusal: str = "",
+                 later: Callable[[], int] | None = None) -> None:
         self.refusal = refusal
         self.count = 0
+        self.later = later
         super().__init__(seed)
 
     def drawing(self) -> None:
         if self.refusal:
             raise IllegalAction(self.refusal)
+        if self.later is not None:
+            later, self.later = self.later, None
+            super().seed(later())
         self.count += 1
 
     def getrandbits(self, k: int, /) -> int:
@@ -506,15 +521,18 @@ class Draws(random.Random):
         return super().random()
 
 
-def chance_rng(started: GameStarted, seq: int, roll: int, secret: bytes | None,
-               refusal: str = "") -> Draws:
+def chance_rng(started: GameStarted, seq: int, roll: int | Callable[[], int],
+               secret: bytes | None, refusal: str = "") -> Draws:
     """The generator for the event recorded at ``seq``, the game's ``roll``-th effective roll if
-    it draws: from the secret for a game with a commitment (a :class:`Draws` refusing with
-    ``refusal`` when the secret is not given), else from the public seed and the seq."""
+    it draws (``roll`` may be a function, called only then): from the secret for a game with a
+    commitment (a :class:`Draws` refusing with ``refusal`` when the secret is not given), else
+    from the public seed and the seq."""
     if not started.commitment:
         return dice_rng(started.seed, seq)
     if secret is None or refusal:
         return Draws(refusal=refusal or "tabletape cannot roll for this game here")
+    if callable(roll):
+        return Draws(later=lambda: roll_seed(secret, roll()))
     return secret_rng(secret, roll)
 
 
@@ -549,13 +567,14 @@ def blanked(event: Event, fields: Sequence[str]) -> Event:
     return msgspec.structs.replace(event, **defaults)
 
 
-def drawn_draft(actor: str, typed: Event, completed: Event, rng: Draws, roll: int
-                ) -> tuple[str, Event]:
-    """The draft of a completed event: marked with its roll index and filled fields when its
-    completion drew from ``rng``."""
+def drawn_draft(actor: str, typed: Event, completed: Event, rng: Draws,
+                roll: int | Callable[[], int]) -> tuple[str, Event]:
+    """The draft of a completed event: marked with its roll index (``roll``, or ``roll()``) and
+    filled fields when its completion drew from ``rng``."""
     if not rng.count:
         return actor, completed
-    return DrawnDraft(actor, completed, Drawn(roll=roll, filled=filled_fields(typed, completed)))
+    index = roll() if callable(roll) else roll
+    return DrawnDraft(actor, completed, Drawn(roll=index, filled=filled_fields(typed, completed)))
 
 
 def split_list(value: Any, annotation: Any) -> Any:
