@@ -98,7 +98,7 @@ BENCHMARKS: list[tuple[tuple[str, ...], Callable[[bool], Figure | list[Figure]]]
     (("fold_vs_eventsourcing",), fold_figure),
     (("seek_flatness",), seek_figure),
     (("status_vs_snapshot",), snapshot_figure),
-    (("sync_vs_read_json", "report_vs_duckdb"), catalog_figures),
+    (("sync_vs_read_json", "sync_parallel_scaling", "report_vs_duckdb"), catalog_figures),
     (("record_cli_vs_python",), record_figure),
     (tuple(f"startup_{name}" for name in STARTUP_COMMANDS), startup_figures),
 ]

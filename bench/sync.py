@@ -4,14 +4,17 @@ win-rate report against the bare DuckDB aggregate.
     python bench/sync.py [--games 200] [--events 1000] [--json]
 
 Prints ``sync_vs_read_json`` (events/s of a full catalog sync with projections over events/s of
-a bare ``read_json`` of the same files into a table; target >= 0.3) and ``report_vs_duckdb``
-(seconds of the ``players`` report over seconds of the equivalent bare aggregate; lower is
-better, target <= 2). Logs are games of the test game "tiny", written in bulk.
+a bare ``read_json`` of the same files into a table; target >= 0.3), ``sync_parallel_scaling``
+(events/s of a full sync folding in 2 worker processes over the same sync in 1; target >= 1.6 on
+a 2-core machine) and ``report_vs_duckdb`` (seconds of the ``players`` report over seconds of the
+equivalent bare aggregate; lower is better, target <= 2). Logs are games of the test game
+"tiny", written in bulk.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import sys
@@ -31,12 +34,15 @@ import typer  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-import tests.queries.tinyprojections  # noqa: E402  (tiny's dice projection)
-import tests.tinygame  # noqa: E402, F401  (registers "tiny")
+import tests.tinygame  # noqa: E402  (registers "tiny", before its projections)
+
+# isort: split
+import tests.queries.tinyprojections  # noqa: E402, F401  (tiny's dice projection)
 from bench.common import Figure  # noqa: E402
 from tabletape.ledger import GameStarted, Ledger, utc_stamp  # noqa: E402
 from tabletape.ledger.events import Event  # noqa: E402
 from tabletape.queries.catalog import LOG_COLUMNS, catalog_path, open_catalog, sync  # noqa: E402
+from tabletape.queries.loading import worker_count  # noqa: E402
 from tabletape.queries.reports import REPORTS  # noqa: E402
 from tests.tinygame import Added, Cheered, Rolled  # noqa: E402
 
@@ -98,6 +104,8 @@ def best_of(repeats: int, work: Callable[[], Any]) -> float:
 
 SYNC_ROUNDS = 2
 """Full syncs and bare reads, alternated; the median of each side counts."""
+SCALING_WORKERS = (1, 2)
+"""The worker counts ``sync_parallel_scaling`` compares (2 over 1)."""
 
 
 def bare_read_json(ledger: Ledger) -> float:
@@ -117,20 +125,33 @@ BARE_WIN_RATE = """
     GROUP BY ALL ORDER BY ALL"""
 
 
+def full_sync(ledger: Ledger, total: int, workers: int | None) -> float:
+    """Seconds of a sync from scratch (no catalog) folding in ``workers`` processes (None: the
+    default)."""
+    for stale in ledger.root.glob("catalog.duckdb*"):
+        stale.unlink()
+    began = time.perf_counter()
+    report = sync(ledger, workers=workers)
+    seconds = time.perf_counter() - began
+    assert report.events == total and not report.problems, report
+    return seconds
+
+
 def measure(games: int, events: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="tabletape-bench-") as folder:
         ledger = Ledger(Path(folder) / "ledger")
         total = write_logs(ledger, games, events)
+        default = worker_count(sum(log.size for log in ledger.log_files().values()), None)
         read_times, sync_times = [], []
-        for _ in range(SYNC_ROUNDS):  # alternate, both from scratch, so noise hits both sides
+        by_workers: dict[int, list[float]] = {count: [] for count in SCALING_WORKERS}
+        for _ in range(SYNC_ROUNDS):  # alternate, all from scratch, so noise hits every side
             read_times.append(bare_read_json(ledger))
-            for stale in ledger.root.glob("catalog.duckdb*"):
-                stale.unlink()
-            began = time.perf_counter()
-            report = sync(ledger)
-            sync_times.append(time.perf_counter() - began)
-            assert report.events == total and not report.problems, report
+            sync_times.append(full_sync(ledger, total, None))
+            for count in SCALING_WORKERS:  # the default sync is one of them when it matches
+                by_workers[count].append(sync_times[-1] if count == default
+                                         else full_sync(ledger, total, count))
         read_seconds, sync_seconds = statistics.median(read_times), statistics.median(sync_times)
+        one, two = (statistics.median(by_workers[count]) for count in SCALING_WORKERS)
         noop_seconds = best_of(3, lambda: sync(ledger))
         with open_catalog(catalog_path(ledger), read_only=True) as con:
             win_rates = REPORTS["players"]
@@ -141,7 +162,10 @@ def measure(games: int, events: int) -> dict[str, Any]:
         "games": games, "events": total,
         "sync_seconds": round(sync_seconds, 3), "sync_events_per_s": round(sync_rate),
         "read_json_seconds": round(read_seconds, 3), "read_json_events_per_s": round(read_rate),
-        "sync_vs_read_json": round(sync_rate / read_rate, 3),
+        "sync_vs_read_json": round(sync_rate / read_rate, 3), "sync_workers": default,
+        "sync_1_worker_events_per_s": round(total / one),
+        "sync_2_workers_events_per_s": round(total / two),
+        "sync_parallel_scaling": round(one / two, 3),
         "noop_sync_seconds": round(noop_seconds, 3),
         "report_seconds": round(report_seconds, 5), "duckdb_seconds": round(bare_seconds, 5),
         "report_vs_duckdb": round(report_seconds / bare_seconds, 2),
@@ -149,14 +173,18 @@ def measure(games: int, events: int) -> dict[str, Any]:
 
 
 def figures(quick: bool) -> list[Figure]:
-    """``sync_vs_read_json`` and ``report_vs_duckdb`` over 1M (quick) or 10M (full) events."""
+    """``sync_vs_read_json``, ``sync_parallel_scaling`` and ``report_vs_duckdb`` over 1M
+    (quick) or 10M (full) events."""
     games = 1000 if quick else 10_000
     result = measure(games, 1000)
     note = f"{result['events']:,} events, {games:,} tiny games"
     return [
         Figure(key="sync_vs_read_json", ours=result["sync_events_per_s"],
                theirs=result["read_json_events_per_s"], unit="events/s", target=0.3,
-               note=f"{note}, projections included"),
+               note=f"{note}, projections included, {result['sync_workers']} workers (default)"),
+        Figure(key="sync_parallel_scaling", ours=result["sync_2_workers_events_per_s"],
+               theirs=result["sync_1_worker_events_per_s"], unit="events/s", target=1.6,
+               note=f"{note}; sync folding in 2 processes / in 1, {os.cpu_count()} CPUs"),
         Figure(key="report_vs_duckdb", ours=result["report_seconds"] * 1000,
                theirs=result["duckdb_seconds"] * 1000, unit="ms", target=2,
                higher_is_better=False, note=f"win rates over {note}"),
@@ -169,7 +197,8 @@ def show(result: dict[str, Any], console: Console) -> None:
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_column("target")
-    targets = {"sync_vs_read_json": ">= 0.3", "report_vs_duckdb": "<= 2 (lower is better)"}
+    targets = {"sync_vs_read_json": ">= 0.3", "sync_parallel_scaling": ">= 1.6",
+               "report_vs_duckdb": "<= 2 (lower is better)"}
     for key, value in result.items():
         if key not in ("games", "events"):
             table.add_row(key, f"{value:,}" if isinstance(value, int) else str(value),

@@ -2,10 +2,10 @@
 
 A set of finished games of the test game "tiny" (1,000 events each) is written once; then, in
 alternating rounds, the whole set is imported into a fresh ledger exactly as
-``tabletape import FILE...`` does it (an :class:`tabletape.ledger.transfer.ImportBatch`: per file
-read,
-verify every line's hash and the chain, fold it with every event checked, refuse a game already
-there, write, fsync; then every file linked, the folder fsynced once at the end), and every line of
+``tabletape import FILE...`` does it (:meth:`tabletape.ledger.transfer.ImportBatch.add_all`: per
+file, in worker processes for a big import, read, verify every line's hash and the chain, fold it
+with every event checked, write a copy; refuse a game already there; every copy fsynced, then
+every file linked, the folder fsynced once at the end), and every line of
 the same files is decoded with a bare ``msgspec.json.decode`` (untyped, nothing checked). Both
 sides are events per second; the ratio should stay >= 0.5.
 
@@ -47,8 +47,8 @@ def import_all(files: list[Path], target: Path) -> None:
     from tabletape.queries.transfer import ImportBatch, game_log_problem
 
     with ImportBatch(Ledger(target), game_log_problem) as batch:
-        for path in files:
-            batch.add(path)
+        _, refused = batch.add_all(files)
+        assert not refused, refused
         batch.commit()
 
 

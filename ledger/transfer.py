@@ -15,12 +15,14 @@ taken one is refused.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
+import secrets
 import shutil
 import stat
 import sys
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
@@ -185,17 +187,14 @@ The ledger knows no game's rules: the import command passes one (see
 ``tabletape.queries.transfer.game_log_problem``)."""
 
 
-class Candidate(NamedTuple):
-    """A file checked and ready to be linked into the ledger."""
-
-    imported: Imported
-    data: bytes
-    first: bytes
-    scratch: Future[None] | None
-
-
 STDIN = "-"
 """The file name that means standard input (``tabletape import - --as ID``)."""
+
+PARALLEL_BYTES = 4_000_000
+"""More bytes than this to import, in several files: they are checked in worker processes."""
+FSYNC_THREADS = 16
+"""Scratch copies fsynced at once: the file system commits concurrent fsyncs together, where
+one after another each waits for a commit of its own (eight times slower for 200 small logs)."""
 
 
 def shown(source: Path) -> str:
@@ -221,15 +220,109 @@ def read_log_file(source: Path) -> bytes:
         raise TransferError(f"cannot read {shown(source)}: {error.strerror}") from None
 
 
+class Checked(msgspec.Struct):
+    """What checking one log file found (here or in a worker process): all a batch needs of it
+    but its records."""
+
+    source: str
+    kind: str
+    events: int
+    uid: str
+    """The game's global identity."""
+    first: bytes
+    """Its first line (where the game's chain begins)."""
+    scratch: str = ""
+    """Its copy written under a scratch name in the games folder ("" if none), fsynced by the
+    batch before it is linked."""
+    data: bytes = b""
+    """Its bytes, when no scratch copy was written (the games folder cannot be made)."""
+
+    def content(self) -> bytes:
+        """The checked bytes (from the scratch copy when one was written)."""
+        return Path(self.scratch).read_bytes() if self.scratch else self.data
+
+
+def check_log_file(source: Path, game: str, check: GameCheck | None,
+                   folder: Path | None) -> Checked:
+    """Read ``source`` and check it whole as the log of ``game`` (its chain, its first event,
+    ``check``: its events are its game's); then write a scratch copy of the bytes checked in
+    ``folder``, if given (not fsynced yet). A refusal is :class:`TransferError` (nothing
+    written)."""
+    data = read_log_file(source)
+    records = verified_records(data, shown(source))
+    problem = started_problem(records) or (check(game, records) if check else "")
+    if problem:
+        raise TransferError(f"{shown(source)} is not a game this ledger can replay: {problem}")
+    started = msgspec.json.decode(records[0].payload, type=GameStarted)
+    checked = Checked(str(source), started.kind, len(records),
+                      game_uid(started.uid, records[0].hash), data[: data.index(b"\n")])
+    if folder is None:
+        checked.data = data
+    else:
+        checked.scratch = str(write_scratch(folder, game, data))
+    return checked
+
+
+def import_workers(files: int, size: int) -> int:
+    """Processes to check ``files`` files of ``size`` bytes in: several for a big import where
+    the platform can fork (one per CPU, up to four), else one; ``TABLETAPE_IMPORT_WORKERS``
+    sets the number for any import of several files."""
+    configured = os.environ.get("TABLETAPE_IMPORT_WORKERS", "")
+    if files < 2 or (size < PARALLEL_BYTES and not configured.isdigit()):
+        return 1
+    return fork_workers(int(configured) if configured.isdigit() else files)
+
+
+def fork_workers(wanted: int) -> int:
+    """Up to ``wanted`` worker processes: one per CPU, at most four; 1 where fork is unknown.
+
+    >>> fork_workers(1)
+    1
+    """
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(wanted, 4, os.cpu_count() or 1))
+
+
+class Candidate(NamedTuple):
+    """A file checked and ready to be linked into the ledger."""
+
+    imported: Imported
+    checked: Checked
+
+
+Outcome = Checked | TransferError | OSError
+"""How checking a file in a worker ended: checked, refused, or a failure to write its copy."""
+
+_worker_check: GameCheck | None = None
+"""The batch's game check, in a worker process (inherited when the pool forks)."""
+
+
+def _set_worker_check(check: GameCheck | None) -> None:
+    global _worker_check
+    _worker_check = check
+
+
+def worker_outcome(source: str, game: str, folder: str) -> Outcome:
+    """:func:`check_log_file` in a worker process, its refusal or write failure returned."""
+    try:
+        return check_log_file(Path(source), game, _worker_check, Path(folder))
+    except (TransferError, OSError) as error:
+        return error
+
+
 class ImportBatch:
     """The imports of one command (``tabletape import FILE...``): all of them or none.
 
     :meth:`add` checks a file completely (its chain, its first event, its id, and ``check``:
-    that its events are its game's) and refuses it with :class:`TransferError`; nothing is
-    linked into the ledger until :meth:`commit`, which links every checked file or, when any
-    was refused or a link fails, none. Each file is fsynced before it is linked, and the games
-    folder once at the end, so after a crash every imported file is whole or absent. Used as a
-    context manager, a batch never committed leaves nothing behind.
+    that its events are its game's) and refuses it with :class:`TransferError`; :meth:`add_all`
+    adds many, checked in parallel worker processes first when there is much to check. Nothing
+    is linked into the ledger until :meth:`commit`, which links every checked file or, when any
+    was refused or a link fails, none. Each file is written under a scratch name as it is
+    checked and fsynced in the background (many at once), every copy's fsync is waited for before
+    any is linked, and the games folder is fsynced once at the end: after a crash every imported
+    file is whole or absent. Used as a context manager, a batch never
+    committed leaves nothing behind (a games folder it made is removed again).
     """
 
     def __init__(self, ledger: Ledger, check: GameCheck | None = None) -> None:
@@ -239,6 +332,15 @@ class ImportBatch:
         self.uids: dict[str, str] = {}
         self.ready: dict[str, Candidate] = {}
         self.refused: dict[str, str] = {}
+        self.prechecked: dict[str, Outcome] = {}
+        """Files checked ahead by :meth:`precheck`, by source, until :meth:`add` takes them."""
+        self.made: list[Path] = []
+        """Folders this batch made for its scratch copies, deepest first."""
+        self.folder: Path | None = None
+        self.folder_tried = False
+        self.syncing: dict[str, Future[None]] = {}
+        """Scratch copy -> its fsync, under way in :attr:`syncer`."""
+        self.syncer: ThreadPoolExecutor | None = None
 
     def add(self, source: Path, game_id: str | None = None) -> Imported:
         """Check ``source`` for import as ``game_id`` (default: its file name); link nothing."""
@@ -250,55 +352,132 @@ class ImportBatch:
         self.ready[candidate.imported.game] = candidate
         return candidate.imported
 
+    def add_all(self, sources: Sequence[Path], game_id: str | None = None
+                ) -> tuple[list[Imported], dict[str, str]]:
+        """:meth:`add` every file of ``sources`` (checked in parallel first when there is much
+        to check); return the files checked, and those refused (source -> why)."""
+        self.precheck(sources, game_id)
+        added: list[Imported] = []
+        refused: dict[str, str] = {}
+        for source in sources:
+            try:
+                added.append(self.add(source, game_id))
+            except TransferError as error:
+                refused[str(source)] = str(error)
+        return added, refused
+
+    def precheck(self, sources: Sequence[Path], game_id: str | None = None) -> None:
+        """Check the files of ``sources`` in worker processes, ahead of :meth:`add`, when there
+        are several and much to check (else :meth:`add` checks each itself)."""
+        jobs: dict[str, str] = {}
+        size = 0
+        for source in sources:
+            game = game_id or source.name.removesuffix(".jsonl")
+            try:
+                self.ledger.path(game)
+                size += source.stat().st_size
+            except (LedgerError, OSError):  # add() says why, in its own words
+                continue
+            if str(source) != STDIN and str(source) not in self.prechecked:
+                jobs[str(source)] = game
+        workers = import_workers(len(jobs), size)
+        if self.syncer is not None:  # never fork a process that runs threads of its own
+            workers = 1
+        folder = self.scratch_folder() if workers > 1 else None
+        if folder is None:
+            return
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_set_worker_check,
+                                 initargs=(self.check,)) as pool:
+            futures = {name: pool.submit(worker_outcome, name, game, str(folder))
+                       for name, game in jobs.items()}
+            failed: BaseException | None = None
+            for name, future in futures.items():
+                try:
+                    outcome = self.prechecked[name] = future.result()
+                except BaseException as error:  # a bug in a worker: keep the others to discard
+                    failed = failed or error
+                    continue
+                if isinstance(outcome, Checked):
+                    self.start_fsync(outcome)
+        if failed is not None:
+            raise failed
+
+    def scratch_folder(self) -> Path | None:
+        """The games folder, where checked copies are written: made if missing (and removed
+        again if nothing is imported); None when it cannot be made (then copies are written at
+        commit, which says why it fails)."""
+        if not self.folder_tried:
+            self.folder_tried = True
+            try:
+                self.made = make_folders(self.ledger.games_dir)
+                self.folder = self.ledger.games_dir
+            except OSError:
+                self.folder = None
+        return self.folder
+
     def checked(self, source: Path, game_id: str | None) -> Candidate:
-        data = read_log_file(source)
         game = game_id or source.name.removesuffix(".jsonl")
         handle = game
+        outcome = self.prechecked.pop(str(source), None)
         try:
-            self.ledger.path(game)
-        except LedgerError as error:
-            raise TransferError(f"{shown(source)}: {error}") from None
-        early = start_scratch(self.ledger, game, data) if game not in self.ready else None
-        try:
-            records = verified_records(data, shown(source))
-            problem = started_problem(records) or (self.check(game, records) if self.check
-                                                   else "")
-            if problem:
-                raise TransferError(f"{shown(source)} is not a game this ledger can replay: "
-                                    f"{problem}")
-            first = data[: data.index(b"\n")]
-            uid = game_uid(msgspec.json.decode(records[0].payload, type=GameStarted).uid,
-                           records[0].hash)
-            self.refuse_clash(source, first, data, uid)
+            try:
+                self.ledger.path(game)
+            except LedgerError as error:
+                raise TransferError(f"{shown(source)}: {error}") from None
+            if outcome is None:
+                outcome = check_log_file(source, game, self.check, self.scratch_folder())
+                self.start_fsync(outcome)
+            if isinstance(outcome, Exception):
+                raise outcome
+            self.refuse_clash(source, outcome)
             if self.handle_taken(source, game, chosen=game_id is not None):
                 game = self.fresh_handle(game)
-                if early is not None:  # written under the taken handle's scratch name
-                    discard_scratch(early, scratch_path(self.ledger.path(handle)))
-                    early = None
-            if early is not None:
-                early.result()  # the scratch copy is written and fsynced (or raises why not)
         except BaseException:
-            if early is not None:
-                discard_scratch(early, scratch_path(self.ledger.path(handle)))
+            self.discard_outcome(outcome)
             raise
-        kind = msgspec.json.decode(records[0].payload, type=GameStarted).kind
-        imported = Imported(game, kind, len(records), str(source), uid,
+        imported = Imported(game, outcome.kind, outcome.events, str(source), outcome.uid,
                             handle if game != handle else None)
-        return Candidate(imported, data, first, early)
+        return Candidate(imported, outcome)
 
-    def refuse_clash(self, source: Path, first: bytes, data: bytes, uid: str) -> None:
+    def start_fsync(self, checked: Checked) -> None:
+        """Begin fsyncing the scratch copy of ``checked`` (if it has one) in the background."""
+        if checked.scratch:
+            if self.syncer is None:
+                self.syncer = ThreadPoolExecutor(FSYNC_THREADS,
+                                                 thread_name_prefix="tabletape-import")
+            self.syncing[checked.scratch] = self.syncer.submit(fsync_file, Path(checked.scratch))
+
+    def synced(self, checked: Checked) -> None:
+        """Wait until the scratch copy of ``checked`` is on disk (raises why it is not)."""
+        pending = self.syncing.pop(checked.scratch, None)
+        if pending is not None:
+            pending.result()
+
+    def discard_outcome(self, outcome: Outcome | None) -> None:
+        """Remove the scratch copy of a checked file that will not be linked, if one was
+        written (once its fsync, if under way, is over)."""
+        if isinstance(outcome, Checked) and outcome.scratch:
+            with contextlib.suppress(OSError):
+                self.synced(outcome)
+            with contextlib.suppress(OSError):
+                Path(outcome.scratch).unlink()
+            outcome.scratch = ""
+
+    def refuse_clash(self, source: Path, checked: Checked) -> None:
         """Refuse the same game again: one already in the ledger or in this batch (same
         identity and same first line), or one claiming a stored game's identity with another
         chain."""
+        first, uid = checked.first, checked.uid
         twin = next((c for c in self.ready.values()
-                     if c.first == first or c.imported.uid == uid), None)
+                     if c.checked.first == first or c.imported.uid == uid), None)
         if twin is not None:
             raise TransferError(f"{shown(source)} is the same game as "
                                 f"{twin.imported.source} (identity {uid}), given twice; import "
                                 "it once")
         same = find_same_game(self.ledger, first, self.seen)
         if same is not None:
-            stored = self.ledger.path(same).read_bytes()
+            stored, data = self.ledger.path(same).read_bytes(), checked.content()
             how = "the same log" if stored == data else (
                 "a longer version of it: tabletape does not extend a stored log by import"
                 if data.startswith(stored) else "a different version of it")
@@ -334,18 +513,26 @@ class ImportBatch:
         disk) unlinks the ones made before it.
         """
         if self.refused:
+            total = len(self.refused) + len(self.ready)
             self.discard()
             raise TransferError(f"nothing was imported: {len(self.refused)} of "
-                                f"{len(self.refused) + len(self.ready)} files were refused")
+                                f"{total} files were refused")
         linked: list[Path] = []
         try:
             if self.ready:
                 self.ledger.games_dir.mkdir(parents=True, exist_ok=True)
+            for game, candidate in self.ready.items():  # every copy on disk before any link
+                checked = candidate.checked
+                if not checked.scratch:
+                    checked.scratch = str(write_scratch(self.ledger.games_dir, game,
+                                                        checked.data))
+                    self.start_fsync(checked)
+            for candidate in self.ready.values():
+                self.synced(candidate.checked)
             for game, candidate in self.ready.items():
                 target = self.ledger.path(game)
-                if candidate.scratch is None:
-                    write_synced(scratch_path(target), candidate.data)
-                link_into_place(scratch_path(target), target)
+                link_into_place(Path(candidate.checked.scratch), target)
+                candidate.checked.scratch = ""
                 linked.append(target)
         except BaseException:
             for target in linked:
@@ -355,21 +542,34 @@ class ImportBatch:
         finally:
             if linked:
                 fsync_dir(self.ledger.games_dir)
+        self.made = []  # the folders hold the imported games now
         done = [candidate.imported for candidate in self.ready.values()]
         self.ready.clear()
         return done
 
     def discard(self) -> None:
-        """Remove the scratch copies of every file not linked."""
-        for game, candidate in self.ready.items():
-            discard_scratch(candidate.scratch, scratch_path(self.ledger.path(game)))
+        """Remove the scratch copies of every file not linked, and the folders made for them."""
+        for candidate in self.ready.values():
+            self.discard_outcome(candidate.checked)
+        for outcome in self.prechecked.values():
+            self.discard_outcome(outcome)
         self.ready.clear()
+        self.prechecked.clear()
+        for folder in self.made:  # deepest first; one that holds anything else stays
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        self.made = []
 
     def __enter__(self) -> ImportBatch:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.discard()
+        if self.syncer is not None:
+            self.syncer.shutdown()
+            self.syncer = None
 
 
 def import_log(ledger: Ledger, source: Path, game_id: str | None = None,
@@ -381,46 +581,40 @@ def import_log(ledger: Ledger, source: Path, game_id: str | None = None,
     return imported
 
 
-def scratch_path(target: Path) -> Path:
-    """Where ``target`` is written before it is linked into place."""
-    return target.with_name(f".{target.name}.importing")
+def make_folders(folder: Path) -> list[Path]:
+    """Make ``folder`` and any missing parents; return those made, deepest first."""
+    missing = []
+    current = folder
+    while not current.exists() and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    return missing
 
 
-def write_synced(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` and fsync it."""
-    with open(path, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+def write_scratch(folder: Path, game: str, data: bytes) -> Path:
+    """Write ``data`` to a new scratch file for ``game`` in ``folder`` (not fsynced); return it.
 
-
-_writer: ThreadPoolExecutor | None = None
-"""One thread that writes and fsyncs scratch copies while the main thread verifies."""
-
-
-def start_scratch(ledger: Ledger, game: str, data: bytes) -> Future[None] | None:
-    """Begin writing and fsyncing the scratch copy of ``game`` in the background, or None.
-
-    The fsync waits on the disk while the log is verified, instead of after it. Only when the
-    games folder already exists (a refused import creates nothing); the caller waits for the
-    result before linking, and discards the copy if the import is refused.
+    Its name is hidden and this process's own (``.GAME.jsonl.PID-TOKEN.importing``), so it is
+    never taken for a log, and nothing is left of it when the write fails.
     """
-    global _writer
-    if not data or not ledger.games_dir.is_dir():
-        return None
-    scratch = scratch_path(ledger.path(game))
-    if _writer is None:
-        _writer = ThreadPoolExecutor(1, thread_name_prefix="tabletape-import")
-    return _writer.submit(write_synced, scratch, data)
+    scratch = folder / f".{game}.jsonl.{os.getpid()}-{secrets.token_hex(4)}.importing"
+    try:
+        with open(scratch, "xb") as handle:
+            handle.write(data)
+    except BaseException:
+        scratch.unlink(missing_ok=True)
+        raise
+    return scratch
 
 
-def discard_scratch(pending: Future[None] | None, scratch: Path) -> None:
-    """Wait for a scratch copy of a refused import to be written (if under way), remove it."""
-    if pending is not None:
-        with contextlib.suppress(OSError):
-            pending.result()
-    with contextlib.suppress(OSError):
-        scratch.unlink()
+def fsync_file(path: Path) -> None:
+    """Flush the file at ``path`` to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def link_into_place(scratch: Path, target: Path) -> None:

@@ -878,19 +878,14 @@ def import_command(
     into the ledger; each file's outcome is reported."""
     import msgspec
 
-    from tabletape.queries.transfer import ImportBatch, TransferError, game_log_problem
+    from tabletape.queries.transfer import ImportBatch, game_log_problem
 
     if game_id and len(files) > 1:
         fail("--as names one game: import one file at a time with it", USAGE_EXIT)
     if any(is_stdio(path) for path in files):
         check_stdin_log(game_id)
-    checked, refused = [], {}
     with people_errors(), ImportBatch(Ledger(ledger), game_log_problem) as batch:
-        for path in files:
-            try:
-                checked.append(batch.add(path, game_id))
-            except TransferError as error:
-                refused[str(path)] = str(error)
+        checked, refused = batch.add_all(files, game_id)
         imported = [] if refused else batch.commit()  # durable before anything is reported
     held_back = [] if imported else checked
     if as_json:

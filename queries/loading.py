@@ -10,6 +10,7 @@ fold-derived rows through one columnar JSON file per table and chunk, read the s
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -42,6 +43,10 @@ CHUNK_BYTES = 32_000_000
 """Logs are folded and loaded in chunks of about this many bytes (one transaction each)."""
 PARALLEL_BYTES = 8_000_000
 """More log bytes than this to load: fold in several processes."""
+FOLD_NICE = 5
+"""How much lower the fold workers' CPU priority is than the process loading their rows: the
+loader (DuckDB, then its checkpoint) is the one path every chunk goes through, and folds run
+ahead of it, so on a machine with as many CPUs as workers it must not wait for a CPU."""
 LOAD_CHECKPOINT = "4GB"
 """DuckDB's ``checkpoint_threshold`` while a sync loads (the write-ahead log may grow this big)."""
 
@@ -147,8 +152,15 @@ def folded_chunks(tasks: list[ChunkTask], workers: int) -> Iterator[ChunkResult]
         yield from map(fold_chunk, tasks)
         return
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context) as pool:
+    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context,
+                             initializer=lower_priority, initargs=(FOLD_NICE,)) as pool:
         yield from pool.map(fold_chunk, tasks)
+
+
+def lower_priority(steps: int) -> None:
+    """Lower this process's CPU priority by ``steps`` (where the platform can)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(steps)
 
 
 def load_logs(con: duckdb.DuckDBPyConnection, ledger: Ledger,
