@@ -871,11 +871,11 @@ def redos(folded: Folded) -> Redos:
 
 def redo_walk(game: str, rules: Rules[Any], records: Sequence[Record]) -> Redos:
     """Read the log as a stack: each undo pushes what it retracted, an action equal to the top
-    (a redo) pops it, any other action empties it (notes change nothing)."""
+    (a redo) pops it, any other action empties it (notes and the reveal change nothing)."""
     walk = Redos()
     by_seq = {record.seq: record for record in records}
     for record in records[1:]:
-        if record.type == "note":
+        if record.type in ("note", REVEALED):  # about the log, not the game: no redo moves
             continue
         if record.type == "undo":
             retracted = by_seq[msgspec.json.decode(record.payload, type=Retracted).seq]

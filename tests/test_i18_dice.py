@@ -348,3 +348,14 @@ def test_the_ending_action_says_the_secret_is_now_in_the_log(cli: Cli) -> None:
     assert "revealed" in fails(cli, 1, "record", game, "roll", game=game)
     recorded(cli, game, "roll", "dice=6")
     assert audit_game(Ledger(cli.root), game).ok
+
+
+def test_a_reveal_between_undo_and_redo_leaves_the_redo(cli: Cli) -> None:
+    game = new_game(cli)
+    first = recorded(cli, game, "roll")["payload"]["dice"]
+    cli.ok("undo", game)
+    cli.ok("reveal", game)
+    again = cli.json("redo", game)
+    assert again["payload"]["dice"] == first  # type: ignore[index]
+    report = audit_game(Ledger(cli.root), game)
+    assert report.ok and report.fair_play is not None and report.fair_play.rederived == 2
