@@ -440,18 +440,21 @@ def fair_play_section(report: AuditReport) -> RenderableType:
     fair = report.fair_play
     if fair is None:
         return Text("· fair play: not checked (the rules check did not start)")
-    revealed = (f"revealed at seq {fair.revealed_at}, "
-                + ("matches the commitment" if fair.commitment_ok else "[bold red]does NOT "
-                   "match the commitment[/]") if fair.revealed_at is not None
-                else "not revealed yet")
-    scheme = ("secret committed in game-started, " + revealed if fair.scheme == "committed"
-              else "[yellow]public seed[/] (the dice could be foreseen)")
-    ok = not fair.problems
-    lines: list[RenderableType] = [Text.from_markup(
-        f"{mark(ok) if fair.derived or fair.problems else '·'} fair play: {scheme}; "
-        f"{fair.derived} roll(s) derived by tabletape ({fair.rederived} re-derived), "
-        f"{fair.entered} entered at the table")]
-    lines += [Text(f"  {note}", style="dim") for note in fair.notes]
+    counts = (f"{fair.derived} roll(s) derived by tabletape ({fair.rederived} re-derived), "
+              f"{fair.entered} entered at the table")
+    if fair.scheme != "committed":
+        head = f"· fair play: [yellow]public seed[/] (dice anyone could foresee); {counts}"
+    elif fair.revealed_at is None:
+        head = f"· fair play: secret committed, not revealed yet; {counts}"
+    else:
+        matches = ("matches the commitment" if fair.commitment_ok
+                   else "[bold red]does NOT match the commitment[/]")
+        head = (f"{mark(not fair.problems)} fair play: secret revealed at seq "
+                f"{fair.revealed_at}, {matches}; {counts}")
+    lines: list[RenderableType] = [Text.from_markup(head)]
+    if any(row.provenance == "unmarked" for row in fair.rolls):
+        lines.append(Text("  a log from before tabletape marked its rolls: entered and derived "
+                          "dice cannot be told apart", style="dim"))
     lines += [Text(f"  ✗ {problem}", style="bold red") for problem in fair.problems]
     if fair.retracted_rolls:
         table = Table(box=box.SIMPLE_HEAD, title=f"  retracted rolls: {len(fair.retracted_rolls)}",
