@@ -91,6 +91,18 @@ def startup_figures(quick: bool) -> list[Figure]:
     return measure(rounds=6 if quick else 20)
 
 
+def spark_figures(quick: bool) -> list[Figure]:
+    """``spark_local2_vs_local1``, ``spark_vs_sync`` (``bench/spark.py``); none without Java."""
+    from bench.spark import figures
+    from tabletape.queries.spark_job import SparkUnavailable
+
+    try:
+        return figures(quick)
+    except SparkUnavailable as error:
+        print(f"skipped spark_local2_vs_local1, spark_vs_sync: {error}", file=sys.stderr)
+        return []
+
+
 BENCHMARKS: list[tuple[tuple[str, ...], Callable[[bool], Figure | list[Figure]]]] = [
     (("append_vs_fsync",), append_fsync_figure),
     (("append_vs_eventsourcing",), append_es_figure),
@@ -101,6 +113,7 @@ BENCHMARKS: list[tuple[tuple[str, ...], Callable[[bool], Figure | list[Figure]]]
     (("sync_vs_read_json", "sync_parallel_scaling", "report_vs_duckdb"), catalog_figures),
     (("record_cli_vs_python",), record_figure),
     (tuple(f"startup_{name}" for name in STARTUP_COMMANDS), startup_figures),
+    (("spark_local2_vs_local1", "spark_vs_sync"), spark_figures),
 ]
 KEYS = [key for keys, _ in BENCHMARKS for key in keys]
 

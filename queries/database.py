@@ -261,10 +261,18 @@ def columnar_sql(schema: Schema, path: Path) -> str:
             f"maximum_object_size = 2147483647, columns = {spec})")
 
 
-def insert_file(con: duckdb.DuckDBPyConnection, schema: Schema, path: Path) -> None:
-    """Load a columnar JSON file into ``schema``'s table: in bulk."""
+def insert_file(con: duckdb.DuckDBPyConnection, schema: Schema, rows: str) -> None:
+    """Append the rows of the SELECT ``rows`` (every column of ``schema``, in its order, e.g.
+    :func:`columnar_sql`) to ``schema``'s table: in bulk."""
     names = ", ".join(quote(c.name) for c in schema.all_columns())
-    con.execute(f"INSERT INTO {quote(schema.stored)} ({names}) {columnar_sql(schema, path)}")
+    con.execute(f"INSERT INTO {quote(schema.stored)} ({names}) {rows}")
+
+
+def to_parquet(con: duckdb.DuckDBPyConnection, rows: str, target: Path) -> None:
+    """Write the rows of the SELECT ``rows`` to the Parquet file ``target`` (uncompressed: it is
+    read once, at once)."""
+    con.execute(f"COPY ({rows}) TO {sql_string(str(target))} "
+                "(FORMAT parquet, COMPRESSION uncompressed)")
 
 
 def sql_string(text: str) -> str:

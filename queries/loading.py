@@ -4,13 +4,16 @@ when there is much to do; the rows of a chunk replace its games' rows in one tra
 Each log is read through the ledger's snapshot (:meth:`tabletape.ledger.Ledger.verified`): a log
 that grew since a sound load is checked from the head the catalog loaded, any other whole. A log
 that fails verification, does not fold, or no longer holds the loaded head is left out, with why.
-Rows go in bulk: the ``events`` table straight from the log files with DuckDB's ``read_json``,
-fold-derived rows through one columnar JSON file per table and chunk, read the same way.
+Rows go in bulk: the fold writes one columnar JSON file per table and chunk (``events`` rows
+too, from the records it verified and folded: the logs are parsed once). Fold workers turn their
+files into Parquet with a DuckDB of their own, so the process loading the catalog only appends
+Parquet (its share of the work stays small and two workers scale); a sync in one process reads
+the JSON files directly. Workers are forked before the catalog opens (:func:`fold_pool`): a process
+is never forked while it holds an open DuckDB.
 """
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import multiprocessing
 import os
@@ -19,12 +22,13 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import msgspec
 
 from tabletape.ledger import Head, Ledger, LedgerError, LogFile, Rewritten, Snapshot
+from tabletape.ledger.codec import Record
 from tabletape.queries.database import (
     STAMP,
     CatalogError,
@@ -32,21 +36,18 @@ from tabletape.queries.database import (
     delete_games,
     insert_file,
     sql_string,
+    to_parquet,
     transaction,
 )
-from tabletape.queries.projections import Schema, fingerprint, projections_for
+from tabletape.queries.projections import Schema, fingerprint, projections_for, quote
 from tabletape.queries.rows import Columns, Folded, project
-from tabletape.queries.schema import LOG_COLUMNS, POSITIONS, SYNC
+from tabletape.queries.schema import EVENTS, POSITIONS, SYNC, Column
 from tabletape.rules.kernel import Rules, RulesError, find_game
 
 CHUNK_BYTES = 32_000_000
 """Logs are folded and loaded in chunks of about this many bytes (one transaction each)."""
 PARALLEL_BYTES = 8_000_000
 """More log bytes than this to load: fold in several processes."""
-FOLD_NICE = 5
-"""How much lower the fold workers' CPU priority is than the process loading their rows: the
-loader (DuckDB, then its checkpoint) is the one path every chunk goes through, and folds run
-ahead of it, so on a machine with as many CPUs as workers it must not wait for a CPU."""
 LOAD_CHECKPOINT = "4GB"
 """DuckDB's ``checkpoint_threshold`` while a sync loads (the write-ahead log may grow this big)."""
 
@@ -94,21 +95,41 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+EVENT_ROWS = Schema("_event_rows", (
+    *POSITIONS.columns[:4], Column("actor", "VARCHAR"), Column("type", "VARCHAR"),
+    Column("recorded_at", "VARCHAR"), *POSITIONS.columns[4:], Column("payload", "VARCHAR"),
+    Column("prev", "VARCHAR"), Column("hash", "VARCHAR"),
+), "The ``events`` rows of a chunk as the fold writes them (time and payload as text).")
+"""The fold's positions of each event joined with its verified record (never stored)."""
+
+
+def events_sql(source: str) -> str:
+    """A SELECT of ``events`` rows, in the stored table's order, from ``EVENT_ROWS`` rows."""
+    names = [c.name for c in EVENTS.all_columns()]
+    typed = {"recorded_at": f"strptime(recorded_at, '{STAMP}')", "payload": "payload::JSON"}
+    return ("SELECT " + ", ".join(f"{typed.get(n, quote(n))} AS {quote(n)}" for n in names)
+            + f" FROM ({source})")
+
+
 class ChunkTask(msgspec.Struct):
-    """Logs folded together by one worker; their rows go to files in ``scratch``."""
+    """Logs folded together by one worker; their rows go to files in ``scratch`` (as Parquet
+    when ``parquet``)."""
 
     root: str
     logs: list[tuple[LogFile, Loaded | None]]
     scratch: str
     index: int
+    parquet: bool = False
 
 
 class ChunkResult(msgspec.Struct):
     """What folding a chunk produced: one columnar JSON file per table, and what happened."""
 
     files: dict[str, tuple[Schema, str]]
+    """Table -> its schema and rows file (``events``: ready to append, any column order
+    fixed by :func:`events_sql`)."""
     paths: list[str]
-    """Log files that folded (their events are read from them)."""
+    """Log files that folded."""
     games: list[str]
     """Games of the chunk the catalog held rows of (those rows are replaced); a new game has
     none (``plan`` gave it no ``_sync`` row, and every load writes one with the rows)."""
@@ -146,32 +167,46 @@ def worker_count(total_bytes: int, workers: int | None) -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def folded_chunks(tasks: list[ChunkTask], workers: int) -> Iterator[ChunkResult]:
-    """Fold the tasks, in worker processes when ``workers`` > 1 (results in task order)."""
-    if workers <= 1 or len(tasks) <= 1:
-        yield from map(fold_chunk, tasks)
+class FoldPool(NamedTuple):
+    """Fold worker processes, already forked."""
+
+    executor: ProcessPoolExecutor
+    workers: int
+
+
+@contextmanager
+def fold_pool(workers: int) -> Iterator[FoldPool | None]:
+    """``workers`` fold processes, forked now (call it before opening the catalog: a process
+    holding an open DuckDB must not fork); None for one worker or where fork is unavailable."""
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield None
         return
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context,
-                             initializer=lower_priority, initargs=(FOLD_NICE,)) as pool:
-        yield from pool.map(fold_chunk, tasks)
+    with ProcessPoolExecutor(workers, mp_context=context) as executor:
+        for started in [executor.submit(int) for _ in range(workers)]:  # fork them all now
+            started.result()
+        yield FoldPool(executor, workers)
 
 
-def lower_priority(steps: int) -> None:
-    """Lower this process's CPU priority by ``steps`` (where the platform can)."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(steps)
+def folded_chunks(tasks: list[ChunkTask], pool: FoldPool | None) -> Iterator[ChunkResult]:
+    """Fold the tasks, in ``pool``'s processes if given (results in task order)."""
+    if pool is None or len(tasks) <= 1:
+        yield from map(fold_chunk, tasks)
+        return
+    for task in tasks:
+        task.parquet = True
+    yield from pool.executor.map(fold_chunk, tasks)
 
 
 def load_logs(con: duckdb.DuckDBPyConnection, ledger: Ledger,
               todo: Sequence[tuple[LogFile, Loaded | None]], progress: Progress | None,
-              workers: int | None) -> Iterator[ChunkResult]:
-    """Fold the logs in ``todo`` and replace their rows, one transaction per chunk; yield what
-    each chunk did once it is loaded."""
+              pool: FoldPool | None) -> Iterator[ChunkResult]:
+    """Fold the logs in ``todo`` (in ``pool`` if given) and replace their rows, one transaction
+    per chunk; yield what each chunk did once it is loaded."""
     if not todo:
         return
     total = sum(log.size for log, _ in todo)
-    count = worker_count(total, workers)
+    count = 1 if pool is None else pool.workers
     size = CHUNK_BYTES if count == 1 else max(1, min(CHUNK_BYTES, total // (count * 3)))
     done = 0
     with tempfile.TemporaryDirectory(prefix="tabletape-sync-") as scratch:
@@ -180,7 +215,7 @@ def load_logs(con: duckdb.DuckDBPyConnection, ledger: Ledger,
         # durable in the write-ahead log meanwhile, and an automatic checkpoint after every
         # chunk rewrote the tables' open row groups again and again.
         con.execute(f"SET checkpoint_threshold = '{LOAD_CHECKPOINT}'")
-        for result in folded_chunks(tasks, count):
+        for result in folded_chunks(tasks, pool):
             load_chunk(con, result)
             yield result
             done += result.size
@@ -200,7 +235,7 @@ def fold_chunk(task: ChunkTask) -> ChunkResult:
             if before is not None:
                 result.games.append(log.game)
             result.size += log.size
-            folded, row = fold_log(ledger, log, before, prints)
+            folded, row, records = fold_log_records(ledger, log, before, prints)
             sync_rows.append(row)
             if isinstance(folded, LeftOut):
                 result.problems[log.game] = folded.why
@@ -212,14 +247,56 @@ def fold_chunk(task: ChunkTask) -> ChunkResult:
             change = folded.change
             result.changes[change] = result.changes.get(change, 0) + 1
             for schema, rows in folded.rows.values():
+                if schema.table == POSITIONS.table:
+                    schema, rows = EVENT_ROWS, event_columns(rows, records)
                 add_columns(columns, schema, log.game, rows)
         add_columns(columns, SYNC, "", [row[1:] for row in sync_rows], [r[0] for r in sync_rows])
-        for table, (schema, data) in columns.items():
-            target = Path(task.scratch) / f"{task.index}-{table}.json"
-            names = [c.name for c in schema.all_columns()]
-            target.write_bytes(msgspec.json.encode(dict(zip(names, data, strict=True))))
-            result.files[table] = (schema, str(target))
+        result.files = write_tables(columns, Path(task.scratch), task.index, task.parquet)
     return result
+
+
+def event_columns(positions: Sequence[tuple[Any, ...]] | Columns, records: Sequence[Record]
+                  ) -> Columns:
+    """The ``EVENT_ROWS`` columns of one game: the fold's ``positions`` with their records."""
+    seqs, turns, rounds, phases, retracted, effective = (
+        positions if isinstance(positions, Columns) else zip(*positions, strict=True))
+    first = records[0].seq
+    chosen = [records[seq - first] for seq in seqs]
+    return Columns((
+        list(seqs), list(turns), list(rounds), list(phases),
+        [r.actor for r in chosen], [r.type for r in chosen], [r.at for r in chosen],
+        list(retracted), list(effective), [bytes(r.payload).decode() for r in chosen],
+        [r.prev for r in chosen], [r.hash for r in chosen],
+    ))
+
+
+def write_tables(columns: dict[str, tuple[Schema, list[list[Any]]]], scratch: Path, index: int,
+                 parquet: bool) -> dict[str, tuple[Schema, str]]:
+    """Write each table's columns as one columnar JSON file, turned into Parquet (``events``
+    rows typed as stored) when ``parquet``; table -> (schema, file)."""
+    files: dict[str, tuple[Schema, str]] = {}
+    for table, (schema, data) in columns.items():
+        target = scratch / f"{index}-{table}.json"
+        names = [c.name for c in schema.all_columns()]
+        target.write_bytes(msgspec.json.encode(dict(zip(names, data, strict=True))))
+        files[table] = (schema, str(target))
+    if parquet:
+        with duckdb.connect(config={"threads": 1}) as con:  # its own, in memory; the others
+            # cores fold (or load)
+            for table, (schema, path) in files.items():
+                source = Path(path)
+                to_parquet(con, rows_sql(schema, source), source.with_suffix(".parquet"))
+                source.unlink()
+                files[table] = (schema, str(source.with_suffix(".parquet")))
+    return files
+
+
+def rows_sql(schema: Schema, path: Path) -> str:
+    """A SELECT of a rows file's rows (``events`` rows typed and ordered as stored)."""
+    if path.suffix == ".parquet":
+        return f"SELECT * FROM read_parquet({sql_string(str(path))})"
+    source = columnar_sql(schema, path)
+    return events_sql(source) if schema.table == EVENT_ROWS.table else source
 
 
 def add_columns(columns: dict[str, tuple[Schema, list[list[Any]]]], schema: Schema, game: str,
@@ -259,6 +336,14 @@ def fold_log(ledger: Ledger, log: LogFile, before: Loaded | None,
     The row of a log left out keeps the head the catalog verified before, so that a rewrite
     stays a problem whatever the log becomes later.
     """
+    folded, row, _ = fold_log_records(ledger, log, before, prints)
+    return folded, row
+
+
+def fold_log_records(ledger: Ledger, log: LogFile, before: Loaded | None, prints: dict[str, str]
+                     ) -> tuple[Folded | LeftOut, tuple[Any, ...], Sequence[Record]]:
+    """:func:`fold_log`, and the verified records it folded (none when left out)."""
+    records: Sequence[Record] = ()
     kind, trusted = "?", before.head() if before is not None else None
     head_seq, head_hash = (trusted.seq, trusted.hash) if trusted else (0, "")
     outcome: Folded | LeftOut
@@ -268,6 +353,7 @@ def fold_log(ledger: Ledger, log: LogFile, before: Loaded | None,
         kind = str(started.get("kind", "?"))
         rules: Rules[Any] = find_game(kind)
         outcome = project(log.game, snapshot.records, projections_for(rules))
+        records = snapshot.records
         outcome.change = change_of(log, before)
         head_seq, head_hash = snapshot.head.seq, snapshot.head.hash
     except Rewritten as error:
@@ -280,7 +366,7 @@ def fold_log(ledger: Ledger, log: LogFile, before: Loaded | None,
     problem = outcome.why if isinstance(outcome, LeftOut) else None
     fingerprint_ = kind_fingerprint(kind, prints) if kind != "?" else "?"
     return outcome, (log.game, kind, log.size, log.mtime_ns, head_seq, head_hash, fingerprint_,
-                     problem)
+                     problem), records
 
 
 def verified_snapshot(ledger: Ledger, log: LogFile, before: Loaded | None) -> Snapshot:
@@ -309,25 +395,9 @@ def load_chunk(con: duckdb.DuckDBPyConnection, result: ChunkResult) -> None:
     """Replace the rows of the chunk's games, in one transaction."""
     with transaction(con):
         delete_games(con, result.games)
-        for table, (schema, path) in result.files.items():
-            if table != POSITIONS.table:
+        for schema, path in result.files.values():
+            events = schema.table == EVENT_ROWS.table
+            if not events:
                 con.execute(schema.ddl())
-                insert_file(con, schema, Path(path))
-        if POSITIONS.table in result.files:
-            insert_events(con, result.paths, Path(result.files[POSITIONS.table][1]))
-
-
-def insert_events(con: duckdb.DuckDBPyConnection, paths: Sequence[str], positions: Path) -> None:
-    """Load ``events`` from the log files themselves, joined with the fold's positions."""
-    if not paths:
-        return
-    files = "[" + ", ".join(sql_string(p) for p in paths) + "]"
-    con.execute(f"""
-        INSERT INTO all_events
-        WITH p AS ({columnar_sql(POSITIONS, positions)})
-        SELECT p.game, p.seq, p.turn, p.round, p.phase, l.actor, l.type,
-               strptime(l.at, '{STAMP}'), p.retracted, p.effective, l.payload, l.prev, l.hash
-        FROM read_json({files}, format = 'newline_delimited', filename = true,
-                       ignore_errors = true, columns = {LOG_COLUMNS}) AS l
-        JOIN p ON p.game = parse_filename(l.filename, true) AND p.seq = l.seq
-    """)
+            target = EVENTS if events else schema
+            insert_file(con, target, rows_sql(schema, Path(path)))

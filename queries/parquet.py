@@ -16,7 +16,9 @@ import datetime
 import json
 import os
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -161,24 +163,55 @@ def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path,
     Incremental: a partition whose games are what the earlier export in ``directory`` had
     (:func:`fingerprints`) is not written again; its files are linked (or copied) from there.
     """
-    from tabletape.queries.site import SiteNotWritten, staged
-
     target = check_target(directory, ledger_root)
     versions = export_versions()
     now = fingerprints(con, versions)
     kept = unchanged(target, now)
-    manifest: dict[str, Any] = {**versions, "partitions": list(PARTITIONS),
-                                "fingerprints": now, "tables": {}}
+    with staged_export(target) as stage:
+        rows = {}
+        for table in public_tables(con):
+            rows[table] = write_table(con, stage, table, versions, kept=kept)["rows"]
+            keep_partitions(target / table, stage / table, kept)
+        finish_export(stage, export_manifest(con, versions, now, rows, catalog_problems(con)))
+    return rows
+
+
+@contextmanager
+def staged_export(target: Path) -> Iterator[Path]:
+    """A hidden folder beside ``target`` to build an export in, renamed into place when the
+    block ends well (:func:`tabletape.queries.site.staged`); a write that fails is
+    :class:`ParquetNotWritten`, the earlier export left as it was."""
+    from tabletape.queries.site import SiteNotWritten, staged
+
     try:
         with staged(target) as stage:
-            for table in public_tables(con):
-                manifest["tables"][table] = write_table(con, stage, table, versions, kept=kept)
-                keep_partitions(target / table, stage / table, kept)
-            write_manifest(stage / MANIFEST, manifest)
-            sync_files(stage)
+            yield stage
     except SiteNotWritten as error:
         raise ParquetNotWritten(str(error)) from None
-    return {table: entry["rows"] for table, entry in manifest["tables"].items()}
+
+
+def export_manifest(con: duckdb.DuckDBPyConnection, versions: dict[str, str],
+                    prints: dict[str, str], rows: dict[str, int],
+                    problems: dict[str, str]) -> dict[str, Any]:
+    """The :data:`MANIFEST` of an export: ``versions``, the partition columns, each partition's
+    fingerprint, each table's entry (:func:`table_entry`, ``rows`` of it), and every game left
+    out because its log does not verify or fold (``problems``: game -> why)."""
+    return {**versions, "partitions": list(PARTITIONS), "fingerprints": prints,
+            "tables": {table: table_entry(con, table, count) for table, count in rows.items()},
+            "problems": dict(sorted(problems.items()))}
+
+
+def catalog_problems(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Every game the catalog on ``con`` leaves out, and why (as ``sync`` names them)."""
+    from tabletape.queries.sync import stored_problems
+
+    return stored_problems(con)
+
+
+def finish_export(stage: Path, manifest: dict[str, Any]) -> None:
+    """Write the manifest into ``stage`` and every file of it to the disk, ready to rename."""
+    write_manifest(stage / MANIFEST, manifest)
+    sync_files(stage)
 
 
 PARTITION_KEY = "'kind=' || kind || '/month=' || month"
@@ -188,15 +221,31 @@ PARTITION_KEY = "'kind=' || kind || '/month=' || month"
 def fingerprints(con: duckdb.DuckDBPyConnection, versions: dict[str, str]) -> dict[str, str]:
     """Each partition's source: a hash of its games' ids, head hashes and rules versions, with
     tabletape's and the catalog's versions (a new version writes every partition again)."""
+    return fingerprint_partitions(partition_games(con), versions)
+
+
+def partition_games(con: duckdb.DuckDBPyConnection) -> list[tuple[str, ...]]:
+    """``(partition, game, head hash, rules version)`` of every game the ``games`` view shows."""
+    return [tuple(map(str, row)) for row in con.execute(
+        f"SELECT {PARTITION_KEY}, game, head_hash, rules_version FROM (SELECT *, "
+        "strftime(started, '%Y-%m') AS month FROM games) ORDER BY ALL").fetchall()]
+
+
+def fingerprint_partitions(games: Iterable[Sequence[str]], versions: dict[str, str]
+                           ) -> dict[str, str]:
+    """:func:`fingerprints` of :func:`partition_games` rows, gathered from one catalog or many.
+
+    >>> prints = fingerprint_partitions([("kind=a/month=2026-01", "a-1", "h", "1")],
+    ...                                 {"version": "1", "catalog_version": "6"})
+    >>> list(prints), len(prints["kind=a/month=2026-01"])
+    (['kind=a/month=2026-01'], 64)
+    """
     import hashlib
 
-    games = con.execute(
-        f"SELECT {PARTITION_KEY}, game, head_hash, rules_version FROM (SELECT *, "
-        "strftime(started, '%Y-%m') AS month FROM games) ORDER BY ALL").fetchall()
     sources: dict[str, list[str]] = {}
-    for key, *game in games:
+    for key, *game in sorted(map(tuple, games)):
         sources.setdefault(key, [versions["version"], versions["catalog_version"]]).append(
-            " ".join(map(str, game)))
+            " ".join(game))
     return {key: hashlib.sha256("\n".join(lines).encode()).hexdigest()
             for key, lines in sources.items()}
 
@@ -243,28 +292,40 @@ def export_versions() -> dict[str, str]:
 
 def write_table(con: duckdb.DuckDBPyConnection, stage: Path, table: str,
                 versions: dict[str, str], *,
-                kept: AbstractSet[str] = frozenset()) -> dict[str, Any]:
+                kept: AbstractSet[str] = frozenset(), files: str = "") -> dict[str, Any]:
     """``table``'s partitions under ``stage/<table>``, but the ``kept`` ones; its manifest entry
     (rows, columns as the catalog types them, JSON columns). A write DuckDB cannot do is
-    :class:`OSError`."""
+    :class:`OSError`.
+
+    ``files``: the files' name pattern (DuckDB's ``FILENAME_PATTERN``, ``{i}`` numbering them)
+    when several writers fill one folder (the Spark job's tasks); by default ``data_0.parquet``
+    in a folder of its own.
+    """
     import duckdb
 
-    columns = table_columns(con, table)
-    json_columns = [name for name, type_ in columns if type_ == "JSON"]
-    select = partitioned_select(table, columns)
+    select = partitioned_select(table, table_columns(con, table))
     (rows,) = con.execute(f"SELECT count(*) FROM ({select})").fetchone()  # type: ignore[misc]
     if kept:
         select = (f"SELECT * FROM ({select}) WHERE {PARTITION_KEY} NOT IN "
                   f"({', '.join(map(literal, sorted(kept)))})")
     folder = str(stage / table).replace("'", "''")
+    entry = table_entry(con, table, rows)
+    shared = f", FILENAME_PATTERN {literal(files)}, OVERWRITE_OR_IGNORE" if files else ""
     try:
         con.execute(f"COPY ({select}) TO '{folder}' (FORMAT PARQUET, PARTITION_BY "
                     f"({', '.join(PARTITIONS)}), KV_METADATA "
-                    f"{file_metadata(versions, table, json_columns)})")
+                    f"{file_metadata(versions, table, entry['json_columns'])}{shared})")
     except duckdb.IOException as error:
         raise OSError(f"cannot write {table}: {error}") from None
+    return entry
+
+
+def table_entry(con: duckdb.DuckDBPyConnection, table: str, rows: int) -> dict[str, Any]:
+    """``table``'s entry in the manifest: its ``rows``, its columns as the catalog types them,
+    its JSON columns."""
+    columns = table_columns(con, table)
     return {"rows": rows, "columns": dict(columns),
-            "json_columns": json_columns}
+            "json_columns": [name for name, type_ in columns if type_ == "JSON"]}
 
 
 def write_manifest(path: Path, manifest: dict[str, Any]) -> None:

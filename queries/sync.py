@@ -27,7 +27,15 @@ from tabletape.queries.database import (
     transaction,
     write_failure,
 )
-from tabletape.queries.loading import ChunkResult, Loaded, Progress, kind_fingerprint, load_logs
+from tabletape.queries.loading import (
+    ChunkResult,
+    Loaded,
+    Progress,
+    fold_pool,
+    kind_fingerprint,
+    load_logs,
+    worker_count,
+)
 from tabletape.queries.schema import is_current, known_schemas, outdated, prepare_tables
 
 
@@ -132,7 +140,7 @@ def sync(ledger: Ledger, *, rebuild: bool = False, progress: Progress | None = N
                     finish(con, report, began)
                     return report
     try:
-        return write_sync(ledger, rebuild, progress, workers, began)
+        return write_sync(ledger, rebuild, progress, workers, began, behind)
     except CatalogNotWritable as error:
         if not stale_ok or behind is None:
             raise
@@ -140,18 +148,26 @@ def sync(ledger: Ledger, *, rebuild: bool = False, progress: Progress | None = N
 
 
 def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers: int | None,
-               began: float) -> SyncReport:
-    """The sync proper: the catalog opened for writing, brought up to date in transactions."""
+               began: float, behind: Plan | None = None) -> SyncReport:
+    """The sync proper: the catalog opened for writing, brought up to date in transactions.
+
+    The fold workers are forked first (never while this process holds an open DuckDB), as many
+    as the logs to load call for: those of ``behind``, the plan of a current catalog, or else
+    (a new, outdated or rebuilt catalog) every log.
+    """
     path = catalog_path(ledger)
     report = SyncReport(catalog=str(path))
     new = not path.exists()
+    todo = ([log for log, _ in behind.todo] if behind is not None
+            else list(ledger.log_files().values()))
     try:
-        with opened(path, read_only=False) as con:
+        with fold_pool(worker_count(sum(log.size for log in todo), workers)) as pool, \
+                opened(path, read_only=False) as con:
             report.outdated = outdated(con)
             report.rebuilt = prepare_tables(con, known_schemas(), rebuild)
             work = plan(con, ledger, report)
             settle(con, work)
-            for result in load_logs(con, ledger, work.todo, progress, workers):
+            for result in load_logs(con, ledger, work.todo, progress, pool):
                 add_up(report, result)
             finish(con, report, began)
     except (duckdb.Error, CatalogError) as error:  # a full disk mid-way: all rolled back

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "tabletape.replay.commands",
     "tabletape.queries.commands",
     "tabletape.queries.plot",
+    "tabletape.queries.spark_cli",
     "tabletape.schema_command",
 )
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
@@ -36,6 +37,7 @@ COMMAND_HOMES = {
     **dict.fromkeys(("replay", "fork", "diff", "note", "audit"), "tabletape.replay.commands"),
     **dict.fromkeys(("sql", "sync", "stats", "export", "import"), "tabletape.queries.commands"),
     "plot": "tabletape.queries.plot",
+    "spark": "tabletape.queries.spark_cli",
     "schema": "tabletape.schema_command",
 }
 """The module holding each command, so that running one imports that module only (a test checks
@@ -76,7 +78,9 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
 
     app.callback()(top_options)
     for name in modules:
-        app.registered_commands.extend(importlib.import_module(name).app.registered_commands)
+        module_app = importlib.import_module(name).app
+        app.registered_commands.extend(module_app.registered_commands)
+        app.registered_groups.extend(module_app.registered_groups)  # `spark build-catalog`
     from tabletape import help
 
     help.present(app)  # grouped, each with an example
@@ -89,7 +93,8 @@ def app_for(args: list[str]) -> typer.Typer:
     app = build_app(modules_for(args))
     from tabletape.replay.quick import command_names
 
-    return app if not args or args[0] in command_names(app) else build_app()
+    groups = {info.name for info in app.registered_groups}
+    return app if not args or args[0] in {*command_names(app), *groups} else build_app()
 
 
 def version() -> str:

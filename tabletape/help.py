@@ -54,6 +54,8 @@ COMMANDS: dict[str, CommandHelp] = {
     "stats": CommandHelp("Query", "tabletape stats players --json"),
     "sync": CommandHelp("Query", "tabletape sync --rebuild"),
     "export": CommandHelp("Query", "tabletape export rs-k7pq --jsonl - > rs-k7pq.jsonl"),
+    "spark": CommandHelp("Query", "tabletape spark build-catalog --logs s3a://league/games "
+                                  "--out /shared/catalog"),
     # manage: the ledger and its games
     "games": CommandHelp("Manage", "tabletape games --json"),
     "list": CommandHelp("Manage", "tabletape list"),

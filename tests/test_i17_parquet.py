@@ -288,3 +288,15 @@ def test_an_export_writes_only_the_partitions_that_changed(league: Ledger,
     export(league, tmp_path / "fresh")  # and the result is what a whole export writes
     for table in ("games", "events", "dice", "battles", "standings"):
         assert rows_of(tmp_path / "out", table) == rows_of(tmp_path / "fresh", table)
+
+
+def test_no_projection_has_a_column_named_like_a_partition() -> None:
+    """The export partitions every table by the game's ``kind`` and ``month`` of play: a table's
+    own column of either name would be replaced by the game's (zone_changes' zone ``kind`` was,
+    before it became ``zone_kind``)."""
+    from tabletape.queries.schema import known_schemas
+
+    clashes = {schema.name: name for schema in known_schemas().values()
+               for name in (column.name for column in schema.columns)
+               if name in parquet.PARTITIONS}
+    assert clashes == {}

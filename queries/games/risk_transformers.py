@@ -70,7 +70,7 @@ ZONE_CHANGES = Schema("zone_changes", (
     Column("player", "VARCHAR"),
     Column("card", "VARCHAR", "The card whose change icon was used."),
     Column("zone", "VARCHAR", "The spinning or sliding zone."),
-    Column("kind", "VARCHAR", "``spinning`` or ``sliding``."),
+    Column("zone_kind", "VARCHAR", "``spinning`` or ``sliding``."),
     Column("from_position", "VARCHAR", "A spinning zone's position, or ``open``/``closed``."),
     Column("to_position", "VARCHAR"),
     Column("crushed", "INTEGER", "Pieces a closing war factory crushed (to their owner's "
