@@ -139,12 +139,16 @@ ELSEWHERE_ADVICE[errno.EPERM] = ELSEWHERE_ADVICE[errno.EACCES]
 
 
 def in_a_ledger(path: Path) -> bool:
-    """True when ``path`` looks like part of a ledger: its games folder, a log, its catalog.
+    """True when ``path`` looks like part of a ledger: its games folder, a log, its catalog, its
+    private area.
 
     >>> in_a_ledger(Path("/l/games/x.jsonl")), in_a_ledger(Path("/tmp/out.csv"))
     (True, False)
+    >>> in_a_ledger(Path("/l/private")), in_a_ledger(Path("/l/private/dice/u.secret"))
+    (True, True)
     """
-    return "games" in path.parts[-2:] or path.name.startswith("catalog.duckdb")
+    return ("games" in path.parts[-2:] or "private" in path.parts[-3:]
+            or path.name.startswith("catalog.duckdb"))
 
 
 def os_failure(error: OSError) -> str:
