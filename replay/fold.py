@@ -296,8 +296,8 @@ def dice_refusal(folded: Folded) -> str:
              "cards as drawn), as `tabletape actions` shows")
     revealed = folded.revealed
     if revealed is not None:
-        return (f"the dice secret of game {folded.game} was revealed at event {revealed.seq} "
-                f"(the game had ended): tabletape rolls no more dice for it; {enter}")
+        return (f"the dice secret of game {folded.game} was revealed at event {revealed.seq}, "
+                f"so anyone could foresee its dice: tabletape rolls no more for it; {enter}")
     if folded.secret is None:
         return f"{folded.secret_problem or 'its dice secret is not here'}: {enter}"
     return ""
