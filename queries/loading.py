@@ -285,7 +285,8 @@ def write_tables(columns: dict[str, tuple[Schema, list[list[Any]]]], scratch: Pa
             # cores fold (or load)
             for table, (schema, path) in files.items():
                 source = Path(path)
-                to_parquet(con, rows_sql(schema, source), source.with_suffix(".parquet"))
+                to_parquet(con, kept_wide(schema, rows_sql(schema, source), "VARCHAR"),
+                           source.with_suffix(".parquet"))
                 source.unlink()
                 files[table] = (schema, str(source.with_suffix(".parquet")))
     return files
@@ -294,9 +295,30 @@ def write_tables(columns: dict[str, tuple[Schema, list[list[Any]]]], scratch: Pa
 def rows_sql(schema: Schema, path: Path) -> str:
     """A SELECT of a rows file's rows (``events`` rows typed and ordered as stored)."""
     if path.suffix == ".parquet":
-        return f"SELECT * FROM read_parquet({sql_string(str(path))})"
+        return kept_wide(schema, f"SELECT * FROM read_parquet({sql_string(str(path))})")
     source = columnar_sql(schema, path)
     return events_sql(source) if schema.table == EVENT_ROWS.table else source
+
+
+WIDE_INTEGERS = ("HUGEINT", "UHUGEINT")
+"""128-bit integer types: Parquet has none, and DuckDB writes them as DOUBLE, which rounds (a
+seed like 3564903716152661335 came back as ...504). The workers' Parquet keeps them as text."""
+
+
+def kept_wide(schema: Schema, rows: str, as_type: str | None = None) -> str:
+    """``rows`` with ``schema``'s 128-bit integer columns cast to ``as_type`` (default: their
+    own type), the rest as they are; ``rows`` itself when there are none.
+
+    >>> from tabletape.queries.schema import GAMES
+    >>> kept_wide(GAMES, "SELECT * FROM t", "VARCHAR")
+    'SELECT * REPLACE (CAST(seed AS VARCHAR) AS seed) FROM (SELECT * FROM t)'
+    """
+    wide = [c for c in schema.all_columns() if c.type in WIDE_INTEGERS]
+    if not wide:
+        return rows
+    casts = ", ".join(f"CAST({quote(c.name)} AS {as_type or c.type}) AS {quote(c.name)}"
+                      for c in wide)
+    return f"SELECT * REPLACE ({casts}) FROM ({rows})"
 
 
 def add_columns(columns: dict[str, tuple[Schema, list[list[Any]]]], schema: Schema, game: str,

@@ -56,3 +56,22 @@ def test_event_rows_become_events_rows_typed_as_stored(tmp_path: Path) -> None:
     assert [(r[0], r[1]) for r in described] == [(c.name, c.type) for c in EVENTS.all_columns()]
     got = con.execute(rows_sql(EVENT_ROWS, source)).fetchone()
     assert got is not None and str(got[7]) == "2026-01-01 00:00:20.000001" and got[10] == '{"n":2}'
+
+
+def test_a_seed_keeps_every_digit_through_the_workers_parquet(tmp_path: Path) -> None:
+    """Parquet has no 128-bit integer: DuckDB writes HUGEINT as DOUBLE, and the catalog's
+    ``seed`` (HUGEINT) came back rounded from a worker's file (3564903716152661335 -> ...504)."""
+    from tabletape.queries.loading import write_tables
+    from tabletape.queries.schema import GAMES
+
+    seeds = [3564903716152661335, 2**63 - 1, 0]
+    data = [[None] * len(seeds) for _ in GAMES.all_columns()]
+    names = [c.name for c in GAMES.all_columns()]
+    data[names.index("game")] = ["a", "b", "c"]
+    data[names.index("seed")] = seeds
+    files = write_tables({"games": (GAMES, data)}, tmp_path, 0, parquet=True)
+    schema, path = files["games"]
+    assert path.endswith(".parquet")
+    got = duckdb.connect().execute(f"SELECT game, seed FROM ({rows_sql(schema, Path(path))}) "
+                                   "ORDER BY game").fetchall()
+    assert got == list(zip(["a", "b", "c"], seeds, strict=True))
