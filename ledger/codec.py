@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 
 import msgspec
 
-from tabletape.ledger.events import GENESIS_HASH, Event, event_type
+from tabletape.ledger.events import GENESIS_HASH, Drawn, Event, event_type
 
 __all__ = [
     "GENESIS_HASH",
@@ -58,6 +58,9 @@ class Record(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Hash of the previous line (``GENESIS_HASH`` for seq 1)."""
     hash: str
     """SHA-256 of this line's body."""
+    drawn: Drawn | None = None
+    """Set (and stored) only on an event whose chance tabletape drew: its effective roll index
+    and the fields it filled in."""
     more: int = 0
     """Lines of the same append still to come after this one: 0 (and not stored) on the last
     line of every append. A log whose last line says more holds an append cut short by a crash."""
@@ -70,6 +73,7 @@ class _Body(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=T
     type: str
     payload: msgspec.Raw
     prev: str
+    drawn: Drawn | None = None
     more: int = 0
 
 
@@ -106,16 +110,17 @@ def encode_payload(event: Event) -> bytes:
 
 
 def encode_body(seq: int, at: str, actor: str, type: str, payload: bytes, prev: str,
-                more: int = 0) -> bytes:
-    """The hashed bytes of a line: the envelope without its hash (``more`` only when not 0)."""
+                more: int = 0, drawn: Drawn | None = None) -> bytes:
+    """The hashed bytes of a line: the envelope without its hash (``more`` only when not 0,
+    ``drawn`` only when tabletape drew)."""
     return _encoder.encode(
         _Body(seq=seq, at=at, actor=actor, type=type, payload=msgspec.Raw(payload), prev=prev,
-              more=more)
+              drawn=drawn, more=more)
     )
 
 
 def sealed_record(seq: int, at: str, actor: str, type: str, payload: bytes,
-                  prev: str, more: int = 0) -> tuple[bytes, Record]:
+                  prev: str, more: int = 0, drawn: Drawn | None = None) -> tuple[bytes, Record]:
     """The stored line (newline excluded) of a new event, and its record, built in one go.
 
     ``more`` counts the lines of the same append that follow this one.
@@ -125,10 +130,10 @@ def sealed_record(seq: int, at: str, actor: str, type: str, payload: bytes,
     >>> decode_line(line) == record
     True
     """
-    body = encode_body(seq, at, actor, type, payload, prev, more)
+    body = encode_body(seq, at, actor, type, payload, prev, more, drawn)
     digest = hashlib.sha256(body).hexdigest()
     record = Record(seq=seq, at=at, actor=actor, type=type, payload=msgspec.Raw(payload),
-                    prev=prev, hash=digest, more=more)
+                    prev=prev, hash=digest, drawn=drawn, more=more)
     return body[:-1] + HASH_FIELD + digest.encode() + b'"}', record
 
 

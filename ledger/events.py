@@ -49,7 +49,8 @@ class GameStarted(Event, tag="game-started"):
     options: dict[str, Any] = {}
     """Validated options in force, data overrides included, with defaults filled in."""
     seed: int = 0
-    """Seed of tabletape's dice generator: dice rolled by tabletape derive from it and the seq."""
+    """Seed of tabletape's dice in a log without a ``commitment`` (older logs, and games started
+    with ``new --seed``): their dice derive, in public, from it and the event's seq."""
     parent: str | None = None
     """For a forked game: the game it was forked from."""
     fork_seq: int | None = None
@@ -61,6 +62,11 @@ class GameStarted(Event, tag="game-started"):
     """The game's global identity, a UUIDv7 (:mod:`tabletape.ledger.identity`); the game id
     (``rs-k7pq``) is only a handle. Empty in logs from before identities: theirs is derived from
     the first line's hash (:func:`tabletape.ledger.identity.game_uid`)."""
+    commitment: str = ""
+    """SHA-256 (hex) of the game's dice secret, domain-separated
+    (:func:`tabletape.rules.kernel.commitment`): the secret itself stays in the ledger's private
+    area until :class:`SecretRevealed`; tabletape's dice derive from the secret and each roll's
+    effective index. Empty in older logs and ``new --seed`` games (their ``seed`` is public)."""
     fork_hash: str = ""
     """For a forked game: the hash of the parent's event at ``fork_seq`` (empty in forks made
     before it was recorded): ``verify`` and ``audit`` check the parent still holds it."""
@@ -78,6 +84,44 @@ class Noted(Event, tag="note"):
     text: str
     about: int | None = None
     """The seq the note is about, if any."""
+
+
+class SecretRevealed(Event, tag="secret-revealed"):
+    """The game's dice secret, made public: appended by the table right after the event that
+    ends the game (or by ``tabletape reveal`` for an abandoned one). From here on anyone can check
+    the commitment and re-derive every roll tabletape made."""
+
+    secret: str
+    """The secret, as 64 hex digits."""
+
+
+class Drawn(msgspec.Struct, frozen=True, kw_only=True):
+    """The stored mark (the envelope's ``drawn``) of an event whose chance tabletape drew.
+
+    Events without it hold only what the table entered (dice as they landed, cards as seen).
+    """
+
+    roll: int
+    """The event's effective roll index: how many events before it, not retracted, drew."""
+    filled: tuple[str, ...] = ()
+    """The fields tabletape filled in (those the person left empty); the rest were entered."""
+
+
+class DrawnDraft(tuple[str, Event]):
+    """A draft ``(actor, event)`` whose chance tabletape drew: the ledger stores ``drawn`` with
+    it. It unpacks like any draft.
+
+    >>> actor, event = DrawnDraft("olga", Noted(text="x"), Drawn(roll=0))
+    >>> actor, DrawnDraft("olga", event, Drawn(roll=2)).drawn.roll
+    ('olga', 2)
+    """
+
+    drawn: Drawn
+
+    def __new__(cls, actor: str, event: Event, drawn: Drawn) -> DrawnDraft:
+        draft = super().__new__(cls, (actor, event))
+        draft.drawn = drawn
+        return draft
 
 
 class Signed(Event, tag="sign"):
@@ -98,5 +142,6 @@ class Signed(Event, tag="sign"):
     """128 hex digits: the signature over :func:`tabletape.ledger.heads.signed_bytes`."""
 
 
-LEDGER_EVENTS: tuple[type[Event], ...] = (GameStarted, Retracted, Noted, Signed)
+LEDGER_EVENTS: tuple[type[Event], ...] = (GameStarted, Retracted, Noted, SecretRevealed,
+                                         Signed)
 """Event types every log may hold, whatever its game."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import secrets
 import shutil
 import stat
@@ -58,6 +59,9 @@ MAX_CHOSEN_ID = 40
 """The longest game id a person chooses (``--id``): ids are typed at the table."""
 
 _records_decoder = msgspec.json.Decoder(Record)
+
+SECRET_NAME = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+"""A game identity a secret file may be named after (a UUID, lowercase)."""
 
 
 class LedgerError(TabletapeError):
@@ -135,12 +139,16 @@ ELSEWHERE_ADVICE[errno.EPERM] = ELSEWHERE_ADVICE[errno.EACCES]
 
 
 def in_a_ledger(path: Path) -> bool:
-    """True when ``path`` looks like part of a ledger: its games folder, a log, its catalog.
+    """True when ``path`` looks like part of a ledger: its games folder, a log, its catalog, its
+    private area.
 
     >>> in_a_ledger(Path("/l/games/x.jsonl")), in_a_ledger(Path("/tmp/out.csv"))
     (True, False)
+    >>> in_a_ledger(Path("/l/private")), in_a_ledger(Path("/l/private/dice/u.secret"))
+    (True, True)
     """
-    return "games" in path.parts[-2:] or path.name.startswith("catalog.duckdb")
+    return ("games" in path.parts[-2:] or "private" in path.parts[-3:]
+            or path.name.startswith("catalog.duckdb"))
 
 
 def os_failure(error: OSError) -> str:
@@ -417,6 +425,42 @@ class Ledger:
             if not self.path(candidate).exists():
                 return candidate
         raise LedgerError("could not find a free game id")  # pragma: no cover
+
+    # -- the private area: what no log may hold yet --------------------------------------------
+
+    @property
+    def private_dir(self) -> Path:
+        """``<ledger>/private``: readable by its owner only, never exported, never synced."""
+        return self.root / "private"
+
+    def secret_path(self, uid: str) -> Path:
+        """Where the dice secret of the game with global id ``uid`` is kept."""
+        if not SECRET_NAME.fullmatch(uid):
+            raise LedgerError(f"'{uid}' is not a game identity (a UUID)")
+        return self.private_dir / "dice" / f"{uid}.secret"
+
+    def keep_secret(self, uid: str, secret: bytes) -> Path:
+        """Keep a new game's dice secret: mode 0600 in folders of mode 0700, written whole
+        under a scratch name, fsynced, then linked into place (never over another secret)."""
+        path = self.secret_path(uid)
+        for folder in (self.private_dir, path.parent):
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(folder, 0o700)
+        if not link_new_file(path, secret.hex().encode() + b"\n", mode=0o600):
+            raise LedgerError(f"a dice secret is already kept for game {uid}")
+        fsync_dir(path.parent)
+        return path
+
+    def secret(self, uid: str) -> bytes | None:
+        """The kept dice secret of game ``uid``; None when there is none (lost, or never kept
+        here: a game imported from another ledger) or it cannot be read."""
+        if not SECRET_NAME.fullmatch(uid):
+            return None
+        try:
+            text = self.secret_path(uid).read_bytes().strip()
+            return bytes.fromhex(text.decode("ascii"))
+        except (OSError, ValueError):
+            return None
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -779,10 +823,12 @@ def build_lines(
     records: list[Record] = []
     prev = head.hash
     last = len(drafts) - 1
-    for offset, ((actor, event), stamp) in enumerate(zip(drafts, stamps, strict=True)):
+    for offset, (draft, stamp) in enumerate(zip(drafts, stamps, strict=True)):
+        actor, event = draft
         seq = head.seq + 1 + offset
         line, record = sealed_record(seq, stamp or utc_stamp(), actor, event_type(event),
-                                     encode_payload(event), prev, more=last - offset)
+                                     encode_payload(event), prev, more=last - offset,
+                                     drawn=getattr(draft, "drawn", None))
         records.append(record)
         prev = record.hash
         lines.append(line + b"\n")
@@ -1055,7 +1101,7 @@ def write_all(fd: int, data: bytes) -> None:
         raise OSError(errno.ENOSPC, f"short write: {written} of {len(data)} bytes")
 
 
-def link_new_file(path: Path, data: bytes) -> bool:
+def link_new_file(path: Path, data: bytes, *, mode: int = 0o644) -> bool:
     """Write ``data`` as the new file ``path``, whole or not at all; False if ``path`` exists.
 
     The bytes go to a scratch file of this process first, are fsynced, then hard-linked as
@@ -1063,7 +1109,7 @@ def link_new_file(path: Path, data: bytes) -> bool:
     whatever happens.
     """
     scratch = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.creating")
-    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         try:
             write_all(fd, data)

@@ -12,7 +12,10 @@ gathers everything an auditor asks:
   its manifest, :class:`tabletape.rules.manifest.GameManifest`) is asked after every event;
 * dice are fair: the game's ``dice(visit) -> list[(player, sides, face)]`` (named by its
   manifest too) lists the dice of each event; faces are counted per player and overall and
-  tested against uniform (chi-square).
+  tested against uniform (chi-square);
+* fair play (:mod:`tabletape.replay.fairplay`): each roll marked entered or derived, every
+  derived roll re-derived from the revealed secret (the commitment checked), retracted rolls
+  listed with what came after, players who undid many rolls flagged.
 
 The statistics are :mod:`tabletape.replay.fairness`.
 """
@@ -32,9 +35,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.ledger import Ledger, Record
+from tabletape.ledger import Ledger, Record, Verification
 from tabletape.ledger.heads import fork_of
 from tabletape.replay.fairness import chi_square_uniform
+from tabletape.replay.fairplay import UNDONE_ROLLS, FairPlay, FairPlayCheck
 from tabletape.replay.fold import RefusedEvent, action_text, redo_walk
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
 from tabletape.rules.kernel import UnknownGame, game_part, plural
@@ -111,17 +115,25 @@ class AuditReport(msgspec.Struct, kw_only=True):
     dice: list[DiceGroup] = []
     dice_problems: list[Finding] = []
     retractions: list[Undone] = []
+    fair_play: FairPlay | None = None
+    """Where each roll's dice came from and whether tabletape's re-derive (None when the rules
+    check could not start)."""
     fork: str = ""
     """Why a fork's recorded fork point is no longer its parent's (the parent rewritten or cut
     short since), or "" (no fork, or its parent is not in the ledger)."""
     problems: list[str] = []
     """One line per failure; empty when the game is clean."""
+    warnings: list[str] = []
+    """What an auditor should look at that is no failure (players who undid many rolls)."""
 
 
 class AuditVisitor(Visitor):
     """Gathers refusals, retractions, time order, conservation and dice from one walk."""
 
-    def __init__(self) -> None:
+    def __init__(self, undone_rolls: int = UNDONE_ROLLS) -> None:
+        self.undone_rolls = undone_rolls
+        self.fair: FairPlayCheck | None = None
+        self.last_state: Any = None
         self.refused: list[Finding] = []
         self.times: list[Finding] = []
         self.conservation: list[Finding] = []
@@ -136,6 +148,7 @@ class AuditVisitor(Visitor):
         self.info = info
         self.conserve = game_part(info.rules.name, "conservation")
         self.dice = game_part(info.rules.name, "dice")
+        self.fair = FairPlayCheck(info, self.dice, self.undone_rolls)
         self.check_conservation(1, info.start_state)
 
     def visit_event(self, visit: Visit) -> None:
@@ -146,9 +159,12 @@ class AuditVisitor(Visitor):
             self.refused.append(finding(visit, visit.refused))
         if record.seq in self.info.retracted:
             self.note_retraction(visit)
+        if self.fair is not None:
+            self.fair.visit(visit)
         if visit.effective:
             self.check_conservation(record.seq, visit.after)
             self.count_dice(visit)
+            self.last_state = visit.after
 
     def check_time(self, record: Record) -> None:
         try:
@@ -229,8 +245,8 @@ def dice_group(player: str, sides: int, counter: Counter[int]) -> DiceGroup:
                      chi2=round(statistic, 4), df=df, p=p, verdict=verdict, warning=warning)
 
 
-def audit_game(ledger: Ledger, game: str) -> AuditReport:
-    """Audit one game of ``ledger``."""
+def audit_game(ledger: Ledger, game: str, undone_rolls: int = UNDONE_ROLLS) -> AuditReport:
+    """Audit one game of ``ledger`` (``undone_rolls``: flag a player with more undone rolls)."""
     verification = ledger.verify(game)
     report = AuditReport(game=game, events=verification.events, chain_ok=verification.ok,
                          chain_first_bad_seq=verification.first_bad_seq,
@@ -238,16 +254,34 @@ def audit_game(ledger: Ledger, game: str) -> AuditReport:
     readable = verification.events if not verification.ok else None
     records = list(itertools.islice(ledger.read(game), readable))
     if records:
-        audit_records(report, game, records)
+        audit_records(report, game, records, undone_rolls)
         report.fork = fork_of(ledger, records)
     report.problems = summary(report)
     report.ok = not report.problems
     return report
 
 
-def audit_records(report: AuditReport, game: str, records: list[Record]) -> None:
+def with_fair_play(ledger: Ledger, verification: Verification) -> Verification:
+    """``verify``'s result for a log whose chain verified, failed when a revealed secret does not
+    match its commitment or a roll tabletape derived does not re-derive (only logs holding a
+    mark of tabletape's dice or a reveal are folded for this)."""
+    if not verification.ok:
+        return verification
+    records = ledger.records(verification.game)
+    if not any(r.drawn is not None or r.type == "secret-revealed" for r in records):
+        return verification
+    report = AuditReport(game=verification.game)
+    audit_records(report, verification.game, records)
+    problems = report.fair_play.problems if report.fair_play is not None else []
+    if not problems:
+        return verification
+    return msgspec.structs.replace(verification, ok=False, problem=f"fair play: {problems[0]}")
+
+
+def audit_records(report: AuditReport, game: str, records: list[Record],
+                  undone_rolls: int = UNDONE_ROLLS) -> None:
     """Walk ``records`` with the rules and fill in what the audit visitor found."""
-    visitor = AuditVisitor()
+    visitor = AuditVisitor(undone_rolls)
     try:
         walk(game, records, visitor, check=True)
     except (RefusedEvent, UnknownGame, msgspec.DecodeError, msgspec.ValidationError) as error:
@@ -268,6 +302,11 @@ def audit_records(report: AuditReport, game: str, records: list[Record]) -> None
     report.retractions = visitor.retractions
     if info is not None and visitor.retractions:
         report.retractions = with_redos(game, info.rules, records, visitor.retractions)
+    if visitor.fair is not None and info is not None:
+        ended = (info.rules.result(visitor.last_state) if visitor.last_state is not None
+                 else None)
+        report.fair_play = visitor.fair.finish(ended)
+        report.warnings = list(report.fair_play.flagged)
 
 
 def with_redos(game: str, rules: Any, records: list[Record], undone: list[Undone]
@@ -293,6 +332,8 @@ def summary(report: AuditReport) -> list[str]:
     problems += [f"seq {f.seq}: {f.problem}" for f in report.dice_problems]
     problems += [f"{g.player}'s d{g.sides} look loaded (p = {g.p:.2g} over {g.rolls} rolls)"
                  for g in report.dice if g.verdict == "loaded"]
+    if report.fair_play is not None:
+        problems += [f"fair play: {problem}" for problem in report.fair_play.problems]
     return problems
 
 
@@ -306,6 +347,7 @@ def audit_view(report: AuditReport) -> Panel:
     parts: list[RenderableType] = [
         chain_line(report), rules_section(report), retractions_section(report),
         times_section(report), conservation_section(report), dice_section(report),
+        fair_play_section(report),
     ]
     return Panel(Group(*parts), title=f"[bold]Audit of {report.game}[/] ({report.kind or '?'})",
                  subtitle=verdict, border_style="green" if report.ok else "red")
@@ -396,6 +438,45 @@ def dice_section(report: AuditReport) -> RenderableType:
     if report.dice_problems:
         parts.append(findings_table(report.dice_problems, "✗ dice that are not faces"))
     return Group(*parts)
+
+
+def fair_play_section(report: AuditReport) -> RenderableType:
+    """Where the dice came from: the scheme, the commitment, entered and derived rolls, the
+    rolls that do not re-derive, retracted rolls and flagged players."""
+    fair = report.fair_play
+    if fair is None:
+        return Text("· fair play: not checked (the rules check did not start)")
+    counts = (f"{fair.derived} roll(s) derived by tabletape ({fair.rederived} re-derived), "
+              f"{fair.entered} entered at the table")
+    if fair.scheme != "committed":
+        head = f"· fair play: [yellow]public seed[/] (dice anyone could foresee); {counts}"
+    elif fair.revealed_at is None:
+        head = f"· fair play: secret committed, not revealed yet; {counts}"
+    else:
+        matches = ("matches the commitment" if fair.commitment_ok
+                   else "[bold red]does NOT match the commitment[/]")
+        head = (f"{mark(not fair.problems)} fair play: secret revealed at seq "
+                f"{fair.revealed_at}, {matches}; {counts}")
+    lines: list[RenderableType] = [Text.from_markup(head)]
+    if any(row.provenance == "unmarked" for row in fair.rolls):
+        lines.append(Text("  a log from before tabletape marked its rolls: entered and derived "
+                          "dice cannot be told apart", style="dim"))
+    lines += [Text(f"  ✗ {problem}", style="bold red") for problem in fair.problems]
+    if fair.retracted_rolls:
+        table = Table(box=box.SIMPLE_HEAD, title=f"  retracted rolls: {len(fair.retracted_rolls)}",
+                      title_justify="left")
+        for column in ("seq", "who rolled", "roll retracted", "dice", "undo seq", "by",
+                       "then (same index)"):
+            table.add_column(column)
+        for row in fair.retracted_rolls:
+            then = (f"{row.then_seq} {row.then_actor}: {row.then_action}" if row.then_seq
+                    else "")
+            table.add_row(str(row.seq), row.actor, row.action, row.provenance,
+                          str(row.undone_at), row.by, then)
+        lines.append(table)
+    lines += [Text(f"  ⚠ {flag}: an auditor may ask why (--undone-rolls N sets the limit)",
+                   style="yellow") for flag in fair.flagged]
+    return Group(*lines)
 
 
 def audits_view(reports: Sequence[AuditReport]) -> RenderableType:

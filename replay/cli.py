@@ -4,7 +4,6 @@ replay/; the plumbing every package's commands share is in :mod:`tabletape.cli`.
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -37,6 +36,7 @@ from tabletape.ledger import (
     LedgerError,
     Record,
     TornTail,
+    Verification,
 )
 from tabletape.ledger.identity import game_uid, uuid7
 from tabletape.ledger.store import trusted
@@ -44,13 +44,23 @@ from tabletape.replay import render
 from tabletape.replay.fold import (
     Folded,
     by_argument,
+    committed,
+    create_game,
     fold_records,
     open_game,
     record_line,
     redo,
+    reveal,
     undo,
 )
-from tabletape.rules.kernel import BadOptions, find_game, game_part, manifest_of, registered
+from tabletape.rules.kernel import (
+    BadOptions,
+    find_game,
+    game_part,
+    manifest_of,
+    new_secret,
+    registered,
+)
 from tabletape.rules.names import player_names
 
 app = typer.Typer(
@@ -101,26 +111,35 @@ def new(
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="KEY=VALUE setup option.")] = None,
     seed: Annotated[int | None, typer.Option(
-        min=0, max=MAX_SEED, help="Seed of tabletape's dice (0 to 2**63-1).")] = None,
+        min=0, max=MAX_SEED, help="A PUBLIC seed for tabletape's dice (0 to 2**63-1): anyone "
+        "who reads the log can foresee every roll (for teaching and tests; audit says so). "
+        "Without it the dice come from a secret kept in the ledger's private area, committed "
+        "to in the log and revealed when the game ends.")] = None,
     game_id: Annotated[str | None, typer.Option(
         "--id", help="Choose the game id: lowercase letters, digits and single hyphens "
         "(like rs-k7pq).")] = None,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Start a game: its kind, its players in seat order, its options."""
+    """Start a game: its kind, its players in seat order, its options.
+
+    tabletape's dice (those left out of an action) come from a secret kept outside the log
+    (<ledger>/private, readable by you only); the log holds only a commitment to it, and the
+    secret is written to the log when the game ends (or by `tabletape reveal`), so nobody can
+    foresee a roll and anyone can check every roll afterwards.
+    """
     with people_errors():
         rules = find_game(kind)
         players = player_names(player)
         options = rules.options(parse_options(option or []), players)
-        started = GameStarted(
+        secret = new_secret() if seed is None else None
+        started = committed(GameStarted(
             kind=rules.name, rules_version=rules.rules_version,
             tabletape_version=ledger_pkg.__version__, players=players, options=options,
-            seed=seed if seed is not None else random.SystemRandom().randrange(MAX_SEED + 1),
-            uid=uuid7(),
-        )
+            seed=seed or 0, uid=uuid7(),
+        ), secret)
         store = open_ledger(ledger)
-        game = store.create(started, game_id=game_id, prefix=rules.short)
+        game = create_game(store, started, secret, game_id=game_id, prefix=rules.short)
     if as_json:
         print_json({"game": game})
         return
@@ -225,6 +244,22 @@ def redo_command(game: GameArgument, ledger: LedgerOption = None,
         print_json(redone_json(folded, stored, again))
         return
     out.print(redone_echo(folded, stored, again))
+
+
+@app.command("reveal")
+def reveal_command(game: GameArgument, ledger: LedgerOption = None,
+                   as_json: JsonOption = False) -> None:
+    """Write the game's dice secret into its log now (a game abandoned before its end: a game
+    that ends reveals it by itself). Then anyone can check every roll tabletape made
+    (`tabletape audit`), and tabletape rolls no more dice for the game."""
+    with people_errors():
+        _, record = reveal(open_ledger(ledger), game)
+    if as_json:
+        print_json({"game": game, "revealed_at": record.seq})
+        return
+    out.print(f"Revealed the dice secret of game [bold cyan]{escape(game)}[/] at event "
+              f"{record.seq}: `tabletape audit {escape(game)}` now re-derives every roll "
+              "tabletape made.")
 
 
 PictureOption = Annotated[Path | None, typer.Option(
@@ -410,6 +445,7 @@ def verify(
     extends a head noted before."""
     from tabletape.keys import default_key_dir, known_keys, read_receipts
     from tabletape.ledger.heads import check_game, check_ledger, parse_fingerprint, require_kind
+    from tabletape.replay.audit import with_fair_play
     from tabletape.replay.heads_view import verify_view
 
     store = open_ledger(ledger)
@@ -426,6 +462,7 @@ def verify(
             results, unknown = check_ledger(store, noted, registered, receipts)
         else:
             results = [check_game(store, g, registered, noted, receipts) for g in ids]
+        results = [with_dice(store, result, with_fair_play) for result in results]
     if as_json:
         print_json(msgspec.to_builtins(results))
     else:
@@ -434,6 +471,20 @@ def verify(
         fail(unknown, ILLEGAL_EXIT)
     if not all(result.ok for result in results):
         raise typer.Exit(ILLEGAL_EXIT)
+
+
+def with_dice(store: Ledger, checked: Any, fair_play: Any) -> Any:
+    """``checked`` (:class:`tabletape.ledger.heads.Checked`) failed, saying why first, when its
+    revealed dice secret or a roll tabletape derived does not re-derive (``fair_play``:
+    :func:`tabletape.replay.audit.with_fair_play`)."""
+    if not checked.chain_ok:
+        return checked
+    fair = fair_play(store, Verification(game=checked.game, ok=True, events=checked.events,
+                                         head=checked.head))
+    if fair.ok:
+        return checked
+    problem = "; ".join(p for p in (fair.problem, checked.problem) if p)
+    return msgspec.structs.replace(checked, ok=False, problem=problem)
 
 
 @app.command()

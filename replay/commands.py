@@ -43,6 +43,7 @@ from tabletape.replay.engine import (
     open_replay,
     parse_point,
 )
+from tabletape.replay.fairplay import UNDONE_ROLLS
 from tabletape.replay.fold import open_game, resolve_player
 from tabletape.replay.narrate import Narrator, narrate_game, narration_view
 from tabletape.replay.stepper import Stepper, frame
@@ -249,14 +250,20 @@ def audit(
     all_games: Annotated[bool, typer.Option("--all", help="Audit every game.")] = False,
     ledger: LedgerOption = None,
     as_json: JsonOption = False,
+    undone_rolls: Annotated[int, typer.Option(
+        "--undone-rolls", min=0, metavar="N",
+        help=f"Flag a player with more than N retracted rolls in a game (a marked default: "
+             f"{UNDONE_ROLLS}; no rulebook gives one).")] = UNDONE_ROLLS,
 ) -> None:
-    """Prove a game intact and legal: chain, rules, undos, times, conservation, dice."""
+    """Prove a game intact and legal: chain, rules, undos, times, conservation, dice, and fair
+    play (each roll entered or derived; tabletape's re-derived from the revealed secret, the
+    commitment checked; retracted rolls and what came after)."""
     if not game and not all_games:
         fail("name a game or pass --all", USAGE_EXIT)
     with people_errors():
         store = open_ledger(ledger)
         ids = store.chosen(None if all_games else game or "")
-        reports = [audit_game(store, one) for one in ids]
+        reports = [audit_game(store, one, undone_rolls) for one in ids]
     if as_json:
         print_json(msgspec.to_builtins(reports if all_games else reports[0]))
     else:

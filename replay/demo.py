@@ -8,16 +8,26 @@ manifest names (the shipped games: ``rules/<game>/demo.py``) has ``DEMO_PLAYERS`
 from __future__ import annotations
 
 import tempfile
+from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress
 
 from tabletape import ledger as ledger_pkg
-from tabletape.ledger import GameStarted, Ledger
+from tabletape.ledger import Event, GameStarted, Ledger, Record
+from tabletape.ledger.events import DrawnDraft
 from tabletape.ledger.identity import uuid7
 from tabletape.replay import render
-from tabletape.replay.fold import Folded, append_checked, decode_event, open_game, prepare
-from tabletape.rules.kernel import UnknownGame, find_game, game_part, manifests
+from tabletape.replay.fold import (
+    Folded,
+    append_all,
+    committed,
+    create_game,
+    decode_event,
+    open_game,
+    prepare,
+)
+from tabletape.rules.kernel import Rules, UnknownGame, find_game, game_part, manifests, new_secret
 
 DEMO_KIND = "risk-strike"
 DEMO_SEED = 2023
@@ -35,15 +45,17 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
         with_demo = sorted(name for name, manifest in manifests().items() if manifest.demo)
         raise UnknownGame(f"{rules.title} ships no demo; games with one: {', '.join(with_demo)}")
     players = tuple(module.DEMO_PLAYERS)
-    started = GameStarted(kind=rules.name, rules_version=rules.rules_version,
-                          tabletape_version=ledger_pkg.__version__, players=players,
-                          options=rules.options({}, players), seed=DEMO_SEED, uid=uuid7())
+    secret = new_secret()
+    started = committed(GameStarted(
+        kind=rules.name, rules_version=rules.rules_version,
+        tabletape_version=ledger_pkg.__version__, players=players,
+        options=rules.options({}, players), seed=DEMO_SEED, uid=uuid7()), secret)
     lines = list(module.demo_actions())
     with tempfile.TemporaryDirectory(prefix="tabletape-demo-") as scratch:
-        recorded = record_demo(Ledger(scratch), started, lines, console, rules.title)
-    steps = [(record.actor, decode_event(rules, record)) for record in recorded.records[1:]]
-    game = ledger.create(started, prefix=rules.short, at=recorded.records[0].at,
-                         then=steps, then_at=[record.at for record in recorded.records[1:]])
+        recorded = record_demo(Ledger(scratch), started, secret, lines, console, rules.title)
+    steps = [stored_draft(rules, record) for record in recorded.records[1:]]
+    game = create_game(ledger, started, secret, prefix=rules.short, at=recorded.records[0].at,
+                       then=steps, then_at=[record.at for record in recorded.records[1:]])
     folded = open_game(ledger, game)
     console.print(render.log_table(folded, last=25))
     console.print(render.status_view(folded))
@@ -55,15 +67,22 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
     return game
 
 
-def record_demo(scratch: Ledger, started: GameStarted, lines: list[str], console: Console,
-                title: str) -> Folded:
+def stored_draft(rules: Rules[Any], record: Record) -> tuple[str, Event]:
+    """A stored event as a draft to store again, its mark of tabletape's dice kept."""
+    event = decode_event(rules, record)
+    if record.drawn is None:
+        return record.actor, event
+    return DrawnDraft(record.actor, event, record.drawn)
+
+
+def record_demo(scratch: Ledger, started: GameStarted, secret: bytes | None, lines: list[str],
+                console: Console, title: str) -> Folded:
     """Record the demo's ``lines`` one by one (each checked) into ``scratch``; the game after."""
-    folded = open_game(scratch, scratch.create(started, game_id="demo"))
+    folded = open_game(scratch, create_game(scratch, started, secret, game_id="demo"))
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"Recording a {title} game", total=len(lines))
         for line in lines:
-            actor, event = prepare(folded, line)
-            folded, _ = append_checked(scratch, folded, actor, event)
+            folded, _ = append_all(scratch, folded, [prepare(folded, line)])
             progress.advance(task)
     scratch.close()
     return folded

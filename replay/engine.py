@@ -34,12 +34,13 @@ from tabletape.ledger import (
     Retracted,
     Signed,
 )
+from tabletape.ledger.events import SecretRevealed
 from tabletape.ledger.heads import fingerprint
 from tabletape.ledger.identity import uuid7
 from tabletape.ledger.store import trusted
-from tabletape.replay.fold import Folded, Step, apply_refused
+from tabletape.replay.fold import Folded, Step, apply_refused, committed, create_game
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
-from tabletape.rules.kernel import Rules, RulesError, TurnInfo
+from tabletape.rules.kernel import Rules, RulesError, TurnInfo, new_secret
 
 SNAPSHOT_EVERY = 32
 """Most events applied after a snapshot inside one turn before another snapshot is kept."""
@@ -378,10 +379,11 @@ def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None 
     replay = Replay(game, records)
     last = replay.position(point)
     fork_seq = replay.seq(last)
-    started = msgspec.structs.replace(replay.started, parent=game, fork_seq=fork_seq,
-                                        fork_hash=replay.records[last].hash,
-                                        uid=uuid7())  # a new game: a new identity
-    drafts: list[Draft] = [(replay.records[p].actor, repeated(replay.events[p]))
+    secret = new_secret()  # a what-if line: dice of its own, no one can foresee them either
+    started = committed(msgspec.structs.replace(replay.started, parent=game, fork_seq=fork_seq,
+                                                fork_hash=replay.records[last].hash,
+                                                uid=uuid7()), secret)  # a new identity
+    drafts: list[Draft] = [(replay.records[p].actor, forked_event(replay.events[p]))
                            for p in range(1, last + 1)]
     stamps = [replay.records[p].at for p in range(1, last + 1)]
     later = sorted((undo.seq, seq) for seq, undo in replay.info.retracted.items()
@@ -390,14 +392,21 @@ def fork_game(ledger: Ledger, game: str, point: Point | str, new_id: str | None 
         undo = replay.records[undo_seq - 1]
         drafts.append((undo.actor, Retracted(seq=seq)))
         stamps.append(undo.at)
-    new_game = ledger.create(started, game_id=new_id or ledger.new_game_id(replay.rules.short),
-                             at=replay.records[0].at, then=drafts, then_at=stamps)
+    new_game = create_game(ledger, started, secret,
+                           game_id=new_id or ledger.new_game_id(replay.rules.short),
+                           at=replay.records[0].at, then=drafts, then_at=stamps)
     return Fork(game=new_game, parent=game, fork_seq=fork_seq, carried_undos=len(later),
                 damaged=damaged)
 
 
-def repeated(event: Event) -> Event:
-    """An event of the parent as a fork repeats it: a signature becomes a note saying so."""
+def forked_event(event: Event) -> Event:
+    """An event of the parent as the fork repeats it: the parent's revealed secret becomes a note
+    (the fork commits to a secret of its own; its seqs stay the parent's), and so does a
+    signature (it vouches for the parent's head, not the fork's: the fork's chain has other
+    hashes). The repeated events carry no mark of tabletape's dice: the parent's audit
+    re-derives those."""
+    if isinstance(event, SecretRevealed):
+        return Noted(text="the parent game's dice secret was revealed here")
     if isinstance(event, Signed):
         return Noted(text=f"{event.signer} signed the parent's head at seq {event.seq} "
                           f"({fingerprint(event.seq, event.hash)})")

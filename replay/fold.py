@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import copy
 import enum
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any, cast
 
@@ -36,6 +37,7 @@ from tabletape.ledger import (
 )
 from tabletape.ledger.codec import utc_stamp
 from tabletape.ledger.errors import ILLEGAL_EXIT
+from tabletape.ledger.events import Drawn, DrawnDraft, SecretRevealed
 from tabletape.ledger.identity import game_uid
 from tabletape.rules.actions import (
     ActionSyntaxError,
@@ -52,7 +54,9 @@ from tabletape.rules.kernel import (
     RulesError,
     TurnInfo,
     Upcaster,
-    dice_rng,
+    chance_rng,
+    commitment,
+    drawn_draft,
     find_game,
     unknown_name_message,
     won_words,
@@ -60,10 +64,12 @@ from tabletape.rules.kernel import (
 from tabletape.rules.lines import split_steps
 from tabletape.rules.seats import AmbiguousName, find_seat
 
-UNDOABLE_SKIP = frozenset({"game-started", "undo", "note", "sign"})
+UNDOABLE_SKIP = frozenset({"game-started", "undo", "note", "secret-revealed", "sign"})
 """Event types that ``undo`` never retracts (it retracts the latest *action*); the fold skips
-them (a note or a signature changes nothing in the game)."""
-PASSIVE = frozenset({"note", "sign"})
+them (a note, a reveal or a signature changes nothing in the game)."""
+
+REVEALED = "secret-revealed"
+PASSIVE = frozenset({"note", REVEALED, "sign"})
 """Events that are about the log, not the game: no redo stack, no state sees them."""
 
 
@@ -111,6 +117,54 @@ class Folded:
         """The state before the latest line's steps, when they were just appended here (what the
         echo after ``record`` compares to tell the step's consequences); else None."""
 
+    secret: bytes | None = None
+    """The game's dice secret, when the ledger keeps it and it matches the commitment
+    (:func:`open_game` sets it; never stored in a log before the reveal, never printed)."""
+    secret_problem: str = ""
+    """Why a game with a commitment has no usable secret here ("" when it has one)."""
+    staged_rolls: int = 0
+    """How many of the staged events drew tabletape's dice."""
+    _stored_rolls: int | None = None
+    """:func:`effective_rolls` of the stored records, once counted (or carried on)."""
+    _revealed: Record | bool | None = False
+    """The reveal record or None, once looked for (False: not yet)."""
+
+    def carry(self, other: Folded, *, drew: bool = False,
+              appended: Sequence[Record] = ()) -> Folded:
+        """``other`` (this game one step on: a staged event, or ``appended`` records) with this
+        one's secret, and its roll count and reveal carried on rather than counted again."""
+        other.secret, other.secret_problem = self.secret, self.secret_problem
+        other.staged_rolls = self.staged_rolls + drew if other.staged else 0
+        if not any(record.type == "undo" for record in appended):
+            other._stored_rolls = None if self._stored_rolls is None else (
+                self._stored_rolls + sum(record.drawn is not None for record in appended))
+        if self._revealed is not False:
+            other._revealed = self._revealed or next(
+                (record for record in appended if record.type == REVEALED), None)
+        return other
+
+    @property
+    def rolls(self) -> int:
+        """The effective roll index the next event that draws gets: how many events, not
+        retracted, drew tabletape's dice (:func:`effective_rolls`), staged ones included."""
+        if self._stored_rolls is None:
+            self._stored_rolls = effective_rolls(self.records, self.retracted)
+        return self._stored_rolls + self.staged_rolls
+
+    @property
+    def revealed(self) -> Record | None:
+        """The ``secret-revealed`` record, once the secret is in the log."""
+        if self._revealed is False:
+            self._revealed = next((r for r in reversed(self.records) if r.type == REVEALED),
+                                  None)
+        return self._revealed if isinstance(self._revealed, Record) else None
+
+    def dice(self) -> Any:
+        """The generator for the next event (:func:`tabletape.rules.kernel.chance_rng`): one
+        that refuses, saying why and what to do, when tabletape may not roll for this game."""
+        return chance_rng(self.started, self.next_seq, lambda: self.rolls, self.secret,
+                          dice_refusal(self) if self.started.commitment else "")
+
     @property
     def uid(self) -> str:
         """The game's global identity (:func:`tabletape.ledger.identity.game_uid`)."""
@@ -125,18 +179,19 @@ class Folded:
         """The seq the next event will be stored at (after the staged ones)."""
         return self.head_seq + 1 + self.staged
 
-    def staging(self, actor: str, event: Event) -> Folded:
-        """This game with a checked ``event`` folded in ahead of its storing."""
-        return Folded(self.game, self.rules, self.started, self.records,
-                      self.rules.apply(self.state, actor, event), self.steps, self.retracted,
-                      staged=self.staged + 1)
+    def staging(self, actor: str, event: Event, *, drew: bool = False) -> Folded:
+        """This game with a checked ``event`` folded in ahead of its storing (``drew``: its
+        completion drew tabletape's dice)."""
+        return self.carry(Folded(self.game, self.rules, self.started, self.records,
+                                 self.rules.apply(self.state, actor, event), self.steps,
+                                 self.retracted, staged=self.staged + 1), drew=drew)
 
     def followed(self, records: list[Record], steps: list[Step], state: Any) -> Folded:
         """This game with ``records`` just appended (folding to ``steps`` and ``state``)."""
         after = Folded(self.game, self.rules, self.started, [*self.records, *records], state,
                        [*self.steps, *steps], self.retracted)
         after.before = self.state
-        return after
+        return self.carry(after, appended=records)
 
     def __repr__(self) -> str:
         return f"<Folded {self.game} {self.rules.name} at seq {self.head_seq}>"
@@ -227,6 +282,45 @@ def retractions(records: Iterable[Record]) -> dict[int, Record]:
     """Which seqs are retracted, and by which undo record."""
     undo = msgspec.json.Decoder(Retracted)
     return {undo.decode(r.payload).seq: r for r in records if r.type == "undo"}
+
+
+def effective_rolls(records: Iterable[Record], retracted: Mapping[int, Record]) -> int:
+    """How many of ``records`` drew tabletape's dice and are not retracted: the effective roll
+    index of the next event that draws. Read from the envelopes alone (their ``drawn`` mark),
+    no payload decoded: undoing a roll takes its index back, a note or an event that drew
+    nothing leaves it as it was."""
+    return sum(1 for r in records if r.drawn is not None and r.seq not in retracted)
+
+
+def dice_refusal(folded: Folded) -> str:
+    """Why tabletape may not roll for a game with a commitment now, and what the table does
+    instead; "" when it may."""
+    enter = ("roll real dice and enter them as they landed (e.g. attacker=6,3,2 defender=5,4; "
+             "cards as drawn), as `tabletape actions` shows")
+    revealed = folded.revealed
+    if revealed is not None:
+        return (f"the dice secret of game {folded.game} was revealed at event {revealed.seq}, "
+                f"so anyone could foresee its dice: tabletape rolls no more for it; {enter}")
+    if folded.secret is None:
+        return f"{folded.secret_problem or 'its dice secret is not here'}: {enter}"
+    return ""
+
+
+def load_secret(ledger: Ledger, game: str, started: GameStarted) -> tuple[bytes | None, str]:
+    """The dice secret ``ledger`` keeps for ``game``, checked against its commitment, or None and
+    why (the secret is never part of the message)."""
+    if not started.commitment:
+        return None, ""
+    secret = ledger.secret(started.uid) if started.uid else None
+    place = f"{ledger.private_dir}{os.sep}dice"
+    if secret is None:
+        return None, (f"game {game}'s dice secret is not in this ledger (not in {place}: "
+                      "deleted, or the game was recorded in another ledger), so tabletape "
+                      "cannot roll for it")
+    if commitment(secret) != started.commitment:
+        return None, (f"the dice secret kept for game {game} in {place} does not match the "
+                      "commitment in its log, so tabletape cannot roll for it")
+    return secret, ""
 
 
 # -- the one fold loop ---------------------------------------------------------------------------
@@ -440,7 +534,53 @@ def open_game(ledger: Ledger, game: str) -> Folded:
     """
     from tabletape.replay.snapshots import open_cached  # it builds on this module
 
-    return open_cached(ledger, game)
+    folded = open_cached(ledger, game)
+    if folded.started.commitment:
+        folded.secret, folded.secret_problem = load_secret(ledger, game, folded.started)
+    return folded
+
+
+def committed(started: GameStarted, secret: bytes | None) -> GameStarted:
+    """``started`` committing to ``secret`` (as it is without one: a public ``seed``)."""
+    if secret is None:
+        return msgspec.structs.replace(started, commitment="")
+    return msgspec.structs.replace(started, commitment=commitment(secret))
+
+
+def create_game(ledger: Ledger, started: GameStarted, secret: bytes | None,
+                **create: Any) -> str:
+    """Create a game's log (``create`` as :meth:`Ledger.create` takes it), its dice secret kept
+    in the ledger's private area first: a game never commits to a secret that was not kept.
+    The secret is removed again when the log cannot be created."""
+    if secret is None:
+        return ledger.create(started, **create)
+    kept = ledger.keep_secret(started.uid, secret)
+    try:
+        return ledger.create(started, **create)
+    except BaseException:
+        kept.unlink(missing_ok=True)
+        raise
+
+
+def reveal(ledger: Ledger, game: str, *, at: str | None = None) -> tuple[Folded, Record]:
+    """Append the table's ``secret-revealed`` to a game that will not end (abandoned): from then
+    on anyone can re-derive its dice, and tabletape rolls no more for it. Refused (nothing
+    written) for a game with no secret, one revealed already, or one whose secret is not here."""
+    folded = open_game(ledger, game)
+    if not folded.started.commitment:
+        raise IllegalAction(f"game {game} has no dice secret to reveal: its dice derive from "
+                            "the public seed in its first event (a log from before secrets, "
+                            "or a game started with --seed)")
+    if folded.revealed is not None:
+        raise IllegalAction(f"game {game}'s dice secret is revealed already (event "
+                            f"{folded.revealed.seq})")
+    if folded.secret is None:
+        raise IllegalAction(f"{folded.secret_problem}; nor can it be revealed here (reveal it "
+                            "from the ledger that started the game)")
+    (record,) = ledger.append(game, [(TABLE, SecretRevealed(secret=folded.secret.hex()))],
+                              expected_seq=folded.head_seq,
+                              expected_hash=folded.records[-1].hash, at=at)
+    return open_game(ledger, game), record
 
 
 def resolve_player(name: str, players: Sequence[str]) -> str:
@@ -487,13 +627,13 @@ def prepare_line(folded: Folded, text: str | Sequence[str]) -> list[tuple[str, E
     prepared: list[tuple[str, Event]] = []
     for index, step in enumerate(steps, 1):
         try:
-            actor, event = prepare_step(folded, step)
+            draft = prepare_step(folded, step)
         except RulesError as error:
             if len(steps) == 1:
                 raise
             raise in_step(error, f"{noun} {index} of {len(steps)} ({values_text(step)})") from None
-        prepared.append((actor, event))
-        folded = folded.staging(actor, event)
+        prepared.append(draft)
+        folded = folded.staging(*draft, drew=isinstance(draft, DrawnDraft))
     return prepared
 
 
@@ -527,8 +667,10 @@ def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
     rules = folded.rules
     if parsed.action in UNDOABLE_SKIP:
         raise ActionSyntaxError(
-            f"'{parsed.action}' is not recorded this way; use `tabletape {parsed.action}`"
-            if parsed.action != "game-started" else "a game is started with `tabletape new`"
+            "a game is started with `tabletape new`" if parsed.action == "game-started"
+            else "the dice secret is revealed when the game ends, or by `tabletape reveal GAME`"
+            if parsed.action == REVEALED
+            else f"'{parsed.action}' is not recorded this way; use `tabletape {parsed.action}`"
         )
     types = {tag: cls for tag, cls in rules.event_types().items() if tag not in UNDOABLE_SKIP}
     parsed = only_choices_filled(parsed, types, lambda: rules.legal_actions(folded.state))
@@ -536,7 +678,7 @@ def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
     refuse_when_over(rules, folded.state)
     if parsed.by:
         actor = resolve_player(parsed.by, (*folded.started.players, "table"))
-        return actor, completed_and_checked(folded, actor, event)
+        return completed_and_checked(folded, actor, event)
     return the_only_actor(folded, parsed.action, event)
 
 
@@ -550,12 +692,14 @@ def refuse_when_over(rules: Rules[Any], state: Any) -> None:
                         "recorded (`tabletape undo` takes back the last action)")
 
 
-def completed_and_checked(folded: Folded, actor: str, event: Event) -> Event:
-    """``event`` with what tabletape decides filled in, once the rules accept it from ``actor``."""
-    rng = dice_rng(folded.started.seed, folded.next_seq)
-    event = folded.rules.complete(folded.state, actor, event, rng)
-    folded.rules.check(folded.state, actor, event)
-    return event
+def completed_and_checked(folded: Folded, actor: str, event: Event) -> tuple[str, Event]:
+    """The draft of ``event`` with what tabletape decides filled in, once the rules accept it
+    from ``actor``: a :class:`~tabletape.ledger.events.DrawnDraft` (stored with its effective
+    roll index and the fields filled) when its completion drew tabletape's dice."""
+    rng = folded.dice()
+    completed = folded.rules.complete(folded.state, actor, event, rng)
+    folded.rules.check(folded.state, actor, completed)
+    return drawn_draft(actor, event, completed, rng, lambda: folded.rolls)
 
 
 def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Event]:
@@ -579,7 +723,7 @@ def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Even
     refusal: IllegalAction | None = None
     for actor in candidates:
         try:
-            accepted.append((actor, completed_and_checked(folded, actor, event)))
+            accepted.append(completed_and_checked(folded, actor, event))
         except IllegalAction as error:
             refusal = refusal or error
     if not accepted and refusal is not None:
@@ -620,23 +764,41 @@ def record_line(ledger: Ledger, game: str, text: str | Sequence[str],
 
 def append_all(ledger: Ledger, folded: Folded, drafts: Sequence[tuple[str, Event]],
                *, at: str | None = None) -> tuple[Folded, list[Record]]:
-    """Append already checked events in one write and fold them in (without re-reading)."""
-    records = ledger.append(folded.game, list(drafts), expected_seq=folded.head_seq,
-                            expected_hash=folded.records[-1].hash, at=at or utc_stamp())
-    state, steps = folded.state, []
-    for record, (actor, event) in zip(records, drafts, strict=True):
+    """Append already checked events in one write and fold them in (without re-reading); return
+    the game after them and their records.
+
+    When they end a game whose secret this ledger keeps, the table's ``secret-revealed`` is
+    written in the same append, right after them (in the game's records, not among those
+    returned: nothing echoes the secret).
+    """
+    state = folded.state
+    for actor, event in drafts:
         state = folded.rules.apply(state, actor, event)
-        steps.append(Step(record, event))
-    return folded.followed(records, steps, state), records
+    reveal = revealing(folded, state)
+    stored = ledger.append(folded.game, [*drafts, *reveal], expected_seq=folded.head_seq,
+                           expected_hash=folded.records[-1].hash, at=at or utc_stamp())
+    records = stored[:len(drafts)]
+    steps = [Step(record, event) for record, (_, event) in zip(records, drafts, strict=True)]
+    return folded.followed(stored, steps, state), records
+
+
+def revealing(folded: Folded, state: Any) -> list[tuple[str, Event]]:
+    """The table's ``secret-revealed`` when ``state`` ends a game whose secret is here and not
+    yet revealed; else nothing."""
+    if (folded.secret is None or folded.rules.result(state) is None
+            or folded.revealed is not None):
+        return []
+    return [(TABLE, SecretRevealed(secret=folded.secret.hex()))]
 
 
 def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
-                   *, at: str | None = None) -> tuple[Folded, Record]:
-    """Append an already checked event and fold it in (without re-reading the log)."""
-    (record,) = ledger.append(folded.game, [(actor, event)], expected_seq=folded.head_seq,
-                              expected_hash=folded.records[-1].hash, at=at or utc_stamp())
-    state = folded.rules.apply(folded.state, actor, event)
-    return folded.followed([record], [Step(record, event)], state), record
+                   *, at: str | None = None, drawn: Drawn | None = None
+                   ) -> tuple[Folded, Record]:
+    """Append an already checked event (``drawn``: the mark of tabletape's dice it holds) and
+    fold it in (without re-reading the log)."""
+    draft = (actor, event) if drawn is None else DrawnDraft(actor, event, drawn)
+    after, (record,) = append_all(ledger, folded, [draft], at=at)
+    return after, record
 
 
 def undo(
@@ -686,7 +848,10 @@ def redo(ledger: Ledger, game: str, *, at: str | None = None) -> tuple[Folded, R
     except IllegalAction as refusal:
         raise IllegalAction(f"cannot redo event {again.record.seq} ({describe_step(again)}): "
                             f"the rules refuse it now: {refusal}") from None
-    after, record = append_checked(ledger, folded, again.record.actor, again.event, at=at)
+    drawn = again.record.drawn  # the same dice at the same effective roll index
+    after, record = append_checked(
+        ledger, folded, again.record.actor, again.event, at=at,
+        drawn=None if drawn is None else Drawn(roll=folded.rolls, filled=drawn.filled))
     return after, record, again
 
 
@@ -709,11 +874,11 @@ def redos(folded: Folded) -> Redos:
 
 def redo_walk(game: str, rules: Rules[Any], records: Sequence[Record]) -> Redos:
     """Read the log as a stack: each undo pushes what it retracted, an action equal to the top
-    (a redo) pops it, any other action empties it (notes change nothing)."""
+    (a redo) pops it, any other action empties it (notes and the reveal change nothing)."""
     walk = Redos()
     by_seq = {record.seq: record for record in records}
     for record in records[1:]:
-        if record.type in PASSIVE:
+        if record.type in PASSIVE:  # about the log, not the game: no redo moves
             continue
         if record.type == "undo":
             retracted = by_seq[msgspec.json.decode(record.payload, type=Retracted).seq]
@@ -791,8 +956,11 @@ __all__ = [
     "append_all",
     "append_checked",
     "by_argument",
+    "committed",
+    "create_game",
     "decode_event",
     "describe_step",
+    "effective_rolls",
     "fold_records",
     "open_game",
     "prepare",
@@ -803,5 +971,6 @@ __all__ = [
     "redo_walk",
     "redoable",
     "redos",
+    "reveal",
     "undo",
 ]

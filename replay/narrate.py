@@ -16,6 +16,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from tabletape.ledger import GameStarted, Noted, Record, Retracted, Signed
+from tabletape.ledger.events import SecretRevealed
 from tabletape.replay.fold import action_text, retractions
 from tabletape.replay.render import won_words
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
@@ -49,6 +50,9 @@ class Narrator:
             told = [self.undo_sentence(visit.record, event)]
         elif isinstance(event, Noted):
             told = [note_sentence(visit.record, event)]
+        elif isinstance(event, SecretRevealed):
+            told = ["The table reveals the game's dice secret: anyone can now re-derive every "
+                    "roll tabletape made (tabletape audit)."]
         elif isinstance(event, Signed):
             told = [signed_sentence(event)]
         elif not visit.effective:

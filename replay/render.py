@@ -159,6 +159,11 @@ def after_record(folded: Folded, records: Sequence[Record]) -> Group:
         lines.append(recorded_line(record.seq, record.actor, event))
         if told:
             lines.append(Indented(Text(told, style="italic")))
+    revealed = folded.revealed
+    if revealed is not None and records and revealed.seq == records[-1].seq + 1:
+        lines.append(Text(f"The game's dice secret is now in the log (event {revealed.seq}): "
+                          f"`tabletape audit {folded.game}` re-derives every roll tabletape made.",
+                          style="italic"))
     lines.append(headline(folded))
     return Group(*lines)
 

@@ -15,6 +15,7 @@ no simulated game ever carries a date that looks like a real evening at the tabl
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
@@ -24,7 +25,9 @@ import msgspec
 from tabletape import ledger as ledger_pkg
 from tabletape.ledger import Draft, GameStarted, Ledger, LedgerError
 from tabletape.ledger.codec import utc_stamp
+from tabletape.ledger.events import SecretRevealed
 from tabletape.ledger.identity import seeded_uuid7
+from tabletape.replay.fold import committed, create_game
 from tabletape.rules.kernel import Rules, bot_game, find_game
 
 PLAYER_NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
@@ -37,12 +40,19 @@ later (the seed shifts the start by whole days, within 1970-1979)."""
 
 def simulated_started(rules: Rules, players: int, seed: int,
                       options: Mapping[str, str] | None = None) -> GameStarted:
-    """The game-started event of one simulated game (``options`` as typed with ``--option``)."""
+    """The game-started event of one simulated game (``options`` as typed with ``--option``);
+    :func:`record_bot_game` commits it to its secret (:func:`simulated_secret`)."""
     names = PLAYER_NAMES[:players]
     return GameStarted(kind=rules.name, rules_version=rules.rules_version,
                        tabletape_version=ledger_pkg.__version__, players=names,
                        options=rules.options(options or {}, names), seed=seed,
                        simulated=True)
+
+
+def simulated_secret(seed: int) -> bytes:
+    """The dice secret of a simulated game: derived from its seed, so the same seed gives the
+    same log (bots have nothing to hide; the log reveals it when the game ends)."""
+    return hashlib.sha256(f"tabletape/simulated-secret:{seed}".encode()).digest()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -96,9 +106,13 @@ def record_bot_game(ledger: Ledger, rules: Rules, game: str, started: GameStarte
     """Play one game and store it; return when it ended (the next game starts after it)."""
     seed = started.seed
     rng = random.Random(seed)
-    drafts: list[Draft] = bot_game(rules, started, rng)
+    secret = simulated_secret(seed)
+    started = committed(started, secret)
+    drafts: list[Draft] = bot_game(rules, started, rng, secret=secret)
     times = stamps(random.Random(seed + 1), start, len(drafts) + 1)
     started = msgspec.structs.replace(started, uid=seeded_uuid7(seed, times[0]))
-    ledger.create(started, game_id=game, at=times[0], then=drafts, then_at=times[1:])
+    unrevealed = not drafts or drafts[-1][1] != SecretRevealed(secret=secret.hex())
+    create_game(ledger, started, secret if unrevealed else None, game_id=game, at=times[0],
+                then=drafts, then_at=times[1:])
     return datetime.strptime(times[-1], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC) \
         + timedelta(minutes=5)

@@ -367,16 +367,16 @@ class KeptFolded(Folded):
     def head_seq(self) -> int:
         return self.log.head_seq
 
-    def staging(self, actor: str, event: Event) -> Folded:
-        return KeptFolded(self.game, self.rules, self.started,
-                          self.rules.apply(self.state, actor, event), self.log,
-                          staged=self.staged + 1)
+    def staging(self, actor: str, event: Event, *, drew: bool = False) -> Folded:
+        return self.carry(KeptFolded(self.game, self.rules, self.started,
+                                     self.rules.apply(self.state, actor, event), self.log,
+                                     staged=self.staged + 1), drew=drew)
 
     def followed(self, records: list[Record], steps: list[Step], state: Any) -> Folded:
         after = KeptFolded(self.game, self.rules, self.started, state,
                            self.log.followed(records, steps))
         after.before = self.state
-        return after
+        return self.carry(after, appended=records)
 
 
 # -- opening a game through the cache ------------------------------------------------------------

@@ -11,9 +11,12 @@ found through the ``tabletape.games`` entry points, or registered in code with :
     state = rules.apply(state, actor, event)
 
 Rules do no I/O and use no randomness they were not given: dice left out of an action are filled
-in by ``rules.complete(state, actor, event, rng)`` from :func:`dice_rng`, seeded by the game's
-seed and the seq of the event being recorded, and stored; so anyone can re-derive them from the
-log (:func:`roll_dice`).
+in by ``rules.complete(state, actor, event, rng)`` and stored. The generator (:func:`chance_rng`)
+comes from the game's secret, committed to in its first event (:func:`commitment`) and revealed
+when it ends, and the event's effective roll index (:func:`secret_rng`): nobody can foresee a
+roll, and after the reveal anyone can re-derive each one. Older logs, and games started with a
+public ``--seed``, derive it from the seed and the event's seq (:func:`dice_rng`,
+:func:`roll_dice`).
 
 Logs outlive rule changes. When a new rules version changes an event's payload shape, the game
 declares, in ``Rules.upcasters``, how each old shape reads now::
@@ -30,13 +33,23 @@ import dataclasses
 import difflib
 import hashlib
 import random
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
 from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
-from tabletape.ledger.events import LEDGER_EVENTS, Event, GameStarted, event_type
+from tabletape.ledger.events import (
+    LEDGER_EVENTS,
+    TABLE,
+    Drawn,
+    DrawnDraft,
+    Event,
+    GameStarted,
+    SecretRevealed,
+    event_type,
+)
 from tabletape.rules.manifest import GameManifest, discovered, load, warn_not_loaded
 from tabletape.rules.names import check_name
 
@@ -419,10 +432,149 @@ def roll_dice(seed: int, seq: int, count: int, sides: int = 6) -> tuple[int, ...
     return tuple(rng.randint(1, sides) for _ in range(count))
 
 
-def dice_rng(seed: int, seq: int) -> random.Random:
-    """The generator tabletape uses for whatever chance decides at ``seq``."""
+def dice_rng(seed: int, seq: int) -> Draws:
+    """The generator of a game with a public seed (no commitment) for whatever chance decides at
+    ``seq``: anyone who reads the log can compute it (the old derivation, kept for old logs)."""
     digest = hashlib.sha256(f"tabletape:{seed}:{seq}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+    return Draws(int.from_bytes(digest[:8], "big"))
+
+
+# -- dice no one can foresee: commit, draw by effective roll index, reveal ------------------------
+
+SECRET_BYTES = 32
+"""Size of a game's dice secret."""
+
+COMMIT_DOMAIN = b"tabletape/dice-commitment/v1\0"
+ROLL_DOMAIN = b"tabletape/dice-roll/v1\0"
+"""Domain separation: the commitment and the rolls hash the secret under different prefixes, so
+the commitment printed in the log says nothing about any roll."""
+
+
+def new_secret() -> bytes:
+    """A fresh dice secret from the operating system's generator (:mod:`secrets`): the one
+    randomness tabletape does not receive (the commands that start a game call this)."""
+    return secrets.token_bytes(SECRET_BYTES)
+
+
+def commitment(secret: bytes) -> str:
+    """The commitment written in game-started: SHA-256 (hex) of the domain-separated secret.
+
+    >>> commitment(bytes(32)) == commitment(bytes(32)) != commitment(bytes(31) + b"\\1")
+    True
+    """
+    return hashlib.sha256(COMMIT_DOMAIN + secret).hexdigest()
+
+
+def secret_rng(secret: bytes, roll: int) -> Draws:
+    """The generator of the game's ``roll``-th effective roll (counted from 0): SHA-256 of the
+    domain-separated secret and the index seeds it. The same index, the same dice: undoing a roll
+    and rolling again draws them again; a note or any event that draws nothing changes nothing.
+
+    >>> secret_rng(bytes(32), 3).random() == secret_rng(bytes(32), 3).random()
+    True
+    """
+    return Draws(roll_seed(secret, roll))
+
+
+def roll_seed(secret: bytes, roll: int) -> int:
+    """The seed of :func:`secret_rng`: SHA-256 of the domain-separated secret and index."""
+    return int.from_bytes(hashlib.sha256(ROLL_DOMAIN + secret + roll.to_bytes(8, "big")).digest(),
+                          "big")
+
+
+class Draws(random.Random):
+    """A generator that counts the values drawn from it (so the fold knows whether an event drew
+    tabletape's dice), or, made with a ``refusal``, refuses every draw with that reason (a game
+    whose secret is not here: the table enters its dice).
+
+    Made with ``later``, it is seeded with ``later()`` when first drawn from (a seed that costs
+    something to work out is worked out only for an event that draws).
+
+    >>> rng = Draws(5)
+    >>> rng.count, rng.randint(1, 6) == random.Random(5).randint(1, 6), rng.count > 0
+    (0, True, True)
+    >>> Draws(later=lambda: 5).random() == random.Random(5).random()
+    True
+    """
+
+    def __init__(self, seed: int = 0, *, refusal: str = "",
+                 later: Callable[[], int] | None = None) -> None:
+        self.refusal = refusal
+        self.count = 0
+        self.later = later
+        super().__init__(seed)
+
+    def drawing(self) -> None:
+        if self.refusal:
+            raise IllegalAction(self.refusal)
+        if self.later is not None:
+            later, self.later = self.later, None
+            super().seed(later())
+        self.count += 1
+
+    def getrandbits(self, k: int, /) -> int:
+        self.drawing()
+        return super().getrandbits(k)
+
+    def random(self) -> float:
+        self.drawing()
+        return super().random()
+
+
+def chance_rng(started: GameStarted, seq: int, roll: int | Callable[[], int],
+               secret: bytes | None, refusal: str = "") -> Draws:
+    """The generator for the event recorded at ``seq``, the game's ``roll``-th effective roll if
+    it draws (``roll`` may be a function, called only then): from the secret for a game with a
+    commitment (a :class:`Draws` refusing with ``refusal`` when the secret is not given), else
+    from the public seed and the seq."""
+    if not started.commitment:
+        return dice_rng(started.seed, seq)
+    if secret is None or refusal:
+        return Draws(refusal=refusal or "tabletape cannot roll for this game here")
+    if callable(roll):
+        return Draws(later=lambda: roll_seed(secret, roll()))
+    return secret_rng(secret, roll)
+
+
+def filled_fields(typed: Event, completed: Event) -> tuple[str, ...]:
+    """The fields ``complete`` filled in: left at their default when typed, changed since.
+
+    >>> from tabletape.ledger.events import Noted
+    >>> typed = Noted(text="x")
+    >>> filled_fields(typed, Noted(text="x", about=4)), filled_fields(typed, Noted(text="y"))
+    (('about',), ())
+    """
+    found = []
+    for field in msgspec.structs.fields(completed):
+        before, after = getattr(typed, field.name), getattr(completed, field.name)
+        if before != after and not field.required and before == field_default(field):
+            found.append(field.name)
+    return tuple(found)
+
+
+def field_default(field: msgspec.structs.FieldInfo) -> Any:
+    """The value an optional field takes when it is left out."""
+    if field.default_factory is not msgspec.NODEFAULT:
+        return field.default_factory()
+    return field.default
+
+
+def blanked(event: Event, fields: Sequence[str]) -> Event:
+    """``event`` with ``fields`` back at their defaults: the action as typed before tabletape
+    filled them (what an audit completes again to re-derive a roll)."""
+    defaults = {f.name: field_default(f) for f in msgspec.structs.fields(event)
+                if f.name in fields and not f.required}
+    return msgspec.structs.replace(event, **defaults)
+
+
+def drawn_draft(actor: str, typed: Event, completed: Event, rng: Draws,
+                roll: int | Callable[[], int]) -> tuple[str, Event]:
+    """The draft of a completed event: marked with its roll index (``roll``, or ``roll()``) and
+    filled fields when its completion drew from ``rng``."""
+    if not rng.count:
+        return actor, completed
+    index = roll() if callable(roll) else roll
+    return DrawnDraft(actor, completed, Drawn(roll=index, filled=filled_fields(typed, completed)))
 
 
 def split_list(value: Any, annotation: Any) -> Any:
@@ -571,31 +723,39 @@ class BotStuck(RuntimeError):
 
 
 def bot_game(
-    rules: Rules[Any], started: GameStarted, rng: random.Random, *, max_events: int = 100_000
+    rules: Rules[Any], started: GameStarted, rng: random.Random, *, max_events: int = 100_000,
+    secret: bytes | None = None,
 ) -> list[tuple[str, Event]]:
     """Let the game's bot play a whole game from ``started``; return the ``(actor, event)`` list.
 
     Every event is completed, checked and applied exactly as a recorded one would be (by
     ``apply`` alone for rules whose ``apply`` checks, as the fold does). Game-started
     is seq 1 in a log, so the n-th event here gets seq n + 1 and its dice match a ledger replay.
+    A game with a commitment draws from ``secret`` by roll index; events that drew are
+    :class:`~tabletape.ledger.events.DrawnDraft`\\s (the bot never undoes, so every roll counts),
+    and a game that ends is followed by the table's ``secret-revealed``.
     """
     state = rules.start(started)
     played: list[tuple[str, Event]] = []
-    seq = 2
+    seq, rolls = 2, 0
     while rules.result(state) is None:
         if len(played) >= max_events:
             raise BotStuck(f"{rules.name}: no result after {max_events} events")
         choice = rules.bot_action(state, rng)
         if choice is None:
             break
-        actor, event = choice
-        event = rules.complete(state, actor, event, dice_rng(started.seed, seq))
+        actor, typed = choice
+        draws = chance_rng(started, seq, rolls, secret)
+        event = rules.complete(state, actor, typed, draws)
         try:
             if not rules.apply_checks:  # else apply refuses what check does: one step
                 rules.check(state, actor, event)
             state = rules.apply(state, actor, event)
         except IllegalAction as error:
             raise BotStuck(f"{rules.name} bot chose {event!r} for {actor}: {error}") from None
-        played.append((actor, event))
+        played.append(drawn_draft(actor, typed, event, draws, rolls))
+        rolls += 1 if draws.count else 0
         seq += 1
+    if secret is not None and started.commitment and rules.result(state) is not None:
+        played.append((TABLE, SecretRevealed(secret=secret.hex())))
     return played

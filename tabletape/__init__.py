@@ -33,7 +33,8 @@ COMMAND_MODULES = (
 
 COMMAND_HOMES = {
     **dict.fromkeys(("games", "new", "record", "undo", "redo", "status", "log", "actions", "list",
-                     "verify", "repair", "demo", "play", "simulate"), "tabletape.replay.cli"),
+                     "verify", "repair", "demo", "play", "simulate", "reveal"),
+                   "tabletape.replay.cli"),
     **dict.fromkeys(("replay", "fork", "diff", "note", "audit"), "tabletape.replay.commands"),
     **dict.fromkeys(("sql", "sync", "stats", "export", "import"), "tabletape.queries.commands"),
     "plot": "tabletape.queries.plot",

@@ -35,6 +35,7 @@ COMMANDS: dict[str, CommandHelp] = {
                                     "defender=patrick"),
     "undo": CommandHelp("Record", "tabletape undo rs-k7pq"),
     "redo": CommandHelp("Record", "tabletape redo rs-k7pq"),
+    "reveal": CommandHelp("Record", "tabletape reveal rs-k7pq"),
     "play": CommandHelp("Record", "tabletape play rs-k7pq"),
     "status": CommandHelp("Record", "tabletape status rs-k7pq"),
     "actions": CommandHelp("Record", "tabletape actions rs-k7pq --json"),

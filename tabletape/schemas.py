@@ -166,12 +166,15 @@ def line_schema(rules: Rules[Any] | None) -> dict[str, Any]:
     properties["seq"]["minimum"] = 1
     properties["more"]["minimum"] = 1  # stored only when not 0
     properties["more"].pop("default", None)
+    drawn = defs.pop("Drawn")  # stored only when tabletape drew: never null
+    properties["drawn"] = {**drawn, "description": properties["drawn"]["description"]}
     properties["type"]["pattern"] = TAG_PATTERN
     properties["payload"] = {**properties["payload"], "type": "object"}
     properties["prev"]["description"] = "The previous line's hash (64 zeros for seq 1)."
     envelope["description"] = (
         "One line of a log (games/<game-id>.jsonl), its keys in the order seq, at, actor, type, "
-        "payload, prev, more (only when not 0), hash; hash is the SHA-256 of the line's bytes "
+        "payload, prev, drawn (only on an event whose chance tabletape drew), more (only when "
+        "not 0), hash; hash is the SHA-256 of the line's bytes "
         "without its own field, so it covers prev and chains the lines.")
     if rules is None:
         return {**envelope, "title": "A log line, any game"}

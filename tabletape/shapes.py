@@ -142,6 +142,13 @@ class UndoResult(Closed):
     status: Status
 
 
+class Revealed(Closed):
+    """``reveal --json``: the game whose dice secret is now in its log, and at which event."""
+
+    game: str
+    revealed_at: SEQ
+
+
 class RedoResult(StoredEvent):
     """``redo --json``: the new event, the seq of the action it records again, the game after."""
 
@@ -472,6 +479,7 @@ OUTPUTS: dict[str, Output] = {
                            "One JSON line per line of a batch"),
     "undo": Output(UndoResult, ("undo GAME --json",), "The action taken back"),
     "redo": Output(RedoResult, ("redo GAME --json",), "The action recorded again"),
+    "reveal": Output(Revealed, ("reveal GAME --json",), "The dice secret revealed"),
     "status": Output(Status, ("status GAME --json",), "The game now"),
     "status-picture": Output(GameFile, ("status GAME --picture FILE --json",),
                              "The board picture written"),

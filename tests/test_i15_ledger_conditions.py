@@ -128,7 +128,7 @@ def test_a_full_disk_leaves_no_half_made_catalog(ledger: tuple[Path, str], tmp_p
                               "cannot write the catalog", "the disk is full",
                               "the logs are untouched")
         assert "delete it" not in message
-        assert sorted(p.name for p in saved.iterdir()) == ["games"], command
+        assert sorted(p.name for p in saved.iterdir()) == ["games", "private"], command
         assert snapshot(saved / "games") == snapshot(root / "games")
         shutil.rmtree(saved)
         saved.mkdir()

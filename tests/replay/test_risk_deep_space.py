@@ -47,7 +47,8 @@ def test_bot_games_narrate_in_words(tmp_path_factory: pytest.TempPathFactory,
             if line.effective and line.seq > 1:
                 assert not line.sentences[0].startswith(f"{line.actor}: "), (game, line)
         wins = [line for line in lines if any("Bases and wins!" in s for s in line.sentences)]
-        assert len(wins) == 1 and wins[0].seq == lines[-1].seq, game
+        last = [line for line in lines if line.effective][-1]  # the reveal follows it
+        assert len(wins) == 1 and wins[0].seq == last.seq, game
 
 
 def test_a_deal_is_told_to_the_player_the_rules_dealt_to() -> None:

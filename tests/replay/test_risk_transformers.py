@@ -97,4 +97,5 @@ def test_bot_games_narrate_in_words(tmp_path_factory: pytest.TempPathFactory,
                 assert not line.sentences[0].startswith(f"{line.actor}: "), (game, line)
         ends = [line for line in lines if any(s.startswith("The game ends:")
                                               for s in line.sentences)]
-        assert len(ends) == 1 and ends[0].seq == lines[-1].seq, game
+        last = [line for line in lines if line.effective][-1]  # the reveal follows it
+        assert len(ends) == 1 and ends[0].seq == last.seq, game
