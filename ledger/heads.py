@@ -137,6 +137,8 @@ def parse_fingerprint(text: str) -> Fingerprint:
         raise BadFingerprint(f"'{shown}' has {len(chars)} characters after the seq, where a "
                              f"fingerprint has {CODE_CHARS} (three groups of four)")
     seq = int(seq_text)
+    if not mark and seq < 1:
+        raise BadFingerprint(f"'{shown}' names seq {seq}, where a game's events start at seq 1")
     if luhn_check(f"{seq}{chars[:-1]}") != chars[-1]:
         raise BadFingerprint(f"'{shown}' has a typo: its check character (the last) does not "
                              "match the others; compare it again with the one you noted")
@@ -282,11 +284,25 @@ def remember(ledger_root: Path, head: LedgerHead) -> bool:
 
 
 def find_remembered(ledger_root: Path, noted: Fingerprint) -> LedgerHead | None:
-    """The remembered ledger head with fingerprint ``noted``, if the history holds it."""
+    """The remembered ledger head with fingerprint ``noted``, if the history holds it.
+
+    Only an entry that proves itself counts: its games' heads must give its root, and its root
+    the fingerprint noted. The history sits in the ledger, where a cheater can edit it: an
+    entry whose games were changed to the rewritten logs' heads (keeping the noted fingerprint)
+    no longer gives that root, and is passed over as if it were not there."""
     for head in reversed(read_history(ledger_root)):
-        if parse_fingerprint(head.fingerprint) == noted:
+        if head.fingerprint == str(noted) and proves(head, noted):
             return head
     return None
+
+
+def proves(head: LedgerHead, noted: Fingerprint) -> bool:
+    """Whether ``head``'s games give its root, and its root the fingerprint ``noted``."""
+    try:
+        root = merkle_root({game: seen[1] for game, seen in head.games.items()})
+    except (TypeError, IndexError):
+        return False
+    return root == head.root and ledger_fingerprint(root, len(head.games)) == noted
 
 
 # -- signatures ----------------------------------------------------------------------------------

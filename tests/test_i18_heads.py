@@ -138,6 +138,7 @@ def test_one_character_mistyped_is_a_typo_not_another_head(seq: int, head_hash: 
     ("12:ABCD-EFGH", "has 8 characters"),
     ("12:ABCD-EFGH-JKMU", "holds U"),
     ("", "is not a fingerprint"),
+    ("0:F1W7-GY3R-F1WC", "events start at seq 1"),
 ])
 def test_a_bad_fingerprint_is_one_clear_message(store: Ledger, typed: str, words: str) -> None:
     game = tiny_game(store, 3)
@@ -349,6 +350,22 @@ def test_an_unknown_ledger_head_says_it_cannot_name_games(store: Ledger) -> None
     code, output = run("verify", "--all", "--head", "L9:0000-0000-000" + "0",
                        "--ledger", str(store.root))
     assert code in (1, 2) and "Traceback" not in output
+
+
+def test_a_doctored_history_does_not_make_a_rewritten_ledger_pass(store: Ledger) -> None:
+    """The history sits in the ledger: a cheater who rewrites a game and then writes its new
+    head into the remembered entry (keeping the fingerprint people noted) is still caught."""
+    games = [tiny_game(store, 6, game_id=f"ty-g{n}") for n in range(3)]
+    code, output = run("head", "--all", "--ledger", str(store.root), "--json")
+    noted = json.loads(output)["fingerprint"]
+    rewrite(store, games[1], keep=6, rename=("olga", "olgb"))
+    history = store.root / "private" / "ledger-heads.jsonl"
+    entry = json.loads(history.read_bytes().splitlines()[-1])
+    entry["games"][games[1]] = [6, lines_of(store, games[1])[-1].split(b'"hash":"')[1][:64]
+                                .decode()]
+    history.write_text(json.dumps(entry) + "\n")
+    code, output = run("verify", "--all", "--head", noted, "--ledger", str(store.root))
+    assert code == 1 and "history does not hold it" in said(output), output
 
 
 def test_merkle_root_depends_on_every_game() -> None:
