@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import time
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 
@@ -29,6 +31,7 @@ __all__ = [
     "GENESIS_HASH",
     "Record",
     "decode_line",
+    "decoded_lines",
     "encode_body",
     "encode_payload",
     "line_body",
@@ -160,3 +163,33 @@ def body_hash_matches(line: bytes) -> bool:
         return False
     stated = line[-66:-2]
     return hashlib.sha256(line_body(line)).hexdigest().encode() == stated
+
+
+Decoded = TypeVar("Decoded")
+
+
+def decoded_lines(path: Path, decoder: msgspec.json.Decoder[Decoded]) -> list[Decoded]:
+    """The lines of the JSON Lines file ``path`` that ``decoder`` takes, in order: a line that
+    does not decode (a write cut short, a hand edit) is passed over, and a file that is missing
+    or cannot be read gives none. For side files a person may lose or edit (receipts, a
+    ledger's head history), never for logs, which are verified whole.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "n.jsonl").write_bytes(b'1\\n{oops\\n3\\n')
+    >>> decoded_lines(folder / "n.jsonl", msgspec.json.Decoder(int))
+    [1, 3]
+    >>> decoded_lines(folder / "gone.jsonl", msgspec.json.Decoder(int))
+    []
+    """
+    try:
+        lines = path.read_bytes().splitlines()
+    except OSError:
+        return []
+    kept = []
+    for line in lines:
+        try:
+            kept.append(decoder.decode(line))
+        except msgspec.DecodeError:
+            continue
+    return kept

@@ -33,7 +33,7 @@ from typing import Literal
 
 import msgspec
 
-from tabletape.ledger.codec import Record, utc_stamp
+from tabletape.ledger.codec import Record, decoded_lines, utc_stamp
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.ledger.events import GameStarted, Signed
 from tabletape.ledger.store import Ledger, LedgerError
@@ -250,17 +250,7 @@ _history_decoder = msgspec.json.Decoder(LedgerHead)
 
 def read_history(ledger_root: Path) -> list[LedgerHead]:
     """The ledger heads remembered, oldest first (lines that do not decode are skipped)."""
-    try:
-        lines = history_path(ledger_root).read_bytes().splitlines()
-    except OSError:
-        return []
-    kept = []
-    for line in lines:
-        try:
-            kept.append(_history_decoder.decode(line))
-        except msgspec.DecodeError:
-            continue
-    return kept
+    return decoded_lines(history_path(ledger_root), _history_decoder)
 
 
 def remember(ledger_root: Path, head: LedgerHead) -> bool:

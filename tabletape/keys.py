@@ -30,6 +30,7 @@ from pathlib import Path
 import msgspec
 
 from tabletape.ledger import Ledger
+from tabletape.ledger.codec import decoded_lines
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.ledger.heads import Receipt, key_fingerprint, registry, signed_bytes
 from tabletape.ledger.store import LedgerError
@@ -227,14 +228,4 @@ _receipt_decoder = msgspec.json.Decoder(Receipt)
 def read_receipts(key_dir: Path) -> list[Receipt]:
     """The receipts kept in ``key_dir`` (none when it has none or cannot be read; a line that
     does not decode is skipped)."""
-    try:
-        lines = receipts_path(key_dir).read_bytes().splitlines()
-    except OSError:
-        return []
-    receipts = []
-    for line in lines:
-        try:
-            receipts.append(_receipt_decoder.decode(line))
-        except msgspec.DecodeError:
-            continue
-    return receipts
+    return decoded_lines(receipts_path(key_dir), _receipt_decoder)
