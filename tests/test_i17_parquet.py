@@ -14,13 +14,13 @@ import duckdb
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 import tabletape
 from tabletape.ledger import Ledger
 from tabletape.queries import parquet
 from tabletape.queries.catalog import catalog_path, opened
 from tabletape.queries.schema import CATALOG_VERSION
+from tests.cli import run, said
 from tests.queries.conftest import bot_games, record, start_game
 from tests.tinygame import Rolled
 
@@ -28,11 +28,6 @@ BIG_SEED = 2**62 + 1
 """19 digits: a DOUBLE would round it."""
 LARGEST = 2**63 - 1
 FEBRUARY = datetime(2026, 2, 15, 9, 30, 15, 123456, tzinfo=UTC)
-
-
-def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(tabletape.build_app(), list(args), env=env)
-    return result.exit_code, result.output
 
 
 @pytest.fixture
@@ -44,11 +39,6 @@ def league(tmp_path: Path) -> Ledger:
     start_game(ledger, "tiny", ("ann",), seed=LARGEST, game_id="ty-feb", at=FEBRUARY)
     bot_games(ledger, "risk-strike", 2)
     return ledger
-
-
-def said(output: str) -> str:
-    """A message as one line (rich wraps it to the terminal's width)."""
-    return " ".join(output.split())
 
 
 def export(ledger: Ledger, folder: Path) -> dict[str, Any]:

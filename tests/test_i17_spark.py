@@ -19,28 +19,18 @@ from typing import Any
 import duckdb
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
-import tabletape
 from tabletape.ledger import Ledger
 from tabletape.queries import parquet, spark_job
 from tabletape.queries.catalog import catalog_path, opened, sync
 from tabletape.replay.simulate import simulate
+from tests.cli import run, said
 from tests.queries.conftest import bot_games
 
 KINDS = ("risk-strike", "risk-deep-space", "risk-transformers", "marvel-united")
 SIMULATED = 40
 """Simulated games of each kind (the bots' whole games; a few hundred in all)."""
 DAMAGED = "rs-bad"
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(tabletape.build_app(), list(args))
-    return result.exit_code, result.output
-
-
-def said(output: str) -> str:
-    return " ".join(output.split())
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,7 @@ import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-import tabletape
 from tabletape.ledger import GameStarted, Ledger, Noted
 from tabletape.ledger.codec import GENESIS_HASH, decode_line, sealed_record
 from tabletape.ledger.heads import (
@@ -27,20 +25,8 @@ from tabletape.ledger.heads import (
     merkle_root,
     parse_fingerprint,
 )
+from tests.cli import run, said
 from tests.tinygame import Added
-
-APP = tabletape.build_app()
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(APP, list(args))
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.output
-
-
-def said(output: str) -> str:
-    return " ".join(output.split())
 
 
 @pytest.fixture(autouse=True)

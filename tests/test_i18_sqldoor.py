@@ -15,14 +15,11 @@ import duckdb
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-import tabletape
 from tabletape.ledger import Ledger
 from tabletape.queries.database import door_refusal, folder_prefix, query_door
+from tests.cli import run, said
 from tests.queries.conftest import bot_games
-
-APP = tabletape.build_app()
 
 
 @pytest.fixture(scope="module")
@@ -48,18 +45,6 @@ def outside(tmp_path_factory: pytest.TempPathFactory) -> Path:
         con.execute(f"COPY (SELECT 42 AS secret) TO '{folder / 'secret.parquet'}'")
     (folder / "secret.csv").write_text("secret\n42\n")
     return folder
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(APP, list(args))
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.output
-
-
-def said(output: str) -> str:
-    """A message as one line (rich wraps it to the terminal's width)."""
-    return " ".join(output.split())
 
 
 def refused(code: int, output: str, *words: str) -> None:
