@@ -22,6 +22,8 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from tabletape.ledger import Record, event_type
+from tabletape.ledger.events import Event, SecretRevealed, Signed
+from tabletape.ledger.heads import fingerprint, key_fingerprint
 from tabletape.replay.fold import (
     Folded,
     action_text,
@@ -379,6 +381,21 @@ def unverified_cell(record: Record, problem: str) -> Text:
     return text
 
 
+def table_record_text(event: Event) -> str:
+    """How ``log`` shows what the table (not a player's action) recorded, or ``""``: a
+    signature by who vouched for which head, a reveal without its 64 hex digits.
+
+    >>> table_record_text(SecretRevealed(secret="ab" * 32))
+    'secret-revealed: the dice secret is public (audit re-derives every roll)'
+    """
+    if isinstance(event, Signed):
+        return (f"sign: {event.signer} vouched for seq {event.seq} "
+                f"({fingerprint(event.seq, event.hash)}, key {key_fingerprint(event.public_key)})")
+    if isinstance(event, SecretRevealed):
+        return "secret-revealed: the dice secret is public (audit re-derives every roll)"
+    return ""
+
+
 def log_cell(folded: Folded, record: Record, repeats: Mapping[int, int] | None = None
              ) -> tuple[Text]:
     """A record's action cell; ``repeats`` maps each redo's seq to the seq it records again."""
@@ -386,7 +403,7 @@ def log_cell(folded: Folded, record: Record, repeats: Mapping[int, int] | None =
     if record.type == "game-started":
         text = Text(f"start {folded.rules.title}: {', '.join(folded.started.players)}")
     else:
-        text = Text(action_text(event))
+        text = Text(table_record_text(event) or action_text(event))
     if record.seq in folded.retracted:
         text.stylize("strike dim")
         text.append(f"  (undone at {folded.retracted[record.seq].seq})", style="italic dim")

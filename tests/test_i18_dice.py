@@ -153,6 +153,9 @@ def test_reveal_an_abandoned_game_then_tabletape_rolls_no_more(cli: Cli) -> None
     game = new_game(cli)
     recorded(cli, game, "roll")
     assert cli.json("reveal", game) == {"game": game, "revealed_at": 3}
+    shown = cli("log", game, "--last", "1").output
+    assert "secret-revealed: the dice secret is public" in shown
+    assert secret_of(cli, game).hex()[:16] not in shown  # 64 hex digits are for audit, not people
     message = fails(cli, 1, "record", game, "roll", game=game)
     assert "revealed" in message and "enter them" in message
     recorded(cli, game, "roll", "dice=4")  # dice rolled at the table still go in

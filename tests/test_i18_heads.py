@@ -212,6 +212,9 @@ def test_sign_then_verify_names_who_vouched(store: Ledger, key_dir: Path) -> Non
     assert json.loads(status[1])["seq"] == 9  # the signature changes nothing in the game
     code, output = run("key", "list", "--json")
     assert [k["name"] for k in json.loads(output)] == ["olga"]
+    code, output = run("log", game, "--ledger", str(store.root), "--last", "1")
+    assert code == 0 and f"sign: olga vouched for seq 8 ({signed['fingerprint']}" in said(output)
+    assert "public_key=" not in output  # people read who vouched, not hex
 
 
 def test_signatures_catch_a_truncation_and_a_rewrite(store: Ledger, tmp_path: Path) -> None:
