@@ -24,6 +24,7 @@ import duckdb
 import msgspec
 
 from tabletape.ledger import Ledger, Record
+from tabletape.ledger.events import Drawn
 from tabletape.queries.database import (
     CATALOG_FILE,
     STAMP,
@@ -80,6 +81,14 @@ class CatalogRebuiltWarning(UserWarning):
     """The catalog was made by another catalog version and was rebuilt from the logs."""
 
 
+def drawn_column(con: duckdb.DuckDBPyConnection, table: str) -> str:
+    """The ``drawn`` marks as text, or NULLs for tables written before catalog version 8 (an
+    old Parquet export read back): their rolls then read as entered."""
+    columns = {name for (name,) in con.execute(f"SELECT column_name FROM (DESCRIBE {table})"
+                                               ).fetchall()}
+    return "CAST(drawn AS VARCHAR)" if "drawn" in columns else "NULL"
+
+
 def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Record]:
     """The records of ``game`` rebuilt from its ``events`` rows (for games only in a catalog).
 
@@ -92,13 +101,15 @@ def records_from_catalog(con: duckdb.DuckDBPyConnection, game: str) -> list[Reco
     ).fetchall() != [(0,)] else "events"  # a catalog, or tables read back from its export
     rows = con.execute(
         f"SELECT seq, strftime(recorded_at, '{STAMP}'), actor, type, CAST(payload AS VARCHAR), "
-        f"prev, hash FROM {table} WHERE game = ? ORDER BY seq", [game]
+        f"{drawn_column(con, table)}, prev, hash FROM {table} WHERE game = ? ORDER BY seq",
+        [game]
     ).fetchall()
     if not rows:
         raise CatalogError(f"the catalog has no events of game '{game}'")
     return [Record(seq=seq, at=at, actor=actor, type=type_, payload=msgspec.Raw(payload.encode()),
+                   drawn=msgspec.json.decode(drawn, type=Drawn) if drawn else None,
                    prev=prev, hash=hash_)
-            for seq, at, actor, type_, payload, prev, hash_ in rows]
+            for seq, at, actor, type_, payload, drawn, prev, hash_ in rows]
 
 
 __all__ = [

@@ -29,6 +29,7 @@ import msgspec
 
 from tabletape.ledger import Head, Ledger, LedgerError, LogFile, Rewritten, Snapshot
 from tabletape.ledger.codec import Record
+from tabletape.ledger.events import Drawn
 from tabletape.queries.database import (
     STAMP,
     CatalogError,
@@ -98,7 +99,7 @@ def gc_paused() -> Iterator[None]:
 EVENT_ROWS = Schema("_event_rows", (
     *POSITIONS.columns[:4], Column("actor", "VARCHAR"), Column("type", "VARCHAR"),
     Column("recorded_at", "VARCHAR"), *POSITIONS.columns[4:], Column("payload", "VARCHAR"),
-    Column("prev", "VARCHAR"), Column("hash", "VARCHAR"),
+    Column("drawn", "VARCHAR"), Column("prev", "VARCHAR"), Column("hash", "VARCHAR"),
 ), "The ``events`` rows of a chunk as the fold writes them (time and payload as text).")
 """The fold's positions of each event joined with its verified record (never stored)."""
 
@@ -106,7 +107,8 @@ EVENT_ROWS = Schema("_event_rows", (
 def events_sql(source: str) -> str:
     """A SELECT of ``events`` rows, in the stored table's order, from ``EVENT_ROWS`` rows."""
     names = [c.name for c in EVENTS.all_columns()]
-    typed = {"recorded_at": f"strptime(recorded_at, '{STAMP}')", "payload": "payload::JSON"}
+    typed = {"recorded_at": f"strptime(recorded_at, '{STAMP}')", "payload": "payload::JSON",
+             "drawn": "drawn::JSON"}
     return ("SELECT " + ", ".join(f"{typed.get(n, quote(n))} AS {quote(n)}" for n in names)
             + f" FROM ({source})")
 
@@ -266,8 +268,17 @@ def event_columns(positions: Sequence[tuple[Any, ...]] | Columns, records: Seque
         list(seqs), list(turns), list(rounds), list(phases),
         [r.actor for r in chosen], [r.type for r in chosen], [r.at for r in chosen],
         list(retracted), list(effective), [bytes(r.payload).decode() for r in chosen],
-        [r.prev for r in chosen], [r.hash for r in chosen],
+        [drawn_text(r.drawn) for r in chosen], [r.prev for r in chosen], [r.hash for r in chosen],
     ))
+
+
+def drawn_text(drawn: Drawn | None) -> str | None:
+    """A record's ``drawn`` mark as the catalog's JSON text (None: the table entered it all).
+
+    >>> drawn_text(Drawn(roll=3, filled=("attacker",))), drawn_text(None)
+    ('{"roll":3,"filled":["attacker"]}', None)
+    """
+    return None if drawn is None else msgspec.json.encode(drawn).decode()
 
 
 def write_tables(columns: dict[str, tuple[Schema, list[list[Any]]]], scratch: Path, index: int,

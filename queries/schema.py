@@ -30,7 +30,7 @@ from tabletape.queries.projections import (
 )
 from tabletape.rules.kernel import registered
 
-CATALOG_VERSION = "7"
+CATALOG_VERSION = "8"
 """Bump when the core tables change: catalogs of another version are rebuilt from scratch.
 
 2: only verified logs are loaded (catalogs of version 1 may hold rows of changed logs).
@@ -45,6 +45,8 @@ leave simulated games out unless asked; ``battles.battle`` (id in the game); ``d
 6: game identities: ``games.uid`` (the handle stays ``game``).
 7: ``heads_seen``, every head a sync loaded (kept through a rebuild for a new version; a log
 that no longer holds the latest head seen of it is left out and named).
+8: ``events.drawn``, tabletape's mark on an event whose dice it drew (``{"roll", "filled"}``),
+so SQL tells derived dice from entered ones and a game rebuilt from the catalog audits alike.
 """
 
 HEADS_SEEN_DDL = (f"CREATE TABLE IF NOT EXISTS {HEADS_SEEN} (game VARCHAR, seq BIGINT, "
@@ -120,6 +122,9 @@ EVENTS = Schema("events", (
     Column("effective", "BOOLEAN", "Applied by the fold (false for game-started, undo, note, "
                                     "retracted)."),
     Column("payload", "JSON", "The event's fields as stored."),
+    Column("drawn", "JSON", "tabletape's mark on an event whose dice it drew: ``{\"roll\": its "
+                            "index among the game's effective rolls, \"filled\": the fields it "
+                            "filled in}``; NULL when the table entered everything."),
     Column("prev", "VARCHAR"),
     Column("hash", "VARCHAR"),
 ), "Every stored event of every game.")

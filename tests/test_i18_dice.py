@@ -131,6 +131,22 @@ def test_entered_dice_do_not_take_a_roll_index(cli: Cli) -> None:
     assert records[2].drawn.roll == 0 and records[2].drawn.filled == ("dice",)
 
 
+def test_the_catalog_tells_derived_dice_from_entered_and_keeps_the_marks(cli: Cli) -> None:
+    """README, Tables: ``events.drawn`` is tabletape's mark; a game rebuilt from the catalog
+    carries the same marks as its log."""
+    from tabletape.queries import connect, records_from_catalog
+
+    game = new_game(cli)
+    recorded(cli, game, "roll", "dice=6")
+    recorded(cli, game, "roll")
+    with connect(cli.root) as con:
+        rows = con.execute("SELECT seq, CAST(drawn AS VARCHAR) FROM events WHERE game = ? AND "
+                           "type = 'roll' ORDER BY seq", [game]).fetchall()
+        rebuilt = records_from_catalog(con, game)
+    assert rows == [(2, None), (3, '{"roll":0,"filled":["dice"]}')]
+    assert [r.drawn for r in rebuilt] == [r.drawn for r in Ledger(cli.root).records(game)]
+
+
 def test_the_game_end_reveals_the_secret_and_audit_re_derives_every_roll(cli: Cli) -> None:
     game = new_game(cli, target=12)
     while True:
