@@ -501,13 +501,11 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
     """``verify`` of one game: chain, signatures, fork point, and the ``noted`` head if given."""
     from tabletape.ledger.store import trusted
 
-    verification = ledger.verify(game)
-    records: list[Record] = []
-    if verification.events:
-        try:
-            records = trusted(*ledger.salvage(game))
-        except (LedgerError, OSError):
-            records = []
+    try:
+        salvaged, verification = ledger.salvage(game)  # one read: the records and the verdict
+    except (LedgerError, OSError):
+        salvaged, verification = [], ledger.verify(game)  # says why it cannot be read
+    records = trusted(salvaged, verification)
     vouches = check_signatures(records, registered)
     vouches += check_receipts(records, receipts_of(records, game, receipts), vouches)
     fork = fork_of(ledger, records)
