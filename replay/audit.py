@@ -38,8 +38,15 @@ from rich.text import Text
 from tabletape.ledger import Ledger, Record, Verification
 from tabletape.ledger.heads import fork_of
 from tabletape.replay.fairness import chi_square_uniform
-from tabletape.replay.fairplay import UNDONE_ROLLS, FairPlay, FairPlayCheck
-from tabletape.replay.fold import RefusedEvent, action_text, redo_walk
+from tabletape.replay.fairplay import (
+    UNDONE_ROLLS,
+    FairPlay,
+    FairPlayCheck,
+    RetractedRoll,
+    Roll,
+    TypedOver,
+)
+from tabletape.replay.fold import UNDOABLE_SKIP, RefusedEvent, action_text, redo_walk
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
 from tabletape.rules.kernel import UnknownGame, game_part, plural
 
@@ -118,6 +125,8 @@ class AuditReport(msgspec.Struct, kw_only=True):
     fair_play: FairPlay | None = None
     """Where each roll's dice came from and whether tabletape's re-derive (None when the rules
     check could not start)."""
+    simulated: bool = False
+    """A game ``simulate`` played: its entered dice were typed by the bots, not at a table."""
     fork: str = ""
     """Why a fork's recorded fork point is no longer its parent's (the parent rewritten or cut
     short since), or "" (no fork, or its parent is not in the ledger)."""
@@ -125,6 +134,46 @@ class AuditReport(msgspec.Struct, kw_only=True):
     """One line per failure; empty when the game is clean."""
     warnings: list[str] = []
     """What an auditor should look at that is no failure (players who undid many rolls)."""
+
+
+class Timeline:
+    """The state each event was recorded in, retracted events included.
+
+    The fold skips a retracted event, so its visit's ``before`` is the state without it and
+    without the retracted events just before it (a battle undone together with its roll is not in
+    that state, and the roll's dice belong to nobody). The table did not skip them when it
+    recorded them: this replays each retracted event on the state it was recorded in, and an undo
+    puts back the state from before the event it retracts."""
+
+    def __init__(self, info: GameInfo) -> None:
+        self.rules, self.retracted = info.rules, info.retracted
+        self.state: Any = info.start_state
+        self.before: dict[int, Any] = {}
+        """Retracted seq -> the state it was recorded in, until its undo comes."""
+
+    def recorded(self, visit: Visit) -> Visit:
+        """``visit`` with ``before`` and ``after`` as they were when it was recorded."""
+        record = visit.record
+        if record.type == "undo":
+            undone = getattr(visit.event, "seq", None)
+            if undone in self.before:
+                self.state = self.before.pop(undone)
+            if not self.before:
+                self.state = visit.before
+            return visit
+        if record.type in UNDOABLE_SKIP:
+            return visit
+        if not self.before and record.seq not in self.retracted:
+            self.state = visit.after  # nothing pending: the fold's state is the recorded one
+            return visit
+        before = self.state
+        if record.seq in self.retracted:
+            self.before[record.seq] = before
+        try:
+            self.state = self.rules.apply(before, record.actor, visit.event)
+        except Exception:  # the rules check reports an event that does not apply
+            self.state = before
+        return msgspec.structs.replace(visit, before=before, after=self.state)
 
 
 class AuditVisitor(Visitor):
@@ -149,6 +198,7 @@ class AuditVisitor(Visitor):
         self.conserve = game_part(info.rules.name, "conservation")
         self.dice = game_part(info.rules.name, "dice")
         self.fair = FairPlayCheck(info, self.dice, self.undone_rolls)
+        self.timeline = Timeline(info)
         self.check_conservation(1, info.start_state)
 
     def visit_event(self, visit: Visit) -> None:
@@ -160,7 +210,7 @@ class AuditVisitor(Visitor):
         if record.seq in self.info.retracted:
             self.note_retraction(visit)
         if self.fair is not None:
-            self.fair.visit(visit)
+            self.fair.visit(self.timeline.recorded(visit))
         if visit.effective:
             self.check_conservation(record.seq, visit.after)
             self.count_dice(visit)
@@ -291,6 +341,7 @@ def audit_records(report: AuditReport, game: str, records: list[Record],
                                                "the rules check stopped here"))
     info = getattr(visitor, "info", None)
     report.kind = info.rules.name if info is not None else ""
+    report.simulated = info is not None and info.started.simulated
     report.checked_events = visitor.last_seq
     report.refused = visitor.refused
     report.times = visitor.times
@@ -306,7 +357,9 @@ def audit_records(report: AuditReport, game: str, records: list[Record],
         ended = (info.rules.result(visitor.last_state) if visitor.last_state is not None
                  else None)
         report.fair_play = visitor.fair.finish(ended)
-        report.warnings = list(report.fair_play.flagged)
+        fair = report.fair_play
+        report.warnings = ([flag.words() for flag in fair.flagged]
+                           + [typed.words() for typed in fair.typed_over])
 
 
 def with_redos(game: str, rules: Any, records: list[Record], undone: list[Undone]
@@ -441,42 +494,133 @@ def dice_section(report: AuditReport) -> RenderableType:
 
 
 def fair_play_section(report: AuditReport) -> RenderableType:
-    """Where the dice came from: the scheme, the commitment, entered and derived rolls, the
-    rolls that do not re-derive, retracted rolls and flagged players."""
+    """Where the dice came from: the scheme, the commitment, each roll derived or entered (and
+    its check), why some are not checked, the rolls that do not re-derive, retracted rolls and
+    the warnings."""
     fair = report.fair_play
     if fair is None:
         return Text("· fair play: not checked (the rules check did not start)")
-    counts = (f"{fair.derived} roll(s) derived by tabletape ({fair.rederived} re-derived), "
-              f"{fair.entered} entered at the table")
+    lines: list[RenderableType] = [Text.from_markup(fair_play_head(report, fair))]
+    if fair.rolls:
+        lines.append(rolls_table(report, fair))
+    lines += [Text(f"  {note}", style="dim") for note in fair.notes]
+    lines += [Text(f"  ✗ {problem}", style="bold red") for problem in fair.problems]
+    if fair.retracted_rolls:
+        lines.append(retracted_rolls_table(fair))
+    lines += [Text(f"  ⚠ {warning}", style="yellow") for warning in report.warnings]
+    return Group(*lines)
+
+
+def fair_play_head(report: AuditReport, fair: FairPlay) -> str:
+    """The fair-play line: the scheme and the commitment, then how many rolls of each kind."""
     if fair.scheme != "committed":
-        head = f"· fair play: [yellow]public seed[/] (dice anyone could foresee); {counts}"
+        head = "· fair play: [yellow]public seed[/] (dice anyone could foresee)"
     elif fair.revealed_at is None:
-        head = f"· fair play: secret committed, not revealed yet; {counts}"
+        head = "· fair play: secret committed, not revealed yet"
     else:
         matches = ("matches the commitment" if fair.commitment_ok
                    else "[bold red]does NOT match the commitment[/]")
         head = (f"{mark(not fair.problems)} fair play: secret revealed at seq "
-                f"{fair.revealed_at}, {matches}; {counts}")
-    lines: list[RenderableType] = [Text.from_markup(head)]
-    if any(row.provenance == "unmarked" for row in fair.rolls):
-        lines.append(Text("  a log from before tabletape marked its rolls: entered and derived "
-                          "dice cannot be told apart", style="dim"))
-    lines += [Text(f"  ✗ {problem}", style="bold red") for problem in fair.problems]
-    if fair.retracted_rolls:
-        table = Table(box=box.SIMPLE_HEAD, title=f"  retracted rolls: {len(fair.retracted_rolls)}",
-                      title_justify="left")
-        for column in ("seq", "who rolled", "roll retracted", "dice", "undo seq", "by",
-                       "then (same index)"):
-            table.add_column(column)
-        for row in fair.retracted_rolls:
-            then = (f"{row.then_seq} {row.then_actor}: {row.then_action}" if row.then_seq
-                    else "")
-            table.add_row(str(row.seq), row.actor, row.action, row.provenance,
-                          str(row.undone_at), row.by, then)
-        lines.append(table)
-    lines += [Text(f"  ⚠ {flag}: an auditor may ask why (--undone-rolls N sets the limit)",
-                   style="yellow") for flag in fair.flagged]
-    return Group(*lines)
+                f"{fair.revealed_at}, {matches}")
+    return f"{head}; {roll_counts(report, fair)}"
+
+
+def roll_counts(report: AuditReport, fair: FairPlay) -> str:
+    """``3 rolls: 2 derived by tabletape (1 re-derived, 1 awaiting reveal), 1 entered …``."""
+    if not fair.rolls:
+        return "no rolls"
+    checks = Counter(row.check for row in fair.rolls if row.provenance == "derived")
+    said = ", ".join(f"{n} {check}" for check, n in sorted(checks.items()) if check)
+    parts = [f"{fair.derived} derived by tabletape" + (f" ({said})" if said else "")
+             ] if fair.derived else []
+    parts += [f"{fair.entered} {entered_words(report)}"] if fair.entered else []
+    unmarked = len(fair.rolls) - fair.derived - fair.entered
+    parts += [f"{unmarked} unmarked"] if unmarked else []
+    return f"{plural(len(fair.rolls), 'roll')}: {', '.join(parts)}"
+
+
+def entered_words(report: AuditReport) -> str:
+    """Who typed the entered dice: the bots of a simulated game, else the table."""
+    return "entered by the bots" if report.simulated else "entered at the table"
+
+
+CHECK_STYLES = {"re-derived": "green", "awaiting reveal": "dim"}
+"""How a derived roll's check is shown (not checked: yellow; does not re-derive: red)."""
+
+
+def rolls_table(report: AuditReport, fair: FairPlay) -> Table:
+    """Every roll marked derived or entered, with the fields tabletape filled and its check.
+
+    Rolls in a row that share their mark, filled fields and check make one line (``12–40``,
+    ``15 rolls``): a 100-roll game read whole is one line for its hundred re-derived rolls, and
+    what stands out (an undone roll, a typed one among derived ones, a failed check) stands alone
+    on its line. ``--json`` lists each roll."""
+    table = Table(box=box.SIMPLE_HEAD, title="  rolls", title_justify="left", pad_edge=False)
+    undone = any(row.retracted for row in fair.rolls)  # a column only when needed
+    for column in ("seq", "who", "action", "dice", "filled", "check",
+                   *(["undone"] if undone else [])):
+        table.add_column(column, justify="right" if column == "seq" else "left",
+                         no_wrap=column in ("seq", "dice"))
+    undone_at = {row.seq: row.undone_at for row in fair.retracted_rolls}
+    for run in roll_runs(fair.rolls):
+        first, last = run[0], run[-1]
+        seq = str(first.seq) if len(run) == 1 else f"{first.seq}–{last.seq}"
+        who = ", ".join(dict.fromkeys(row.actor for row in run))
+        action = first.action if len(run) == 1 else (
+            f"{plural(len(run), 'roll')}: "
+            + ", ".join(dict.fromkeys(row.action.split(" ", 1)[0] for row in run)))
+        table.add_row(seq, who, action, roll_mark(report, first.provenance),
+                      ", ".join(first.filled), check_cell(first),
+                      *([f"at {undone_at[first.seq]}" if first.retracted else ""] if undone
+                        else []))
+    return table
+
+
+def roll_runs(rolls: list[Roll]) -> list[list[Roll]]:
+    """``rolls`` in runs of neighbours with the same mark, filled fields and check (a retracted
+    roll is a run of its own)."""
+    def key(row: Roll) -> tuple[Any, ...]:
+        return (row.seq,) if row.retracted else (row.provenance, tuple(row.filled), row.check)
+
+    return [list(run) for _, run in itertools.groupby(rolls, key)]
+
+
+def roll_mark(report: AuditReport, provenance: str) -> str:
+    if provenance == "entered" and report.simulated:
+        return "entered (bots)"
+    return provenance
+
+
+def check_cell(row: Roll) -> Text:
+    if row.provenance != "derived":
+        return Text("–", style="dim")  # typed dice: nothing to re-derive
+    if row.check.startswith("does not"):
+        return Text(row.check, style="bold red")
+    return Text(row.check, style=CHECK_STYLES.get(row.check, "yellow"))
+
+
+def retracted_rolls_table(fair: FairPlay) -> Table:
+    """Each retracted roll: who rolled, what, the undo, and what came after (the same dice
+    used again, or typed dice instead)."""
+    table = Table(box=box.SIMPLE_HEAD, title=f"  retracted rolls: {len(fair.retracted_rolls)}",
+                  title_justify="left", pad_edge=False)
+    for column in ("seq", "who rolled", "roll retracted", "dice", "undo seq", "by", "then"):
+        table.add_column(column)
+    typed = {row.seq: row for row in fair.typed_over}
+    for row in fair.retracted_rolls:
+        table.add_row(str(row.seq), row.actor, row.action, row.provenance,
+                      str(row.undone_at), row.by, then_cell(row, typed.get(row.seq)))
+    return table
+
+
+def then_cell(row: RetractedRoll, typed: TypedOver | None) -> Text:
+    """What came after a retracted roll: its dice again (the same index), or typed dice."""
+    if typed is not None:
+        return Text(f"{typed.typed_seq} {typed.typed_actor} typed: {typed.typed_action}",
+                    style="bold yellow")
+    if row.then_seq:
+        return Text(f"{row.then_seq} {row.then_actor} (same dice): {row.then_action}")
+    return Text("")
 
 
 def audits_view(reports: Sequence[AuditReport]) -> RenderableType:

@@ -14,7 +14,9 @@ Read with one walk of the log (fed by :class:`tabletape.replay.audit.AuditVisito
   retracted by then;
 * **retracted rolls**: who rolled, what was retracted, by whom, and the roll that took its index
   after (the same dice, used for what); a player whose rolls were undone more than
-  :data:`UNDONE_ROLLS` times is flagged.
+  :data:`UNDONE_ROLLS` times is flagged (the table is no player: its roll-offs are listed, not
+  counted), and so is a roll of tabletape's undone and replaced by typed dice before tabletape
+  drew again.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from typing import Any
 
 import msgspec
 
-from tabletape.ledger import Record
+from tabletape.ledger import TABLE, Record
 from tabletape.ledger.events import SecretRevealed
 from tabletape.replay.fold import UNDOABLE_SKIP, action_text
 from tabletape.replay.visitor import GameInfo, Visit
-from tabletape.rules.kernel import blanked, chance_rng, commitment
+from tabletape.rules.kernel import blanked, chance_rng, commitment, plural
 
 UNDONE_ROLLS = 2
 """Marked default (no rulebook gives one): a table mis-records a roll now and then, so more than
@@ -71,6 +73,39 @@ class RetractedRoll(msgspec.Struct, frozen=True, kw_only=True):
     then_action: str = ""
 
 
+class UndoneFlag(msgspec.Struct, frozen=True, kw_only=True):
+    """A player whose rolls were undone more often than the limit."""
+
+    player: str
+    undone: int
+    """How many of the player's rolls an undo took back."""
+    limit: int
+
+    def words(self) -> str:
+        return (f"{self.player}: {plural(self.undone, 'roll')} undone (more than {self.limit}): "
+                "an auditor may ask why (--undone-rolls N sets the limit)")
+
+
+class TypedOver(msgspec.Struct, frozen=True, kw_only=True):
+    """A roll tabletape drew, undone, and typed dice recorded for the same action before
+    tabletape drew again (its dice seen, then others entered instead)."""
+
+    seq: int
+    actor: str
+    """Who tabletape rolled for."""
+    undone_at: int
+    by: str
+    typed_seq: int
+    typed_actor: str
+    typed_action: str
+
+    def words(self) -> str:
+        return (f"{self.actor}'s roll at seq {self.seq} (tabletape's dice) was undone by "
+                f"{self.by} at seq {self.undone_at}, then {self.typed_actor} typed other dice "
+                f"at seq {self.typed_seq} ({self.typed_action}): its dice were seen, then "
+                "replaced")
+
+
 class FairPlay(msgspec.Struct, kw_only=True):
     """The fair-play part of ``audit --json``."""
 
@@ -87,8 +122,10 @@ class FairPlay(msgspec.Struct, kw_only=True):
     rolls: list[Roll] = []
     retracted_rolls: list[RetractedRoll] = []
     undone_rolls_limit: int = UNDONE_ROLLS
-    flagged: list[str] = []
+    flagged: list[UndoneFlag] = []
     """Players whose rolls were undone more than ``undone_rolls_limit`` times (warnings)."""
+    typed_over: list[TypedOver] = []
+    """Rolls of tabletape's undone and replaced by typed dice (warnings)."""
     problems: list[str] = []
     """Failures: a commitment that does not match, a roll that does not re-derive."""
     notes: list[str] = []
@@ -187,9 +224,8 @@ class FairPlayCheck:
         report.problems += [f"seq {row.seq}: {row.check}" for row in report.rolls
                             if row.check.startswith("does not")]
         report.retracted_rolls = self.retracted_rolls(report.rolls)
-        undone = Counter(row.actor for row in report.retracted_rolls)
-        report.flagged = [f"{who}: {n} rolls undone (more than {report.undone_rolls_limit})"
-                          for who, n in sorted(undone.items()) if n > report.undone_rolls_limit]
+        report.flagged = undone_flags(report.retracted_rolls, report.undone_rolls_limit)
+        report.typed_over = typed_over(report.rolls, report.retracted_rolls)
         report.notes = self.notes(result)
         return report
 
@@ -253,3 +289,32 @@ class FairPlayCheck:
                 undone_at=undo.seq, by=undo.actor, then_seq=then.seq if then else None,
                 then_actor=then.actor if then else "", then_action=then.action if then else ""))
         return found
+
+
+def undone_flags(retracted: list[RetractedRoll], limit: int) -> list[UndoneFlag]:
+    """The players (not the table) with more than ``limit`` rolls undone."""
+    undone = Counter(row.actor for row in retracted if row.actor != TABLE)
+    return [UndoneFlag(player=who, undone=n, limit=limit)
+            for who, n in sorted(undone.items()) if n > limit]
+
+
+def typed_over(rolls: list[Roll], retracted: list[RetractedRoll]) -> list[TypedOver]:
+    """Each retracted roll of tabletape's whose next roll of the same action, recorded after
+    its undo and before tabletape drew again, was typed."""
+    found = []
+    for row in retracted:
+        if row.provenance != "derived":
+            continue
+        after = (later for later in rolls if later.seq > row.undone_at)
+        then = next((later for later in after
+                     if later.provenance == "derived" or same_action(later, row)), None)
+        if then is not None and then.provenance == "entered":
+            found.append(TypedOver(seq=row.seq, actor=row.actor, undone_at=row.undone_at,
+                                   by=row.by, typed_seq=then.seq, typed_actor=then.actor,
+                                   typed_action=then.action))
+    return found
+
+
+def same_action(one: Roll | RetractedRoll, other: Roll | RetractedRoll) -> bool:
+    """Whether two rolls are the same action (``roll``, ``roll-off``…), whatever their dice."""
+    return one.action.split(" ", 1)[0] == other.action.split(" ", 1)[0]
