@@ -160,8 +160,27 @@ def os_failure(error: OSError) -> str:
     what, advice = OS_FAILURES.get(error.errno or 0, (error.strerror or str(error), ""))
     if error.filename and not in_a_ledger(Path(shown_path(error.filename))):
         advice = ELSEWHERE_ADVICE.get(error.errno or 0, advice)
+    elif error.filename and error.errno in (errno.ENOTDIR, errno.EEXIST):
+        advice = private_advice(Path(os.fsdecode(error.filename))) or advice
     where = f"{shown_path(error.filename)}: " if error.filename else ""
     return f"{where}{what}; nothing was changed" + (f": {advice}" if advice else "")
+
+
+def private_advice(path: Path) -> str:
+    """What to do when a file stands where the ledger's private folder belongs ("" when the
+    path is not in the private area).
+
+    >>> print(private_advice(Path("/l/private/dice")))
+    /l/private must be a folder (the ledger keeps its dice secrets in it): move that file away
+    >>> private_advice(Path("/l/games"))
+    ''
+    """
+    parts = path.parts
+    if "private" not in parts[-3:]:
+        return ""
+    folder = Path(*parts[:len(parts) - parts[::-1].index("private")])
+    return (f"{folder} must be a folder (the ledger keeps its dice secrets in it): move that "
+            "file away")
 
 
 SCRATCH_SUFFIXES = (".creating", ".importing")

@@ -46,6 +46,7 @@ from tabletape.replay.fold import (
     by_argument,
     committed,
     create_game,
+    dice_refusal,
     fold_records,
     open_game,
     record_line,
@@ -53,6 +54,7 @@ from tabletape.replay.fold import (
     reveal,
     undo,
 )
+from tabletape.rules.actions import chance_required
 from tabletape.rules.kernel import (
     BadOptions,
     find_game,
@@ -333,10 +335,13 @@ def actions(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption
     with people_errors():
         folded = open_game(open_ledger(ledger), game)
     specs = folded.rules.legal_actions(folded.state)
+    cannot_roll = dice_refusal(folded) if folded.started.commitment else ""
+    if cannot_roll:  # the dice tabletape would fill are the table's to enter
+        specs = chance_required(folded.rules, folded.state, specs, cannot_roll)
     if as_json:
         print_json(msgspec.to_builtins(specs))
         return
-    out.print(render.actions_table(folded.rules, specs))
+    out.print(render.actions_table(folded.rules, specs, cannot_roll))
 
 
 @app.command("list")

@@ -30,6 +30,7 @@ from tabletape.ledger import (
     Event,
     GameStarted,
     Ledger,
+    LedgerError,
     Record,
     Retracted,
     VersionConflict,
@@ -295,8 +296,8 @@ def effective_rolls(records: Iterable[Record], retracted: Mapping[int, Record]) 
 def dice_refusal(folded: Folded) -> str:
     """Why tabletape may not roll for a game with a commitment now, and what the table does
     instead; "" when it may."""
-    enter = ("roll real dice and enter them as they landed (e.g. attacker=6,3,2 defender=5,4; "
-             "cards as drawn), as `tabletape actions` shows")
+    enter = ("roll real dice and enter them as they landed (cards as drawn): `tabletape "
+             f"actions {folded.game}` lists the fields to fill")
     revealed = folded.revealed
     if revealed is not None:
         return (f"the dice secret of game {folded.game} was revealed at event {revealed.seq}, "
@@ -313,6 +314,9 @@ def load_secret(ledger: Ledger, game: str, started: GameStarted) -> tuple[bytes 
         return None, ""
     secret = ledger.secret(started.uid) if started.uid else None
     place = f"{ledger.private_dir}{os.sep}dice"
+    if secret is None and secret_kept(ledger, started.uid):
+        return None, (f"game {game}'s dice secret in {place} is damaged (it is not the 64 hex "
+                      "digits tabletape wrote), so tabletape cannot roll for it")
     if secret is None:
         return None, (f"game {game}'s dice secret is not in this ledger (not in {place}: "
                       "deleted, or the game was recorded in another ledger), so tabletape "
@@ -321,6 +325,14 @@ def load_secret(ledger: Ledger, game: str, started: GameStarted) -> tuple[bytes 
         return None, (f"the dice secret kept for game {game} in {place} does not match the "
                       "commitment in its log, so tabletape cannot roll for it")
     return secret, ""
+
+
+def secret_kept(ledger: Ledger, uid: str) -> bool:
+    """Whether a file stands where ``ledger`` keeps the dice secret of game ``uid``."""
+    try:
+        return bool(uid) and ledger.secret_path(uid).exists()
+    except (LedgerError, OSError):
+        return False
 
 
 # -- the one fold loop ---------------------------------------------------------------------------

@@ -294,9 +294,14 @@ def status_json(folded: Folded) -> dict[str, Any]:
     return msgspec.to_builtins(shape)
 
 
-def actions_table(rules: Rules[Any], specs: Sequence[ActionSpec]) -> Table:
-    """The legal actions now: who may record each, and its syntax."""
-    table = Table(box=box.SIMPLE_HEAD, title="What may be recorded now", title_justify="left")
+def actions_table(rules: Rules[Any], specs: Sequence[ActionSpec],
+                  cannot_roll: str = "") -> Table:
+    """The legal actions now: who may record each, and its syntax (``cannot_roll``: why
+    tabletape rolls no dice for the game now, said under the table)."""
+    caption = (Text(f"Dice are required: {cannot_roll}", style="yellow", justify="left")
+               if cannot_roll else None)
+    table = Table(box=box.SIMPLE_HEAD, title="What may be recorded now", title_justify="left",
+                  caption=caption, caption_justify="left")
     table.add_column("action", style="bold cyan")
     table.add_column("who")
     table.add_column("syntax")
@@ -310,30 +315,27 @@ def actions_table(rules: Rules[Any], specs: Sequence[ActionSpec]) -> Table:
 
 def log_rows(folded: Folded) -> list[dict[str, Any]]:
     """The ``log --json`` shape: every record, its decoded payload, whether it is retracted."""
-    rows = []
     repeats = redos(folded).repeats
-    for record in folded.records:
-        rows.append({
-            "seq": record.seq,
-            "at": record.at,
-            "actor": record.actor,
-            "type": record.type,
-            "payload": msgspec.json.decode(record.payload),
-            "retracted": record.seq in folded.retracted,
-            "redo_of": repeats.get(record.seq),
-            "prev": record.prev,
-            "hash": record.hash,
-            "verified": True,
-        })
-    return rows
+    return [log_row(record, retracted=record.seq in folded.retracted,
+                    redo_of=repeats.get(record.seq), verified=True)
+            for record in folded.records]
 
 
 def unverified_rows(records: Sequence[Record]) -> list[dict[str, Any]]:
     """``log --json`` rows of records after a bad line: as stored, ``verified`` false."""
-    return [{"seq": r.seq, "at": r.at, "actor": r.actor, "type": r.type,
-             "payload": msgspec.json.decode(r.payload), "retracted": None, "redo_of": None,
-             "prev": r.prev,
-             "hash": r.hash, "verified": False} for r in records]
+    return [log_row(record, retracted=None, redo_of=None, verified=False) for record in records]
+
+
+def log_row(record: Record, *, retracted: bool | None, redo_of: int | None,
+            verified: bool) -> dict[str, Any]:
+    """One ``log --json`` row (``drawn``: tabletape's mark of the dice it drew, which the hash
+    covers too, or None when the table entered them)."""
+    drawn = record.drawn
+    return {"seq": record.seq, "at": record.at, "actor": record.actor, "type": record.type,
+            "payload": msgspec.json.decode(record.payload), "retracted": retracted,
+            "redo_of": redo_of,
+            "drawn": None if drawn is None else {"roll": drawn.roll, "filled": list(drawn.filled)},
+            "prev": record.prev, "hash": record.hash, "verified": verified}
 
 
 def log_table(folded: Folded | None, *, last: int | None = None, game: str = "",

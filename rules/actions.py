@@ -26,8 +26,11 @@ from tabletape.ledger.events import Event
 from tabletape.rules.dice import DIE_SYNTAX, Die
 from tabletape.rules.kernel import (
     ActionSpec,
+    Draws,
     FieldSpec,
+    Rules,
     RulesError,
+    filled_fields,
     split_list,
     unknown_name_message,
 )
@@ -261,3 +264,35 @@ def usage(action: str, specs: Sequence[FieldSpec] | Any) -> str:
         value = choice or spec.kind
         parts.append(f"{spec.name}={value}" if spec.required else f"[{spec.name}={value}]")
     return " ".join(parts)
+
+
+def chance_required(rules: Rules[Any], state: Any, specs: Sequence[ActionSpec],
+                    why: str) -> tuple[ActionSpec, ...]:
+    """``specs`` with the fields tabletape's dice would fill made required, each saying ``why``
+    (for a game tabletape may not roll for now: leaving them out is refused)."""
+    changed = []
+    for spec in specs:
+        chance = chance_fields(rules, state, spec)
+        fields = tuple(msgspec.structs.replace(field, required=True, doc=why)
+                       if field.name in chance else field for field in spec.fields)
+        changed.append(msgspec.structs.replace(spec, fields=fields) if chance else spec)
+    return tuple(changed)
+
+
+def chance_fields(rules: Rules[Any], state: Any, spec: ActionSpec) -> tuple[str, ...]:
+    """The fields of ``spec`` that tabletape's dice fill in now when they are left out: found by
+    completing the action with only its required fields (each its first legal value) from a
+    throwaway generator. () when none draws, or when a required field lists no legal value."""
+    if not spec.actors or not any(not field.required for field in spec.fields):
+        return ()
+    values = {field.name: field.choices[0] for field in spec.fields
+              if field.required and field.choices}
+    if any(field.required and not field.choices for field in spec.fields):
+        return ()
+    rng = Draws(0)
+    try:
+        typed = event_from(ParsedAction(spec.type, values, None), rules.event_types())
+        completed = rules.complete(state, spec.actors[0], typed, rng)
+    except Exception:  # a probe the rules refuse says nothing: the fields stay as they are
+        return ()
+    return filled_fields(typed, completed) if rng.count else ()

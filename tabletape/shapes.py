@@ -24,6 +24,7 @@ import msgspec
 from msgspec import Meta
 
 from tabletape.keys import KeyInfo
+from tabletape.ledger.events import Drawn
 from tabletape.ledger.heads import Checked
 from tabletape.ledger.transfer import Imported
 from tabletape.queries.series import GameSeries
@@ -200,6 +201,9 @@ class LogRow(Closed):
     """Whether an undo took it back; null from the first bad line of a damaged log on."""
     redo_of: int | None
     """The seq a redo recorded again, else null."""
+    drawn: Drawn | None
+    """tabletape's mark on an event whose dice it drew (``{"roll", "filled"}``: its effective
+    roll index and the fields it filled in), else null (the table entered them)."""
     prev: HASH
     hash: HASH
     verified: bool
