@@ -337,7 +337,8 @@ def actions(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption
     specs = folded.rules.legal_actions(folded.state)
     cannot_roll = dice_refusal(folded) if folded.started.commitment else ""
     if cannot_roll:  # the dice tabletape would fill are the table's to enter
-        specs = chance_required(folded.rules, folded.state, specs, cannot_roll)
+        required = chance_required(folded.rules, folded.state, specs, cannot_roll)
+        specs, cannot_roll = required, cannot_roll if required != specs else ""
     if as_json:
         print_json(msgspec.to_builtins(specs))
         return
