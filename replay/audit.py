@@ -15,7 +15,8 @@ gathers everything an auditor asks:
   tested against uniform (chi-square);
 * fair play (:mod:`tabletape.replay.fairplay`): each roll marked entered or derived, every
   derived roll re-derived from the revealed secret (the commitment checked), retracted rolls
-  listed with what came after, players who undid many rolls flagged.
+  listed with what came after, players who undid many rolls flagged. Each retracted event is
+  shown to it in the state it was recorded in (:class:`Timeline`), not the fold's.
 
 The statistics are :mod:`tabletape.replay.fairness`.
 """
