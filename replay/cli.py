@@ -313,9 +313,11 @@ def log(
         rows = [*(render.log_rows(folded) if folded else []), *render.unverified_rows(rest)]
         print_json(render.tail(rows, last))
     else:
+        with people_errors():  # an event its rules cannot read: one message naming it
+            table = render.log_table(folded, last=last, game=game, unverified=rest,
+                                     problem=problem)
         with render.paged(out, pager=not no_pager):
-            out.print(render.log_table(folded, last=last, game=game, unverified=rest,
-                                       problem=problem))
+            out.print(table)
     if damage is not None:
         fail(str(damage), ILLEGAL_EXIT)
 
