@@ -46,9 +46,12 @@ CODE_CHARS = 12
 """Characters of a fingerprint after its seq: 11 of the hash, 1 check character."""
 LEDGER_MARK = "L"
 """Starts a ledger-wide fingerprint (``L37:…``: the head of a ledger of 37 games)."""
-SIGNED_MESSAGE = b"tabletape signed head v1\0"
-"""What a signature covers starts with this, then ``seq`` and the head hash (see
-:func:`signed_bytes`)."""
+SIGNED_MESSAGE = b"tabletape signed head v2\0"
+"""What a signature covers starts with this, then the signer's name, the game's uid, the seq
+and the head hash (see :func:`signed_bytes`)."""
+SIGNED_MESSAGE_V1 = b"tabletape signed head v1\0"
+"""The previous version's signatures: the seq and the head hash only (still verified, noted as
+not covering the name)."""
 HISTORY_KEPT = 200
 """Ledger heads kept in the ledger's history (the oldest go first)."""
 
@@ -298,9 +301,16 @@ def proves(head: LedgerHead, noted: Fingerprint) -> bool:
 # -- signatures ----------------------------------------------------------------------------------
 
 
-def signed_bytes(seq: int, head_hash: str) -> bytes:
-    """The bytes a player signs to vouch for the head at ``seq`` with ``head_hash``."""
-    return SIGNED_MESSAGE + f"{seq}\0{head_hash}".encode()
+def signed_bytes(signer: str, uid: str, seq: int, head_hash: str) -> bytes:
+    """The bytes ``signer`` signs to vouch for the head at ``seq`` with ``head_hash`` of the game
+    ``uid``: :data:`SIGNED_MESSAGE`, then those four as a JSON array (no field can run into the
+    next), so the name and the game are covered as well as the head."""
+    return SIGNED_MESSAGE + msgspec.json.encode([signer, uid, seq, head_hash])
+
+
+def signed_bytes_v1(seq: int, head_hash: str) -> bytes:
+    """What a signature of the previous version covers: the head only, not the signer's name."""
+    return SIGNED_MESSAGE_V1 + f"{seq}\0{head_hash}".encode()
 
 
 def key_fingerprint(public_key: str) -> str:
@@ -333,10 +343,12 @@ def signature_valid(public_key: str, signature: str, message: bytes) -> bool:
 
 
 class Vouch(msgspec.Struct, frozen=True, kw_only=True):
-    """One signature in a log, checked: who vouched for which head, and whether it holds."""
+    """One signature checked: who vouched for which head, and whether it holds. It is a
+    signature event of the log (``at_seq`` its seq), or, with ``from_receipt``, a receipt kept
+    beside the signer's key whose signature event the log no longer holds (``at_seq`` 0)."""
 
     at_seq: int
-    """The seq of the signature event."""
+    """The seq of the signature event (0 for a receipt)."""
     signer: str
     key: str
     """The signer's key fingerprint (``ed25519:K7PQ-2M4X``)."""
@@ -345,17 +357,38 @@ class Vouch(msgspec.Struct, frozen=True, kw_only=True):
     fingerprint: str
     ok: bool
     problem: str = ""
+    note: str = ""
+    """What to know of a signature that holds: an older one that does not cover the signer's
+    name, a name that signed with more than one key, a key that signed under more names."""
+    from_receipt: bool = False
+    """A receipt (kept with the signer's key), not a signature event of the log."""
+
+
+def log_uid(records: Sequence[Record]) -> str:
+    """The global identity of the game whose log starts with ``records[0]`` ("" when it has no
+    readable start)."""
+    from tabletape.ledger.identity import game_uid
+
+    if not records:
+        return ""
+    try:
+        started = msgspec.json.decode(records[0].payload, type=GameStarted)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return ""
+    return game_uid(started.uid, records[0].hash)
 
 
 def check_signatures(records: Sequence[Record], registered: dict[str, set[str]] | None = None
                      ) -> list[Vouch]:
     """Every signature event of ``records`` (verified records of one log), checked.
 
-    A signature must be valid for its public key (else forged), over a head this log holds at
-    that seq (else the log was cut short before it, or rewritten there), before the signature
-    itself; a key not among those ``registered`` for the signer's name (when the ledger has
-    any for that name) is named too.
+    A signature must be valid for its public key over its signer's name, this game and a head
+    this log holds at that seq (else forged, or the log was cut short before it, or rewritten
+    there), before the signature itself; a key not among those ``registered`` for the signer's
+    name (when the ledger has any for that name) is named too. A name known with more than one
+    key, and a key that signed under more than one name, are noted on each of its signatures.
     """
+    uid, registered = log_uid(records), registered or {}
     vouches = []
     for record in records:
         if record.type != "sign":
@@ -367,17 +400,26 @@ def check_signatures(records: Sequence[Record], registered: dict[str, set[str]] 
                                  fingerprint="", ok=False,
                                  problem=f"the signature event does not decode ({error})"))
             continue
-        vouches.append(vouch_of(record, signed, records, registered or {}))
-    return vouches
+        vouches.append(vouch_of(record, signed, records, registered, uid))
+    return with_key_notes(vouches, registered)
 
 
 def vouch_of(record: Record, signed: Signed, records: Sequence[Record],
-             registered: dict[str, set[str]]) -> Vouch:
-    """One signature event checked against the log holding it."""
-    problem = ""
-    if not signature_valid(signed.public_key, signed.signature,
-                           signed_bytes(signed.seq, signed.hash)):
-        problem = "forged: the signature is not that key's over that head"
+             registered: dict[str, set[str]], uid: str = "") -> Vouch:
+    """One signature event checked against the log holding it (the game ``uid``)."""
+    problem, note = "", ""
+    if signature_valid(signed.public_key, signed.signature,
+                       signed_bytes(signed.signer, uid, signed.seq, signed.hash)):
+        pass
+    elif signature_valid(signed.public_key, signed.signature,
+                         signed_bytes_v1(signed.seq, signed.hash)):
+        note = (f"name not covered (an older signature): the key vouched for the head, but the "
+                f"name {signed.signer} beside it could have been changed; compare the key")
+    else:
+        problem = ("forged: the signature is not that key's over that name, game and head (or "
+                   "the signer's name was changed)")
+    if problem:
+        pass
     elif not 1 <= signed.seq < record.seq:
         problem = (f"it vouches for seq {signed.seq}, which this log no longer has before the "
                    "signature: the log was cut short and the signature copied")
@@ -386,15 +428,44 @@ def vouch_of(record: Record, signed: Signed, records: Sequence[Record],
                    "log was rewritten there (or the signature copied from another log)")
     elif signed.signer in registered and signed.public_key not in registered[signed.signer]:
         problem = (f"signed with a key the ledger does not know as {signed.signer}'s "
-                   "(`tabletape key list` shows the keys each name has signed with)")
+                   "(`tabletape key list --ledger` shows the keys each name has signed with)")
     return Vouch(at_seq=record.seq, signer=signed.signer, key=key_fingerprint(signed.public_key),
                  seq=signed.seq, fingerprint=fingerprint(signed.seq, signed.hash),
-                 ok=not problem, problem=problem)
+                 ok=not problem, problem=problem, note=note)
+
+
+def with_key_notes(vouches: list[Vouch], registered: dict[str, set[str]]) -> list[Vouch]:
+    """``vouches``, each noting when its signer's name is known (in the ledger or in this log)
+    with more than one key, or its key under more than one name: a key added with ``sign
+    --new-key``, or a name relabelled, which nobody should take on trust."""
+    keys: dict[str, set[str]] = {n: {key_fingerprint(k) for k in ks}
+                                 for n, ks in registered.items()}
+    names: dict[str, set[str]] = {}
+    for vouch in vouches:
+        if vouch.key != "?":
+            keys.setdefault(vouch.signer, set()).add(vouch.key)
+    for name, fingerprints in keys.items():
+        for key in fingerprints:
+            names.setdefault(key, set()).add(name)
+    noted = []
+    for vouch in vouches:
+        said = [vouch.note] if vouch.note else []
+        if len(keys.get(vouch.signer, ())) > 1:
+            said.append(f"{vouch.signer} has signed with {len(keys[vouch.signer])} keys "
+                        f"({', '.join(sorted(keys[vouch.signer]))}): a key is added under a "
+                        "known name by `sign --new-key`, which anyone can run; check with "
+                        f"{vouch.signer} that each is theirs (`tabletape key list --ledger`)")
+        others = sorted(names.get(vouch.key, set()) - {vouch.signer})
+        if others:
+            said.append(f"key {vouch.key} signed as {', '.join(others)} too")
+        noted.append(msgspec.structs.replace(vouch, note="; ".join(said)) if said else vouch)
+    return noted
 
 
 class Receipt(msgspec.Struct, frozen=True, kw_only=True):
     """What a signer keeps of each signature, outside the ledger (beside the key): a log cut
-    back before the signature event is caught by the signer's machine, whatever the ledger."""
+    back before the signature event, rewritten under another identity, or deleted is caught by
+    the signer's machine, whatever the ledger."""
 
     uid: str
     """The game's global identity."""
@@ -404,21 +475,33 @@ class Receipt(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     hash: str
     at: str
+    ledger: str = ""
+    """The ledger's folder (resolved) when signed; "" in receipts of the previous version."""
+
+
+def ledger_identity(root: Path) -> str:
+    """How a receipt names the ledger it was made in: its folder, resolved."""
+    return str(root.expanduser().resolve())
 
 
 def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt],
                    vouches: Sequence[Vouch]) -> list[Vouch]:
     """The receipts of this game (``records``, verified) whose signature event the log no
-    longer holds, checked: each is a problem (the log was cut short or rewritten after it)."""
+    longer holds, checked: each is a problem (the log was cut short, rewritten after it, or
+    rewritten under another identity)."""
     if not records:
         return []
-    in_log = {(v.signer, v.seq, v.fingerprint) for v in vouches}
+    uid = log_uid(records)
+    in_log = {(v.signer, v.seq, v.fingerprint) for v in vouches if v.ok}
     problems = []
     for receipt in receipts:
         shown = fingerprint(receipt.seq, receipt.hash)
-        if (receipt.signer, receipt.seq, shown) in in_log:
+        if receipt.uid == uid and (receipt.signer, receipt.seq, shown) in in_log:
             continue
-        if receipt.seq > len(records):
+        if receipt.uid != uid:
+            why = (f"the log under {receipt.game} is another game ({uid or 'no identity'}, where "
+                   f"the receipt names {receipt.uid}): rewritten (its identity changed)")
+        elif receipt.seq > len(records):
             why = (f"the log ends at seq {len(records)}, before it: cut short (the signature "
                    "event is gone with it)")
         elif records[receipt.seq - 1].hash != receipt.hash:
@@ -426,17 +509,38 @@ def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt],
         else:
             why = ("the log holds that head but not the signature event after it: cut short "
                    "(or rewritten) after it")
-        problems.append(Vouch(at_seq=0, signer=receipt.signer,
-                              key=key_fingerprint(receipt.public_key), seq=receipt.seq,
-                              fingerprint=shown, ok=False,
-                              problem=f"{receipt.signer}'s receipt (kept with the key): {why}"))
+        problems.append(receipt_problem(receipt, why))
     return problems
 
 
+def receipt_problem(receipt: Receipt, why: str) -> Vouch:
+    """A receipt whose signature the ledger no longer holds, and why."""
+    return Vouch(at_seq=0, signer=receipt.signer, key=key_fingerprint(receipt.public_key),
+                 seq=receipt.seq, fingerprint=fingerprint(receipt.seq, receipt.hash), ok=False,
+                 problem=f"{receipt.signer}'s receipt (kept with the key): {why}",
+                 from_receipt=True)
+
+
 def vouch_line(vouch: Vouch) -> str:
-    """``olga vouched for seq 412`` (and what is wrong, when something is)."""
+    """``olga vouched for seq 412`` (and what is wrong, or to know, when something is)."""
     said = f"{vouch.signer} vouched for seq {vouch.seq} ({vouch.fingerprint}, key {vouch.key})"
-    return said if vouch.ok else f"{said}: {vouch.problem}"
+    if not vouch.ok:
+        return f"{said}: {vouch.problem}"
+    return f"{said}; warning: {vouch.note}" if vouch.note else said
+
+
+def gone_signed(ledger: Ledger, receipts: Sequence[Receipt], named: Iterable[str]) -> list[Checked]:
+    """``verify --all``: each game of a receipt made in this ledger whose log is gone (and not
+    already among ``named``), as a failed check naming the receipt."""
+    here, games, seen = ledger_identity(ledger.root), set(ledger.game_ids()), set(named)
+    gone_games: dict[str, list[Vouch]] = {}
+    for receipt in receipts:
+        if receipt.ledger == here and receipt.game not in games | seen:
+            gone_games.setdefault(receipt.game, []).append(
+                receipt_problem(receipt, "the game's log is gone from the ledger (deleted)"))
+    return [Checked(game=game, ok=False, events=0, chain_ok=False, signatures=vouches,
+                    problem="; ".join(vouch_line(v) for v in vouches))
+            for game, vouches in sorted(gone_games.items())]
 
 
 # -- forks -----------------------------------------------------------------------------------------
@@ -457,16 +561,13 @@ def fork_problem(started: GameStarted, parent_records: Sequence[Record] | None) 
     return ""
 
 
-def registry(paths: Iterable[Path]) -> dict[str, set[str]]:
-    """Name -> the public keys (hex) of the ``NAME.pub`` files given (one key a line)."""
-    known: dict[str, set[str]] = {}
-    for path in paths:
-        try:
-            lines = path.read_text().split()
-        except (OSError, UnicodeDecodeError):
-            continue
-        known[path.stem] = {line for line in lines if is_hex(line, 64)}
-    return known
+def registry(texts: Iterable[tuple[str, str]]) -> dict[str, set[str]]:
+    """Name -> the public keys (hex) of the ``(NAME, text of NAME.pub)`` given (one key a line).
+
+    >>> registry([("olga", "ab" * 32 + "\\nnonsense\\n")]) == {"olga": {"ab" * 32}}
+    True
+    """
+    return {name: {line for line in text.split() if is_hex(line, 64)} for name, text in texts}
 
 
 # -- one game checked, as `verify` reports it ----------------------------------------------------
@@ -507,7 +608,8 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
         salvaged, verification = [], ledger.verify(game)  # says why it cannot be read
     records = trusted(salvaged, verification)
     vouches = check_signatures(records, registered)
-    vouches += check_receipts(records, receipts_of(records, game, receipts), vouches)
+    vouches += check_receipts(records, receipts_of(records, game, receipts, ledger.root),
+                              vouches)
     fork = fork_of(ledger, records)
     head_check = check_head(records, noted) if noted is not None else None
     problems = [verification.problem] if not verification.ok else []
@@ -524,19 +626,17 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
                    noted_head=head_check)
 
 
-def receipts_of(records: Sequence[Record], game: str, receipts: Sequence[Receipt]
-                ) -> list[Receipt]:
-    """The receipts of the game whose log starts with ``records[0]`` (by its uid)."""
+def receipts_of(records: Sequence[Record], game: str, receipts: Sequence[Receipt],
+                ledger_root: Path | None = None) -> list[Receipt]:
+    """The receipts of the game whose log is ``records`` under the id ``game``: those of its
+    uid, and those made for the id ``game`` in this ledger (``ledger_root``; a receipt of the
+    previous version, which names no ledger, by the id alone), whatever uid the log holds now."""
     if not records or not receipts:
         return []
-    from tabletape.ledger.identity import game_uid
-
-    try:
-        started = msgspec.json.decode(records[0].payload, type=GameStarted)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return []
-    uid = game_uid(started.uid, records[0].hash)
-    return [r for r in receipts if r.uid == uid]
+    uid = log_uid(records)
+    here = ledger_identity(ledger_root) if ledger_root is not None else None
+    return [r for r in receipts
+            if r.uid == uid or (r.game == game and (not r.ledger or r.ledger == here))]
 
 
 def fork_of(ledger: Ledger, records: Sequence[Record]) -> str:

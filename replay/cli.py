@@ -315,9 +315,11 @@ def log(
         rows = [*(render.log_rows(folded) if folded else []), *render.unverified_rows(rest)]
         print_json(render.tail(rows, last))
     else:
+        with people_errors():  # an event its rules cannot read: one message naming it
+            table = render.log_table(folded, last=last, game=game, unverified=rest,
+                                     problem=problem)
         with render.paged(out, pager=not no_pager):
-            out.print(render.log_table(folded, last=last, game=game, unverified=rest,
-                                       problem=problem))
+            out.print(table)
     if damage is not None:
         fail(str(damage), ILLEGAL_EXIT)
 
@@ -449,8 +451,14 @@ def verify(
     """Check a log's hash chain (every byte of every line; names the first bad event), every
     signature in it (who vouched for which point) and its fork point; with --head, that it still
     extends a head noted before."""
-    from tabletape.keys import default_key_dir, known_keys, read_receipts
-    from tabletape.ledger.heads import check_game, check_ledger, parse_fingerprint, require_kind
+    from tabletape.keys import known_keys, read_receipts
+    from tabletape.ledger.heads import (
+        check_game,
+        check_ledger,
+        gone_signed,
+        parse_fingerprint,
+        require_kind,
+    )
     from tabletape.replay.audit import with_fair_play
     from tabletape.replay.heads_view import verify_view
 
@@ -462,12 +470,14 @@ def verify(
         if noted is not None:
             require_kind(noted, "ledger" if all_games else "game")
         ids = store.chosen(None if all_games else game or "")
-        registered, receipts = known_keys(store), read_receipts(key_dir or default_key_dir())
+        registered, receipts = known_keys(store), read_receipts(key_dir)
         unknown = ""
         if noted is not None and all_games:
             results, unknown = check_ledger(store, noted, registered, receipts)
         else:
             results = [check_game(store, g, registered, noted, receipts) for g in ids]
+        if all_games:  # a signed game whose log is gone: only its receipt can say so
+            results += gone_signed(store, receipts, [r.game for r in results])
         results = [with_dice(store, result, with_fair_play) for result in results]
     if as_json:
         print_json(msgspec.to_builtins(results))

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.ledger.heads import Checked, vouch_line
+from tabletape.ledger.heads import Checked, Vouch, vouch_line
 
 VERDICT_STYLE = {"extends": "green", "truncated": "bold red", "rewritten": "bold red"}
 
@@ -31,11 +31,16 @@ def verify_view(results: Sequence[Checked]) -> RenderableType:
     return Group(*details)
 
 
+def vouch_mark(vouch: Vouch) -> str:
+    """✓ for a signature that holds, ! for one that holds with a warning, ✗ for a problem."""
+    return "[bold red]✗[/]" if not vouch.ok else "[yellow]![/]" if vouch.note else "[green]✓[/]"
+
+
 def detail_lines(result: Checked) -> list[Text]:
     """The lines under the table for one game: its signatures, fork point, noted head."""
     game = escape(result.game)
-    lines = [Text.from_markup(f"{'[green]✓[/]' if v.ok else '[bold red]✗[/]'} {game}: "
-                              f"{escape(vouch_line(v))}") for v in result.signatures]
+    lines = [Text.from_markup(f"{vouch_mark(v)} {game}: {escape(vouch_line(v))}")
+             for v in result.signatures]
     if result.fork:
         lines.append(Text.from_markup(f"[bold red]✗[/] {game}: fork point: "
                                       f"{escape(result.fork)}"))

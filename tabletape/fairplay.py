@@ -33,6 +33,8 @@ from tabletape.ledger.heads import (
     fingerprint,
     key_fingerprint,
     ledger_head,
+    ledger_identity,
+    log_uid,
     remember,
 )
 from tabletape.ledger.store import Ledger
@@ -121,12 +123,13 @@ def sign(
     changed); `verify` checks it and names who vouched for which point."""
     from tabletape.keys import (
         check_name,
+        check_register,
         default_key_dir,
         keep_receipt,
         load_private,
+        open_receipts,
         raw_public,
         refuse_inside_ledger,
-        register,
         sign_head,
     )
 
@@ -135,16 +138,18 @@ def sign(
         folder = key_dir or default_key_dir()
         refuse_inside_ledger(folder, store)
         private = load_private(folder / f"{check_name(key)}.key")
-        last = store.records(game)[-1]
-        public = raw_public(private)
-        registered = register(store, key, public, new_key=new_key)
+        records = store.records(game)
+        last, uid, public = records[-1], log_uid(records), raw_public(private)
+        registering = check_register(store, key, public, new_key=new_key)
         signed = Signed(signer=key, public_key=public, seq=last.seq, hash=last.hash,
-                        signature=sign_head(private, last.seq, last.hash))
-        (stored,) = store.append(game, [(TABLE, signed)], expected_seq=last.seq,
-                                 expected_hash=last.hash)
-        keep_receipt(folder, Receipt(uid=open_game_uid(store, game), game=game, signer=key,
-                                     public_key=public, seq=last.seq, hash=last.hash,
-                                     at=stored.at))
+                        signature=sign_head(private, key, uid, last.seq, last.hash))
+        with open_receipts(folder) as receipts:  # before the append: both stored, or neither
+            (stored,) = store.append(game, [(TABLE, signed)], expected_seq=last.seq,
+                                     expected_hash=last.hash)
+            keep_receipt(receipts, Receipt(uid=uid, game=game, signer=key, public_key=public,
+                                           seq=last.seq, hash=last.hash, at=stored.at,
+                                           ledger=ledger_identity(store.root)))
+    registered = registering and registered_now(store, key, public)
     shown = fingerprint(last.seq, last.hash)
     if as_json:
         print_json({"game": game, "seq": stored.seq, "signer": key, "signed_seq": last.seq,
@@ -157,12 +162,18 @@ def sign(
         out.print(f"The ledger now knows this key as {escape(key)}'s.")
 
 
-def open_game_uid(store: Ledger, game: str) -> str:
-    """The global identity of ``game``."""
-    from tabletape.ledger.identity import game_uid
+def registered_now(store: Ledger, name: str, public: str) -> bool:
+    """Register ``public`` as ``name``'s once the signature is stored; a registry that cannot
+    be written is warned of (the signature stands: it carries its key)."""
+    from tabletape.keys import register, why_unread
 
-    first = next(iter(store.read(game)))
-    return game_uid(store.started(game).uid, first.hash)
+    try:
+        register(store, name, public)
+    except OSError as error:
+        warn(f"the signature is stored, but the ledger's key file for {name} could not be "
+             f"written ({why_unread(error)}): the next signature registers the key")
+        return False
+    return True
 
 
 KEY_ACTIONS = ("new", "list")
@@ -179,17 +190,22 @@ def key(
     as_json: JsonOption = False,
 ) -> None:
     """Signing keys: `key new NAME` makes an ed25519 key pair outside every ledger (the private
-    key readable by you only); `key list` shows yours."""
+    key readable by you only); `key list` shows yours; `key list --ledger L` the names and keys
+    that ledger knows and has signatures of (a name with more than one key is warned of)."""
     from tabletape.keys import default_key_dir
 
-    folder = key_dir or default_key_dir()
-    if action == "list" and name is None:
-        key_list(folder, as_json)
-    elif action == "new" and name is not None:
-        key_new(folder, name, ledger, as_json)
-    else:
-        fail(f"say `key new NAME` or `key list` (not `key {action}"
+    if action not in KEY_ACTIONS or (action == "list") != (name is None):
+        fail(f"say `key new NAME`, `key list` or `key list --ledger L` (not `key {action}"
              f"{' ' + name if name else ''}`)", USAGE_EXIT)
+    if action == "list" and ledger is not None:
+        ledger_key_list(open_ledger(ledger), as_json)
+        return
+    with people_errors():
+        folder = key_dir or default_key_dir()
+    if name is None:
+        key_list(folder, as_json)
+    else:
+        key_new(folder, name, ledger, as_json)
 
 
 def key_new(folder: Path, name: str, ledger: Path | None, as_json: bool) -> None:
@@ -229,3 +245,34 @@ def key_list(folder: Path, as_json: bool) -> None:
     for info in keys:
         table.add_row(escape(info.name), info.fingerprint, escape(info.path))
     out.print(table)
+
+
+def ledger_key_list(store: Ledger, as_json: bool) -> None:
+    """``key list --ledger L``: each name and key the ledger registered or holds signatures of,
+    with the events signed; a name with more than one key is warned of."""
+    from rich import box
+    from rich.table import Table
+
+    from tabletape.keys import ledger_keys
+
+    with people_errors():
+        store.require()
+        keys = ledger_keys(store)
+    if as_json:
+        print_json(msgspec.to_builtins(keys))
+    elif not keys:
+        out.print(f"The ledger {escape(str(store.root))} knows no keys: nobody signed yet.")
+    else:
+        table = Table(box=box.SIMPLE_HEAD, title=f"Keys of the ledger {store.root}",
+                      title_justify="left")
+        for column in ("name", "key", "registered", "signed (game:event)"):
+            table.add_column(column)
+        for row in keys:
+            table.add_row(escape(row.name), row.fingerprint, "yes" if row.registered else "no",
+                          escape(", ".join(row.signed)) or "-")
+        out.print(table)
+    for name in sorted({row.name for row in keys if row.keys_of_name > 1}):
+        which = "; ".join(f"{row.fingerprint} ({', '.join(row.signed) or 'no signature yet'})"
+                          for row in keys if row.name == name)
+        warn(f"{name} has more than one key: {which}; a key is added under a known name by "
+             "`sign --new-key`, which anyone can run: check with them that each is theirs")

@@ -7,9 +7,14 @@ private key is ``NAME.key`` (PKCS#8 PEM, readable by its owner only), its public
 (64 hex digits). A key folder inside a ledger is refused: a ledger is shared and copied, a private
 key must not travel with it.
 
-Each ``sign`` also keeps a receipt beside the keys (``receipts.jsonl``: the game, the head
-signed): ``verify`` on the signer's machine then names a log cut back before the signature event
-itself, which the ledger alone cannot show.
+Each ``sign`` also keeps a receipt beside the keys (``receipts.jsonl``: the ledger, the game's
+id and uid, the head signed): ``verify`` on the signer's machine then names a log cut back before
+the signature event itself, rewritten under another uid, or deleted, which the ledger alone
+cannot show.
+
+Every file of keys is read the same careful way (:func:`read_small`): only a regular file, at
+most a small size, never waiting on a pipe; a bad one is named in a warning and passed over.
+Files are written without following links and without replacing anything.
 
 A ledger knows public keys by name in ``<ledger>/keys/NAME.pub`` (one key a line): the first
 ``sign`` with a name registers its key there; ``verify`` names a signature whose key the ledger
@@ -24,21 +29,31 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 import msgspec
 
 from tabletape.ledger import Ledger
-from tabletape.ledger.codec import decoded_lines
 from tabletape.ledger.errors import USAGE_EXIT
-from tabletape.ledger.heads import Receipt, key_fingerprint, registry, signed_bytes
+from tabletape.ledger.heads import (
+    Receipt,
+    key_fingerprint,
+    registry,
+    signed_bytes,
+)
 from tabletape.ledger.store import LedgerError
 
 KEY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 """A key's name: letters, digits, ``_ . -``, at most 32, starting with a letter or digit."""
 MAX_KEY_FILE = 4096
 """A larger file is no key of ours."""
+MAX_RECEIPTS_FILE = 16 * 1024 * 1024
+"""A larger receipts file is no receipts file of ours (some 50,000 receipts)."""
+NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+"""Make a file that is not there yet, never through a link."""
 
 
 class KeyProblem(LedgerError):
@@ -59,17 +74,45 @@ class KeyInfo(msgspec.Struct, frozen=True, kw_only=True):
     """The private key file."""
 
 
+class LedgerKey(msgspec.Struct, frozen=True, kw_only=True):
+    """A name and a key it signed with in a ledger (``key list --ledger L --json``)."""
+
+    name: str
+    fingerprint: str
+    public_key: str
+    registered: bool
+    """The ledger knows the key as this name's (``<ledger>/keys/NAME.pub``)."""
+    signed: list[str]
+    """The signature events made with it under this name, ``GAME:SEQ``."""
+    keys_of_name: int
+    """How many keys the name has (registered or signed with): more than one is a warning."""
+
+
+def warn(message: str) -> None:
+    """A warning for the person running the command."""
+    from tabletape.cli import warn as cli_warn
+
+    cli_warn(message)
+
+
 def default_key_dir() -> Path:
-    """``$TABLETAPE_KEY_DIR``, else the user's configuration folder's ``tabletape/keys``."""
+    """``$TABLETAPE_KEY_DIR``, else the user's configuration folder's ``tabletape/keys``; a
+    :class:`KeyProblem` when the home folder is not set (never a folder at the root)."""
     configured = os.environ.get("TABLETAPE_KEY_DIR")
     if configured:
         return Path(configured).expanduser()
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "tabletape" / "keys"
     if sys.platform == "win32":
         return Path(os.environ.get("APPDATA", Path.home())) / "tabletape" / "keys"
-    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(config) / "tabletape" / "keys"
+    config = os.environ.get("XDG_CONFIG_HOME", "")
+    if sys.platform != "darwin" and os.path.isabs(config):
+        return Path(config) / "tabletape" / "keys"
+    home = os.environ.get("HOME", "")
+    if not os.path.isabs(home):
+        raise KeyProblem("the home folder is not set (HOME is empty), so there is no default "
+                         "key folder: give one with --key-dir or TABLETAPE_KEY_DIR")
+    if sys.platform == "darwin":
+        return Path(home) / "Library" / "Application Support" / "tabletape" / "keys"
+    return Path(home) / ".config" / "tabletape" / "keys"
 
 
 def check_name(name: str) -> str:
@@ -95,28 +138,108 @@ def refuse_inside_ledger(key_dir: Path, ledger: Ledger | None) -> None:
                         "give --key-dir elsewhere)")
 
 
+# -- reading and writing key files with care ------------------------------------------------------
+
+
+def read_small(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them: a device, a pipe, a
+    folder or a larger file is an :class:`OSError` saying so (never a hang, never a flood)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        chunks, size = [], 0
+        while chunk := os.read(fd, limit + 1 - size):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise OSError(f"{path} is larger than {limit} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def why_unread(error: OSError) -> str:
+    """An operating-system error as a few words."""
+    return error.strerror if error.strerror else str(error)
+
+
+def make_folder(key_dir: Path) -> None:
+    """Make the key folder (readable by its owner only); :class:`KeyProblem` when something is
+    in the way."""
+    try:
+        key_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as error:
+        raise KeyProblem(f"the key folder {key_dir} cannot be made ({why_unread(error)}): give "
+                         "another with --key-dir or TABLETAPE_KEY_DIR") from None
+
+
+def warn_weak_folder(key_dir: Path) -> None:
+    """Warn when others than the owner may enter or read the key folder."""
+    try:
+        mode = key_dir.stat().st_mode
+    except OSError:
+        return
+    if mode & 0o077:
+        warn(f"the key folder {key_dir} is open to others (mode {stat.S_IMODE(mode):o}): make "
+             f"it yours only (chmod 700 {key_dir})")
+
+
+def warn_weak_key(path: Path, mode: int) -> None:
+    """Warn when a private key file may be read by others than its owner."""
+    if mode & 0o077:
+        warn(f"the key file {path} is readable by others (mode {stat.S_IMODE(mode):o}): make it "
+             f"yours only (chmod 600 {path})")
+
+
 def new_key(key_dir: Path, name: str) -> KeyInfo:
-    """Make the key pair ``name`` in ``key_dir`` (the private key readable by its owner only);
-    refuses to replace one."""
+    """Make the key pair ``name`` in ``key_dir`` (the private key readable by its owner only):
+    both files or neither, never replacing a file, never through a link."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     check_name(name)
-    private = key_dir / f"{name}.key"
-    if private.exists():
-        raise KeyProblem(f"there is a key named {name} already ({private}): choose another name "
-                        "(a lost key is replaced by a new name, or by moving the old file away)")
+    make_folder(key_dir)
+    warn_weak_folder(key_dir)
+    private, public_path = key_dir / f"{name}.key", key_dir / f"{name}.pub"
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                             serialization.NoEncryption())
     public = raw_public(key)
-    key_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd = os.open(private, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(pem)
-    (key_dir / f"{name}.pub").write_text(public + "\n")
+    write_pair(private, pem, public_path, (public + "\n").encode())
     return KeyInfo(name=name, public_key=public, fingerprint=key_fingerprint(public),
                    path=str(private))
+
+
+def write_pair(private: Path, pem: bytes, public_path: Path, public: bytes) -> None:
+    """Write both files of a key pair, or neither (what was made is removed on a failure)."""
+    made: list[Path] = []
+    try:
+        for path, data, mode in ((private, pem, 0o600), (public_path, public, 0o644)):
+            fd = open_new(path, mode)
+            made.append(path)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+    except BaseException:
+        for path in made:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def open_new(path: Path, mode: int) -> int:
+    """A new file ``path`` opened for writing; :class:`KeyProblem` when anything is there."""
+    name = path.stem
+    try:
+        return os.open(path, NEW_FILE, mode)
+    except FileExistsError:
+        raise KeyProblem(
+            f"there is a key named {name} already ({path} is there): choose another name (two "
+            f"people of the same name, e.g. {name}2); a lost key is replaced by a new key "
+            f"under another name, or under this one with `tabletape sign GAME --key {name} "
+            "--new-key` after moving the old files away") from None
+    except OSError as error:
+        raise KeyProblem(f"{path} cannot be written ({why_unread(error)}): check the key "
+                         "folder (a link there is never followed)") from None
 
 
 def raw_public(key: object) -> str:
@@ -130,33 +253,37 @@ def raw_public(key: object) -> str:
 
 
 def list_keys(key_dir: Path) -> list[KeyInfo]:
-    """The key pairs of ``key_dir`` that can be read, by name."""
+    """The key pairs of ``key_dir`` that can be read, by name (the others named in warnings)."""
     if not key_dir.is_dir():
         return []
+    warn_weak_folder(key_dir)
     keys = []
     for private in sorted(key_dir.glob("*.key")):
         try:
-            public = raw_public(load_private(private))
-        except KeyProblem:
+            public = raw_public(load_private(private, weak_folder=False))
+        except KeyProblem as problem:
+            warn(f"{problem} (left out)")
             continue
         keys.append(KeyInfo(name=private.stem, public_key=public,
                             fingerprint=key_fingerprint(public), path=str(private)))
     return keys
 
 
-def load_private(path: Path) -> object:
-    """The ed25519 private key in ``path``; :class:`KeyProblem` saying why not."""
+def load_private(path: Path, *, weak_folder: bool = True) -> object:
+    """The ed25519 private key in ``path``; :class:`KeyProblem` saying why not. A key file or
+    key folder open to others is warned of."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     try:
-        data = path.read_bytes()[:MAX_KEY_FILE + 1]
+        data = read_small(path, MAX_KEY_FILE)
+        mode = path.stat().st_mode
     except FileNotFoundError:
         raise KeyProblem(f"there is no key {path.stem} in {path.parent}: make one with "
                         f"`tabletape key new {path.stem}` (or give --key-dir)") from None
     except OSError as error:
-        raise KeyProblem(f"the key file {path} cannot be read ({error.strerror}): check its "
-                        "owner and permissions") from None
+        raise KeyProblem(f"the key file {path} cannot be read ({why_unread(error)}): a key "
+                         "is a small regular file, as `tabletape key new` writes") from None
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError):
@@ -164,15 +291,19 @@ def load_private(path: Path) -> object:
                         "private key in PEM, as `tabletape key new` writes)") from None
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyProblem(f"the key file {path} holds a key that is not ed25519")
+    if weak_folder:
+        warn_weak_folder(path.parent)
+    warn_weak_key(path, mode)
     return key
 
 
-def sign_head(key: object, seq: int, head_hash: str) -> str:
-    """The signature (128 hex digits) of ``key`` over the head at ``seq`` with ``head_hash``."""
+def sign_head(key: object, signer: str, uid: str, seq: int, head_hash: str) -> str:
+    """The signature (128 hex digits) of ``key`` by ``signer`` over the head at ``seq`` with
+    ``head_hash`` of the game ``uid``."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     assert isinstance(key, Ed25519PrivateKey)
-    return key.sign(signed_bytes(seq, head_hash)).hex()
+    return key.sign(signed_bytes(signer, uid, seq, head_hash)).hex()
 
 
 # -- the public keys a ledger knows ---------------------------------------------------------------
@@ -183,13 +314,24 @@ def known_keys_dir(ledger: Ledger) -> Path:
 
 
 def known_keys(ledger: Ledger) -> dict[str, set[str]]:
-    """Name -> the public keys the ledger knows for it."""
+    """Name -> the public keys the ledger knows for it (a file that cannot be read as one is
+    named in a warning and passed over)."""
     folder = known_keys_dir(ledger)
-    return registry(sorted(folder.glob("*.pub"))) if folder.is_dir() else {}
+    if not folder.is_dir():
+        return {}
+    texts = []
+    for path in sorted(folder.glob("*.pub")):
+        try:
+            texts.append((path.stem, read_small(path, MAX_KEY_FILE).decode()))
+        except (OSError, UnicodeDecodeError) as error:
+            why = why_unread(error) if isinstance(error, OSError) else "not text"
+            warn(f"the ledger's key file {path} cannot be read ({why}): passed over")
+    return registry(texts)
 
 
-def register(ledger: Ledger, name: str, public: str, *, new_key: bool) -> bool:
-    """Make ``public`` known as ``name``'s in the ledger; True when it was not known before.
+def check_register(ledger: Ledger, name: str, public: str, *, new_key: bool) -> bool:
+    """Whether ``public`` is new to the ledger as ``name``'s (to be registered after the
+    signature is stored); :class:`KeyProblem` when it may not be.
 
     A name with other keys known takes a new one only with ``new_key`` (a lost key replaced),
     so a key made under someone else's name is refused, not silently trusted."""
@@ -199,12 +341,56 @@ def register(ledger: Ledger, name: str, public: str, *, new_key: bool) -> bool:
     if known and not new_key:
         raise KeyProblem(f"the ledger knows another key for {name}: sign with that key, or, if "
                         f"{name} lost it, add this one with `tabletape sign GAME --key {name} "
-                        "--new-key`")
+                        "--new-key` (verify then warns that the name has two keys); another "
+                        "person of the same name chooses another name")
+    return True
+
+
+def register(ledger: Ledger, name: str, public: str) -> None:
+    """Make ``public`` known as ``name``'s in the ledger (appended to ``keys/NAME.pub``, never
+    through a link); :class:`OSError` when it cannot be written."""
     folder = known_keys_dir(ledger)
     folder.mkdir(exist_ok=True)
-    with open(folder / f"{name}.pub", "a") as handle:
-        handle.write(public + "\n")
-    return True
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(folder / f"{name}.pub", flags, 0o644)
+    with os.fdopen(fd, "ab") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(f"{folder / name}.pub is not a regular file")
+        handle.write((public + "\n").encode())
+
+
+def ledger_keys(ledger: Ledger) -> list[LedgerKey]:
+    """Every name and key of the ledger: those registered and those its signature events were
+    made with (logs that verify, as far as they do), by name."""
+    from tabletape.ledger.events import Signed
+    from tabletape.ledger.heads import trusted_records
+
+    signed: dict[tuple[str, str], list[str]] = {}
+    for game in ledger.game_ids():
+        try:
+            records = trusted_records(ledger, game)
+        except (LedgerError, OSError):
+            continue
+        for record in records:
+            if record.type != "sign":
+                continue
+            try:
+                event = msgspec.json.decode(record.payload, type=Signed)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                continue
+            signed.setdefault((event.signer, event.public_key), []).append(
+                f"{game}:{record.seq}")
+    registered = known_keys(ledger)
+    for name, keys in registered.items():
+        for public in keys:
+            signed.setdefault((name, public), [])
+    per_name: dict[str, int] = {}
+    for name, _ in signed:
+        per_name[name] = per_name.get(name, 0) + 1
+    return [LedgerKey(name=name, fingerprint=key_fingerprint(public), public_key=public,
+                      registered=public in registered.get(name, set()), signed=events,
+                      keys_of_name=per_name[name])
+            for (name, public), events in sorted(signed.items())]
 
 
 # -- receipts: what a signer keeps of each signature ---------------------------------------------
@@ -214,18 +400,56 @@ def receipts_path(key_dir: Path) -> Path:
     return key_dir / "receipts.jsonl"
 
 
-def keep_receipt(key_dir: Path, receipt: Receipt) -> None:
-    """Add ``receipt`` to the key folder's receipts (readable by its owner only)."""
+def open_receipts(key_dir: Path) -> BinaryIO:
+    """The key folder's receipts file opened to add to (readable by its owner only), before
+    anything is signed: a receipts file that cannot be written refuses the signature, so a
+    signature is never stored without its receipt (write with :func:`keep_receipt`)."""
     path = receipts_path(key_dir)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    with os.fdopen(fd, "ab") as handle:
-        handle.write(msgspec.json.encode(receipt) + b"\n")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except OSError as error:
+        raise KeyProblem(f"the receipts file {path} cannot be written ({why_unread(error)}): "
+                         "nothing was signed; fix it, or give another --key-dir") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise KeyProblem(f"the receipts file {path} is not a regular file: nothing was signed; "
+                         "move it away")
+    return os.fdopen(fd, "ab")
+
+
+def keep_receipt(receipts: BinaryIO, receipt: Receipt) -> None:
+    """Add ``receipt`` to the receipts file opened by :func:`open_receipts`."""
+    receipts.write(msgspec.json.encode(receipt) + b"\n")
+    receipts.flush()
 
 
 _receipt_decoder = msgspec.json.Decoder(Receipt)
 
 
-def read_receipts(key_dir: Path) -> list[Receipt]:
-    """The receipts kept in ``key_dir`` (none when it has none or cannot be read; a line that
-    does not decode is skipped)."""
-    return decoded_lines(receipts_path(key_dir), _receipt_decoder)
+def read_receipts(key_dir: Path | None) -> list[Receipt]:
+    """The receipts kept in ``key_dir`` (the default key folder when None): none when it has
+    none or there is no key folder; a file that cannot be read is named in a warning; a line
+    that does not decode is skipped."""
+    if key_dir is None:
+        try:
+            key_dir = default_key_dir()
+        except KeyProblem:
+            return []
+    path = receipts_path(key_dir)
+    try:
+        data = read_small(path, MAX_RECEIPTS_FILE)
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        warn(f"your receipts file {path} cannot be read ({why_unread(error)}): the receipts of "
+             "what you signed are not checked")
+        return []
+    kept = []
+    for line in data.splitlines():
+        try:
+            kept.append(_receipt_decoder.decode(line))
+        except msgspec.DecodeError:
+            continue
+    return kept
+

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec import Meta
 
-from tabletape.keys import KeyInfo
+from tabletape.keys import KeyInfo, LedgerKey
 from tabletape.ledger.events import Drawn
 from tabletape.ledger.heads import Checked
 from tabletape.ledger.transfer import Imported
@@ -499,6 +499,8 @@ OUTPUTS: dict[str, Output] = {
     "sign": Output(SignResult, ("sign GAME --key NAME --json",), "The signature event stored"),
     "key": Output((KeyInfo, list[KeyInfo]), ("key new NAME --json", "key list --json"),
                   "A key pair made, or the key pairs there are"),
+    "key-ledger": Output(list[LedgerKey], ("key list --ledger L --json",),
+                         "The names and keys a ledger registered or holds signatures of"),
     "repair": Output(Repaired, ("repair GAME --json",), "What repair cut or restored"),
     "replay": Output(Status, ("replay GAME --at POINT --json",), "The game at a point"),
     "replay-html": Output(GameFile, ("replay GAME --html FILE --json",), "The page written"),
