@@ -11,7 +11,8 @@ Read with one walk of the log (fed by :class:`tabletape.replay.audit.AuditVisito
   typed as they landed). A derived roll is completed again from the event as typed (its filled
   fields blank) with the generator of its index (committed) or of its seq (public seed): it must
   give the stored event back, and its index must be the count of rolls before it that were not
-  retracted by then;
+  retracted by then. A retracted roll is completed again in the state it was recorded in
+  (:class:`AsRecorded`);
 * **retracted rolls**: who rolled, what was retracted, by whom, and the roll that took its index
   after (the same dice, used for what); a player whose rolls were undone more than
   :data:`UNDONE_ROLLS` times is flagged.
@@ -28,7 +29,7 @@ from tabletape.ledger import Record
 from tabletape.ledger.events import SecretRevealed
 from tabletape.replay.fold import UNDOABLE_SKIP, action_text
 from tabletape.replay.visitor import GameInfo, Visit
-from tabletape.rules.kernel import blanked, chance_rng, commitment
+from tabletape.rules.kernel import blanked, chance_rng, commitment, completed
 
 UNDONE_ROLLS = 2
 """Marked default (no rulebook gives one): a table mis-records a roll now and then, so more than
@@ -52,8 +53,8 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     """The fields tabletape filled in (a derived roll)."""
     retracted: bool = False
     check: str = ""
-    """``re-derived``, ``awaiting reveal`` (committed, secret not revealed yet), ``not checked``
-    (a retracted roll whose state a later undo changed) or why it failed."""
+    """``re-derived``, ``awaiting reveal`` (committed, secret not revealed yet) or why it failed
+    (retracted rolls too: each is completed again in the state it was recorded in)."""
 
 
 class RetractedRoll(msgspec.Struct, frozen=True, kw_only=True):
@@ -111,6 +112,7 @@ class FairPlayCheck:
         self.rolls: list[Roll] = []
         self.marks = True
         """Whether the log was written by a tabletape that marks the rolls it draws."""
+        self.then = AsRecorded(info)
 
     # -- the walk ----------------------------------------------------------------------------
 
@@ -124,8 +126,10 @@ class FairPlayCheck:
             self.revealed(record, visit.event)
         elif record.type == "undo" and getattr(visit.event, "seq", None) in self.drew:
             self.count -= 1
+        before = self.then.visit(visit)
         if record.drawn is not None:
-            self.drew[record.seq], self.visits[record.seq] = record, visit
+            self.drew[record.seq] = record
+            self.visits[record.seq] = msgspec.structs.replace(visit, before=before)
             if record.drawn.roll != self.count:
                 self.report.problems.append(
                     f"seq {record.seq}: marked as tabletape's roll {record.drawn.roll}, but it "
@@ -214,15 +218,7 @@ class FairPlayCheck:
             return row
         if self.info.started.commitment and self.secret is None:
             return msgspec.structs.replace(row, check="awaiting reveal")
-        if row.retracted and self.moved_since(row.seq):
-            return msgspec.structs.replace(row, check="not checked (a later undo changed the "
-                                                      "state it was rolled in)")
         return msgspec.structs.replace(row, check=self.rederive(visit, row.roll or 0))
-
-    def moved_since(self, seq: int) -> bool:
-        """True when an event before ``seq`` was retracted after it (its state then differs
-        from the fold's)."""
-        return any(earlier < seq < undo.seq for earlier, undo in self.info.retracted.items())
 
     def rederive(self, visit: Visit, index: int) -> str:
         """``re-derived``, or why completing the event as typed does not give it back."""
@@ -231,7 +227,7 @@ class FairPlayCheck:
         typed = blanked(visit.event, record.drawn.filled)
         rng = chance_rng(self.info.started, record.seq, index, self.secret)
         try:
-            again = rules.complete(visit.before, record.actor, typed, rng)
+            again = completed(rules, visit.before, record.actor, typed, rng)
         except Exception as error:  # a tampered event may break complete: that is the finding
             return f"does not re-derive: completing it again failed ({error})"
         if again != visit.event:
@@ -253,3 +249,51 @@ class FairPlayCheck:
                 undone_at=undo.seq, by=undo.actor, then_seq=then.seq if then else None,
                 then_actor=then.actor if then else "", then_action=then.action if then else ""))
         return found
+
+
+class AsRecorded:
+    """The game as each event found it when it was recorded: the fold of the log as it stood
+    then (the events before it, with only the retractions recorded before it), kept along one
+    walk, so a retracted roll is re-derived in its own state.
+
+    A stack of the effective actions so far with the state after each: an action pushes (a
+    retracted one is applied here, the walk's fold skips it), an undo pops what it retracts
+    (the latest action, as ``undo`` writes it; one further down is dropped and the actions
+    above it applied again). Each event costs one ``apply`` at most, and only retracted ones.
+    """
+
+    def __init__(self, info: GameInfo) -> None:
+        self.info = info
+        self.stack: list[tuple[Visit, Any]] = []
+        """The effective actions as the log stood, each with the state after it."""
+
+    @property
+    def state(self) -> Any:
+        return self.stack[-1][1] if self.stack else self.info.start_state
+
+    def visit(self, visit: Visit) -> Any:
+        """Take ``visit`` in; return the state it was recorded in."""
+        record, before = visit.record, self.state
+        if record.type == "undo":
+            self.retract(getattr(visit.event, "seq", None))
+        elif record.type not in UNDOABLE_SKIP:
+            retracted = record.seq in self.info.retracted
+            self.stack.append((visit, self.applied(before, visit) if retracted else visit.after))
+        return before
+
+    def applied(self, state: Any, visit: Visit) -> Any:
+        """``visit``'s event applied to ``state`` (as it was when the event was recorded)."""
+        try:
+            return self.info.rules.apply(state, visit.record.actor, visit.event)
+        except Exception:  # refused then: the audit's refusals report it, the state stays
+            return state
+
+    def retract(self, seq: int | None) -> None:
+        where = next((at for at in range(len(self.stack) - 1, -1, -1)
+                      if self.stack[at][0].record.seq == seq), None)
+        if where is None:
+            return
+        above = [visit for visit, _ in self.stack[where + 1:]]
+        del self.stack[where:]
+        for visit in above:
+            self.stack.append((visit, self.applied(self.state, visit)))
