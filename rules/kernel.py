@@ -13,8 +13,9 @@ found through the ``tabletape.games`` entry points, or registered in code with :
 Rules do no I/O and use no randomness they were not given: dice left out of an action are filled
 in by ``rules.complete(state, actor, event, rng)`` and stored. The generator (:func:`chance_rng`)
 comes from the game's secret, committed to in its first event (:func:`commitment`) and revealed
-when it ends, and the event's effective roll index (:func:`secret_rng`): nobody can foresee a
-roll, and after the reveal anyone can re-derive each one. Older logs, and games started with a
+when it ends, the event's effective roll index and the field drawn (:func:`field_rng`,
+:func:`completed`; :func:`secret_rng` in older logs): nobody can foresee a roll, and after the
+reveal anyone can re-derive each one. Older logs, and games started with a
 public ``--seed``, derive it from the seed and the event's seq (:func:`dice_rng`,
 :func:`roll_dice`).
 
