@@ -67,6 +67,11 @@ class GameStarted(Event, tag="game-started"):
     (:func:`tabletape.rules.kernel.commitment`): the secret itself stays in the ledger's private
     area until :class:`SecretRevealed`; tabletape's dice derive from the secret and each roll's
     effective index. Empty in older logs and ``new --seed`` games (their ``seed`` is public)."""
+    dice_streams: str | msgspec.UnsetType = msgspec.UNSET
+    """How tabletape's dice derive from the secret: ``per-field`` (each field of a roll, such as
+    ``attacker`` and ``defender``, draws its own stream: :func:`tabletape.rules.kernel.completed`);
+    left out (and so not stored) in older committed logs, whose rolls draw one stream per
+    effective roll index, and in ``new --seed`` games."""
     fork_hash: str = ""
     """For a forked game: the hash of the parent's event at ``fork_seq`` (empty in forks made
     before it was recorded): ``verify`` and ``audit`` check the parent still holds it."""

@@ -11,7 +11,9 @@ Read with one walk of the log (fed by :class:`tabletape.replay.audit.AuditVisito
   typed as they landed). A derived roll is completed again from the event as typed (its filled
   fields blank) with the generator of its index (committed) or of its seq (public seed): it must
   give the stored event back, and its index must be the count of rolls before it that were not
-  retracted by then;
+  retracted by then. A retracted roll is completed again in the state it was recorded in (the
+  audit hands every visit in with the state it was recorded in:
+  :class:`tabletape.replay.audit.Timeline`);
 * **retracted rolls**: who rolled, what was retracted, by whom, and the roll that took its index
   after (the same dice, used for what); a player whose rolls were undone more than
   :data:`UNDONE_ROLLS` times is flagged (the table is no player: its roll-offs are listed, not
@@ -30,7 +32,7 @@ from tabletape.ledger import TABLE, Record
 from tabletape.ledger.events import SecretRevealed
 from tabletape.replay.fold import UNDOABLE_SKIP, action_text
 from tabletape.replay.visitor import GameInfo, Visit
-from tabletape.rules.kernel import blanked, chance_rng, commitment, plural
+from tabletape.rules.kernel import blanked, chance_rng, commitment, completed, plural
 
 UNDONE_ROLLS = 2
 """Marked default (no rulebook gives one): a table mis-records a roll now and then, so more than
@@ -54,8 +56,8 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     """The fields tabletape filled in (a derived roll)."""
     retracted: bool = False
     check: str = ""
-    """``re-derived``, ``awaiting reveal`` (committed, secret not revealed yet), ``not checked``
-    (a retracted roll whose state a later undo changed) or why it failed."""
+    """``re-derived``, ``awaiting reveal`` (committed, secret not revealed yet) or why it failed
+    (retracted rolls too: each is completed again in the state it was recorded in)."""
 
 
 class RetractedRoll(msgspec.Struct, frozen=True, kw_only=True):
@@ -162,7 +164,8 @@ class FairPlayCheck:
         elif record.type == "undo" and getattr(visit.event, "seq", None) in self.drew:
             self.count -= 1
         if record.drawn is not None:
-            self.drew[record.seq], self.visits[record.seq] = record, visit
+            self.drew[record.seq] = record
+            self.visits[record.seq] = visit
             if record.drawn.roll != self.count:
                 self.report.problems.append(
                     f"seq {record.seq}: marked as tabletape's roll {record.drawn.roll}, but it "
@@ -250,15 +253,7 @@ class FairPlayCheck:
             return row
         if self.info.started.commitment and self.secret is None:
             return msgspec.structs.replace(row, check="awaiting reveal")
-        if row.retracted and self.moved_since(row.seq):
-            return msgspec.structs.replace(row, check="not checked (a later undo changed the "
-                                                      "state it was rolled in)")
         return msgspec.structs.replace(row, check=self.rederive(visit, row.roll or 0))
-
-    def moved_since(self, seq: int) -> bool:
-        """True when an event before ``seq`` was retracted after it (its state then differs
-        from the fold's)."""
-        return any(earlier < seq < undo.seq for earlier, undo in self.info.retracted.items())
 
     def rederive(self, visit: Visit, index: int) -> str:
         """``re-derived``, or why completing the event as typed does not give it back."""
@@ -267,7 +262,7 @@ class FairPlayCheck:
         typed = blanked(visit.event, record.drawn.filled)
         rng = chance_rng(self.info.started, record.seq, index, self.secret)
         try:
-            again = rules.complete(visit.before, record.actor, typed, rng)
+            again = completed(rules, visit.before, record.actor, typed, rng)
         except Exception as error:  # a tampered event may break complete: that is the finding
             return f"does not re-derive: completing it again failed ({error})"
         if again != visit.event:
@@ -318,3 +313,5 @@ def typed_over(rolls: list[Roll], retracted: list[RetractedRoll]) -> list[TypedO
 def same_action(one: Roll | RetractedRoll, other: Roll | RetractedRoll) -> bool:
     """Whether two rolls are the same action (``roll``, ``roll-off``…), whatever their dice."""
     return one.action.split(" ", 1)[0] == other.action.split(" ", 1)[0]
+
+

@@ -50,6 +50,7 @@ from tabletape.rules.actions import (
     quoted,
 )
 from tabletape.rules.kernel import (
+    PER_FIELD,
     IllegalAction,
     Rules,
     RulesError,
@@ -57,6 +58,7 @@ from tabletape.rules.kernel import (
     Upcaster,
     chance_rng,
     commitment,
+    completed,
     drawn_draft,
     find_game,
     unknown_name_message,
@@ -555,8 +557,9 @@ def open_game(ledger: Ledger, game: str) -> Folded:
 def committed(started: GameStarted, secret: bytes | None) -> GameStarted:
     """``started`` committing to ``secret`` (as it is without one: a public ``seed``)."""
     if secret is None:
-        return msgspec.structs.replace(started, commitment="")
-    return msgspec.structs.replace(started, commitment=commitment(secret))
+        return msgspec.structs.replace(started, commitment="", dice_streams=msgspec.UNSET)
+    return msgspec.structs.replace(started, commitment=commitment(secret),
+                                   dice_streams=PER_FIELD)
 
 
 def create_game(ledger: Ledger, started: GameStarted, secret: bytes | None,
@@ -709,9 +712,9 @@ def completed_and_checked(folded: Folded, actor: str, event: Event) -> tuple[str
     from ``actor``: a :class:`~tabletape.ledger.events.DrawnDraft` (stored with its effective
     roll index and the fields filled) when its completion drew tabletape's dice."""
     rng = folded.dice()
-    completed = folded.rules.complete(folded.state, actor, event, rng)
-    folded.rules.check(folded.state, actor, completed)
-    return drawn_draft(actor, event, completed, rng, lambda: folded.rolls)
+    filled = completed(folded.rules, folded.state, actor, event, rng)
+    folded.rules.check(folded.state, actor, filled)
+    return drawn_draft(actor, event, filled, rng, lambda: folded.rolls)
 
 
 def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Event]:

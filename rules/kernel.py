@@ -13,8 +13,9 @@ found through the ``tabletape.games`` entry points, or registered in code with :
 Rules do no I/O and use no randomness they were not given: dice left out of an action are filled
 in by ``rules.complete(state, actor, event, rng)`` and stored. The generator (:func:`chance_rng`)
 comes from the game's secret, committed to in its first event (:func:`commitment`) and revealed
-when it ends, and the event's effective roll index (:func:`secret_rng`): nobody can foresee a
-roll, and after the reveal anyone can re-derive each one. Older logs, and games started with a
+when it ends, the event's effective roll index and the field drawn (:func:`field_rng`,
+:func:`completed`; :func:`secret_rng` in older logs): nobody can foresee a roll, and after the
+reveal anyone can re-derive each one. Older logs, and games started with a
 public ``--seed``, derive it from the seed and the event's seq (:func:`dice_rng`,
 :func:`roll_dice`).
 
@@ -521,19 +522,123 @@ class Draws(random.Random):
         return super().random()
 
 
+PER_FIELD = "per-field"
+"""The mark (``GameStarted.dice_streams``) of a game whose dice draw one stream per field
+(:class:`FieldDraws`); older committed logs draw one stream per roll index."""
+
+FIELD_DOMAIN = b"tabletape/dice-field/v2\0"
+"""Domain of the per-field streams (apart from :data:`ROLL_DOMAIN`'s per-index ones)."""
+
+
+def field_seed(secret: bytes, roll: int, field: str) -> int:
+    """The seed of field ``field``'s dice at effective roll index ``roll``: SHA-256 of the
+    domain, the secret, the index and the field's name.
+
+    >>> field_seed(bytes(32), 0, "attacker") != field_seed(bytes(32), 0, "defender")
+    True
+    """
+    digest = hashlib.sha256(FIELD_DOMAIN + secret + roll.to_bytes(8, "big") + b"\0"
+                            + field.encode())
+    return int.from_bytes(digest.digest(), "big")
+
+
+def field_rng(secret: bytes, roll: int, field: str) -> Draws:
+    """The generator of field ``field``'s dice at effective roll index ``roll`` in a per-field
+    game: the same index and field, the same dice, whatever else the event holds.
+
+    >>> field_rng(bytes(32), 3, "dice").random() == field_rng(bytes(32), 3, "dice").random()
+    True
+    """
+    return Draws(field_seed(secret, roll, field))
+
+
+class FieldDraws(Draws):
+    """The generator of one field of a roll, in a game whose every field draws its own stream
+    (:func:`completed`): a side's dice never depend on what the other side typed or how many
+    dice it rolls. ``field`` "" is the probe that finds which fields an event leaves out; its
+    :meth:`stream` gives each field's generator, and every draw counts on the probe too.
+
+    >>> probe = FieldDraws(bytes(32), lambda: 0)
+    >>> a = probe.stream("attacker").random(); probe.count > 0
+    True
+    >>> a == FieldDraws(bytes(32), lambda: 0, "attacker").random()
+    True
+    """
+
+    def __init__(self, secret: bytes, roll: Callable[[], int], field: str = "",
+                 parent: FieldDraws | None = None) -> None:
+        self.secret, self.roll_of, self.field, self.parent = secret, roll, field, parent
+        self._index: int | None = None
+        super().__init__(later=lambda: field_seed(secret, self.index, field))
+
+    @property
+    def index(self) -> int:
+        """The effective roll index (worked out once, when first asked)."""
+        if self.parent is not None:
+            return self.parent.index
+        if self._index is None:
+            self._index = self.roll_of()
+        return self._index
+
+    def drawing(self) -> None:
+        super().drawing()
+        if self.parent is not None:
+            self.parent.count += 1
+
+    def stream(self, field: str) -> FieldDraws:
+        """The generator of ``field`` (this one when it is ``field``'s), fresh from its start."""
+        if field == self.field:
+            return self
+        return FieldDraws(self.secret, self.roll_of, field, self.parent or self)
+
+
+def stream(rng: random.Random, field: str) -> random.Random:
+    """What a game's ``complete`` draws ``field`` from when it fills several fields at once
+    whose draws would otherwise depend on each other (how many dice one side rolls): the
+    field's own stream in a per-field game, else ``rng`` itself (older logs, a public seed)."""
+    return rng.stream(field) if isinstance(rng, FieldDraws) else rng
+
+
 def chance_rng(started: GameStarted, seq: int, roll: int | Callable[[], int],
                secret: bytes | None, refusal: str = "") -> Draws:
     """The generator for the event recorded at ``seq``, the game's ``roll``-th effective roll if
     it draws (``roll`` may be a function, called only then): from the secret for a game with a
-    commitment (a :class:`Draws` refusing with ``refusal`` when the secret is not given), else
-    from the public seed and the seq."""
+    commitment (a :class:`Draws` refusing with ``refusal`` when the secret is not given; a
+    :class:`FieldDraws` probe in a game marked :data:`PER_FIELD`, to give to
+    :func:`completed`), else from the public seed and the seq."""
     if not started.commitment:
         return dice_rng(started.seed, seq)
     if secret is None or refusal:
         return Draws(refusal=refusal or "tabletape cannot roll for this game here")
+    if started.dice_streams == PER_FIELD:
+        return FieldDraws(secret, roll if callable(roll) else (lambda: roll))
     if callable(roll):
         return Draws(later=lambda: roll_seed(secret, roll()))
     return secret_rng(secret, roll)
+
+
+def completed(rules: Rules[Any], state: Any, actor: str, typed: Event, rng: Draws) -> Event:
+    """``typed`` with what tabletape decides filled in by ``rules.complete``, from ``rng``
+    (:func:`chance_rng`).
+
+    With a :class:`FieldDraws` probe, each field left out is filled from its own stream: a
+    first completion (from the probe) finds the fields filled; then, in field order, field F is
+    completed again from F's stream on the event with the fields before it filled, and only F
+    is kept (when the game fills F only with the others left out, as a Transformers or Deep
+    Space battle does, F is completed from the event as typed). Fields a game works out from
+    others (a Masterplan card's face) follow the drawn ones, as they would in one completion.
+    """
+    first = rules.complete(state, actor, typed, rng)
+    if not isinstance(rng, FieldDraws) or not rng.count:
+        return first
+    so_far = typed
+    for name in filled_fields(typed, first):
+        value = getattr(rules.complete(state, actor, so_far, rng.stream(name)), name)
+        if value == getattr(so_far, name):
+            value = getattr(rules.complete(state, actor, typed, rng.stream(name)), name)
+        so_far = msgspec.structs.replace(so_far, **{name: value})
+    return msgspec.structs.replace(first, **{name: getattr(so_far, name)
+                                             for name in filled_fields(typed, first)})
 
 
 def filled_fields(typed: Event, completed: Event) -> tuple[str, ...]:
@@ -746,7 +851,7 @@ def bot_game(
             break
         actor, typed = choice
         draws = chance_rng(started, seq, rolls, secret)
-        event = rules.complete(state, actor, typed, draws)
+        event = completed(rules, state, actor, typed, draws)
         try:
             if not rules.apply_checks:  # else apply refuses what check does: one step
                 rules.check(state, actor, event)

@@ -23,7 +23,7 @@ from tabletape.ledger.codec import decode_line, encode_body, seal
 from tabletape.replay.audit import audit_game
 from tabletape.replay.fold import effective_rolls, open_game, record_action, retractions, undo
 from tabletape.replay.simulate import simulate
-from tabletape.rules.kernel import commitment, secret_rng
+from tabletape.rules.kernel import IllegalAction, commitment, field_rng, secret_rng
 from tests.test_cli import Cli, fails, flat
 
 APP = build_app()
@@ -56,6 +56,12 @@ def secret_of(cli: Cli, game: str) -> bytes:
     secret = Ledger(cli.root).secret(started.uid)
     assert secret is not None
     return secret
+
+
+def dice_rng_of(secret: bytes, index: int) -> random.Random:
+    """The generator of the tiny game's ``dice`` field at roll ``index`` (README: "each field
+    of a roll draws its own stream")."""
+    return field_rng(secret, index, "dice")
 
 
 def recorded(cli: Cli, game: str, *action: str) -> dict:  # type: ignore[type-arg]
@@ -105,9 +111,9 @@ def test_undo_and_roll_again_gives_the_same_dice_and_a_note_changes_nothing(cli:
     again = recorded(cli, game, "roll")
     assert again["payload"]["dice"] == first
     secret = secret_of(cli, game)
-    assert [secret_rng(secret, 0).randint(1, 6)] == first
+    assert [dice_rng_of(secret, 0).randint(1, 6)] == first
     second = recorded(cli, game, "roll")["payload"]["dice"]
-    assert second == [secret_rng(secret, 1).randint(1, 6)]
+    assert second == [dice_rng_of(secret, 1).randint(1, 6)]
 
 
 def test_events_that_draw_nothing_leave_the_next_roll_as_it_was(cli: Cli) -> None:
@@ -116,16 +122,16 @@ def test_events_that_draw_nothing_leave_the_next_roll_as_it_was(cli: Cli) -> Non
         recorded(cli, busy, *action)
     cli.ok("note", busy, "hello")
     secret = secret_of(cli, busy)
-    assert recorded(cli, busy, "roll")["payload"]["dice"] == [secret_rng(secret, 0).randint(1, 6)]
+    assert recorded(cli, busy, "roll")["payload"]["dice"] == [dice_rng_of(secret, 0).randint(1, 6)]
     assert recorded(cli, plain, "roll")["payload"]["dice"] == [
-        secret_rng(secret_of(cli, plain), 0).randint(1, 6)]
+        dice_rng_of(secret_of(cli, plain), 0).randint(1, 6)]
 
 
 def test_entered_dice_do_not_take_a_roll_index(cli: Cli) -> None:
     game = new_game(cli)
     recorded(cli, game, "roll", "dice=6")
     secret = secret_of(cli, game)
-    assert recorded(cli, game, "roll")["payload"]["dice"] == [secret_rng(secret, 0).randint(1, 6)]
+    assert recorded(cli, game, "roll")["payload"]["dice"] == [dice_rng_of(secret, 0).randint(1, 6)]
     records = Ledger(cli.root).records(game)
     assert records[1].drawn is None and records[2].drawn is not None
     assert records[2].drawn.roll == 0 and records[2].drawn.filled == ("dice",)
@@ -289,7 +295,7 @@ def test_every_roll_equals_the_secret_at_its_effective_index(
     index = 0
     for step in folded.steps:
         if step.record.type == "roll":
-            assert list(step.event.dice) == [secret_rng(secret, index).randint(1, 6)]  # type: ignore[attr-defined]
+            assert list(step.event.dice) == [dice_rng_of(secret, index).randint(1, 6)]  # type: ignore[attr-defined]
             index += 1
     assert folded.rolls == index
 
@@ -378,3 +384,150 @@ def test_a_reveal_between_undo_and_redo_leaves_the_redo(cli: Cli) -> None:
     assert again["payload"]["dice"] == first  # type: ignore[index]
     report = audit_game(Ledger(cli.root), game)
     assert report.ok and report.fair_play is not None and report.fair_play.rederived == 2
+
+
+# -- each field its own stream (a side's dice never depend on the other side's) ----------------
+
+RISK_HANDS = ("deal player=olga continents=asia,asia,asia tactics=troop,troop,troop",
+              "deal player=patrick continents=europe,europe,europe tactics=troop,troop,troop",
+              "deal player=carol continents=africa,africa,asia tactics=troop,troop,troop",
+              "roll-off dice=6,1,1", "draw tactics=2",
+              "attack from=asia target=europe defender=patrick",
+              "deploy troops=0 by=olga", "deploy troops=0 by=patrick")
+"""A Risk Strike game up to Olga's roll against Patrick (3 attack dice, 2 defence dice)."""
+
+
+def risk_battle(cli: Cli) -> str:
+    game = cli.json("new", "risk-strike", "-p", "olga,patrick,carol")["game"]  # type: ignore[index]
+    for line in RISK_HANDS:
+        cli.ok("record", game, *line.split())
+    return str(game)
+
+
+def test_typing_your_own_dice_leaves_the_other_sides_dice_as_they_were(cli: Cli) -> None:
+    """README: "each field of a roll draws its own stream: typing your own dice, or rolling
+    fewer, never changes the other side's" (issue 18: undoing a roll and rolling again gives
+    the same dice)."""
+    game = risk_battle(cli)
+    index = open_game(Ledger(cli.root), game).rolls
+    rolled = recorded(cli, game, "roll")["payload"]
+    cli.ok("undo", game)
+    typed = recorded(cli, game, "roll", "attacker=5,5,6")["payload"]
+    assert typed == {"attacker": [5, 5, 6], "defender": rolled["defender"]}
+    cli.ok("undo", game)
+    other = recorded(cli, game, "roll", "defender=1,1")["payload"]
+    assert other == {"attacker": rolled["attacker"], "defender": [1, 1]}
+    defender = field_rng(secret_of(cli, game), index, "defender")
+    assert rolled["defender"] == [defender.randint(1, 6) for _ in range(2)]
+
+
+def test_a_retracted_roll_is_re_derived_in_the_state_it_was_rolled_in(cli: Cli) -> None:
+    """Issue 18: audit and verify "re-derive every tabletape roll", those undone along with
+    their battle too (the battle is gone from the state the log folds to)."""
+    game = risk_battle(cli)
+    recorded(cli, game, "roll")
+    for _ in range(4):  # the roll, both deploys and the attack
+        cli.ok("undo", game)
+    cli.ok("reveal", game)
+    fair = audit_game(Ledger(cli.root), game).fair_play
+    assert fair is not None and [row.check for row in fair.rolls if row.provenance == "derived"
+                                 ] == ["re-derived"]
+    assert cli("verify", game).exit_code == 0
+
+
+def test_a_rewritten_retracted_roll_is_caught(cli: Cli) -> None:
+    """Issue 18: a derived roll undone with the action before it, then rewritten, "does not
+    re-derive" (it was "not checked" before)."""
+    game = new_game(cli)
+    recorded(cli, game, "add", "n=1")
+    face = recorded(cli, game, "roll")["payload"]["dice"][0]
+    cli.ok("undo", game)
+    cli.ok("undo", game)
+    cli.ok("reveal", game)
+    tamper(Ledger(cli.root), game, 3, b'{"dice":[%d]}' % (1 + face % 6))
+    report = audit_game(Ledger(cli.root), game)
+    assert not report.ok and any("seq 3: does not re-derive" in p for p in report.problems)
+    verified = cli("verify", game)
+    assert verified.exit_code == 1 and "does not re-derive" in flat(verified.output)
+
+
+def test_an_old_committed_log_keeps_one_stream_per_roll_index(cli: Cli) -> None:
+    """A log written before per-field streams (its game-started has no ``dice_streams``): it
+    rolls, folds, verifies and re-derives with one generator per effective roll index, as the
+    version that wrote it did."""
+    ledger = Ledger(cli.root)
+    game = new_game(cli)
+    path = ledger.path(game)
+    lines = path.read_bytes().splitlines()
+    first = decode_line(lines[0])
+    assert b'"dice_streams":"per-field"' in bytes(first.payload)
+    old = bytes(first.payload).replace(b',"dice_streams":"per-field"', b"")
+    path.write_bytes(seal(encode_body(1, first.at, first.actor, first.type, old, "0" * 64)) + b"\n")
+    assert ledger.started(game).dice_streams is msgspec.UNSET
+    secret = secret_of(cli, game)
+    faces = [recorded(cli, game, "roll")["payload"]["dice"][0] for _ in range(2)]
+    assert faces == [secret_rng(secret, index).randint(1, 6) for index in range(2)]
+    cli.ok("reveal", game)
+    report = audit_game(ledger, game)
+    assert report.ok and report.fair_play is not None and report.fair_play.rederived == 2
+    assert cli("verify", game).exit_code == 0
+
+
+class Volley(msgspec.Struct, frozen=True, kw_only=True):
+    """One shot as typed (None: left out), then undone or not."""
+
+    count: int
+    mine: tuple[int, ...] | None
+    theirs: tuple[int, ...] | None
+    undo: bool
+
+    def line(self) -> list[str]:
+        typed = [f"{side}={','.join(map(str, dice))}"
+                 for side, dice in (("mine", self.mine), ("theirs", self.theirs)) if dice]
+        return ["shot", f"count={self.count}", *typed, "by=ann"]
+
+
+VOLLEYS = st.lists(st.integers(1, 3).flatmap(lambda count: st.builds(
+    Volley, count=st.just(count),
+    mine=st.none() | st.tuples(*[st.integers(1, 6)] * count),
+    theirs=st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    undo=st.booleans())), min_size=1, max_size=6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(VOLLEYS, st.booleans())
+def test_a_field_left_out_draws_its_own_stream_whatever_else_is_typed(
+        tmp_path_factory: pytest.TempPathFactory, volleys: list[Volley], together: bool) -> None:
+    """README: "each field of a roll draws its own stream: typing your own dice, or rolling
+    fewer, never changes the other side's"; an undone roll gives its index back, so rolling
+    again gives the same dice; the audit re-derives every roll, the undone ones too.
+    ``together``: a game that fills both sides only when both are left out (a Transformers
+    battle)."""
+    import tests.volleygame  # noqa: F401  (registers the volley game)
+
+    ledger = Ledger(tmp_path_factory.mktemp("volley"))
+    game = FullCli(ledger.root).json("new", "volley", "-p", "ann,bob", "--option",
+                                     f"together={str(together).lower()}")["game"]  # type: ignore[index]
+    secret = secret_of(FullCli(ledger.root), game)
+    for volley in volleys:
+        index = open_game(ledger, game).rolls
+        if together and (volley.mine is None) != (volley.theirs is None):
+            with pytest.raises(IllegalAction):  # one side typed: the rules refuse, as there
+                record_action(ledger, game, volley.line())
+            continue
+        folded, record = record_action(ledger, game, volley.line())
+        shot = folded.steps[-1].event
+        if (record.drawn is None) == (volley.mine is None or volley.theirs is None):
+            raise AssertionError(f"drawn {record.drawn} for {volley}")
+        else:
+            if volley.mine is None:
+                mine = field_rng(secret, index, "mine")
+                assert shot.mine == tuple(mine.randint(1, 6) for _ in range(volley.count))  # type: ignore[attr-defined]
+            if volley.theirs is None:
+                theirs = field_rng(secret, index, "theirs")
+                assert shot.theirs == tuple(theirs.randint(1, 6) for _ in range(2))  # type: ignore[attr-defined]
+        if volley.undo:
+            undo(ledger, game)
+    FullCli(ledger.root).ok("reveal", game)
+    fair = audit_game(ledger, game).fair_play
+    assert fair is not None and not fair.problems and fair.rederived == fair.derived

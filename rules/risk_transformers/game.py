@@ -19,6 +19,7 @@ from tabletape.rules.kernel import (
     SteppedRules,
     TurnInfo,
     protocol_version,
+    stream,
 )
 from tabletape.rules.risk_transformers import MANIFEST, allspark
 from tabletape.rules.risk_transformers.battle import battle_actions, battle_dice, waiting_on
@@ -99,8 +100,9 @@ class RiskTransformers(SteppedRules[State], manifest=MANIFEST):
             return event if card == event.card else msgspec.structs.replace(event, card=card)
         sides = battle_dice(state)
         if isinstance(event, Rolled) and sides and not event.attacker and not event.defender:
-            return msgspec.structs.replace(event, attacker=roll_mixed(rng, sides[0]),
-                                           defender=roll_mixed(rng, sides[1]))
+            return msgspec.structs.replace(
+                event, attacker=roll_mixed(stream(rng, "attacker"), sides[0]),
+                defender=roll_mixed(stream(rng, "defender"), sides[1]))
         return event
 
     def turn(self, state: State) -> TurnInfo:
