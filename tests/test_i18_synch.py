@@ -138,3 +138,13 @@ def test_a_rewrite_keeping_size_and_time_is_caught(store: Ledger) -> None:
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # touch -r
     report = sync_json(store)
     assert set(report["problems"]) == {game} and report["rewritten"] == 1, report
+
+
+def test_connect_warns_of_a_gone_log(store: Ledger) -> None:
+    from tabletape.queries.catalog import GoneLogWarning, connect
+
+    game = tiny_game(store, 5)
+    sync_json(store)
+    store.path(game).unlink()
+    with pytest.warns(GoneLogWarning, match=f"the log of game {game} is gone"):
+        connect(store).close()
