@@ -1,12 +1,15 @@
 """Syncing the catalog with the logs: what changed since the last sync, and what to do about it.
 
-A game whose log file did not change (size, modification time, and the projections that read it)
-is left alone; a game whose log grew or whose projections changed is folded again and its rows
-replaced (:mod:`tabletape.queries.loading`); a game whose log is gone leaves the catalog. Only
-verified logs are loaded; a log that fails verification or does not fold, or no longer holds the
-head the catalog loaded (rewritten or cut short), is kept out of the tables and named in
-``problems`` until it verifies again (a rewritten one until ``sync --rebuild``). The catalog is
-opened for writing only when there is something to sync.
+A game whose log file did not change (size, modification time, its last line still the head
+loaded, and the projections that read it) is left alone; a game whose log grew or whose
+projections changed is folded again and its rows replaced (:mod:`tabletape.queries.loading`); a
+game whose log is gone leaves the catalog's tables, and is named in ``gone`` while no log holds
+its id or identity. Only verified logs are loaded; a log that fails verification or does not
+fold, no longer holds the head the catalog loaded or the latest head ever seen of it or of its
+identity (``heads_seen``: rewritten or cut short, perhaps renamed), or holds another log's
+identity, is kept out of the tables and named in ``problems`` until it verifies again (a
+rewritten one until ``sync --rebuild``). The catalog is opened for writing only when there is
+something to sync.
 """
 
 from __future__ import annotations
