@@ -148,3 +148,12 @@ def test_connect_warns_of_a_gone_log(store: Ledger) -> None:
     store.path(game).unlink()
     with pytest.warns(GoneLogWarning, match=f"the log of game {game} is gone"):
         connect(store).close()
+
+
+def test_the_readme_names_todays_catalog_version() -> None:
+    import re
+
+    from tabletape.queries.schema import CATALOG_VERSION
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert re.findall(r"today's is (\d+)", readme) == [CATALOG_VERSION]
