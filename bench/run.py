@@ -73,6 +73,12 @@ def catalog_figures(quick: bool) -> list[Figure]:
     return figures(quick)
 
 
+def tail_check_figure(quick: bool) -> Figure:
+    from bench.sync import tail_check_figure
+
+    return tail_check_figure(quick)
+
+
 def record_figure(quick: bool) -> Figure:
     from bench.record_cli import record_figure as figure
 
@@ -111,6 +117,7 @@ BENCHMARKS: list[tuple[tuple[str, ...], Callable[[bool], Figure | list[Figure]]]
     (("seek_flatness",), seek_figure),
     (("status_vs_snapshot",), snapshot_figure),
     (("sync_vs_read_json", "sync_parallel_scaling", "report_vs_duckdb"), catalog_figures),
+    (("noop_sync_tail_check",), tail_check_figure),
     (("record_cli_vs_python",), record_figure),
     (tuple(f"startup_{name}" for name in STARTUP_COMMANDS), startup_figures),
     (("spark_local2_vs_local1", "spark_vs_sync"), spark_figures),

@@ -191,6 +191,41 @@ def figures(quick: bool) -> list[Figure]:
     ]
 
 
+TAIL_GAMES = 300
+"""Games of the ledger ``noop_sync_tail_check`` syncs (a club's ledger of a few seasons)."""
+
+
+def without_tail_check() -> Any:
+    """A context in which sync trusts size and time alone, as before issue 18's tail check."""
+    from unittest import mock
+
+    return mock.patch("tabletape.queries.sync.ends_at_head", lambda *_: True)
+
+
+def tail_check_figure(quick: bool) -> Figure:
+    """``noop_sync_tail_check``: ms of a sync with nothing to do on a ledger of 300 games, with
+    the tail check (each loaded log's last line read and compared with the head loaded) over the
+    same sync trusting size and time alone, alternated."""
+    from bench.common import seconds, side_by_side
+
+    events = 200 if quick else 1000
+    with tempfile.TemporaryDirectory(prefix="tabletape-bench-") as folder:
+        ledger = Ledger(Path(folder) / "ledger")
+        write_logs(ledger, TAIL_GAMES, events)
+        sync(ledger)
+
+        def before() -> float:
+            with without_tail_check():
+                return seconds(lambda: sync(ledger))
+
+        checked, trusted = side_by_side(lambda: seconds(lambda: sync(ledger)), before,
+                                        rounds=7 if quick else 15)
+    return Figure(key="noop_sync_tail_check", ours=checked * 1000, theirs=trusted * 1000,
+                  unit="ms", target=1.5, higher_is_better=False,
+                  note=f"a sync with nothing to do, {TAIL_GAMES} games of ~{events} events: "
+                       "with the tail check / size and time alone")
+
+
 def show(result: dict[str, Any], console: Console) -> None:
     table = Table(title=f"Catalog benchmark: {result['games']} tiny games, "
                         f"{result['events']} events", title_justify="left")

@@ -47,7 +47,8 @@ def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
     ``include_simulated`` simulated games too (the ``all_`` tables always hold every game).
 
     Games the catalog leaves out (their logs do not verify or do not fold) are named in a
-    :class:`LeftOutWarning`; a catalog of another version, rebuilt, in a
+    :class:`LeftOutWarning`; games whose logs are gone since a sync loaded them, in a
+    :class:`GoneLogWarning`; a catalog of another version, rebuilt, in a
     :class:`CatalogRebuiltWarning`; a catalog that needed a sync it could not write (a
     read-only ledger), read as it is, in a :class:`StaleCatalogWarning`.
     """
@@ -63,6 +64,10 @@ def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
             listed = "; ".join(f"{game}: {why}" for game, why in sorted(problems.items())[:10])
             warnings.warn(f"{len(problems)} game(s) left out of the catalog: {listed}",
                           LeftOutWarning, stacklevel=2)
+        if report.gone:
+            listed = "; ".join(why for _, why in sorted(report.gone.items())[:10])
+            warnings.warn(f"{len(report.gone)} game(s) the catalog loaded before have no log "
+                          f"now: {listed}", GoneLogWarning, stacklevel=2)
     con = open_catalog(catalog_path(store), read_only=True)
     if include_simulated:
         con.execute(f"SET VARIABLE {INCLUDE_SIMULATED} = true").fetchall()
@@ -71,6 +76,10 @@ def connect(ledger: Ledger | str | os.PathLike[str] | None = None, *,
 
 class LeftOutWarning(UserWarning):
     """Some games are left out of the catalog; the message names them and why."""
+
+
+class GoneLogWarning(UserWarning):
+    """Logs the catalog loaded before are gone (deleted or moved out); the message names them."""
 
 
 class StaleCatalogWarning(UserWarning):
@@ -119,6 +128,7 @@ __all__ = [
     "CatalogError",
     "CatalogNotWritable",
     "CatalogRebuiltWarning",
+    "GoneLogWarning",
     "LeftOutWarning",
     "StaleCatalogWarning",
     "SyncReport",

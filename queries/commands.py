@@ -586,13 +586,19 @@ def sync_command(
     say_catalog_note(report.outdated)
     changes = ", ".join(f"{n} {what}" for what, n in (
         ("new", report.new), ("grew", report.grew), ("recovered", report.recovered),
-        ("reprojected", report.reprojected), ("removed", report.removed),
-        ("rewritten (left out)", report.rewritten)) if n)
+        ("reprojected", report.reprojected), ("removed", report.removed)) if n)
+    left_out = ", ".join(f"{n} {what}" for what, n in (
+        ("rewritten", report.rewritten), ("vanished", report.vanished),
+        ("duplicate", report.duplicate)) if n)
     out.print(f"Catalog {report.catalog}: {report.games} games; loaded {report.loaded} "
               f"({changes or 'nothing changed'}), {report.events} events "
-              f"in {report.seconds:.2f} s.", highlight=False)
+              f"in {report.seconds:.2f} s."
+              + (f" Left out: {len(report.problems)} ({left_out or 'see below'})."
+                 if report.problems else ""), highlight=False)
     for game, problem in sorted(report.problems.items()):
         err.print(f"[yellow]left out {escape(game)}:[/] {escape(problem)}", highlight=False)
+    for game, why in sorted(report.gone.items()):
+        err.print(f"[yellow]gone {escape(game)}:[/] {escape(why)}", highlight=False)
 
 
 # -- stats ---------------------------------------------------------------------------------------

@@ -64,6 +64,13 @@ class Loaded(msgspec.Struct):
     head_hash: str
     fingerprint: str
     problem: str | None
+    left_out: str | None = None
+    """Why a log with a ``problem`` is left out, when counted: ``rewritten``, ``vanished``,
+    ``duplicate``."""
+    uid: str | None = None
+    """The identity its ``game-started`` stores, once its log verified (None for a log from
+    before identities: its derived one is only as distinct as its first line, so such a log is
+    remembered by its id alone)."""
 
     def head(self) -> Head | None:
         """The verified head, if the catalog ever loaded one."""
@@ -378,12 +385,14 @@ def fold_log_records(ledger: Ledger, log: LogFile, before: Loaded | None, prints
     """:func:`fold_log`, and the verified records it folded (none when left out)."""
     records: Sequence[Record] = ()
     kind, trusted = "?", before.head() if before is not None else None
+    uid = before.uid if before is not None else None
     head_seq, head_hash = (trusted.seq, trusted.hash) if trusted else (0, "")
     outcome: Folded | LeftOut
     try:
         snapshot = verified_snapshot(ledger, log, before)
         started = msgspec.json.decode(snapshot.records[0].payload)
         kind = str(started.get("kind", "?"))
+        uid = str(started.get("uid") or "") or None
         rules: Rules[Any] = find_game(kind)
         outcome = project(log.game, snapshot.records, projections_for(rules))
         records = snapshot.records
@@ -396,10 +405,11 @@ def fold_log_records(ledger: Ledger, log: LogFile, before: Loaded | None, prints
         outcome = LeftOut(str(error))
     except Exception as error:  # a rules or projection bug must not stop the whole sync
         outcome = LeftOut(f"the fold failed: {type(error).__name__}: {error}")
-    problem = outcome.why if isinstance(outcome, LeftOut) else None
+    problem, left_out = ((outcome.why, outcome.change or None) if isinstance(outcome, LeftOut)
+                         else (None, None))
     fingerprint_ = kind_fingerprint(kind, prints) if kind != "?" else "?"
     return outcome, (log.game, kind, log.size, log.mtime_ns, head_seq, head_hash, fingerprint_,
-                     problem), records
+                     problem, left_out, uid), records
 
 
 def verified_snapshot(ledger: Ledger, log: LogFile, before: Loaded | None) -> Snapshot:

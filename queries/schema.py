@@ -30,7 +30,7 @@ from tabletape.queries.projections import (
 )
 from tabletape.rules.kernel import registered
 
-CATALOG_VERSION = "8"
+CATALOG_VERSION = "9"
 """Bump when the core tables change: catalogs of another version are rebuilt from scratch.
 
 2: only verified logs are loaded (catalogs of version 1 may hold rows of changed logs).
@@ -47,11 +47,18 @@ leave simulated games out unless asked; ``battles.battle`` (id in the game); ``d
 that no longer holds the latest head seen of it is left out and named).
 8: ``events.drawn``, tabletape's mark on an event whose dice it drew (``{"roll", "filled"}``),
 so SQL tells derived dice from entered ones and a game rebuilt from the catalog audits alike.
+9: heads remembered by game identity too: ``heads_seen.uid`` and ``_sync.uid``, so a log renamed
+or copied still has to hold its identity's latest head, and a log loaded before and now gone is
+named (``gone``); ``_sync.left_out`` says why a log is left out (``rewritten``, ``vanished``,
+``duplicate``), so every sync counts them.
 """
 
 HEADS_SEEN_DDL = (f"CREATE TABLE IF NOT EXISTS {HEADS_SEEN} (game VARCHAR, seq BIGINT, "
-                  "hash VARCHAR, seen_at TIMESTAMP)")
-"""``heads_seen``: one row per head of a game a sync loaded, and when (UTC)."""
+                  "hash VARCHAR, seen_at TIMESTAMP, uid VARCHAR)")
+"""``heads_seen``: one row per head of a game a sync loaded, when (UTC), and the game's identity
+(NULL in rows kept from a catalog before version 9 until the game loads again)."""
+HEADS_SEEN_UID = f"ALTER TABLE {HEADS_SEEN} ADD COLUMN IF NOT EXISTS uid VARCHAR"
+"""A ``heads_seen`` kept from before version 9 gains its ``uid`` column."""
 
 INCLUDE_SIMULATED = "include_simulated"
 """The DuckDB variable that lets the views show simulated games too:
@@ -137,6 +144,10 @@ SYNC = Schema("_sync", (
     Column("head_hash", "VARCHAR"),
     Column("fingerprint", "VARCHAR"),
     Column("problem", "VARCHAR"),
+    Column("left_out", "VARCHAR", "Why a log with a ``problem`` is left out, when the sync counts "
+                                  "it: ``rewritten``, ``vanished`` or ``duplicate``."),
+    Column("uid", "VARCHAR", "The identity the game's first event stores, once its log verified "
+                             "(NULL for a log from before identities)."),
 ), "What the catalog last loaded of each log.")
 
 CORE_SCHEMAS = (GAMES, PLAYERS, EVENTS)
@@ -178,6 +189,7 @@ def prepare_tables(con: duckdb.DuckDBPyConnection, schemas: dict[str, Schema],
     if fresh:
         drop_all(con, forget_heads=rebuild)
     con.execute(HEADS_SEEN_DDL)
+    con.execute(HEADS_SEEN_UID)
     changed = [s for s in schemas.values()
                if stored.get(f"table:{s.table}", s.fingerprint()) != s.fingerprint()]
     for schema in changed:

@@ -1,17 +1,21 @@
 """Syncing the catalog with the logs: what changed since the last sync, and what to do about it.
 
-A game whose log file did not change (size, modification time, and the projections that read it)
-is left alone; a game whose log grew or whose projections changed is folded again and its rows
-replaced (:mod:`tabletape.queries.loading`); a game whose log is gone leaves the catalog. Only
-verified logs are loaded; a log that fails verification or does not fold, or no longer holds the
-head the catalog loaded (rewritten or cut short), is kept out of the tables and named in
-``problems`` until it verifies again (a rewritten one until ``sync --rebuild``). The catalog is
-opened for writing only when there is something to sync.
+A game whose log file did not change (size, modification time, its last line still the head
+loaded, and the projections that read it) is left alone; a game whose log grew or whose
+projections changed is folded again and its rows replaced (:mod:`tabletape.queries.loading`); a
+game whose log is gone leaves the catalog's tables, and is named in ``gone`` while no log holds
+its id or identity. Only verified logs are loaded; a log that fails verification or does not
+fold, no longer holds the head the catalog loaded or the latest head ever seen of it or of its
+identity (``heads_seen``: rewritten or cut short, perhaps renamed), or holds another log's
+identity, is kept out of the tables and named in ``problems`` until it verifies again (a
+rewritten one until ``sync --rebuild``). The catalog is opened for writing only when there is
+something to sync.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 
 import duckdb
@@ -51,15 +55,20 @@ class SyncReport(msgspec.Struct, kw_only=True):
     new: int = 0
     grew: int = 0
     rewritten: int = 0
-    """Logs that no longer hold the head the catalog loaded (left out; named in ``problems``)."""
+    """Logs left out because they no longer hold the head the catalog loaded of them (named in
+    ``problems``; counted by every sync)."""
     vanished: int = 0
-    """Logs that no longer hold the latest head the catalog ever saw of them (``heads_seen``:
-    also across a catalog rebuilt for a new version); left out, named in ``problems``."""
+    """Logs left out because they no longer hold the latest head the catalog ever saw of them or
+    of their game identity under any id (``heads_seen``: also across a catalog rebuilt for a
+    new version); named in ``problems``, counted by every sync."""
+    duplicate: int = 0
+    """Logs left out because another log holds the same game identity (named in ``problems``)."""
     recovered: int = 0
     """Logs left out before that verify and fold now (repaired or restored), loaded again."""
     reprojected: int = 0
     removed: int = 0
     unchanged: int = 0
+    """Loaded games whose logs did not change (a left-out log is never counted here)."""
     events: int = 0
     """Events loaded by this sync."""
     rebuilt: bool = False
@@ -73,11 +82,15 @@ class SyncReport(msgspec.Struct, kw_only=True):
     problems: dict[str, str] = {}
     """Every game left out of the catalog -> why (its log fails verification at a named event,
     was rewritten, is of an unknown kind, or does not fold); named by every sync."""
+    gone: dict[str, str] = {}
+    """Every game the catalog loaded before whose log is gone (deleted or moved out, its game
+    identity held by no log) -> what was last loaded of it; named by every sync until the log is
+    back, or ``sync --rebuild`` takes the logs as they are now."""
 
 
 def loaded_state(con: duckdb.DuckDBPyConnection) -> dict[str, Loaded]:
     rows = con.execute("SELECT game, kind, size, mtime_ns, head_seq, head_hash, fingerprint, "
-                       "problem FROM _sync").fetchall()
+                       "problem, left_out, uid FROM _sync").fetchall()
     return {row[0]: Loaded(*row[1:]) for row in rows}
 
 
@@ -86,11 +99,15 @@ def classify(ledger: Ledger, log: LogFile, before: Loaded | None,
     """``new``, ``grew``, ``changed``, ``reprojected``, ``touched`` or ``unchanged``.
 
     ``touched``: same size and head, another modification time, and the whole log still
-    verifies (a log changed in place is ``changed``, and checked whole when loaded).
+    verifies (a log changed in place is ``changed``, and checked whole when loaded). A loaded
+    log of the same size and time whose last line is not the head loaded (rewritten keeping
+    both, ``touch -r``) is ``changed`` too: reading the file's tail is cheap.
     """
     if before is None:
         return "new"
     if before.size == log.size and before.mtime_ns == log.mtime_ns:
+        if before.problem is None and not ends_at_head(ledger, log, before):
+            return "changed"
         if before.fingerprint == kind_fingerprint(before.kind, prints):
             return "unchanged"
         return "reprojected"
@@ -104,6 +121,15 @@ def holds_head(ledger: Ledger, log: LogFile, before: Loaded) -> bool:
     try:
         head = ledger.verified(log.game).head
     except LedgerError:
+        return False
+    return (head.seq, head.hash) == (before.head_seq, before.head_hash)
+
+
+def ends_at_head(ledger: Ledger, log: LogFile, before: Loaded) -> bool:
+    """True when the log's last line is the head the catalog loaded (only its tail is read)."""
+    try:
+        head = ledger.head(log.game)
+    except (LedgerError, OSError):
         return False
     return (head.seq, head.hash) == (before.head_seq, before.head_hash)
 
@@ -173,7 +199,7 @@ def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers
             settle(con, work)
             for result in load_logs(con, ledger, work.todo, progress, pool):
                 add_up(report, result)
-            report.vanished = remember_heads(con)
+            remember_heads(con)
             finish(con, report, began)
     except (duckdb.Error, CatalogError) as error:  # a full disk mid-way: all rolled back
         if new:  # nothing half-made: a catalog this sync began and could not finish goes
@@ -204,9 +230,16 @@ def stale_report(path: Path, behind: Plan, error: CatalogNotWritable, began: flo
 
 
 def finish(con: duckdb.DuckDBPyConnection, report: SyncReport, began: float) -> None:
-    """Fill in what the catalog holds now: its games, and every game it leaves out."""
+    """Fill in what the catalog holds now: its games, every game it leaves out (counted by why),
+    and every game whose log is gone."""
     report.games = count_games(con)
     report.problems = stored_problems(con)
+    counts = dict(con.execute("SELECT left_out, count(*) FROM _sync WHERE problem IS NOT NULL "
+                              "AND left_out IS NOT NULL GROUP BY left_out").fetchall())
+    report.rewritten = counts.get("rewritten", 0)
+    report.vanished = counts.get("vanished", 0)
+    report.duplicate = counts.get("duplicate", 0)
+    report.gone = gone_logs(con)
     report.seconds = round(time.perf_counter() - began, 3)
 
 
@@ -226,10 +259,16 @@ def plan(con: duckdb.DuckDBPyConnection, ledger: Ledger, report: SyncReport) -> 
     files = ledger.log_files()
     prints: dict[str, str] = {}
     work = Plan([], [], sorted(set(before) - set(files)))
+    holders = Counter(loaded.uid for game, loaded in before.items()
+                      if game in files and loaded.uid is not None)
     for game, log in sorted(files.items()):
-        status = classify(ledger, log, before.get(game), prints)
+        was = before.get(game)
+        status = classify(ledger, log, was, prints)
+        if was is not None and was.left_out == "duplicate" and holders[was.uid or ""] < 2:
+            status = "changed"  # the other log of its identity is gone: load it again
         if status in ("unchanged", "touched"):
-            report.unchanged += 1
+            if was is not None and was.problem is None:
+                report.unchanged += 1
             if status == "touched":
                 work.touched.append(log)
         else:
@@ -246,42 +285,117 @@ def settle(con: duckdb.DuckDBPyConnection, work: Plan) -> None:
             con.execute("UPDATE _sync SET mtime_ns = ? WHERE game = ?", [log.mtime_ns, log.game])
 
 
+LATEST = f"""
+    SELECT {{key}}, max(seq) AS seq, arg_max(hash, seq) AS hash,
+           arg_max(seen_at, seq) AS seen, arg_max(game, seq) AS seen_as
+    FROM {HEADS_SEEN} {{where}} GROUP BY {{key}}"""
+"""The latest head seen of each game id (``key`` = ``game``) or identity (``uid``)."""
+
 VANISHED = f"""
     WITH latest AS (
-        SELECT game, max(seq) AS seq, arg_max(hash, seq) AS hash, arg_max(seen_at, seq) AS seen
-        FROM {HEADS_SEEN} GROUP BY game)
-    SELECT l.game, l.seq, l.hash, l.seen, e.hash, s.head_seq
-    FROM latest l JOIN _sync s USING (game)
-    LEFT JOIN all_events e ON e.game = l.game AND e.seq = l.seq
+        SELECT 'game' AS by, game AS key, seq, hash, seen, seen_as
+            FROM ({LATEST.format(key="game", where="")})
+        UNION ALL
+        SELECT 'uid', uid, seq, hash, seen, seen_as
+            FROM ({LATEST.format(key="uid", where="WHERE uid IS NOT NULL")}))
+    SELECT s.game, l.by, l.seq, l.hash, l.seen, l.seen_as, e.hash, s.head_seq
+    FROM _sync s JOIN latest l
+        ON (l.by = 'game' AND l.key = s.game) OR (l.by = 'uid' AND l.key = s.uid)
+    LEFT JOIN all_events e ON e.game = s.game AND e.seq = l.seq
     WHERE s.problem IS NULL AND e.hash IS DISTINCT FROM l.hash
+    ORDER BY s.game, l.by
 """
-"""Loaded games whose log no longer holds the latest head seen of it (their events are
-loaded, so the hash at that seq is there to compare)."""
+"""Loaded games whose log no longer holds the latest head seen under its id, or of its
+identity under any id (a log renamed or copied): their events are loaded, so the hash at that
+seq is there to compare."""
+
+DUPLICATES = f"""
+    WITH holders AS (
+        SELECT uid, game, count(*) OVER (PARTITION BY uid) AS n FROM _sync
+        WHERE problem IS NULL AND uid IS NOT NULL),
+    latest AS ({LATEST.format(key="uid", where="WHERE uid IS NOT NULL")}),
+    kept AS (
+        SELECT h.uid, coalesce(max(h.game) FILTER (WHERE h.game = l.seen_as), min(h.game))
+            AS game
+        FROM holders h LEFT JOIN latest l USING (uid) WHERE h.n > 1 GROUP BY h.uid)
+    SELECT h.game, h.uid, k.game FROM holders h JOIN kept k USING (uid)
+    WHERE h.game <> k.game ORDER BY h.game
+"""
+"""Loaded logs holding the identity of another loaded log, but for the one kept: the one that
+last loaded that identity, else the first by id."""
+
+GONE = f"""
+    WITH latest AS (
+        SELECT any_value(uid) AS uid, arg_max(game, seq) AS game, max(seq) AS seq,
+               arg_max(hash, seq) AS hash, arg_max(seen_at, seq) AS seen
+        FROM {HEADS_SEEN} GROUP BY coalesce(uid, 'game:' || game))
+    SELECT l.game, l.seq, l.hash, l.seen FROM latest l
+    WHERE NOT EXISTS (SELECT 1 FROM _sync s WHERE s.game = l.game OR s.uid = l.uid)
+    ORDER BY l.game
+"""
+"""Games loaded before that no log in the ledger holds now, under their id or identity."""
 
 
-def remember_heads(con: duckdb.DuckDBPyConnection) -> int:
-    """Leave out (and name) every loaded log whose latest head seen is gone; then remember the
-    head of every loaded log. Returns how many were left out."""
-    from tabletape.ledger.heads import fingerprint
-
+def remember_heads(con: duckdb.DuckDBPyConnection) -> None:
+    """Leave out (and name) every loaded log that holds another loaded log's identity, or no
+    longer holds the latest head seen of it; then remember the head of every loaded log."""
     with transaction(con):
-        gone = con.execute(VANISHED).fetchall()
-        for game, seq, head_hash, seen, now_hash, head_seq in gone:
-            what = (f"the log now ends at seq {head_seq}: cut short" if now_hash is None
-                    else f"the log holds another event at seq {seq}: rewritten")
-            why = (f"game {game} no longer holds its head seen by the catalog on "
-                   f"{str(seen)[:19]} UTC (seq {seq}, {fingerprint(seq, head_hash)}): {what}; "
-                   "`tabletape sync --rebuild` takes the logs as they are now, if that is "
-                   "what they should be")
-            delete_games(con, [game], keep=["_sync"])
-            con.execute("UPDATE _sync SET problem = ? WHERE game = ?", [why, game])
+        for game, uid, kept in con.execute(DUPLICATES).fetchall():
+            leave_out(con, game, "duplicate",
+                      f"game {game} holds the identity {uid} of game {kept} too (a copy, or a "
+                      f"log moved without removing the old one): one log per game; remove one "
+                      f"of them")
+        named: set[str] = set()
+        for game, _, seq, head_hash, seen, seen_as, now_hash, head_seq in con.execute(
+                VANISHED).fetchall():
+            if game not in named:  # named once, by its own id first
+                named.add(game)
+                leave_out(con, game, "vanished",
+                          vanished_why(game, seen_as, seq, head_hash, seen, now_hash, head_seq))
         con.execute(f"""
-            INSERT INTO {HEADS_SEEN}
-            SELECT s.game, s.head_seq, s.head_hash, now() AT TIME ZONE 'UTC' FROM _sync s
+            UPDATE {HEADS_SEEN} h SET uid = s.uid FROM _sync s
+            WHERE h.uid IS NULL AND h.game = s.game AND s.problem IS NULL""")
+        con.execute(f"""
+            INSERT INTO {HEADS_SEEN} (game, seq, hash, seen_at, uid)
+            SELECT s.game, s.head_seq, s.head_hash, now() AT TIME ZONE 'UTC', s.uid FROM _sync s
             WHERE s.problem IS NULL AND s.head_seq > 0 AND NOT EXISTS (
                 SELECT 1 FROM {HEADS_SEEN} h
                 WHERE h.game = s.game AND h.seq = s.head_seq AND h.hash = s.head_hash)""")
-    return len(gone)
+
+
+def leave_out(con: duckdb.DuckDBPyConnection, game: str, why: str, problem: str) -> None:
+    """Drop the rows of a loaded ``game`` and name it in ``_sync`` (``why``: its ``left_out``)."""
+    delete_games(con, [game], keep=["_sync"])
+    con.execute("UPDATE _sync SET problem = ?, left_out = ? WHERE game = ?", [problem, why, game])
+
+
+REBUILD_HINT = ("`tabletape sync --rebuild` takes the logs as they are now, if that is what they "
+                "should be")
+
+
+def vanished_why(game: str, seen_as: str, seq: int, head_hash: str, seen: object,
+                 now_hash: str | None, head_seq: int) -> str:
+    """Why ``game`` is left out: it no longer holds the head seen at ``seq`` (as ``seen_as``:
+    the game itself, or another id of the same identity)."""
+    from tabletape.ledger.heads import fingerprint
+
+    what = (f"the log now ends at seq {head_seq}: cut short" if now_hash is None
+            else f"the log holds another event at seq {seq}: rewritten")
+    whose = ("its head" if seen_as == game
+             else f"the head of game {seen_as} (the same game identity)")
+    return (f"game {game} no longer holds {whose} seen by the catalog on "
+            f"{str(seen)[:19]} UTC (seq {seq}, {fingerprint(seq, head_hash)}): {what}; "
+            f"{REBUILD_HINT}")
+
+
+def gone_logs(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Every game the catalog loaded before whose log is gone (under its id and identity)."""
+    from tabletape.ledger.heads import fingerprint
+
+    return {game: (f"the log of game {game} is gone (deleted, or moved out of the ledger): the "
+                   f"catalog loaded it up to seq {seq} ({fingerprint(seq, head_hash)}) on "
+                   f"{str(seen)[:19]} UTC; put it back, or else {REBUILD_HINT}")
+            for game, seq, head_hash, seen in con.execute(GONE).fetchall()}
 
 
 def add_up(report: SyncReport, result: ChunkResult) -> None:

@@ -7,6 +7,7 @@ intact chain: the plain chain check passes them; a noted head and a signature do
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -25,6 +26,7 @@ from tabletape.ledger.heads import (
     merkle_root,
     parse_fingerprint,
 )
+from tabletape.ledger.identity import uuid7
 from tests.cli import run, said
 from tests.tinygame import Added
 
@@ -43,10 +45,11 @@ def store(tmp_path: Path) -> Ledger:
 
 
 def tiny_game(store: Ledger, events: int = 12, game_id: str = "ty-game") -> str:
-    """A tiny game of ``events`` events (turns alternate between olga and patrick)."""
+    """A tiny game of ``events`` events (turns alternate between olga and patrick), its
+    identity fixed by its id (two games, two identities)."""
+    uid = uuid7(ms=1_700_000_000_000, rand=hashlib.sha256(game_id.encode()).digest()[:10])
     started = GameStarted(kind="tiny", rules_version="1", tabletape_version="0",
-                          players=("olga", "patrick"), options={"target": 1000},
-                          uid="018bcfe5-6800-7000-8000-000000000001")
+                          players=("olga", "patrick"), options={"target": 1000}, uid=uid)
     game = store.create(started, game_id=game_id)
     for seq in range(1, events):
         actor = ("olga", "patrick")[(seq - 1) % 2]
