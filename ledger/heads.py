@@ -416,8 +416,8 @@ def vouch_of(record: Record, signed: Signed, records: Sequence[Record],
         note = (f"name not covered (an older signature): the key vouched for the head, but the "
                 f"name {signed.signer} beside it could have been changed; compare the key")
     else:
-        problem = ("forged: the signature is not that key's over that name, game and head (or "
-                   "the signer's name was changed)")
+        problem = ("forged: the signature is not that key's over that name, game and head (the "
+                   "signer's name was changed, or it was copied from another game)")
     if problem:
         pass
     elif not 1 <= signed.seq < record.seq:

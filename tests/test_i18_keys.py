@@ -19,7 +19,6 @@ from tests.test_i18_heads import key_dir, lines_of, rewrite, sign, store, tiny_g
 
 __all__ = ["key_dir", "store"]  # fixtures used here
 
-UID = "018bcfe5-6800-7000-8000-000000000001"
 OTHER_UID = "018bcfe5-6800-7000-8000-0000000000ff"
 
 
@@ -51,9 +50,10 @@ def signed_game(store: Ledger, events: int = 6) -> str:
 def test_a_rewrite_under_another_uid_is_caught_by_the_receipt(store: Ledger,
                                                               new_uid: str) -> None:
     game = signed_game(store)
+    uid = store.started(game).uid
     # the whole log rewritten without the signature event, the uid changed (or deleted)
-    rewrite(store, game, keep=6, rename=(f'"uid":"{UID}"', f'"uid":"{new_uid}"'))
-    assert UID.encode() not in store.path(game).read_bytes()
+    rewrite(store, game, keep=6, rename=(f'"uid":"{uid}"', f'"uid":"{new_uid}"'))
+    assert uid.encode() not in store.path(game).read_bytes()
     for args in ((game,), ("--all",)):
         code, output = verify(store, *args)
         assert code == 1 and "rewritten (its identity changed)" in said(output), output
@@ -64,7 +64,7 @@ def test_a_receipt_of_another_ledgers_game_of_the_same_id_is_not_applied(
     signed_game(store)
     other = Ledger(tmp_path / "other")
     game = tiny_game(other, 6)
-    rewrite(other, game, keep=6, rename=(UID, OTHER_UID))  # another game, the same id
+    rewrite(other, game, keep=6, rename=(other.started(game).uid, OTHER_UID))  # the same id
     code, output = verify(other, game)
     assert code == 0, output
 
