@@ -384,8 +384,17 @@ def sql_on_export(directory: Path, query: str, output_format: SqlFormat, output:
     connection that reaches its tables' folders and manifest only; the statement was checked
     read-only before). No ledger is opened, and none is reached: an export folder that is, holds
     or lies in one (the current ledger ``ledger_root`` or any other) is refused."""
+    import duckdb
+
     from tabletape.queries.database import query_door
-    from tabletape.queries.parquet import READS_NO_LEDGER, export_reach, ledger_clash, open_export
+    from tabletape.queries.parquet import (
+        READS_NO_LEDGER,
+        damaged,
+        export_reach,
+        ledger_clash,
+        open_export,
+        unreadable_file,
+    )
     from tabletape.queries.transfer import inside_ledger
 
     if inside_ledger(directory, ledger_root):
@@ -396,8 +405,13 @@ def sql_on_export(directory: Path, query: str, output_format: SqlFormat, output:
         raise QueryRefused(f"{output} is inside the export {directory}: write results outside it")
     with parquet_target(output_format, output) as target, \
             query_door(None, folders=folders, files=[manifest, *written(target)]) as con:
-        open_export(con, directory)
-        answer(con, query, output_format, target or output)
+        try:
+            open_export(con, directory)
+            answer(con, query, output_format, target or output)
+        except (duckdb.IOException, duckdb.InvalidInputException) as error:
+            if problem := unreadable_file(error, directory):
+                raise damaged(directory, problem) from None
+            raise
 
 
 def answer(con: duckdb.DuckDBPyConnection, query: str, output_format: SqlFormat,
@@ -487,7 +501,7 @@ def check_sql_output(path: Path, ledger_root: Path, *, force: bool) -> None:
     from tabletape.queries.database import ledger_around
 
     check_output(path, ledger_root, force=True)
-    if (other := ledger_around(path.parent)) is not None:
+    if (other := ledger_around(path)) is not None:
         raise QueryRefused(f"{path} is inside the ledger {other}: write results outside it")
     if path.is_dir():
         raise QueryRefused(f"{path} is a folder: name the file to write")

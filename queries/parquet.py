@@ -430,9 +430,27 @@ def export_reach(directory: Path) -> tuple[list[Path], Path]:
     manifest = read_manifest(directory)
     problem = damage(real, manifest)
     if problem:
-        raise ParquetRefused(f"the export {directory} is damaged ({problem}): export it again "
-                             "(`tabletape export --parquet DIR`)")
+        raise damaged(directory, problem)
     return [real / table for table in manifest["tables"]], real / MANIFEST
+
+
+def damaged(directory: Path, problem: str) -> ParquetRefused:
+    """The refusal of the damaged export in ``directory`` (``problem`` says what)."""
+    return ParquetRefused(f"the export {directory} is damaged ({problem}): export it again "
+                          "(`tabletape export --parquet DIR`)")
+
+
+def unreadable_file(error: Exception, directory: Path) -> str:
+    """What DuckDB's ``error`` says of a file of the export in ``directory`` it could not read
+    (one line), or ``""`` when it names none.
+
+    >>> unreadable_file(Exception("Invalid Input Error: File 'x/g/d.parquet' too small to be a "
+    ...                           "Parquet file\\nLINE 1: ..."), Path("x"))
+    "File 'x/g/d.parquet' too small to be a Parquet file"
+    """
+    first = str(error).strip().split("\n", 1)[0]
+    named = any(f"{folder}{os.sep}" in first for folder in (directory, directory.resolve()))
+    return first.split(" Error: ", 1)[-1] if named else ""
 
 
 def ledger_near(directory: Path, target: Path, advice: str) -> None:

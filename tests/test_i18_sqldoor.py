@@ -254,6 +254,12 @@ def test_a_damaged_export_is_one_line(ledger: Ledger, outside: Path, tmp_path: P
     code, output = run("sql", "--parquet", str(export), "SELECT count(*) FROM games")
     damaged(code, output, "games/stray.parquet does not belong in it")
     (export / "games" / "stray.parquet").unlink()
+    file = sorted((export / "games").glob("kind=*/month=*/*.parquet"))[0]
+    kept = file.read_bytes()
+    file.write_bytes(b"garbage")
+    code, output = run("sql", "--parquet", str(export), "SELECT count(*) FROM games")
+    damaged(code, output, "too small to be a Parquet file")
+    file.write_bytes(kept)
     for partition in (export / "dice").iterdir():
         import shutil
 
@@ -318,7 +324,8 @@ def test_only_the_exports_tables_and_manifest_are_in_reach(ledger: Ledger,
     assert code == 0 and json.loads(output) == [{"n": 1}], output
 
 
-@pytest.mark.parametrize("place", ["games/evil.jsonl", "private/dice/x.secret", "linked/x.csv"])
+@pytest.mark.parametrize("place", ["games/evil.jsonl", "private/dice/x.secret", "linked/x.csv",
+                                   "link.jsonl"])
 @pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
 def test_no_output_inside_a_ledger(ledger: Ledger, tmp_path: Path, place: str,
                                    fmt: str) -> None:
@@ -327,14 +334,14 @@ def test_no_output_inside_a_ledger(ledger: Ledger, tmp_path: Path, place: str,
     other = tmp_path / "other"
     in_progress(other)
     (tmp_path / "linked").symlink_to(other / "games")
-    target = tmp_path / place if place.startswith("linked") else other / place
-    before = sorted(other.rglob("*"))
+    (tmp_path / "link.jsonl").symlink_to(next((other / "games").glob("*.jsonl")))
+    target = tmp_path / place if place.startswith("link") else other / place
+    before = {path: path.read_bytes() for path in other.rglob("*") if path.is_file()}
     for where in (["--parquet", str(export_of(ledger))], ["--ledger", str(ledger.root)]):
         code, output = run("sql", "SELECT 1 AS one", *where, "--format", fmt, "--output",
                            str(target))
-        refused_without_word = code == 2 and "is inside the ledger" in said(output)
-        assert refused_without_word, output
-    assert sorted(other.rglob("*")) == before
+        assert code == 2 and "is inside the ledger" in said(output), output
+    assert {path: path.read_bytes() for path in other.rglob("*") if path.is_file()} == before
     code, output = run("sql", "SELECT 1 AS one", "--parquet", str(export_of(ledger)),
                        "--output", str(ledger.path(ledger.game_ids()[0])), "--force")
     assert code == 2 and "is inside the ledger" in said(output), output
