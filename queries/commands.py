@@ -15,6 +15,7 @@ import decimal
 import io
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -65,9 +66,6 @@ PRAGMA_READS = frozenset({
 """PRAGMAs that only read (everything else, e.g. ``PRAGMA threads=…``, is refused)."""
 
 
-SPELLED_AS_TYPED = frozenset({"SET", "VARIABLE_SET", "LOAD"})
-"""Statement kinds DuckDB names after one of several words (``RESET`` and ``PRAGMA x = 1`` are
-``SET``; ``INSTALL`` is ``LOAD``): refusals say the word the person typed."""
 
 
 class QueryRefused(TabletapeError):
@@ -105,8 +103,25 @@ def catalog_errors() -> Iterator[None]:
 
 
 def duckdb_message(error: Exception) -> str:
-    """DuckDB's message without its internal trailer, kept on as few lines as it needs."""
-    return str(error).strip()
+    """DuckDB's message without its internal trailer, kept on as few lines as it needs: a name
+    not found on one line, with DuckDB's guess unless it is one of the catalog's own tables.
+
+    >>> duckdb_message(Exception('Catalog Error: Table with name x does not exist!\\n'
+    ...                          'Did you mean "_meta"?'))
+    'Catalog Error: Table with name x does not exist!'
+    """
+    message = str(error).strip()
+    first, _, rest = message.partition("\n")
+    if not first.endswith("does not exist!"):
+        return message
+    guess = re.search(r'Did you mean "(.*?)"', rest)
+    if guess is None or guess.group(1).startswith(INTERNAL_TABLES):
+        return first
+    return f"{first} Did you mean {guess.group(1)!r}?"
+
+
+INTERNAL_TABLES = ("_", "pg_", "duckdb_", "sqlite_", "information_schema")
+"""Names DuckDB may guess that are no table of the catalog's a person asked for."""
 
 
 StrictOption = Annotated[bool, typer.Option(
@@ -245,20 +260,22 @@ def check_read_only(query: str) -> None:
     if len(statements) > 1:
         raise QueryRefused("give one statement at a time")
     statement = statements[0]
-    kind = statement.type.name
-    text = statement.query.strip().rstrip(";").strip()
-    words = text.split()
-    if kind == "EXPLAIN" and len(words) > 1:
-        inner = words[2:] if words[1].upper() == "ANALYZE" else words[1:]
-        return check_read_only(" ".join(inner))
+    try:
+        kind = statement.type.name
+    except ValueError:  # a kind this DuckDB's Python enum does not know (UPDATE EXTENSIONS)
+        kind = ""
+    text = without_comments(statement.query).strip().rstrip(";").strip()
+    if kind == "EXPLAIN" and (inner := EXPLAINED.fullmatch(text)):
+        return check_read_only(inner.group(1))
     if kind == "PRAGMA":
-        name = words[1].split("(")[0].split("=")[0].lower() if len(words) > 1 else ""
+        words = text.split(None, 1)
+        name = re.split(r"[\s(=]", words[1], maxsplit=1)[0].lower() if len(words) > 1 else ""
         if name in PRAGMA_READS and "=" not in text:
             return None
     elif kind == "SELECT":
         return None
-    shown = typed_kind(words) if kind in SPELLED_AS_TYPED else kind.replace("_", " ")
-    why = f", as {REFUSED_BECAUSE[kind]}" if kind in REFUSED_BECAUSE else ""
+    shown = typed_kind(text, kind)
+    why = f", as {REFUSED_BECAUSE[shown]}" if shown in REFUSED_BECAUSE else ""
     raise QueryRefused(
         f"the catalog is read-only: {shown} statements are refused{why}; "
         "use SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN or PRAGMA show_tables / "
@@ -266,14 +283,43 @@ def check_read_only(query: str) -> None:
     )
 
 
-def typed_kind(words: Sequence[str]) -> str:
-    """The statement's kind as the person typed it: its first word (two for ``FORCE INSTALL``).
+EXPLAINED = re.compile(r"EXPLAIN\s+(?:ANALY[SZ]E\s+)?(?:\([^()]*\)\s*)?(.+)",
+                       re.IGNORECASE | re.DOTALL)
+"""``EXPLAIN [ANALYZE] [(options)] statement``: the statement explained is checked."""
 
-    >>> typed_kind(["reset", "threads"]), typed_kind(["force", "install", "x"])
-    ('RESET', 'FORCE INSTALL')
+COMMENT_OR_STRING = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|/\*.*?\*/""", re.DOTALL)
+
+
+def without_comments(text: str) -> str:
+    """``text`` with its SQL comments blanked out (quoted text kept as it is).
+
+    >>> without_comments("/* x */ SET a = '--' -- hi")
+    "  SET a = '--'  "
     """
-    count = 2 if words[0].upper() == "FORCE" else 1
-    return " ".join(words[:count]).upper()
+    return COMMENT_OR_STRING.sub(
+        lambda m: m.group(0) if m.group(0)[0] in "'\"" else " ", text)
+
+
+PHRASES = ("FORCE INSTALL", "UPDATE EXTENSIONS", "IMPORT DATABASE", "EXPORT DATABASE",
+           "COPY FROM DATABASE", "SET VARIABLE")
+"""Statements named by more than their first word."""
+
+
+def typed_kind(text: str, kind: str) -> str:
+    """The statement's kind as the person typed it: its first word (a few :data:`PHRASES`
+    more), or DuckDB's ``kind`` when it starts with ``WITH`` or a parenthesis.
+
+    >>> typed_kind("reset threads", "SET"), typed_kind("force  install x", "LOAD")
+    ('RESET', 'FORCE INSTALL')
+    >>> typed_kind("WITH a AS (SELECT 1) INSERT INTO t FROM a", "INSERT")
+    'INSERT'
+    """
+    words = text.upper().split()
+    if not words or words[0] == "WITH" or words[0].startswith("("):
+        return kind.replace("_", " ") or "this"
+    spelled = " ".join(words[:3])
+    return next((phrase for phrase in PHRASES if f"{spelled} ".startswith(f"{phrase} ")),
+                re.split(r"[^A-Z_]", words[0], maxsplit=1)[0] or words[0])
 
 
 @app.command("sql")
@@ -314,14 +360,14 @@ def sql_command(
         output_format = chosen_format(output_format, as_json, SqlFormat.table, SqlFormat.json)
         if output_format is SqlFormat.parquet:
             check_parquet_target(output)
+        if output is not None and not is_stdio(output):
+            check_sql_output(output, Ledger(ledger).root, force=force)
         if parquet is not None:
             if include_simulated:
                 raise QueryRefused("--include-simulated goes with a ledger: an export holds the "
                                    "games people recorded only")
-            sql_on_export(parquet, query, output_format, output, force=force)
+            sql_on_export(parquet, query, output_format, output, Ledger(ledger).root)
             return
-        if output is not None and not is_stdio(output):
-            check_output(output, Ledger(ledger).root, force=force)
         store = synced(ledger, sync_first=not no_sync, strict=strict)
         with parquet_target(output_format, output) as target, \
                 query_door(catalog_path(store), files=written(target)) as con:
@@ -333,24 +379,39 @@ def sql_command(
 
 
 def sql_on_export(directory: Path, query: str, output_format: SqlFormat, output: Path | None,
-                  *, force: bool) -> None:
+                  ledger_root: Path) -> None:
     """``sql --parquet DIR``: the query on views over the export's files (an in-memory
-    connection that reaches that folder only; the statement was checked read-only before). No
-    ledger is opened."""
-    from tabletape.queries.database import query_door
-    from tabletape.queries.parquet import open_export
+    connection that reaches its tables' folders and manifest only; the statement was checked
+    read-only before). No ledger is opened, and none is reached: an export folder that is, holds
+    or lies in one (the current ledger ``ledger_root`` or any other) is refused."""
+    import duckdb
 
-    if output is not None and not is_stdio(output):
-        if output.resolve().is_relative_to(directory.resolve()):
-            raise QueryRefused(f"{output} is inside the export {directory}: write results "
-                               "outside it")
-        if output.exists() and not force:
-            raise QueryRefused(f"{output} exists: pass --force to overwrite it, or choose "
-                               "another file")
+    from tabletape.queries.database import query_door
+    from tabletape.queries.parquet import (
+        READS_NO_LEDGER,
+        damaged,
+        export_reach,
+        ledger_clash,
+        open_export,
+        unreadable_file,
+    )
+    from tabletape.queries.transfer import inside_ledger
+
+    if inside_ledger(directory, ledger_root):
+        raise QueryRefused(ledger_clash(directory, directory, ledger_root, READS_NO_LEDGER))
+    folders, manifest = export_reach(directory)
+    if output is not None and not is_stdio(output) and \
+            output.resolve().is_relative_to(directory.resolve()):
+        raise QueryRefused(f"{output} is inside the export {directory}: write results outside it")
     with parquet_target(output_format, output) as target, \
-            query_door(None, folders=[directory], files=written(target)) as con:
-        open_export(con, directory)
-        answer(con, query, output_format, target or output)
+            query_door(None, folders=folders, files=[manifest, *written(target)]) as con:
+        try:
+            open_export(con, directory)
+            answer(con, query, output_format, target or output)
+        except (duckdb.IOException, duckdb.InvalidInputException) as error:
+            if problem := unreadable_file(error, directory):
+                raise damaged(directory, problem) from None
+            raise
 
 
 def answer(con: duckdb.DuckDBPyConnection, query: str, output_format: SqlFormat,
@@ -388,7 +449,8 @@ def written(target: Path | None) -> list[Path]:
 
 
 def move_into_place(source: Path, output: Path) -> None:
-    """Rename ``source`` to ``output`` (replacing it); copied when they are on different disks."""
+    """Rename ``source`` to ``output`` (replacing it); copied when they are on different disks.
+    A failure names ``output``, never the scratch file."""
     import errno
     import shutil
 
@@ -396,8 +458,9 @@ def move_into_place(source: Path, output: Path) -> None:
         os.replace(source, output)
     except OSError as error:
         if error.errno != errno.EXDEV:
-            raise
-        shutil.copyfile(source, output)
+            raise OSError(error.errno, error.strerror, str(output)) from None
+        with scratch_beside(output) as scratch:
+            shutil.copyfile(source, scratch)
 
 
 Format = TypeVar("Format", SqlFormat, ReportFormat)
@@ -430,6 +493,22 @@ def check_output(path: Path, ledger_root: Path, *, force: bool = False) -> None:
         raise QueryRefused(f"{path} is inside the ledger {ledger_root}: write results outside it")
     if path.exists() and not force:
         raise QueryRefused(f"{path} exists: pass --force to overwrite it, or choose another file")
+
+
+def check_sql_output(path: Path, ledger_root: Path, *, force: bool) -> None:
+    """:func:`check_output` for ``sql --output``, and refuse a file inside any other ledger
+    (links followed) or where no file can be written (no such folder, a folder)."""
+    from tabletape.queries.database import ledger_around
+
+    check_output(path, ledger_root, force=True)
+    if (other := ledger_around(path)) is not None:
+        raise QueryRefused(f"{path} is inside the ledger {other}: write results outside it")
+    if path.is_dir():
+        raise QueryRefused(f"{path} is a folder: name the file to write")
+    if not path.parent.is_dir():
+        what = "is not a folder" if path.parent.exists() else "does not exist (create it first)"
+        raise QueryRefused(f"cannot write {path}: {path.parent} {what}")
+    check_output(path, ledger_root, force=force)
 
 
 def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
@@ -484,12 +563,30 @@ def json_rows(relation: duckdb.DuckDBPyRelation) -> Iterator[dict[str, Any]]:
 
 @contextmanager
 def text_output(output: Path | None) -> Iterator[Any]:
-    """Standard output (``output`` None), or the file ``output`` opened for UTF-8 text."""
+    """Standard output (``output`` None), or a scratch file beside ``output`` opened for UTF-8
+    text and renamed to it once written whole (a query failing half-way leaves ``output`` as it
+    was, or absent)."""
     if output is None:
         yield sys.stdout
         return
-    with output.open("w", encoding="utf-8") as stream:
+    with scratch_beside(output) as scratch, scratch.open("x", encoding="utf-8") as stream:
         yield stream
+
+
+@contextmanager
+def scratch_beside(output: Path) -> Iterator[Path]:
+    """The path of a hidden file beside ``output`` (not created yet), renamed to ``output``
+    when the block ends well and removed when it fails; a failure to write names ``output``."""
+    import secrets
+
+    scratch = output.with_name(f".{output.name}.{secrets.token_hex(4)}.writing")
+    try:
+        yield scratch
+        os.replace(scratch, output)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(output)) from None
+    finally:
+        scratch.unlink(missing_ok=True)
 
 
 def write_parquet(relation: duckdb.DuckDBPyRelation, output: Path) -> None:
@@ -729,8 +826,9 @@ def export_command(
     every game to share (--html), or plays for BG Stats (--bgstats, --bgstats-link) and
     BoardGameGeek (--bgg-xml)."""
     from tabletape.queries.catalog import catalog_path, opened
-    from tabletape.queries.parquet import export_parquet
-    from tabletape.queries.transfer import export_log
+    from tabletape.queries.parquet import check_target as check_export_target
+    from tabletape.queries.parquet import export_parquet, ledger_clash
+    from tabletape.queries.transfer import export_log, inside_ledger
 
     with catalog_errors():
         if html is None and (kind or player or since):
@@ -770,7 +868,9 @@ def export_command(
             if is_stdio(parquet):
                 raise QueryRefused("--parquet writes a folder of tables, which standard output "
                                    "(-) cannot hold: name a folder")
-            check_output(parquet, Ledger(ledger).root, force=True)
+            if inside_ledger(parquet, Ledger(ledger).root):
+                raise QueryRefused(ledger_clash(parquet, parquet, Ledger(ledger).root))
+            check_export_target(parquet, Ledger(ledger).root)
             store = synced(ledger, strict=strict)
             with opened(catalog_path(store), read_only=True) as con:
                 counts = export_parquet(con, parquet, store.root)

@@ -165,6 +165,36 @@ def folder_prefix(folder: Path) -> str:
     return str(folder.absolute()).rstrip("/") + "/"
 
 
+# -- ledgers the door keeps out ------------------------------------------------------------------
+
+
+LEDGER_MARKS = ("private/dice", "private/ledger-heads.jsonl", CATALOG_FILE, "games/*.jsonl")
+"""What only a ledger holds: its dice secrets, the heads it showed, its catalog, its logs."""
+
+
+def is_ledger(folder: Path) -> bool:
+    """Whether ``folder`` holds one of a ledger's :data:`LEDGER_MARKS`."""
+    try:
+        return any(next(folder.glob(mark), None) is not None for mark in LEDGER_MARKS)
+    except OSError:
+        return False
+
+
+def ledger_around(path: Path) -> Path | None:
+    """The ledger ``path`` is, or lies inside (links followed), else None."""
+    real = path.resolve()
+    return next((folder for folder in (real, *real.parents) if is_ledger(folder)), None)
+
+
+def ledger_beneath(folder: Path) -> Path | None:
+    """A ledger in ``folder`` itself (one of its folders), else None."""
+    try:
+        children = sorted(folder.iterdir())
+    except OSError:
+        return None
+    return next((child for child in children if child.is_dir() and is_ledger(child)), None)
+
+
 REFUSED_FILE = re.compile(r'Cannot access (file|directory) "(.*)" - file system operations are '
                           r"disabled by configuration")
 LOCKED_SETTING = re.compile(r'Cannot change(?:/set)? configuration option "(.*?)" - the '
@@ -172,23 +202,27 @@ LOCKED_SETTING = re.compile(r'Cannot change(?:/set)? configuration option "(.*?)
 MISSING_EXTENSION = re.compile(r'with name "?(.*?)"? is not in the catalog, but it exists in the '
                                r"(\w+) extension")
 NO_EXTENSIONS = "Loading external extensions is disabled"
+NO_TABLE = re.compile(r"Table with name (.*?) does not exist!")
+DUCKDB_HOME = "/.duckdb/"
+"""Where DuckDB keeps its own files (extensions, stored secrets) in the user's home."""
 
 DOOR = "tabletape sql reads the catalog only (or, with --parquet DIR, that export)"
 LOCKED = "tabletape sql runs with locked settings"
 BUILT_IN = "tabletape sql runs DuckDB's built-in functions only"
 """Why the door refuses: a file or folder, a setting, an extension."""
 
+NO_EXTENSION = "tabletape sql installs and loads no DuckDB extension"
+NO_OTHER_FILE = "tabletape sql reads and writes no other file"
 REFUSED_BECAUSE = {
-    "SET": LOCKED,
-    "VARIABLE_SET": LOCKED,
-    "LOAD": "tabletape sql installs and loads no DuckDB extension",
-    "ATTACH": DOOR,
-    "DETACH": DOOR,
-    "COPY": "tabletape sql reads and writes no other file",
-    "EXPORT": "tabletape sql reads and writes no other file",
+    "SET": LOCKED, "RESET": LOCKED, "SET VARIABLE": LOCKED, "PRAGMA": LOCKED,
+    "LOAD": NO_EXTENSION, "INSTALL": NO_EXTENSION, "FORCE INSTALL": NO_EXTENSION,
+    "UPDATE EXTENSIONS": NO_EXTENSION,
+    "ATTACH": DOOR, "DETACH": DOOR, "USE": DOOR,
+    "COPY": NO_OTHER_FILE, "COPY FROM DATABASE": NO_OTHER_FILE, "EXPORT DATABASE": NO_OTHER_FILE,
+    "IMPORT DATABASE": NO_OTHER_FILE,
 }
-"""Why a statement kind that reaches past the catalog is refused (by the read-only check,
-before the door's own refusal), besides its writing."""
+"""Why a statement that reaches past the catalog is refused (by the read-only check, before the
+door's own refusal), besides its writing: by its first word(s), as the person typed them."""
 
 
 def door_refusal(error: Exception) -> str | None:
@@ -206,7 +240,12 @@ def door_refusal(error: Exception) -> str | None:
     message = str(error)
     if found := REFUSED_FILE.search(message):
         what, path = found.groups()
+        if DUCKDB_HOME in path:
+            return f"refused: DuckDB's own files (extensions, secrets) are out of reach: {DOOR}"
         return f"refused: the {what.replace('directory', 'folder')} {path} is out of reach: {DOOR}"
+    if (found := NO_TABLE.search(message)) and looks_like_a_file(found.group(1)):
+        return (f"refused: the file {found.group(1)} is out of reach: {DOOR} (SHOW TABLES lists "
+                "its tables)")
     if found := LOCKED_SETTING.search(message):
         return f"refused: the setting {found.group(1)} cannot be changed: {LOCKED}"
     if found := MISSING_EXTENSION.search(message):
@@ -216,6 +255,20 @@ def door_refusal(error: Exception) -> str | None:
     if NO_EXTENSIONS in message:
         return f"refused: no DuckDB extension is loaded: {BUILT_IN}"
     return None
+
+
+def looks_like_a_file(name: str) -> bool:
+    """Whether a table name DuckDB did not find is a file's path or a URL (DuckDB reads one as
+    a table only when files are in reach).
+
+    >>> looks_like_a_file("/etc/passwd"), looks_like_a_file("x.csv"), looks_like_a_file("gamez")
+    (True, True, False)
+    """
+    return "/" in name or "\\" in name or FILE_SUFFIX.search(name) is not None
+
+
+FILE_SUFFIX = re.compile(r"\.(csv|tsv|txt|parquet|json|jsonl|ndjson|gz|zst|duckdb|db|xlsx?)$",
+                         re.IGNORECASE)
 
 
 def meta(con: duckdb.DuckDBPyConnection) -> dict[str, str]:

@@ -134,10 +134,10 @@ def check_target(directory: Path, ledger_root: Path | None) -> Path:
 
     target = spelled_out(directory)
     if ledger_root is not None and inside_ledger(target, ledger_root):
-        raise TransferError(f"{directory} is inside the ledger {ledger_root} (or holds it): "
-                            "export to a folder outside it")
+        raise TransferError(ledger_clash(directory, target, ledger_root))
     if target.is_symlink():
         raise ParquetRefused(f"{directory} is a link: name the folder itself, or another one")
+    ledger_near(directory, target, "export to a folder outside it")
     if not target.exists():
         if not target.parent.is_dir():
             raise ParquetRefused(f"cannot export to {directory}: the folder {target.parent} does "
@@ -153,6 +153,19 @@ def check_target(directory: Path, ledger_root: Path | None) -> Path:
         raise ParquetRefused(f"{directory} holds files and no {MANIFEST} (an export did not "
                              "write it): name a new or empty folder")
     return target
+
+
+def ledger_clash(directory: Path, target: Path, ledger_root: Path,
+                 advice: str = "export to a folder outside it") -> str:
+    """Why ``directory`` (spelled out ``target``), which is, lies in or holds the ledger
+    ``ledger_root``, cannot be an export's folder.
+
+    >>> ledger_clash(Path("/"), Path("/"), Path("/l"))
+    '/ holds the ledger /l: export to a folder outside it'
+    """
+    real, ledger = target.resolve(), ledger_root.resolve()
+    where = "holds" if real != ledger and real in ledger.parents else "is inside"
+    return f"{directory} {where} the ledger {ledger_root}: {advice}"
 
 
 def export_parquet(con: duckdb.DuckDBPyConnection, directory: Path,
@@ -355,6 +368,10 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     """The manifest of the export in ``directory``; a folder that is not one is refused."""
     path = directory / MANIFEST
     manifest: Any = None
+    if not directory.is_dir():
+        what = "no such folder" if not directory.exists() else "not a folder"
+        raise ParquetRefused(f"{directory}: {what}: name the folder `tabletape export --parquet` "
+                             "wrote")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
         problem = manifest_problem(manifest)
@@ -397,6 +414,93 @@ def manifest_problem(manifest: Any) -> str:
             if not isinstance(type_, str) or not TYPE.fullmatch(type_):
                 return f"column {table}.{name} has the type {type_!r}"
     return ""
+
+
+READS_NO_LEDGER = ("refused: a query on an export reads no ledger; name a folder `tabletape export "
+                   "--parquet` wrote, outside any ledger")
+
+
+def export_reach(directory: Path) -> tuple[list[Path], Path]:
+    """What a query on the export in ``directory`` may read: its tables' folders (those its
+    manifest names) and its manifest; nothing else in ``directory``. Refused when the export is
+    damaged (:func:`damage`), or is, holds or lies in a ledger."""
+    real = directory.resolve()
+    if real.is_dir():
+        ledger_near(directory, real, READS_NO_LEDGER)
+    manifest = read_manifest(directory)
+    problem = damage(real, manifest)
+    if problem:
+        raise damaged(directory, problem)
+    return [real / table for table in manifest["tables"]], real / MANIFEST
+
+
+def damaged(directory: Path, problem: str) -> ParquetRefused:
+    """The refusal of the damaged export in ``directory`` (``problem`` says what)."""
+    return ParquetRefused(f"the export {directory} is damaged ({problem}): export it again "
+                          "(`tabletape export --parquet DIR`)")
+
+
+def unreadable_file(error: Exception, directory: Path) -> str:
+    """What DuckDB's ``error`` says of a file of the export in ``directory`` it could not read
+    (one line), or ``""`` when it names none.
+
+    >>> unreadable_file(Exception("Invalid Input Error: File 'x/g/d.parquet' too small to be a "
+    ...                           "Parquet file\\nLINE 1: ..."), Path("x"))
+    "File 'x/g/d.parquet' too small to be a Parquet file"
+    """
+    first = str(error).strip().split("\n", 1)[0]
+    named = any(f"{folder}{os.sep}" in first for folder in (directory, directory.resolve()))
+    return first.split(" Error: ", 1)[-1] if named else ""
+
+
+def ledger_near(directory: Path, target: Path, advice: str) -> None:
+    """Refuse ``directory`` (spelled out ``target``) when it is a ledger, lies in one or holds
+    one as a folder of its own (:func:`tabletape.queries.database.is_ledger`)."""
+    from tabletape.queries.database import ledger_around, ledger_beneath
+
+    ledger = ledger_around(target) if target.exists() else ledger_around(target.parent)
+    ledger = ledger or ledger_beneath(target)
+    if ledger is not None:
+        raise ParquetRefused(ledger_clash(directory, target, ledger, advice))
+
+
+def damage(directory: Path, manifest: dict[str, Any]) -> str:
+    """What in ``directory`` an export does not hold, or ``""``: each table's folder holds
+    ``kind=…/month=…/*.parquet`` files only (no link), one at least when the table has rows."""
+    for table, entry in manifest["tables"].items():
+        folder = directory / table
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            return f"{table} is not a folder"
+        files = partition_files(folder) if folder.is_dir() else []
+        if isinstance(files, str):
+            return files
+        if entry["rows"] and not files:
+            return f"the files of the table {table} are missing"
+    return ""
+
+
+def partition_files(folder: Path) -> list[Path] | str:
+    """The Parquet files in ``folder``'s Hive partitions (``kind=…/month=…/``), or what does not
+    belong there (a dot file, say ``.DS_Store``, is let be)."""
+    files: list[Path] = []
+    levels = (*(f"{name}=" for name in PARTITIONS), "")
+    stack = [(folder, 0)]
+    while stack:
+        here, level = stack.pop()
+        for entry in sorted(here.iterdir()):
+            if entry.name.startswith(".") and entry.is_file() and not entry.is_symlink():
+                continue
+            leaf = level == len(PARTITIONS)
+            shown = entry.relative_to(folder.parent)
+            if entry.is_symlink():
+                return f"{shown} is a link"
+            if leaf and entry.is_file() and entry.suffix == ".parquet":
+                files.append(entry)
+            elif not leaf and entry.is_dir() and entry.name.startswith(levels[level]):
+                stack.append((entry, level + 1))
+            else:
+                return f"{shown} does not belong in it"
+    return files
 
 
 def open_export(con: duckdb.DuckDBPyConnection, directory: Path) -> None:

@@ -136,7 +136,8 @@ def report_error(message: str, exit_code: int, kind: str, *, hint: str = "",
                  **details: object) -> int:
     """Say an error the way every command does, and return its exit status: under ``--json``
     (``as_json``, by default :func:`json_asked`) one :func:`json_error` line on standard error,
-    else the :func:`error_markup` line (and the hint) on ``console`` (default: standard error)."""
+    else the :func:`error_markup` line (and the hint) on ``console`` (default: standard error),
+    wrapped to a terminal's width only (a path in a log or a pipe stays whole on its line)."""
     if json_asked() if as_json is None else as_json:
         sys.stderr.write(json_error(message, exit_code, kind, hint, **details))
         return exit_code
@@ -144,9 +145,10 @@ def report_error(message: str, exit_code: int, kind: str, *, hint: str = "",
         from rich.console import Console
 
         console = Console(stderr=True)
-    console.print(error_markup(message), highlight=False)
+    unwrapped = not console.is_terminal
+    console.print(error_markup(message), highlight=False, soft_wrap=unwrapped)
     if hint:
-        console.print(hint, highlight=False)
+        console.print(hint, highlight=False, soft_wrap=unwrapped)
     return exit_code
 
 

@@ -218,17 +218,240 @@ def test_the_export_is_read_and_nothing_beside_it(ledger: Ledger, outside: Path,
         assert con.execute(f"SELECT count(*) FROM '{target}'").fetchone() == (4,)
 
 
-def test_a_link_in_the_export_reaches_nothing_outside(ledger: Ledger, outside: Path,
-                                                      tmp_path: Path) -> None:
-    """DuckDB follows a link before it compares paths: a link planted in an export folder
-    (by whoever could write there) opens no file outside it."""
+def test_a_link_in_an_allowed_folder_reaches_nothing_outside(outside: Path,
+                                                             tmp_path: Path) -> None:
+    """DuckDB follows a link before it compares paths: a link planted in a folder the door
+    opens (by whoever could write there) opens no file outside it."""
+    folder = tmp_path / "export" / "games"
+    folder.mkdir(parents=True)
+    (folder / "peek.csv").symlink_to(outside / "secret.csv")
+    with query_door(None, folders=[folder]) as con, pytest.raises(duckdb.Error) as raised:
+        con.execute(f"SELECT * FROM read_csv('{folder / 'peek.csv'}')")
+    assert "out of reach" in str(door_refusal(raised.value))
+
+
+def damaged(code: int, output: str, *words: str) -> None:
+    """One line: the export is damaged (``words`` say what), export it again; exit 2."""
+    assert code == 2 and output.count("\n") == 1 and "Traceback" not in output, output
+    assert "is damaged" in output and "export it again" in output, output
+    assert all(word in output for word in words), output
+
+
+def test_a_damaged_export_is_one_line(ledger: Ledger, outside: Path, tmp_path: Path) -> None:
+    """A link or a stray file planted in an export's table folder, or a table's files gone:
+    every query on it says the export is damaged, in one line (not DuckDB's Hive partition
+    mismatch or "No files found"), and reads nothing."""
     export = tmp_path / "export"
     code, output = run("export", "--parquet", str(export), "--ledger", str(ledger.root))
     assert code == 0, output
-    (export / "games" / "peek.csv").symlink_to(outside / "secret.csv")
+    for planted in ("peek.csv", "passwd.parquet"):
+        (export / "games" / planted).symlink_to(outside / "secret.csv")
+        code, output = run("sql", "--parquet", str(export),
+                           f"SELECT * FROM read_csv('{export / 'games' / planted}')")
+        damaged(code, output, f"games/{planted} is a link")
+        (export / "games" / planted).unlink()
+    (export / "games" / "stray.parquet").write_bytes(b"PAR1")
+    code, output = run("sql", "--parquet", str(export), "SELECT count(*) FROM games")
+    damaged(code, output, "games/stray.parquet does not belong in it")
+    (export / "games" / "stray.parquet").unlink()
+    file = sorted((export / "games").glob("kind=*/month=*/*.parquet"))[0]
+    kept = file.read_bytes()
+    file.write_bytes(b"garbage")
+    code, output = run("sql", "--parquet", str(export), "SELECT count(*) FROM games")
+    damaged(code, output, "too small to be a Parquet file")
+    file.write_bytes(kept)
+    for partition in (export / "dice").iterdir():
+        import shutil
+
+        shutil.rmtree(partition)
+    code, output = run("sql", "--parquet", str(export), "SELECT count(*) FROM games")
+    damaged(code, output, "the files of the table dice are missing")
+
+
+def in_progress(root: Path) -> Path:
+    """A ledger at ``root`` with a game going on: its dice secret is in ``private``."""
+    code, output = run("new", "risk-strike", "-p", "olga,patrick", "--ledger", str(root))
+    assert code == 0, output
+    (secret,) = (root / "private" / "dice").glob("*.secret")
+    return secret
+
+
+def test_a_ledger_in_the_export_folder_is_out_of_reach(ledger: Ledger, tmp_path: Path) -> None:
+    """The leak the testers found: an export folder that came to hold a ledger (a game going
+    on) let `sql --parquet` read the dice secret; "nobody can foresee a roll" (README, Fair
+    play). Refused: the export's folder holds a ledger; and so is its replacing by an export."""
+    club = tmp_path / "club"
+    code, output = run("export", "--parquet", str(club), "--ledger", str(ledger.root))
+    assert code == 0, output
+    secret = in_progress(club / "ledger")
+    code, output = run("sql", "--parquet", str(club),
+                       f"SELECT content FROM read_text('{secret.parent}/*.secret')")
+    refused(code, output, "holds the ledger", str(club / "ledger"))
+    assert secret.read_text() not in output
+    code, output = run("export", "--parquet", str(club), "--ledger", str(ledger.root))
+    assert code == 2 and "holds the ledger" in said(output), output
+    assert secret.exists()
+    code, output = run("sql", "--parquet", str(secret.parent), "SELECT 1")
+    assert code == 2 and "is inside the ledger" in said(output), output
+
+
+def test_a_planted_manifest_opens_no_ledger(tmp_path: Path) -> None:
+    """A 14-byte manifest planted in the folder holding the current ledger ($TABLETAPE_LEDGER)
+    makes no export of it."""
+    secret = in_progress(tmp_path / "ledger")
+    (tmp_path / "_tabletape.json").write_text('{"tables": {}}')
+    query = f"SELECT content FROM read_text('{secret}')"
+    code, output = run("sql", "--parquet", str(tmp_path), query,
+                       env={"TABLETAPE_LEDGER": str(tmp_path / "ledger")})
+    refused(code, output, "holds the ledger")
+    assert secret.read_text() not in output
+
+
+def test_only_the_exports_tables_and_manifest_are_in_reach(ledger: Ledger,
+                                                           tmp_path: Path) -> None:
+    """The door opens on the export's table folders (its manifest names them) and its
+    manifest, not on everything else the folder holds."""
+    export = tmp_path / "export"
+    code, output = run("export", "--parquet", str(export), "--ledger", str(ledger.root))
+    assert code == 0, output
+    (export / "notes").mkdir()
+    (export / "notes" / "private.csv").write_text("secret\n42\n")
     code, output = run("sql", "--parquet", str(export),
-                       f"SELECT * FROM read_csv('{export / 'games' / 'peek.csv'}')")
+                       f"SELECT * FROM read_csv('{export / 'notes' / 'private.csv'}')")
     refused(code, output, "out of reach")
+    code, output = run("sql", "--parquet", str(export), "SELECT count(*) AS n FROM read_json("
+                       f"'{export / '_tabletape.json'}')", "--json")
+    assert code == 0 and json.loads(output) == [{"n": 1}], output
+
+
+@pytest.mark.parametrize("place", ["games/evil.jsonl", "private/dice/x.secret", "linked/x.csv",
+                                   "link.jsonl"])
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_no_output_inside_a_ledger(ledger: Ledger, tmp_path: Path, place: str,
+                                   fmt: str) -> None:
+    """`sql --parquet DIR --output FILE` writes nowhere in a ledger (the current one or any
+    other, links followed), as `sql --output` without --parquet does not."""
+    other = tmp_path / "other"
+    in_progress(other)
+    (tmp_path / "linked").symlink_to(other / "games")
+    (tmp_path / "link.jsonl").symlink_to(next((other / "games").glob("*.jsonl")))
+    target = tmp_path / place if place.startswith("link") else other / place
+    before = {path: path.read_bytes() for path in other.rglob("*") if path.is_file()}
+    for where in (["--parquet", str(export_of(ledger))], ["--ledger", str(ledger.root)]):
+        code, output = run("sql", "SELECT 1 AS one", *where, "--format", fmt, "--output",
+                           str(target))
+        assert code == 2 and "is inside the ledger" in said(output), output
+    assert {path: path.read_bytes() for path in other.rglob("*") if path.is_file()} == before
+    code, output = run("sql", "SELECT 1 AS one", "--parquet", str(export_of(ledger)),
+                       "--output", str(ledger.path(ledger.game_ids()[0])), "--force")
+    assert code == 2 and "is inside the ledger" in said(output), output
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_bad_output_path_names_it(ledger: Ledger, tmp_path: Path, fmt: str) -> None:
+    """A missing folder, a folder given as the file: exit 2, the person's path named (never
+    tabletape's scratch file)."""
+    for target, words in ((tmp_path / "nofolder" / f"x.{fmt}", "does not exist"),
+                          (tmp_path, "is a folder")):
+        for where in (["--parquet", str(export_of(ledger))], ["--ledger", str(ledger.root)]):
+            code, output = run("sql", "SELECT 1 AS one", *where, "--format", fmt, "--output",
+                               str(target), "--force")
+            assert code == 2 and str(target) in output and words in output, output
+            assert "tabletape-" not in output and "rows.parquet" not in output, output
+
+
+@pytest.mark.parametrize("exists", [True, False])
+def test_a_query_failing_half_way_leaves_the_output_as_it_was(
+        ledger: Ledger, tmp_path: Path, exists: bool) -> None:
+    """--format jsonl streams: a query failing after many rows leaves the old file whole (or
+    no new file), as the other formats do."""
+    target = tmp_path / "k.txt"
+    if exists:
+        target.write_text("precious\n")
+    code, output = run("sql", "SELECT CASE WHEN i < 90000 THEN i ELSE error('boom') END AS i "
+                       "FROM range(100000) t(i)", "--ledger", str(ledger.root), "--no-sync",
+                       "--format", "jsonl", "--output", str(target), "--force")
+    assert code == 2 and "boom" in output, output
+    assert os.listdir(tmp_path) == (["k.txt"] if exists else [])
+    if exists:
+        assert target.read_text() == "precious\n"
+
+
+def test_a_statement_kind_duckdb_python_does_not_know_is_refused(ledger: Ledger) -> None:
+    code, output = run("sql", "UPDATE EXTENSIONS", "--ledger", str(ledger.root), "--no-sync")
+    refused(code, output, "UPDATE EXTENSIONS statements are refused", "no DuckDB extension")
+
+
+NAMED = {
+    "/* x */ SET threads = 1": ("SET", "locked settings"),
+    "-- hi\nSET threads = 1": ("SET", "locked settings"),
+    "CHECKPOINT": ("CHECKPOINT", ""),
+    "ANALYZE": ("ANALYZE", ""),
+    "IMPORT DATABASE '/tmp/x'": ("IMPORT DATABASE", "no other file"),
+    "COPY FROM DATABASE a TO b": ("COPY FROM DATABASE", "no other file"),
+    "PRAGMA threads(1)": ("PRAGMA", "locked settings"),
+    "PRAGMA threads = 1": ("PRAGMA", "locked settings"),
+    "WITH a AS (SELECT 1) INSERT INTO t FROM a": ("INSERT", ""),
+}
+"""Statements -> the kind their refusal names (the first word(s) after comments), and why."""
+
+
+@pytest.mark.parametrize("statement", sorted(NAMED))
+def test_a_refusal_names_the_statement_typed(ledger: Ledger, statement: str) -> None:
+    shown, why = NAMED[statement]
+    code, output = run("sql", "--ledger", str(ledger.root), "--no-sync", "--", statement)
+    refused(code, output, f"read-only: {shown} statements are refused", why)
+
+
+@pytest.mark.parametrize("query", ["FROM '/etc/passwd'", "SUMMARIZE '/etc/passwd'",
+                                   "DESCRIBE '/etc/passwd'",
+                                   "SELECT * FROM query_table('/etc/passwd')"])
+def test_a_file_named_as_a_table_is_one_friendly_line(ledger: Ledger, query: str) -> None:
+    code, output = run("sql", query, "--ledger", str(ledger.root), "--no-sync")
+    refused(code, output, "the file /etc/passwd is out of reach")
+    assert output.count("\n") == 1 and "_meta" not in output, output
+
+
+def test_duckdbs_own_files_are_named_as_such(ledger: Ledger) -> None:
+    code, output = run("sql", "SELECT * FROM duckdb_secrets()", "--ledger", str(ledger.root),
+                       "--no-sync")
+    refused(code, output, "DuckDB's own files")
+    assert ".duckdb/" not in output, output
+
+
+def test_a_table_not_found_is_one_line_without_internal_guesses(ledger: Ledger) -> None:
+    code, output = run("sql", "SELECT * FROM gamez", "--ledger", str(ledger.root), "--no-sync")
+    assert code == 2 and output.count("\n") == 1 and "'games'" in output, output
+    code, output = run("sql", "SELECT * FROM _metaz", "--ledger", str(ledger.root), "--no-sync")
+    assert code == 2 and output.count("\n") == 1 and "_meta'" not in output, output
+
+
+@pytest.mark.parametrize("query", ["EXPLAIN (FORMAT json) SELECT 1",
+                                   "PRAGMA show_tables /* = */"])
+def test_harmless_statements_run(ledger: Ledger, query: str) -> None:
+    code, output = run("sql", query, "--ledger", str(ledger.root), "--no-sync", "--json")
+    assert code == 0, output
+
+
+def test_folder_messages_say_what_is_wrong(ledger: Ledger, tmp_path: Path) -> None:
+    """An export folder that holds the ledger says so (not "is inside"); a --parquet folder
+    that does not exist, or is a file, says so (not "no _tabletape.json")."""
+    for folder in ("/", str(ledger.root.parent)):
+        code, output = run("export", "--parquet", folder, "--ledger", str(ledger.root))
+        assert code == 2 and f"{folder} holds the ledger" in said(output), output
+    code, output = run("sql", "--parquet", str(tmp_path / "nofolder"), "SELECT 1")
+    assert code == 2 and "no such folder" in output and "_tabletape" not in output, output
+    (tmp_path / "file").write_text("x")
+    code, output = run("sql", "--parquet", str(tmp_path / "file"), "SELECT 1")
+    assert code == 2 and "not a folder" in output and "NotADirectoryError" not in output, output
+
+
+def test_a_long_refusal_stays_on_one_line_off_a_terminal(ledger: Ledger) -> None:
+    """Standard error is not a terminal: a refusal naming a long path is not wrapped."""
+    path = "/" + "/".join(["a-long-folder-name"] * 8) + "/secret.csv"
+    code, output = run("sql", f"SELECT * FROM read_csv('{path}')", "--ledger",
+                       str(ledger.root), "--no-sync")
+    assert code == 2 and output.count("\n") == 1 and path in output, output
 
 
 # -- the door itself, past the statement check -------------------------------------------------
