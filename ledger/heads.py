@@ -118,14 +118,27 @@ def fingerprint(seq: int, head_hash: str) -> str:
 
 
 _SHAPE = re.compile(r"^(?:SEQ\s*)?(L?)\s*(\d+)\s*[:·.\s]\s*([0-9A-Z\s-]+)$")
+_SEQ_SAID_TWICE = re.compile(r"^SEQ\s*(\d+)\s*:\s*(L?\s*(\d+)\s*:.*)$")
+"""``seq 15 · 15:TWHZ-CTFK-56DS``: the words `head` prints, pasted whole."""
 
 
 def parse_fingerprint(text: str) -> Fingerprint:
-    """Read a fingerprint as a person typed it: case, spaces, hyphens, ``seq 412 ·`` and the
-    letters O, I, L for 0, 1, 1 are forgiven; a wrong length, a foreign letter and a failed
-    check character are :class:`BadFingerprint`, saying which."""
+    """Read a fingerprint as a person typed it: case, spaces, hyphens, ``seq 412 ·`` (also
+    before the whole fingerprint, as `head` prints it) and the letters O, I, L for 0, 1, 1 are
+    forgiven; a wrong length, a foreign letter and a failed check character are
+    :class:`BadFingerprint`, saying which.
+
+    >>> str(parse_fingerprint("seq 412 · 412:Z42B-QCEF-X120"))
+    '412:Z42B-QCEF-X120'
+    """
     shown = text.strip()[:60]
     cleaned = text.strip().upper().replace("\N{MIDDLE DOT}", ":")
+    twice = _SEQ_SAID_TWICE.match(cleaned)
+    if twice:
+        if int(twice.group(1)) != int(twice.group(3)):
+            raise BadFingerprint(f"'{shown}' says two seqs ({int(twice.group(1))} and "
+                                 f"{int(twice.group(3))}): one of them is mistyped")
+        cleaned = twice.group(2)
     match = _SHAPE.match(cleaned)
     if not match:
         raise BadFingerprint(f"'{shown}' is not a fingerprint: write it as `tabletape head` "
@@ -144,14 +157,15 @@ def parse_fingerprint(text: str) -> Fingerprint:
         raise BadFingerprint(f"'{shown}' names seq {seq}, where a game's events start at seq 1")
     if luhn_check(f"{seq}{chars[:-1]}") != chars[-1]:
         raise BadFingerprint(f"'{shown}' has a typo: its check character (the last) does not "
-                             "match the others; compare it again with the one you noted")
+                             "match its seq and code: one of them is mistyped; compare it "
+                             "again with the one you noted")
     return Fingerprint("ledger" if mark else "game", seq, chars)
 
 
 # -- does a log still extend a head? -------------------------------------------------------------
 
 
-Verdict = Literal["extends", "truncated", "rewritten"]
+Verdict = Literal["extends", "truncated", "rewritten", "damaged", "gone", "unknown"]
 
 
 class HeadCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -160,18 +174,36 @@ class HeadCheck(msgspec.Struct, frozen=True, kw_only=True):
     fingerprint: str
     verdict: Verdict
     """``extends`` (the event at that seq is still the one noted), ``truncated`` (the log ends
-    before that seq: cut short) or ``rewritten`` (the event there is another)."""
+    before that seq: cut short), ``rewritten`` (the event there is another), ``damaged`` (the
+    log fails verification before that seq), ``gone`` (the log is no longer in the ledger) or
+    ``unknown`` (``verify --all --head`` of a ledger head this ledger never showed: which games
+    changed cannot be said)."""
     seq: int
     events: int
     """Events in the log now (those that verify)."""
     explanation: str
 
 
-def check_head(records: Sequence[Record], noted: Fingerprint) -> HeadCheck:
-    """Whether the verified ``records`` still hold the head ``noted`` names."""
+class MistypedSeq(BadFingerprint):
+    """A fingerprint whose code is this log's head at another seq: the seq was mistyped."""
+
+
+def check_head(records: Sequence[Record], noted: Fingerprint,
+               fails_at: int | None = None) -> HeadCheck:
+    """Whether the verified ``records`` still hold the head ``noted`` names (``fails_at``: the
+    first seq that fails verification, when the log is damaged there).
+
+    A code this log holds at another seq is no rewrite but a mistyped seq (the code is cut
+    from the seq and the hash together): :class:`MistypedSeq`, saying which was meant."""
     seq, events = noted.seq, len(records)
-    if seq > events:
-        verdict: Verdict = "truncated"
+    if seq > events or game_fingerprint(seq, records[seq - 1].hash).code != noted.code:
+        refuse_mistyped_seq(records, noted)
+    if seq > events and fails_at is not None:
+        verdict: Verdict = "damaged"
+        why = (f"the log fails verification at seq {fails_at}, before the noted head (seq "
+               f"{seq}): a line was changed or damaged there")
+    elif seq > events:
+        verdict = "truncated"
         why = (f"the log ends at seq {events}, before the noted head (seq {seq}): it was cut "
                f"short, or {seq - events} events were never recorded here")
     elif game_fingerprint(seq, records[seq - 1].hash).code != noted.code:
@@ -184,6 +216,18 @@ def check_head(records: Sequence[Record], noted: Fingerprint) -> HeadCheck:
                + (f" and {events - seq} events after it" if events > seq else ", its latest"))
     return HeadCheck(fingerprint=str(noted), verdict=verdict, seq=seq, events=events,
                      explanation=why)
+
+
+def refuse_mistyped_seq(records: Sequence[Record], noted: Fingerprint) -> None:
+    """:class:`MistypedSeq` when ``noted``'s code is the fingerprint of another seq of
+    ``records``."""
+    for record in records:
+        if record.seq != noted.seq and game_fingerprint(record.seq, record.hash).code == \
+                noted.code:
+            meant = fingerprint(record.seq, record.hash)
+            raise MistypedSeq(f"{noted} is not a head of this log: did you mean {meant}? (the "
+                              "seq looks mistyped: its code is this log's head at seq "
+                              f"{record.seq})")
 
 
 def require_kind(noted: Fingerprint, kind: Kind) -> None:
@@ -256,14 +300,15 @@ def read_history(ledger_root: Path) -> list[LedgerHead]:
     return decoded_lines(history_path(ledger_root), _history_decoder)
 
 
-def remember(ledger_root: Path, head: LedgerHead) -> bool:
-    """Add ``head`` to the ledger's history unless it is the latest there; False when the
-    history cannot be written (a read-only ledger: the head is shown all the same)."""
+def remember(ledger_root: Path, head: LedgerHead) -> tuple[LedgerHead, bool]:
+    """Add ``head`` to the ledger's history unless it is the latest there (then that one is
+    returned: its ``at`` is when the ledger last changed); the bool is False when the history
+    cannot be written (a read-only ledger: the head is shown all the same)."""
     from tabletape.ledger.store import write_atomic
 
     history = read_history(ledger_root)
-    if history and history[-1].root == head.root:
-        return True
+    if history and history[-1].root == head.root and history[-1].games == head.games:
+        return history[-1], True
     history = [*history, head][-HISTORY_KEPT:]
     path = history_path(ledger_root)
     try:
@@ -272,8 +317,8 @@ def remember(ledger_root: Path, head: LedgerHead) -> bool:
             path.touch(mode=0o600)
         write_atomic(path, b"".join(msgspec.json.encode(h) + b"\n" for h in history))
     except OSError:
-        return False
-    return True
+        return head, False
+    return head, True
 
 
 def find_remembered(ledger_root: Path, noted: Fingerprint) -> LedgerHead | None:
@@ -611,12 +656,14 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
     vouches += check_receipts(records, receipts_of(records, game, receipts, ledger.root),
                               vouches)
     fork = fork_of(ledger, records)
-    head_check = check_head(records, noted) if noted is not None else None
+    fails_at = verification.first_bad_seq if not verification.ok else None
+    head_check = check_head(records, noted, fails_at) if noted is not None else None
     problems = [verification.problem] if not verification.ok else []
     problems += [vouch_line(v) for v in vouches if not v.ok]
     problems += [f"fork point: {fork}"] if fork else []
     if head_check is not None and head_check.verdict != "extends":
-        problems.append(f"noted head {head_check.fingerprint}: {head_check.explanation}")
+        problems.append(f"noted head {head_check.fingerprint}: {head_check.verdict}: "
+                        f"{head_check.explanation}")
     last = records[-1] if records else None
     return Checked(game=game, ok=not problems, events=verification.events,
                    first_bad_seq=verification.first_bad_seq, problem="; ".join(problems),
@@ -691,10 +738,10 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
         now = ledger_head(current_heads(ledger)[0])
         if now.fingerprint == str(noted):
             return results, ""
-        return results, (f"{noted} is not the ledger's head now ({now.fingerprint}) and this "
-                         "ledger's history does not hold it (noted elsewhere, or before the "
-                         "history began): which games changed cannot be said; verify each game "
-                         "against a head noted for it")
+        why = (f"{noted} is not the ledger's head now ({now.fingerprint}) and this ledger's "
+               "history does not hold it (noted elsewhere, or before the history began): which "
+               "games changed cannot be said; verify each game against a head noted for it")
+        return [unknown_head(result, noted) for result in results], why
     results = []
     for game in games:
         seen = remembered.games.get(game)
@@ -710,7 +757,19 @@ def gone(game: str, seq: int, head_hash: str) -> Checked:
     """A game of a remembered ledger head whose log is no longer in the ledger."""
     noted = fingerprint(seq, head_hash)
     why = "its log is gone from the ledger"
-    return Checked(game=game, ok=False, events=0, problem=f"noted head {noted}: {why}",
+    return Checked(game=game, ok=False, events=0, problem=f"noted head {noted}: gone: {why}",
                    chain_ok=False,
-                   noted_head=HeadCheck(fingerprint=noted, verdict="truncated", seq=seq,
+                   noted_head=HeadCheck(fingerprint=noted, verdict="gone", seq=seq,
                                         events=0, explanation=why))
+
+
+def unknown_head(checked: Checked, noted: Fingerprint) -> Checked:
+    """``checked``, failed: the ledger head ``noted`` is unknown here, so whether this log still
+    extends its head then cannot be said (``verify --all --head`` of a head never shown here)."""
+    why = ("the noted ledger head is not in this ledger's history: whether this log extends "
+           "its head then cannot be said")
+    problem = "; ".join(p for p in (checked.problem, f"noted head {noted}: unknown: {why}") if p)
+    return msgspec.structs.replace(
+        checked, ok=False, problem=problem,
+        noted_head=HeadCheck(fingerprint=str(noted), verdict="unknown", seq=0,
+                             events=checked.events, explanation=why))

@@ -32,12 +32,13 @@ from typing import Any
 import msgspec
 from rich import box
 from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger import Ledger, Record, Verification
-from tabletape.ledger.heads import fork_of
+from tabletape.ledger.heads import Vouch, check_signatures, fork_of, vouch_line
 from tabletape.replay.fairness import chi_square_uniform
 from tabletape.replay.fairplay import (
     UNDONE_ROLLS,
@@ -131,6 +132,9 @@ class AuditReport(msgspec.Struct, kw_only=True):
     fork: str = ""
     """Why a fork's recorded fork point is no longer its parent's (the parent rewritten or cut
     short since), or "" (no fork, or its parent is not in the ledger)."""
+    signatures: list[Vouch] = []
+    """Every signature in the log, checked as ``verify`` checks it (forged, over another head,
+    with a key the ledger does not know for that name)."""
     problems: list[str] = []
     """One line per failure; empty when the game is clean."""
     warnings: list[str] = []
@@ -307,9 +311,17 @@ def audit_game(ledger: Ledger, game: str, undone_rolls: int = UNDONE_ROLLS) -> A
     if records:
         audit_records(report, game, records, undone_rolls)
         report.fork = fork_of(ledger, records)
+        report.signatures = signatures_of(ledger, records)
     report.problems = summary(report)
     report.ok = not report.problems
     return report
+
+
+def signatures_of(ledger: Ledger, records: list[Record]) -> list[Vouch]:
+    """The signatures of ``records`` (verified), checked against the keys ``ledger`` knows."""
+    from tabletape.keys import known_keys
+
+    return check_signatures(records, known_keys(ledger))
 
 
 def with_fair_play(ledger: Ledger, verification: Verification) -> Verification:
@@ -380,6 +392,8 @@ def summary(report: AuditReport) -> list[str]:
         problems.append(f"hash chain broken at seq {report.chain_first_bad_seq}: "
                         f"{report.chain_problem}")
     problems += [f"fork point: {report.fork}"] if report.fork else []
+    problems += [f"signature at seq {v.at_seq}: {vouch_line(v)}" for v in report.signatures
+                 if not v.ok]
     problems += [f"seq {f.seq}: refused by the rules: {f.problem}" for f in report.refused]
     problems += [f"seq {f.seq}: time goes backwards: {f.problem}" for f in report.times]
     problems += [f"seq {f.seq}: not conserved: {f.problem}" for f in report.conservation]
@@ -399,7 +413,8 @@ def audit_view(report: AuditReport) -> Panel:
     verdict = ("[bold green]clean[/]" if report.ok
                else f"[bold red]{len(report.problems)} problem(s)[/]")
     parts: list[RenderableType] = [
-        chain_line(report), rules_section(report), retractions_section(report),
+        chain_line(report), *fork_lines(report), *signature_lines(report),
+        rules_section(report), retractions_section(report),
         times_section(report), conservation_section(report), dice_section(report),
         fair_play_section(report),
     ]
@@ -418,6 +433,20 @@ def chain_line(report: AuditReport) -> Text:
     return Text.from_markup(
         f"{mark(False)} hash chain: broken at seq {report.chain_first_bad_seq}: "
         f"{report.chain_problem} (events 1 to {report.events} verify)")
+
+
+def fork_lines(report: AuditReport) -> list[Text]:
+    """A fork whose parent was rewritten or cut short since: what no longer matches."""
+    if not report.fork:
+        return []
+    return [Text.from_markup(f"{mark(False)} fork point: {escape(report.fork)}")]
+
+
+def signature_lines(report: AuditReport) -> list[Text]:
+    """A line per signature: who vouched for which head, and whether it holds (checked here,
+    not taken on the log's word)."""
+    return [Text.from_markup(f"{mark(v.ok)} signature at seq {v.at_seq}: {escape(vouch_line(v))}")
+            for v in report.signatures]
 
 
 def findings_table(findings: Sequence[Finding], title: str) -> Table:

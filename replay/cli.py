@@ -27,6 +27,7 @@ from tabletape.cli import (
     out,
     people_errors,
     print_json,
+    shown,
 )
 from tabletape.exits import failure
 from tabletape.ledger import (
@@ -371,7 +372,7 @@ def games_table(root: str, rows: list[dict[str, Any]]) -> Table:
     at commas, times at the space between day and time, a fork's origin (game and seq) under
     its id."""
     table = Table(box=box.SIMPLE_HEAD, title=f"Games in {root}", title_justify="left")
-    widest = max((len(row["game"]) for row in rows), default=4)
+    widest = max((len(shown(row["game"])) for row in rows), default=4)
     forks = max((len(f"from {row['parent']}") for row in rows if row["parent"]), default=0)
     table.add_column("game", min_width=max(widest, forks))
     table.add_column("kind", no_wrap=True)
@@ -380,9 +381,9 @@ def games_table(root: str, rows: list[dict[str, Any]]) -> Table:
     table.add_column("started (UTC)", min_width=10)
     table.add_column("last action", min_width=10)
     for row in rows:
-        game = escape(row["game"])
+        game = shown(row["game"])
         if row["parent"]:
-            game += f"\n[dim]from {escape(row['parent'])} at seq {row['fork_seq']}[/]"
+            game += f"\n[dim]from {shown(row['parent'])} at seq {row['fork_seq']}[/]"
         table.add_row(game, row["kind"], escape(", ".join(row["players"])), events_cell(row),
                       when(row["started"]), when(row["updated"]))
     return table
@@ -463,8 +464,8 @@ def verify(
     from tabletape.replay.heads_view import verify_view
 
     store = open_ledger(ledger)
-    if not game and not all_games:
-        fail("name a game or pass --all", USAGE_EXIT)
+    if bool(game) == all_games:
+        fail("name a game or pass --all (not both)", USAGE_EXIT)
     with people_errors():
         noted = parse_fingerprint(noted_head) if noted_head is not None else None
         if noted is not None:

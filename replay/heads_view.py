@@ -1,5 +1,8 @@
 """What ``verify`` shows people: each log's chain, its signatures (who vouched for which
-point), its fork point and a noted head (:mod:`tabletape.ledger.heads` finds them)."""
+point), its fork point and a noted head (:mod:`tabletape.ledger.heads` finds them).
+
+The head is shown whole, never cut (it is there to be noted or photographed): its column does
+not wrap, and what is wrong is said under the table, a line per game."""
 
 from __future__ import annotations
 
@@ -11,20 +14,25 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.cli import shown
 from tabletape.ledger.heads import Checked, Vouch, vouch_line
 
-VERDICT_STYLE = {"extends": "green", "truncated": "bold red", "rewritten": "bold red"}
+HEAD_WIDTH = len("9999:XXXX-XXXX-XXXX")
+"""Room for a head of up to 9,999 events (a longer one widens its column)."""
 
 
 def verify_view(results: Sequence[Checked]) -> RenderableType:
-    """The verification table, then a line for every signature, fork point and noted head."""
+    """The verification table, then what is wrong with each game, and a line for every
+    signature that holds and every noted head the log still extends."""
     table = Table(box=box.SIMPLE_HEAD, title="Verification", title_justify="left")
-    for column in ("game", "result", "events", "first bad event", "problem", "head"):
-        table.add_column(column)
+    table.add_column("game", overflow="fold")
+    table.add_column("result", no_wrap=True)
+    table.add_column("events", justify="right", no_wrap=True)
+    table.add_column("first bad event", justify="right")
+    table.add_column("head", no_wrap=True, min_width=HEAD_WIDTH)
     for result in results:
-        table.add_row(escape(result.game), "[green]ok[/]" if result.ok else "[bold red]BAD[/]",
-                      str(result.events), str(result.first_bad_seq or ""),
-                      escape(result.problem), result.fingerprint)
+        table.add_row(shown(result.game), "[green]ok[/]" if result.ok else "[bold red]BAD[/]",
+                      str(result.events), str(result.first_bad_seq or ""), result.fingerprint)
     details: list[RenderableType] = [table]
     for result in results:
         details.extend(detail_lines(result))
@@ -37,17 +45,17 @@ def vouch_mark(vouch: Vouch) -> str:
 
 
 def detail_lines(result: Checked) -> list[Text]:
-    """The lines under the table for one game: its signatures, fork point, noted head."""
-    game = escape(result.game)
-    lines = [Text.from_markup(f"{vouch_mark(v)} {game}: {escape(vouch_line(v))}")
-             for v in result.signatures]
-    if result.fork:
-        lines.append(Text.from_markup(f"[bold red]✗[/] {game}: fork point: "
-                                      f"{escape(result.fork)}"))
+    """The lines under the table for one game: what is wrong (the chain, a signature, the fork
+    point, the noted head: its verdict), then the signatures that hold and the noted head it
+    extends."""
+    game = shown(result.game)
+    lines = []
+    if result.problem:
+        lines.append(Text.from_markup(f"[bold red]✗ {game}:[/] {escape(result.problem)}"))
+    lines += [Text.from_markup(f"{vouch_mark(v)} {game}: {escape(vouch_line(v))}")
+              for v in result.signatures if v.ok]
     check = result.noted_head
-    if check is not None:
-        style = VERDICT_STYLE[check.verdict]
+    if check is not None and check.verdict == "extends":
         lines.append(Text.from_markup(
-            f"[{style}]{'✓' if check.verdict == 'extends' else '✗'} {game}: "
-            f"{check.verdict}[/] {check.fingerprint}: {escape(check.explanation)}"))
+            f"[green]✓ {game}: extends[/] {check.fingerprint}: {escape(check.explanation)}"))
     return lines

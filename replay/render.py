@@ -21,6 +21,7 @@ from rich.segment import Segment
 from rich.table import Column, Table
 from rich.text import Text
 
+from tabletape.exits import printable
 from tabletape.ledger import Record, event_type
 from tabletape.ledger.events import Event, SecretRevealed, Signed
 from tabletape.ledger.heads import fingerprint, key_fingerprint
@@ -247,17 +248,27 @@ def situation_line(rules: Rules[Any], game: str, state: Any, info: TurnInfo,
     return text
 
 
-def status_view(folded: Folded) -> Panel:
-    """The whole status screen of a game."""
+def status_view(folded: Folded) -> Group:
+    """The whole status screen of a game: its panel, then the head on a line of its own (a
+    panel's border cuts what does not fit; the head must show whole, to be noted)."""
     players = ", ".join(folded.started.players)
-    subtitle = Text(f"{players} · {plural(folded.head_seq, 'event')} · head "
-                    f"{head_fingerprint(folded)}")
-    return Panel(
+    subtitle = Text(f"{players} · {plural(folded.head_seq, 'event')}")
+    panel = Panel(
         Group(headline(folded), Text(), game_view(folded.rules, folded.state)),
-        title=Text(folded.game, style="bold"),
+        title=Text(printable(folded.game), style="bold"),
         subtitle=subtitle,
         border_style="blue",
     )
+    return Group(panel, head_line(folded))
+
+
+def head_line(folded: Folded) -> Text:
+    """``head 412:7KQ2-M4XD-9PRA (seq 412)``: the head to note, never cut."""
+    text = Text("head ")
+    text.append(head_fingerprint(folded), style="bold cyan")
+    text.append(f" (seq {folded.head_seq}: note it; `tabletape verify --head` checks it later)",
+                style="dim")
+    return text
 
 
 def head_fingerprint(folded: Folded) -> str:

@@ -28,6 +28,7 @@ from tabletape.exits import (
     json_asked,
     json_error,
     json_warning,
+    printable,
     report_error,
     wants_json,
 )
@@ -114,6 +115,30 @@ def people_errors() -> Iterator[None]:
     except PEOPLE_ERRORS as error:
         message, code = failure(error)
         fail(message, code, kind=error_kind(error, code))
+
+
+def shown(text: str) -> str:
+    r"""A name from the ledger (a game id: any file name) as rich markup: control characters
+    escaped, markup inert.
+
+    >>> shown("esc\x1b[31mred")
+    'esc\\x1b\\[31mred'
+    """
+    from rich.markup import escape
+
+    return escape(printable(text))
+
+
+def command_line(*words: str) -> str:
+    """A command people may paste, as rich markup: each word shell-quoted (a game id such as
+    ``x$(id)`` runs nothing), control characters escaped.
+
+    >>> command_line("tabletape", "verify", "x$(id)")
+    "tabletape verify 'x$(id)'"
+    """
+    import shlex
+
+    return shown(" ".join(shlex.quote(word) for word in words))
 
 
 def open_ledger(path: Path | None) -> Ledger:

@@ -19,13 +19,16 @@ from tabletape.cli import (
     USAGE_EXIT,
     JsonOption,
     LedgerOption,
+    command_line,
     fail,
     open_ledger,
     out,
     people_errors,
     print_json,
+    shown,
     warn,
 )
+from tabletape.exits import printable
 from tabletape.ledger import TABLE, Signed
 from tabletape.ledger.heads import (
     Receipt,
@@ -70,23 +73,22 @@ def head(
 def game_head(store: Ledger, game: str, as_json: bool) -> None:
     """``head GAME``: the verified log's head (a damaged log is refused, saying where)."""
     last = store.records(game)[-1]
-    shown = fingerprint(last.seq, last.hash)
+    head_text = fingerprint(last.seq, last.hash)
     if as_json:
         print_json({"game": game, "seq": last.seq, "hash": last.hash, "at": last.at,
-                    "fingerprint": shown})
+                    "fingerprint": head_text})
         return
-    out.print(f"Head of [bold]{escape(game)}[/]: seq {last.seq} · [bold cyan]{shown}[/] "
-              f"(recorded {last.at[:19].replace('T', ' ')} UTC)")
-    out.print(f"Note it; later [bold]tabletape verify {escape(game)} --head {shown}[/] proves "
-              "the log still extends it.")
+    out.print(f"Head of [bold]{shown(game)}[/]: seq {last.seq} · [bold cyan]{head_text}[/] "
+              f"(recorded {last.at[:19].replace('T', ' ')} UTC)", soft_wrap=True)
+    later = command_line("tabletape", "verify", game, "--head", head_text)
+    out.print(f"Note it; later [bold]{later}[/] proves the log still extends it.")
 
 
 def whole_head(store: Ledger, as_json: bool) -> None:
     """``head --all``: the ledger's head over every verified game, remembered in its history."""
     store.require()
     heads, damaged = current_heads(store)
-    noted = ledger_head(heads)
-    kept = remember(store.root, noted)
+    noted, kept = remember(store.root, ledger_head(heads))
     if as_json:
         print_json({"fingerprint": noted.fingerprint, "root": noted.root, "games": len(heads),
                     "at": noted.at, "remembered": kept,
@@ -94,8 +96,8 @@ def whole_head(store: Ledger, as_json: bool) -> None:
                               for g, (s, h) in noted.games.items()},
                     "left_out": damaged})
     else:
-        out.print(f"Head of the ledger {escape(str(store.root))} ({len(heads)} games): "
-                  f"[bold cyan]{noted.fingerprint}[/]")
+        out.print(f"Head of the ledger {shown(str(store.root))} ({len(heads)} games): "
+                  f"[bold cyan]{noted.fingerprint}[/]", soft_wrap=True)
         out.print(f"Note it; later [bold]tabletape verify --all --head {noted.fingerprint}[/] "
                   "names every game cut short or rewritten since.")
     if not kept:
@@ -103,9 +105,19 @@ def whole_head(store: Ledger, as_json: bool) -> None:
              "`verify --all --head` will only tell whether the ledger is unchanged, not which "
              "game changed")
     for game, why in damaged.items():
-        warn(f"game {game} is left out of the ledger head: it {why}", game=game)
+        warn(f"game {printable(game)} is left out of the ledger head: it {why}", game=game)
+    for stray in strays(store):
+        warn(f"{printable(stray)} in {printable(str(store.games_dir))} is left out of the "
+             "ledger head: a hidden file is no game of the ledger", file=stray)
     if damaged:
         raise typer.Exit(1)
+
+
+def strays(store: Ledger) -> list[str]:
+    """Files of the games folder named like logs that are no game (hidden: ``.x.jsonl``)."""
+    if not store.games_dir.is_dir():
+        return []
+    return sorted(p.name for p in store.games_dir.glob(".*.jsonl"))
 
 
 @app.command()
@@ -150,16 +162,20 @@ def sign(
                                            seq=last.seq, hash=last.hash, at=stored.at,
                                            ledger=ledger_identity(store.root)))
     registered = registering and registered_now(store, key, public)
-    shown = fingerprint(last.seq, last.hash)
+    vouched, head_now = fingerprint(last.seq, last.hash), fingerprint(stored.seq, stored.hash)
     if as_json:
         print_json({"game": game, "seq": stored.seq, "signer": key, "signed_seq": last.seq,
-                    "fingerprint": shown, "key": key_fingerprint(public),
-                    "registered": registered})
+                    "fingerprint": vouched, "key": key_fingerprint(public),
+                    "registered": registered, "head": head_now})
         return
-    out.print(f"{escape(key)} vouched for seq {last.seq} of {escape(game)} ([bold cyan]{shown}"
-              f"[/]), signed with key {key_fingerprint(public)} (event {stored.seq}).")
+    out.print(f"{escape(key)} vouched for seq {last.seq} of {shown(game)} ([bold cyan]{vouched}"
+              f"[/]), signed with key {key_fingerprint(public)} (event {stored.seq}).",
+              soft_wrap=True)
     if registered:
         out.print(f"The ledger now knows this key as {escape(key)}'s.")
+    out.print(f"The signature event is the log's head now: note [bold cyan]{head_now}[/] "
+              f"(later [bold]{command_line('tabletape', 'verify', game, '--head', head_now)}"
+              "[/] proves the signature is still there).", soft_wrap=True)
 
 
 def registered_now(store: Ledger, name: str, public: str) -> bool:

@@ -457,6 +457,8 @@ class SignResult(Closed):
     """The key's fingerprint (``ed25519:K7PQ-2M4X``)."""
     registered: bool
     """True when the ledger learnt this key as the signer's now."""
+    head: str
+    """The log's head now (the signature event) as a fingerprint: the one to note."""
 
 
 # -- the table of outputs --------------------------------------------------------------------------

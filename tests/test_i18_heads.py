@@ -334,7 +334,7 @@ def test_verify_all_head_names_the_games_changed(store: Ledger) -> None:
     code, results = verify_json(store, "--all", "--head", noted)
     verdicts = {r["game"]: (r["noted_head"] or {}).get("verdict") for r in results}
     assert code == 1 and verdicts == {games[0]: "extends", games[1]: "truncated",
-                                      games[2]: "rewritten", games[3]: "truncated"}, verdicts
+                                      games[2]: "rewritten", games[3]: "gone"}, verdicts
 
 
 def test_an_unknown_ledger_head_says_it_cannot_name_games(store: Ledger) -> None:
