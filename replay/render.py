@@ -263,12 +263,8 @@ def status_view(folded: Folded) -> Group:
 
 
 def head_line(folded: Folded) -> Text:
-    """``head 412:7KQ2-M4XD-9PRA (seq 412)``: the head to note, never cut."""
-    text = Text("head ")
-    text.append(head_fingerprint(folded), style="bold cyan")
-    text.append(f" (seq {folded.head_seq}: note it; `tabletape verify --head` checks it later)",
-                style="dim")
-    return text
+    """``head 412:7KQ2-M4XD-9PRA``: the head to note, never cut."""
+    return Text.assemble("head ", (head_fingerprint(folded), "bold cyan"))
 
 
 def head_fingerprint(folded: Folded) -> str:
