@@ -37,6 +37,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.exits import printable
 from tabletape.ledger import Ledger, Record, Verification
 from tabletape.ledger.heads import Vouch, check_signatures, fork_of, vouch_line
 from tabletape.replay.fairness import chi_square_uniform
@@ -418,8 +419,9 @@ def audit_view(report: AuditReport) -> Panel:
         times_section(report), conservation_section(report), dice_section(report),
         fair_play_section(report),
     ]
-    return Panel(Group(*parts), title=f"[bold]Audit of {report.game}[/] ({report.kind or '?'})",
-                 subtitle=verdict, border_style="green" if report.ok else "red")
+    title = f"[bold]Audit of {escape(printable(report.game))}[/] ({report.kind or '?'})"
+    return Panel(Group(*parts), title=title, subtitle=verdict,
+                 border_style="green" if report.ok else "red")
 
 
 def mark(ok: bool) -> str:

@@ -138,8 +138,10 @@ def note_sentence(record: Record, note: Noted) -> str:
 
 
 def signed_sentence(signed: Signed) -> str:
-    """``olga signed the log's head at seq 412.`` (``verify`` checks the signature)."""
-    return f"{signed.signer} signed the log's head at seq {signed.seq}."
+    """``olga's signature over the log's head at seq 412 (checked by verify and audit).``: the
+    narration does not check it, and does not present it as checked."""
+    return (f"{signed.signer}'s signature over the log's head at seq {signed.seq} (checked by "
+            "verify and audit).")
 
 
 def generic_sentence(visit: Visit) -> str:

@@ -399,7 +399,8 @@ def table_record_text(event: Event) -> str:
     """
     if isinstance(event, Signed):
         return (f"sign: {event.signer} vouched for seq {event.seq} "
-                f"({fingerprint(event.seq, event.hash)}, key {key_fingerprint(event.public_key)})")
+                f"({fingerprint(event.seq, event.hash)}, key {key_fingerprint(event.public_key)}; "
+                "checked by verify)")
     if isinstance(event, SecretRevealed):
         return "secret-revealed: the dice secret is public (audit re-derives every roll)"
     return ""

@@ -121,8 +121,8 @@ def shown(text: str) -> str:
     r"""A name from the ledger (a game id: any file name) as rich markup: control characters
     escaped, markup inert.
 
-    >>> shown("esc\x1b[31mred")
-    'esc\\x1b\\[31mred'
+    >>> print(shown("esc\x1b[31mred [bold]"))
+    esc\x1b[31mred \[bold]
     """
     from rich.markup import escape
 

@@ -17,7 +17,7 @@ from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line
 from tabletape.ledger.heads import ALPHABET, fingerprint, luhn_check, parse_fingerprint
 from tests.cli import run, said
-from tests.test_i18_heads import forge, lines_of, rewrite, tiny_game, truncate
+from tests.test_i18_heads import forge, lines_of, rewrite, tiny_game
 
 
 @pytest.fixture(autouse=True)
@@ -221,7 +221,7 @@ def test_head_all_twice_unchanged_gives_the_same_at(store: Ledger) -> None:
     assert first == again
 
 
-# -- 8. game ids from planted files ------------------------------------------------------------------
+# -- 8. game ids from planted files ------------------------------------------------------------
 
 
 def test_planted_ids_are_escaped_and_quoted(store: Ledger) -> None:
@@ -234,12 +234,12 @@ def test_planted_ids_are_escaped_and_quoted(store: Ledger) -> None:
         code, output = run(*args, "--ledger", str(store.root))
         assert "\x1b" not in output and "\\x1b" in output, (args, output)
     code, output = run("head", "x$(id)", "--ledger", str(store.root))
-    assert "tabletape verify 'x$(id)' --head" in output, output
+    assert code == 0 and "tabletape verify 'x$(id)' --head" in output, output
     code, output = run("head", "--all", "--ledger", str(store.root))
-    assert ".hidden.jsonl" in said(output) and "left out" in output, output
+    assert code == 0 and ".hidden.jsonl" in said(output) and "left out" in output, output
 
 
-# -- 9. after sign, the head to note -----------------------------------------------------------------
+# -- 9. after sign, the head to note -------------------------------------------------------------
 
 
 def test_sign_says_which_head_to_note_now(store: Ledger) -> None:
