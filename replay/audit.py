@@ -447,8 +447,10 @@ def fork_lines(report: AuditReport) -> list[Text]:
 def signature_lines(report: AuditReport) -> list[Text]:
     """A line per signature: who vouched for which head, and whether it holds (checked here,
     not taken on the log's word)."""
-    return [Text.from_markup(f"{mark(v.ok)} signature at seq {v.at_seq}: {escape(vouch_line(v))}")
-            for v in report.signatures]
+    from tabletape.replay.heads_view import vouch_mark
+
+    return [Text.from_markup(f"{vouch_mark(v)} signature at seq {v.at_seq}: "
+                             f"{escape(vouch_line(v))}") for v in report.signatures]
 
 
 def findings_table(findings: Sequence[Finding], title: str) -> Table:
