@@ -414,13 +414,19 @@ def log_uid(records: Sequence[Record]) -> str:
     readable start)."""
     from tabletape.ledger.identity import game_uid
 
+    started = started_of(records)
+    return game_uid(started.uid, records[0].hash) if started is not None else ""
+
+
+def started_of(records: Sequence[Record]) -> GameStarted | None:
+    """The game-started event of the log whose verified records are ``records`` (None when it
+    has none that decodes)."""
     if not records:
-        return ""
+        return None
     try:
-        started = msgspec.json.decode(records[0].payload, type=GameStarted)
+        return msgspec.json.decode(records[0].payload, type=GameStarted)
     except (msgspec.DecodeError, msgspec.ValidationError):
-        return ""
-    return game_uid(started.uid, records[0].hash)
+        return None
 
 
 def check_signatures(records: Sequence[Record], registered: dict[str, set[str]] | None = None
@@ -689,13 +695,8 @@ def receipts_of(records: Sequence[Record], game: str, receipts: Sequence[Receipt
 def fork_of(ledger: Ledger, records: Sequence[Record]) -> str:
     """:func:`fork_problem` of a log whose verified records are ``records`` (its parent read
     from ``ledger`` when it is there; a damaged parent is checked as far as it verifies)."""
-    if not records:
-        return ""
-    try:
-        started = msgspec.json.decode(records[0].payload, type=GameStarted)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return ""
-    if not started.parent or not started.fork_hash:
+    started = started_of(records)
+    if started is None or not started.parent or not started.fork_hash:
         return ""
     try:
         parent = trusted_records(ledger, started.parent)

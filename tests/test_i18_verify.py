@@ -8,7 +8,6 @@ head is always shown whole ("a fingerprint to note or photograph")."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import msgspec
 import pytest
@@ -17,20 +16,9 @@ from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line
 from tabletape.ledger.heads import ALPHABET, fingerprint, luhn_check, parse_fingerprint
 from tests.cli import run, said
-from tests.test_i18_heads import forge, lines_of, rewrite, tiny_game
+from tests.test_i18_heads import forge, key_dir, lines_of, rewrite, store, tiny_game
 
-
-@pytest.fixture(autouse=True)
-def key_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Keys (and receipts) of the test in its own folder, never the user's."""
-    folder = tmp_path / "keys"
-    monkeypatch.setenv("TABLETAPE_KEY_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Ledger:
-    return Ledger(tmp_path / "ledger")
+__all__ = ["key_dir", "store"]  # fixtures used here
 
 
 def head_of(store: Ledger, game: str) -> str:
