@@ -52,16 +52,20 @@ def uuid7(ms: int | None = None, rand: bytes | None = None) -> str:
     return str(uuid.UUID(int=value))
 
 
-def seeded_uuid7(seed: int, at: str) -> str:
-    """The UUIDv7 of a simulated game: its random bits drawn from ``seed``, its time ``at``.
+def seeded_uuid7(seed: int, at: str, kind: str) -> str:
+    """The UUIDv7 of a simulated game of ``kind``: its random bits drawn from the kind and
+    ``seed``, its time ``at``.
 
-    The same seed and start give the same identity, so a simulated log is the same bytes
-    every run.
+    The same kind, seed and start give the same identity, so a simulated log is the same bytes
+    every run; games of two kinds simulated with one seed are two games.
 
-    >>> seeded_uuid7(7, "1970-01-02T00:00:00.000000Z") == seeded_uuid7(7, "1970-01-02T00:00:00Z")
+    >>> at = "1970-01-02T00:00:00.000000Z"
+    >>> seeded_uuid7(7, at, "risk-strike") == seeded_uuid7(7, "1970-01-02T00:00:00Z", "risk-strike")
     True
+    >>> seeded_uuid7(7, at, "risk-strike") == seeded_uuid7(7, at, "marvel-united")
+    False
     """
-    return uuid7(stamp_ms(at), random.Random(f"uid:{seed}").randbytes(10))
+    return uuid7(stamp_ms(at), random.Random(f"uid:{kind}:{seed}").randbytes(10))
 
 
 def stamp_ms(at: str) -> int:

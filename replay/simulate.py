@@ -110,7 +110,7 @@ def record_bot_game(ledger: Ledger, rules: Rules, game: str, started: GameStarte
     started = committed(started, secret)
     drafts: list[Draft] = bot_game(rules, started, rng, secret=secret)
     times = stamps(random.Random(seed + 1), start, len(drafts) + 1)
-    started = msgspec.structs.replace(started, uid=seeded_uuid7(seed, times[0]))
+    started = msgspec.structs.replace(started, uid=seeded_uuid7(seed, times[0], rules.name))
     unrevealed = not drafts or drafts[-1][1] != SecretRevealed(secret=secret.hex())
     create_game(ledger, started, secret if unrevealed else None, game_id=game, at=times[0],
                 then=drafts, then_at=times[1:])
