@@ -98,8 +98,14 @@ def catalog_errors() -> Iterator[None]:
     with people_errors():
         try:
             yield
+        except duckdb.InterruptException:
+            raise KeyboardInterrupt from None
         except duckdb.Error as error:
             fail(door_refusal(error) or duckdb_message(error), USAGE_EXIT)
+        except RuntimeError as error:
+            if str(error) != "Query interrupted":  # Ctrl-C while DuckDB streamed rows
+                raise
+            raise KeyboardInterrupt from None
 
 
 def duckdb_message(error: Exception) -> str:
@@ -491,8 +497,34 @@ def check_output(path: Path, ledger_root: Path, *, force: bool = False) -> None:
 
     if inside_ledger(path, ledger_root):
         raise QueryRefused(f"{path} is inside the ledger {ledger_root}: write results outside it")
+    if what := special_file(path):
+        raise QueryRefused(f"{path} is {what}: tabletape writes its results to a file of their "
+                           "own (a new one, or one it replaces with --force); --output - writes "
+                           "them to standard output")
     if path.exists() and not force:
         raise QueryRefused(f"{path} exists: pass --force to overwrite it, or choose another file")
+
+
+def special_file(path: Path) -> str:
+    """What ``path`` is when it is there but no plain file results may replace (a link, a
+    device, a pipe, a socket), else ``""``; a folder is left to the caller to name.
+
+    >>> special_file(Path("/dev/null")), special_file(Path("/no/such/file"))
+    ('a device', '')
+    """
+    import stat
+
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return ""
+    if stat.S_ISLNK(mode):
+        return "a link (to " + str(os.readlink(path)) + ")"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return "a pipe or socket"
+    return ""
 
 
 def check_sql_output(path: Path, ledger_root: Path, *, force: bool) -> None:
@@ -500,9 +532,9 @@ def check_sql_output(path: Path, ledger_root: Path, *, force: bool) -> None:
     (links followed) or where no file can be written (no such folder, a folder)."""
     from tabletape.queries.database import ledger_around
 
-    check_output(path, ledger_root, force=True)
     if (other := ledger_around(path)) is not None:
         raise QueryRefused(f"{path} is inside the ledger {other}: write results outside it")
+    check_output(path, ledger_root, force=True)
     if path.is_dir():
         raise QueryRefused(f"{path} is a folder: name the file to write")
     if not path.parent.is_dir():

@@ -526,3 +526,26 @@ def test_only_paths_inside_the_allowed_folder_are_read(tmp_path: Path, parts: li
             read = False
     assert read == inside, (path, real)
     assert folder_prefix(folder).endswith("/export/")
+
+
+@pytest.mark.parametrize("kind", ["link", "fifo", "device"])
+def test_output_is_never_a_link_a_pipe_or_a_device(ledger: Ledger, tmp_path: Path,
+                                                  kind: str) -> None:
+    """`--output /dev/stdout --force` once replaced the system's link with a file: results go to
+    a plain file of their own (or `--output -`), never over a link, a pipe or a device."""
+    target = tmp_path / "out.csv"
+    if kind == "link":
+        (tmp_path / "real.csv").write_text("kept\n")
+        target.symlink_to(tmp_path / "real.csv")
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target = Path("/dev/null")
+    before = os.lstat(target)
+    code, output = run("sql", "SELECT 1 AS one", "--ledger", str(ledger.root), "--format", "csv",
+                       "--output", str(target), "--force")
+    assert code == 2 and "--output - writes them to standard output" in said(output), output
+    after = os.lstat(target)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    if kind == "link":
+        assert (tmp_path / "real.csv").read_text() == "kept\n"
