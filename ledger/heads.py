@@ -10,7 +10,8 @@ A **fingerprint** names a head in 12 characters a person can note or photograph,
 ``SHA-256("tabletape head" | seq | hash)`` in Crockford's base32 (no I, L, O, U: read aloud,
 they are typed right); the last is a check character (Luhn mod 32 over the seq's digits and the
 11 others), so a typo is said to be a typo, never taken for a rewritten log. A ledger's head is
-written ``L37:…``: the Merkle root over the 37 games' ``(id, head hash)``, sorted by id.
+written ``L37:…``: the Merkle root over the 37 games' ``(id, head hash)``, sorted by id (a game
+left out because it failed verification is a leaf too, its hash :data:`LEFT_OUT`).
 
 >>> text = fingerprint(412, "ab" * 32)
 >>> text
@@ -52,6 +53,9 @@ and the head hash (see :func:`signed_bytes`)."""
 SIGNED_MESSAGE_V1 = b"tabletape signed head v1\0"
 """The previous version's signatures: the seq and the head hash only (still verified, noted as
 not covering the name)."""
+LEFT_OUT = "left out"
+"""The leaf value of a game a ledger head left out (its log failed verification then): no head
+hash is ever this (they are hex), so a history that drops such a game no longer proves itself."""
 HISTORY_KEPT = 200
 """Ledger heads kept in the ledger's history (the oldest go first)."""
 
@@ -165,7 +169,8 @@ def parse_fingerprint(text: str) -> Fingerprint:
 # -- does a log still extend a head? -------------------------------------------------------------
 
 
-Verdict = Literal["extends", "truncated", "rewritten", "damaged", "gone", "unknown"]
+Verdict = Literal["extends", "truncated", "rewritten", "damaged", "gone", "unknown",
+                  "unvouched"]
 
 
 class HeadCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -177,7 +182,8 @@ class HeadCheck(msgspec.Struct, frozen=True, kw_only=True):
     before that seq: cut short), ``rewritten`` (the event there is another), ``damaged`` (the
     log fails verification before that seq), ``gone`` (the log is no longer in the ledger) or
     ``unknown`` (``verify --all --head`` of a ledger head this ledger never showed: which games
-    changed cannot be said)."""
+    changed cannot be said) or ``unvouched`` (``verify --all --head``: the game was left out of
+    the noted ledger head, as it failed verification then: nothing vouches for it)."""
     seq: int
     events: int
     """Events in the log now (those that verify)."""
@@ -189,14 +195,23 @@ class MistypedSeq(BadFingerprint):
 
 
 def check_head(records: Sequence[Record], noted: Fingerprint,
-               fails_at: int | None = None) -> HeadCheck:
+               fails_at: int | None = None, noted_hash: str = "") -> HeadCheck:
     """Whether the verified ``records`` still hold the head ``noted`` names (``fails_at``: the
-    first seq that fails verification, when the log is damaged there).
+    first seq that fails verification, when the log is damaged there; ``noted_hash``: the
+    head's whole hash when it is known, as a remembered ledger head keeps it: then the whole
+    hash is compared, not the 55 bits of the fingerprint, which a search could match).
 
     A code this log holds at another seq is no rewrite but a mistyped seq (the code is cut
-    from the seq and the hash together): :class:`MistypedSeq`, saying which was meant."""
+    from the seq and the hash together): :class:`MistypedSeq`, saying which was meant (not
+    when ``noted_hash`` is given: that head was not typed)."""
     seq, events = noted.seq, len(records)
-    if seq > events or game_fingerprint(seq, records[seq - 1].hash).code != noted.code:
+
+    def holds() -> bool:
+        if noted_hash:
+            return records[seq - 1].hash == noted_hash
+        return game_fingerprint(seq, records[seq - 1].hash).code == noted.code
+
+    if not noted_hash and (seq > events or not holds()):
         refuse_mistyped_seq(records, noted)
     if seq > events and fails_at is not None:
         verdict: Verdict = "damaged"
@@ -206,7 +221,7 @@ def check_head(records: Sequence[Record], noted: Fingerprint,
         verdict = "truncated"
         why = (f"the log ends at seq {events}, before the noted head (seq {seq}): it was cut "
                f"short, or {seq - events} events were never recorded here")
-    elif game_fingerprint(seq, records[seq - 1].hash).code != noted.code:
+    elif not holds():
         verdict = "rewritten"
         why = (f"the event at seq {seq} is not the one noted (its fingerprint is now "
                f"{fingerprint(seq, records[seq - 1].hash)}): the log was rewritten")
@@ -278,13 +293,25 @@ class LedgerHead(msgspec.Struct, kw_only=True):
     root: str
     games: dict[str, tuple[int, str]]
     """Game id -> (seq, hash) of its head then."""
+    left_out: list[str] = []
+    """The games left out (their logs failed verification then), each a leaf of the root with
+    the hash :data:`LEFT_OUT`; absent in the history of the previous version."""
 
 
-def ledger_head(heads: dict[str, tuple[int, str]]) -> LedgerHead:
-    """The ledger head over ``game id -> (seq, hash)``."""
-    root = merkle_root({game: head[1] for game, head in heads.items()})
-    return LedgerHead(at=utc_stamp(), fingerprint=str(ledger_fingerprint(root, len(heads))),
-                      root=root, games=dict(sorted(heads.items())))
+def leaves(games: dict[str, tuple[int, str]], left_out: Iterable[str]) -> dict[str, str]:
+    """The Merkle leaves of a ledger head: each game's head hash, each left-out game's
+    :data:`LEFT_OUT`."""
+    return {**dict.fromkeys(left_out, LEFT_OUT), **{g: head[1] for g, head in games.items()}}
+
+
+def ledger_head(heads: dict[str, tuple[int, str]], left_out: Iterable[str] = ()) -> LedgerHead:
+    """The ledger head over ``game id -> (seq, hash)`` and the games ``left_out`` (a ledger
+    with none left out has the fingerprint it had before left-out games were leaves)."""
+    left = sorted(set(left_out) - set(heads))
+    covered = leaves(heads, left)
+    root = merkle_root(covered)
+    return LedgerHead(at=utc_stamp(), fingerprint=str(ledger_fingerprint(root, len(covered))),
+                      root=root, games=dict(sorted(heads.items())), left_out=left)
 
 
 def history_path(ledger_root: Path) -> Path:
@@ -307,7 +334,8 @@ def remember(ledger_root: Path, head: LedgerHead) -> tuple[LedgerHead, bool]:
     from tabletape.ledger.store import write_atomic
 
     history = read_history(ledger_root)
-    if history and history[-1].root == head.root and history[-1].games == head.games:
+    if history and history[-1].root == head.root and history[-1].games == head.games and \
+            history[-1].left_out == head.left_out:
         return history[-1], True
     history = [*history, head][-HISTORY_KEPT:]
     path = history_path(ledger_root)
@@ -335,12 +363,15 @@ def find_remembered(ledger_root: Path, noted: Fingerprint) -> LedgerHead | None:
 
 
 def proves(head: LedgerHead, noted: Fingerprint) -> bool:
-    """Whether ``head``'s games give its root, and its root the fingerprint ``noted``."""
+    """Whether ``head``'s games (and those it left out) give its root, and its root the
+    fingerprint ``noted``."""
     try:
-        root = merkle_root({game: seen[1] for game, seen in head.games.items()})
+        covered = leaves(head.games, head.left_out)
+        root = merkle_root(covered)
     except (TypeError, IndexError):
         return False
-    return root == head.root and ledger_fingerprint(root, len(head.games)) == noted
+    return (len(covered) == len(head.games) + len(head.left_out) and root == head.root
+            and ledger_fingerprint(root, len(covered)) == noted)
 
 
 # -- signatures ----------------------------------------------------------------------------------
@@ -649,8 +680,10 @@ class Checked(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
-               noted: Fingerprint | None = None, receipts: Sequence[Receipt] = ()) -> Checked:
-    """``verify`` of one game: chain, signatures, fork point, and the ``noted`` head if given."""
+               noted: Fingerprint | None = None, receipts: Sequence[Receipt] = (),
+               remembered: tuple[int, str] | None = None) -> Checked:
+    """``verify`` of one game: chain, signatures, fork point, and the ``noted`` head if given
+    (or the ``remembered`` ``(seq, hash)`` of a ledger head, compared whole)."""
     from tabletape.ledger.store import trusted
 
     try:
@@ -663,7 +696,10 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
                               vouches)
     fork = fork_of(ledger, records)
     fails_at = verification.first_bad_seq if not verification.ok else None
-    head_check = check_head(records, noted, fails_at) if noted is not None else None
+    if remembered is not None:
+        noted = game_fingerprint(*remembered)
+    head_check = check_head(records, noted, fails_at, remembered[1] if remembered else "") \
+        if noted is not None else None
     problems = [verification.problem] if not verification.ok else []
     problems += [vouch_line(v) for v in vouches if not v.ok]
     problems += [f"fork point: {fork}"] if fork else []
@@ -736,7 +772,8 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
     games = ledger.game_ids()
     if remembered is None:
         results = [check_game(ledger, game, registered, None, receipts) for game in games]
-        now = ledger_head(current_heads(ledger)[0])
+        heads, damaged = current_heads(ledger)
+        now = ledger_head(heads, damaged)
         if now.fingerprint == str(noted):
             return results, ""
         why = (f"{noted} is not the ledger's head now ({now.fingerprint}) and this ledger's "
@@ -746,12 +783,35 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
     results = []
     for game in games:
         seen = remembered.games.get(game)
-        results.append(check_game(ledger, game, registered,
-                                  game_fingerprint(*seen) if seen else None, receipts))
+        checked = check_game(ledger, game, registered, None, receipts, seen)
+        results.append(unvouched(checked) if game in remembered.left_out else checked)
     for game, (seq, head_hash) in remembered.games.items():
         if game not in games:
             results.append(gone(game, seq, head_hash))
+    results += [gone_unvouched(game) for game in remembered.left_out if game not in games]
     return results, ""
+
+
+UNVOUCHED = ("left out of the noted head (it failed verification then): nothing vouches for "
+             "it")
+
+
+def unvouched(checked: Checked) -> Checked:
+    """``checked``, failed: its game was left out of the noted ledger head (damaged then), so
+    nothing vouches for what its log holds now (a valid but shorter log may have replaced it)."""
+    problem = "; ".join(p for p in (checked.problem, f"unvouched: {UNVOUCHED}") if p)
+    return msgspec.structs.replace(
+        checked, ok=False, problem=problem,
+        noted_head=HeadCheck(fingerprint="", verdict="unvouched", seq=0,
+                             events=checked.events, explanation=UNVOUCHED))
+
+
+def gone_unvouched(game: str) -> Checked:
+    """A game the noted ledger head left out (damaged then) whose log is gone now."""
+    why = f"{UNVOUCHED}; its log is gone from the ledger now"
+    return Checked(game=game, ok=False, events=0, problem=f"gone: {why}", chain_ok=False,
+                   noted_head=HeadCheck(fingerprint="", verdict="gone", seq=0, events=0,
+                                        explanation=why))
 
 
 def gone(game: str, seq: int, head_hash: str) -> Checked:

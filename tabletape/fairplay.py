@@ -41,6 +41,7 @@ from tabletape.ledger.heads import (
     remember,
 )
 from tabletape.ledger.store import Ledger
+from tabletape.rules.kernel import plural
 
 app = typer.Typer()
 
@@ -88,7 +89,7 @@ def whole_head(store: Ledger, as_json: bool) -> None:
     """``head --all``: the ledger's head over every verified game, remembered in its history."""
     store.require()
     heads, damaged = current_heads(store)
-    noted, kept = remember(store.root, ledger_head(heads))
+    noted, kept = remember(store.root, ledger_head(heads, damaged))
     if as_json:
         print_json({"fingerprint": noted.fingerprint, "root": noted.root, "games": len(heads),
                     "at": noted.at, "remembered": kept,
@@ -96,8 +97,9 @@ def whole_head(store: Ledger, as_json: bool) -> None:
                               for g, (s, h) in noted.games.items()},
                     "left_out": damaged})
     else:
-        out.print(f"Head of the ledger {shown(str(store.root))} ({len(heads)} games): "
-                  f"[bold cyan]{noted.fingerprint}[/]", soft_wrap=True)
+        left = f", {len(damaged)} left out" if damaged else ""
+        out.print(f"Head of the ledger {shown(str(store.root))} ({plural(len(heads), 'game')}"
+                  f"{left}): [bold cyan]{noted.fingerprint}[/]", soft_wrap=True)
         out.print(f"Note it; later [bold]tabletape verify --all --head {noted.fingerprint}[/] "
                   "names every game cut short or rewritten since.")
     if not kept:
@@ -105,7 +107,8 @@ def whole_head(store: Ledger, as_json: bool) -> None:
              "`verify --all --head` will only tell whether the ledger is unchanged, not which "
              "game changed")
     for game, why in damaged.items():
-        warn(f"game {printable(game)} is left out of the ledger head: it {why}", game=game)
+        warn(f"game {printable(game)} is left out of the ledger head (which notes it as left "
+             f"out: `verify --all --head` will say nothing vouches for it): it {why}", game=game)
     for stray in strays(store):
         warn(f"{printable(stray)} in {printable(str(store.games_dir))} is left out of the "
              "ledger head: a hidden file is no game of the ledger", file=stray)

@@ -1,0 +1,101 @@
+"""Issue 18, third round of hostile testing: ledger heads that cover the games they left out,
+remembered heads compared whole, signatures' names and keys across ledgers, receipts that stay
+with their ledger, and `sync` under a moved log (README "Fair play: heads no one can rewrite
+unnoticed")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tabletape.ledger import Ledger, Noted
+from tabletape.ledger import heads as heads_module
+from tabletape.ledger.heads import check_ledger, ledger_head, merkle_root
+from tests.cli import run, said
+from tests.test_i18_heads import key_dir, lines_of, sign, store, tiny_game, truncate
+
+__all__ = ["key_dir", "store"]  # fixtures used here
+
+
+def verify_json(store: Ledger, *args: str) -> tuple[int, list[dict]]:
+    code, output = run("verify", *args, "--ledger", str(store.root), "--json")
+    return code, json.loads(output)
+
+
+def ledger_head_of(store: Ledger) -> tuple[int, dict]:
+    code, output = run("head", "--all", "--ledger", str(store.root), "--json")
+    return code, json.JSONDecoder().raw_decode(output)[0]  # warnings follow, as JSON lines
+
+
+def damage(store: Ledger, game: str, line: int) -> bytes:
+    """Change one byte of line ``line`` (1-based); the log as it was is returned."""
+    path = store.path(game)
+    before = path.read_bytes()
+    lines = before.splitlines()
+    lines[line - 1] = lines[line - 1].replace(b'"n":1', b'"n":2', 1)
+    path.write_bytes(b"".join(x + b"\n" for x in lines))
+    return before
+
+
+# -- 1. a game left out of the ledger head is covered by it --------------------------------------
+
+
+def test_a_game_left_out_and_later_replaced_is_unvouched(store: Ledger) -> None:
+    """Tester: "A game left out of `head --all` (damaged) can later be replaced by a shorter,
+    valid log, and `verify --all --head` passes it (exit 0)"."""
+    tiny_game(store, 6, game_id="ty-h1")
+    h2 = tiny_game(store, 8, game_id="ty-h2")
+    intact = damage(store, h2, 6)
+    code, head = ledger_head_of(store)
+    assert code == 1 and h2 in head["left_out"], head
+    store.path(h2).write_bytes(b"".join(x + b"\n" for x in intact.splitlines()[:5]))
+    code, results = verify_json(store, "--all", "--head", head["fingerprint"])
+    by_game = {r["game"]: r for r in results}
+    assert code == 1 and by_game[h2]["noted_head"]["verdict"] == "unvouched", results
+    assert "nothing vouches for it" in by_game[h2]["problem"]
+
+
+def test_a_history_that_drops_a_left_out_game_no_longer_proves_itself(store: Ledger) -> None:
+    tiny_game(store, 6, game_id="ty-h1")
+    h2 = tiny_game(store, 8, game_id="ty-h2")
+    intact = damage(store, h2, 6)
+    _, head = ledger_head_of(store)
+    store.path(h2).write_bytes(b"".join(x + b"\n" for x in intact.splitlines()[:5]))
+    history = store.root / "private" / "ledger-heads.jsonl"
+    entry = json.loads(history.read_bytes().splitlines()[-1])
+    entry["left_out"] = []
+    history.write_text(json.dumps(entry) + "\n")
+    code, output = run("verify", "--all", "--head", head["fingerprint"], "--ledger",
+                       str(store.root))
+    assert code == 1 and "history does not hold it" in said(output), output
+
+
+def test_a_ledger_with_no_game_left_out_keeps_its_fingerprint() -> None:
+    heads = {"a": (3, "ab" * 32), "b": (5, "cd" * 32)}
+    root = merkle_root({g: h for g, (_, h) in heads.items()})
+    assert ledger_head(heads).root == root
+    assert ledger_head(heads).fingerprint == str(heads_module.ledger_fingerprint(root, 2))
+    assert ledger_head(heads, ["c"]).fingerprint.startswith("L3:")
+
+
+# -- 2. a remembered head is compared whole --------------------------------------------------------
+
+
+def test_a_remembered_head_is_compared_by_its_whole_hash(store: Ledger,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two logs whose fingerprints share a code (a birthday search finds one in ~2^28 tries)
+    are told apart: the history keeps the whole hash. Here every code is made equal."""
+    game = tiny_game(store, 6)
+    _, head = ledger_head_of(store)
+    noted = heads_module.parse_fingerprint(head["fingerprint"])
+    lines = lines_of(store, game)
+    store.path(game).write_bytes(b"".join(x + b"\n" for x in lines[:5]))
+    store.append(game, [("olga", Noted(text="other"))], expected_seq=5)
+    real = heads_module.game_fingerprint
+    monkeypatch.setattr(heads_module, "game_fingerprint",
+                        lambda seq, _hash: real(seq, "00" * 32))
+    results, unknown = check_ledger(store, noted, {})
+    assert not unknown and results[0].noted_head is not None
+    assert results[0].noted_head.verdict == "rewritten", results[0]
