@@ -508,12 +508,40 @@ def vouch_of(record: Record, signed: Signed, records: Sequence[Record],
     elif records[signed.seq - 1].hash != signed.hash:
         problem = (f"it vouches for another head at seq {signed.seq} than this log holds: the "
                    "log was rewritten there (or the signature copied from another log)")
-    elif signed.signer in registered and signed.public_key not in registered[signed.signer]:
+    elif (known := keys_of_name(registered, signed.signer)) and \
+            not any(signed.public_key in keys for keys in known.values()):
         problem = (f"signed with a key the ledger does not know as {signed.signer}'s "
                    "(`tabletape key list --ledger` shows the keys each name has signed with)")
     return Vouch(at_seq=record.seq, signer=signed.signer, key=key_fingerprint(signed.public_key),
                  seq=signed.seq, fingerprint=fingerprint(signed.seq, signed.hash),
                  ok=not problem, problem=problem, note=note)
+
+
+def log_signers(records: Sequence[Record]) -> dict[str, set[str]]:
+    """Name -> the public keys of the signatures of ``records`` (verified records of one log)
+    that hold (valid, over a head this log holds): the names this log knows, as a registry."""
+    uid, signers = log_uid(records), {}
+    for record in records:
+        if record.type != "sign":
+            continue
+        try:
+            signed = msgspec.json.decode(record.payload, type=Signed)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+        if vouch_of(record, signed, records, {}, uid).ok:
+            signers.setdefault(signed.signer, set()).add(signed.public_key)
+    return signers
+
+
+def keys_of_name(known: dict[str, set[str]], name: str) -> dict[str, set[str]]:
+    """The entries of ``known`` (name -> keys) whose name is ``name`` whatever its case: "Olga"
+    is known when "olga" is (each spelling kept).
+
+    >>> keys_of_name({"olga": {"k1"}, "Olga": {"k2"}, "oleg": {"k3"}}, "OLGA")
+    {'olga': {'k1'}, 'Olga': {'k2'}}
+    """
+    folded = name.casefold()
+    return {n: keys for n, keys in known.items() if n.casefold() == folded}
 
 
 def with_key_notes(vouches: list[Vouch], registered: dict[str, set[str]]) -> list[Vouch]:

@@ -155,7 +155,7 @@ def sign(
         private = load_private(folder / f"{check_name(key)}.key")
         records = store.records(game)
         last, uid, public = records[-1], log_uid(records), raw_public(private)
-        registering = check_register(store, key, public, new_key=new_key)
+        registering = check_register(store, key, public, new_key=new_key, records=records)
         signed = Signed(signer=key, public_key=public, seq=last.seq, hash=last.hash,
                         signature=sign_head(private, key, uid, last.seq, last.hash))
         with open_receipts(folder) as receipts:  # before the append: both stored, or neither

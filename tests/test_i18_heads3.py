@@ -14,7 +14,7 @@ from tabletape.ledger import Ledger, Noted
 from tabletape.ledger import heads as heads_module
 from tabletape.ledger.heads import check_ledger, ledger_head, merkle_root
 from tests.cli import run, said
-from tests.test_i18_heads import key_dir, lines_of, sign, store, tiny_game, truncate
+from tests.test_i18_heads import key_dir, lines_of, sign, store, tiny_game
 
 __all__ = ["key_dir", "store"]  # fixtures used here
 
@@ -99,3 +99,60 @@ def test_a_remembered_head_is_compared_by_its_whole_hash(store: Ledger,
     results, unknown = check_ledger(store, noted, {})
     assert not unknown and results[0].noted_head is not None
     assert results[0].noted_head.verdict == "rewritten", results[0]
+
+
+# -- 3. an imported game's signers are known names -------------------------------------------------
+
+
+def imported_signed_game(store: Ledger, tmp_path: Path) -> tuple[Ledger, str, dict]:
+    """olga signs a game in ``store`` (ledger A); it is imported into ledger C."""
+    game = tiny_game(store, 6, game_id="rs-s")
+    assert run("key", "new", "olga")[0] == 0
+    sign(store, game, "olga")
+    other = Ledger(tmp_path / "c")
+    copy = tmp_path / "rs-s.jsonl"
+    copy.write_bytes(store.path(game).read_bytes())
+    code, output = run("import", str(copy), "--ledger", str(other.root), "--json")
+    assert code == 0, output
+    return other, game, json.loads(output)
+
+
+def test_import_registers_the_keys_of_its_signatures(store: Ledger, tmp_path: Path) -> None:
+    other, _, imported = imported_signed_game(store, tmp_path)
+    assert list(imported["registered_keys"]) == ["olga"], imported
+    assert (other.root / "keys" / "olga.pub").read_text().strip() == \
+        (tmp_path / "keys" / "olga.pub").read_text().strip()
+
+
+def test_an_impostor_cannot_register_a_name_that_signed_the_imported_game(
+        store: Ledger, tmp_path: Path) -> None:
+    """Tester: "Importing a signed game lets an impostor's first signature register its key;
+    the genuine signature is then the one that fails"."""
+    other, game, _ = imported_signed_game(store, tmp_path)
+    (other.root / "keys" / "olga.pub").unlink()  # even with no registry: the log knows olga
+    mallory = tmp_path / "mallory"
+    assert run("key", "new", "olga", "--key-dir", str(mallory))[0] == 0
+    code, output = run("sign", game, "--key", "olga", "--key-dir", str(mallory), "--ledger",
+                       str(other.root))
+    assert code == 1 and "another key for olga" in said(output), output
+    code, output = run("verify", game, "--ledger", str(other.root))
+    assert code == 0 and "olga vouched for seq 6" in said(output), output
+
+
+# -- 4. names are compared whatever their case ---------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["ledger", "log"])
+def test_a_name_in_another_case_is_a_known_name(store: Ledger, tmp_path: Path,
+                                               where: str) -> None:
+    """Tester: "Olga" signs next to "olga" with no --new-key and no warning."""
+    game = tiny_game(store, 6)
+    assert run("key", "new", "olga")[0] == 0
+    sign(store, game, "olga")
+    if where == "log":
+        (store.root / "keys" / "olga.pub").unlink()
+    assert run("key", "new", "Olga")[0] == 0
+    code, output = run("sign", game, "--key", "Olga", "--ledger", str(store.root))
+    assert code == 1 and "another key for Olga (as olga)" in said(output), output
+    signed = sign(store, game, "Olga", "--new-key")  # the spelling is kept
+    assert signed["signer"] == "Olga"
