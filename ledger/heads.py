@@ -27,6 +27,7 @@ tabletape.ledger.heads.BadFingerprint: '412:Z42B-QCEF-X121' has a typo: its chec
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -587,11 +588,56 @@ class Receipt(msgspec.Struct, frozen=True, kw_only=True):
     at: str
     ledger: str = ""
     """The ledger's folder (resolved) when signed; "" in receipts of the previous version."""
+    ledger_id: str = ""
+    """The ledger's identity (:func:`ledger_id`), which survives a move; "" in receipts made
+    before ledgers had one (those are matched by ``ledger``, the folder)."""
 
 
 def ledger_identity(root: Path) -> str:
-    """How a receipt names the ledger it was made in: its folder, resolved."""
+    """How a receipt names the ledger's folder: resolved."""
     return str(root.expanduser().resolve())
+
+
+def ledger_id_path(root: Path) -> Path:
+    return root / "private" / "ledger-id"
+
+
+def ledger_id(root: Path, *, make: bool = False) -> str:
+    """The ledger's identity, a UUIDv7 kept in ``private/ledger-id`` (moved with the ledger,
+    never exported): "" when it has none yet, unless ``make`` (then it is made; "" still when it
+    cannot be written: a read-only ledger)."""
+    from tabletape.ledger.identity import is_uuid7, uuid7
+
+    path = ledger_id_path(root)
+    try:
+        text = path.read_text(encoding="ascii").strip() if path.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if text and is_uuid7(text):
+        return text
+    if not make or path.exists():
+        return ""
+    made = uuid7()
+    try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(made + "\n")
+    except OSError:
+        return ""
+    return made
+
+
+def made_here(receipt: Receipt, root: Path, here_id: str | None = None) -> bool:
+    """Whether ``receipt`` was made in the ledger at ``root``: by the ledger's identity when
+    the receipt has one (the ledger may have moved since), else by its folder (a receipt of
+    the previous version, naming no ledger at all, is taken as made here). A ledger with no
+    identity file is matched by its folder."""
+    here_id = ledger_id(root) if here_id is None else here_id
+    if receipt.ledger_id and here_id:
+        return receipt.ledger_id == here_id
+    return not receipt.ledger or receipt.ledger == ledger_identity(root)
 
 
 def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt],
@@ -602,12 +648,12 @@ def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt],
     if not records:
         return []
     uid = log_uid(records)
-    in_log = {(v.signer, v.seq, v.fingerprint) for v in vouches if v.ok}
+    in_log = {(v.signer, v.seq, v.fingerprint) for v in vouches if not v.from_receipt}
     problems = []
     for receipt in receipts:
         shown = fingerprint(receipt.seq, receipt.hash)
         if receipt.uid == uid and (receipt.signer, receipt.seq, shown) in in_log:
-            continue
+            continue  # the signature event is there (if it fails, it says why itself)
         if receipt.uid != uid:
             why = (f"the log under {receipt.game} is another game ({uid or 'no identity'}, where "
                    f"the receipt names {receipt.uid}): rewritten (its identity changed)")
@@ -642,10 +688,11 @@ def vouch_line(vouch: Vouch) -> str:
 def gone_signed(ledger: Ledger, receipts: Sequence[Receipt], named: Iterable[str]) -> list[Checked]:
     """``verify --all``: each game of a receipt made in this ledger whose log is gone (and not
     already among ``named``), as a failed check naming the receipt."""
-    here, games, seen = ledger_identity(ledger.root), set(ledger.game_ids()), set(named)
+    here_id, games, seen = ledger_id(ledger.root), set(ledger.game_ids()), set(named)
     gone_games: dict[str, list[Vouch]] = {}
     for receipt in receipts:
-        if receipt.ledger == here and receipt.game not in games | seen:
+        if (receipt.ledger or receipt.ledger_id) and made_here(receipt, ledger.root, here_id) \
+                and receipt.game not in games | seen:
             gone_games.setdefault(receipt.game, []).append(
                 receipt_problem(receipt, "the game's log is gone from the ledger (deleted)"))
     return [Checked(game=game, ok=False, events=0, chain_ok=False, signatures=vouches,
@@ -745,15 +792,18 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
 
 def receipts_of(records: Sequence[Record], game: str, receipts: Sequence[Receipt],
                 ledger_root: Path | None = None) -> list[Receipt]:
-    """The receipts of the game whose log is ``records`` under the id ``game``: those of its
-    uid, and those made for the id ``game`` in this ledger (``ledger_root``; a receipt of the
-    previous version, which names no ledger, by the id alone), whatever uid the log holds now."""
+    """The receipts made in this ledger (``ledger_root``, :func:`made_here`) of the game whose
+    log is ``records`` under the id ``game``: those of its uid, and those made for the id
+    ``game``, whatever uid the log holds now. A receipt made in another ledger is not applied:
+    a copy of the game there (imported, or imported from here) may be older or newer."""
     if not records or not receipts:
         return []
     uid = log_uid(records)
-    here = ledger_identity(ledger_root) if ledger_root is not None else None
+    if ledger_root is None:
+        return [r for r in receipts if r.uid == uid]
+    here_id = ledger_id(ledger_root)
     return [r for r in receipts
-            if r.uid == uid or (r.game == game and (not r.ledger or r.ledger == here))]
+            if (r.uid == uid or r.game == game) and made_here(r, ledger_root, here_id)]
 
 
 def fork_of(ledger: Ledger, records: Sequence[Record]) -> str:

@@ -36,6 +36,7 @@ from tabletape.ledger.heads import (
     fingerprint,
     key_fingerprint,
     ledger_head,
+    ledger_id,
     ledger_identity,
     log_uid,
     remember,
@@ -89,6 +90,7 @@ def whole_head(store: Ledger, as_json: bool) -> None:
     """``head --all``: the ledger's head over every verified game, remembered in its history."""
     store.require()
     heads, damaged = current_heads(store)
+    ledger_id(store.root, make=True)  # receipts then follow the ledger when it is moved
     noted, kept = remember(store.root, ledger_head(heads, damaged))
     if as_json:
         print_json({"fingerprint": noted.fingerprint, "root": noted.root, "games": len(heads),
@@ -163,7 +165,8 @@ def sign(
                                      expected_hash=last.hash)
             keep_receipt(receipts, Receipt(uid=uid, game=game, signer=key, public_key=public,
                                            seq=last.seq, hash=last.hash, at=stored.at,
-                                           ledger=ledger_identity(store.root)))
+                                           ledger=ledger_identity(store.root),
+                                           ledger_id=ledger_id(store.root, make=True)))
     registered = registering and registered_now(store, key, public)
     vouched, head_now = fingerprint(last.seq, last.hash), fingerprint(stored.seq, stored.hash)
     if as_json:

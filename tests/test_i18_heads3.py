@@ -156,3 +156,50 @@ def test_a_name_in_another_case_is_a_known_name(store: Ledger, tmp_path: Path,
     assert code == 1 and "another key for Olga (as olga)" in said(output), output
     signed = sign(store, game, "Olga", "--new-key")  # the spelling is kept
     assert signed["signer"] == "Olga"
+
+
+# -- 5. a receipt is applied in its own ledger only -----------------------------------------------
+
+
+def test_a_receipt_from_another_ledger_does_not_fail_an_earlier_copy(store: Ledger,
+                                                                     tmp_path: Path) -> None:
+    """Tester: "ledger B holds an imported copy of A's game; olga signs in A; `verify G
+    --ledger B` → ✗ "olga's receipt … cut short"."""
+    game = tiny_game(store, 6, game_id="rs-s")
+    copy = tmp_path / "rs-s.jsonl"
+    copy.write_bytes(store.path(game).read_bytes())
+    b = tmp_path / "b"
+    assert run("import", str(copy), "--ledger", str(b))[0] == 0
+    assert run("key", "new", "olga")[0] == 0
+    sign(store, game, "olga")
+    code, output = run("verify", game, "--ledger", str(b))
+    assert code == 0 and "receipt" not in output, output
+    assert run("verify", "--all", "--ledger", str(b))[0] == 0
+
+
+def test_receipts_follow_a_moved_ledger(store: Ledger, tmp_path: Path) -> None:
+    """Tester: "once the ledger folder is moved, receipts no longer catch a deleted signed
+    game; a new ledger at the old path gets a false alarm"."""
+    game = tiny_game(store, 6, game_id="rs-s")
+    tiny_game(store, 3, game_id="rs-t")
+    assert run("key", "new", "olga")[0] == 0
+    sign(store, game, "olga")
+    moved = tmp_path / "moved"
+    store.root.rename(moved)
+    (moved / "games" / f"{game}.jsonl").unlink()
+    code, output = run("verify", "--all", "--ledger", str(moved))
+    assert code == 1 and "gone from the ledger (deleted)" in said(output), output
+    tiny_game(Ledger(store.root), 3, game_id="rs-u")  # a new ledger at the old path
+    code, output = run("verify", "--all", "--ledger", str(store.root))
+    assert code == 0, output
+
+
+def test_a_failing_signature_event_is_not_called_cut_short_by_its_receipt(
+        store: Ledger) -> None:
+    game = tiny_game(store, 6)
+    assert run("key", "new", "olga")[0] == 0
+    sign(store, game, "olga")
+    (store.root / "keys" / "olga.pub").write_text("ab" * 32 + "\n")  # another key registered
+    code, output = run("verify", game, "--ledger", str(store.root))
+    assert code == 1 and "key the ledger does not know" in said(output), output
+    assert "cut short" not in said(output), output
