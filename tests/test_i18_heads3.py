@@ -203,3 +203,29 @@ def test_a_failing_signature_event_is_not_called_cut_short_by_its_receipt(
     code, output = run("verify", game, "--ledger", str(store.root))
     assert code == 1 and "key the ledger does not know" in said(output), output
     assert "cut short" not in said(output), output
+
+
+# -- 6. sync: a cut copy put back under the old id --------------------------------------------------
+
+
+def sync_json(store: Ledger) -> dict:
+    code, output = run("sync", "--ledger", str(store.root), "--json")
+    assert code in (0, 1), output
+    return dict(json.JSONDecoder().raw_decode(output)[0])
+
+
+def test_a_cut_copy_under_the_old_id_does_not_drop_the_intact_log(store: Ledger) -> None:
+    """Tester: "putting a cut-short copy back under a game's old id also drops the intact,
+    loaded log from the catalog"."""
+    game = tiny_game(store, 8, game_id="ty-h1")
+    assert sync_json(store)["games"] == 1
+    moved = store.path(game).with_name("ty-h1r.jsonl")
+    store.path(game).rename(moved)
+    report = sync_json(store)
+    assert report["games"] == 1 and report["new"] == 1, report
+    truncate_to = moved.read_bytes().splitlines()[:5]
+    store.path(game).write_bytes(b"".join(x + b"\n" for x in truncate_to))
+    report = sync_json(store)
+    assert report["games"] == 1 and "ty-h1r" not in report["problems"], report
+    assert "ty-h1" in report["problems"] and report["vanished"] == 1, report
+    assert (report["loaded"], report["new"], report["unchanged"]) == (0, 0, 1), report
