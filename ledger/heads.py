@@ -521,7 +521,7 @@ def vouch_of(record: Record, signed: Signed, records: Sequence[Record],
 def log_signers(records: Sequence[Record]) -> dict[str, set[str]]:
     """Name -> the public keys of the signatures of ``records`` (verified records of one log)
     that hold (valid, over a head this log holds): the names this log knows, as a registry."""
-    uid, signers = log_uid(records), {}
+    uid, signers = log_uid(records), dict[str, set[str]]()
     for record in records:
         if record.type != "sign":
             continue

@@ -205,7 +205,7 @@ def test_a_failing_signature_event_is_not_called_cut_short_by_its_receipt(
     assert "cut short" not in said(output), output
 
 
-# -- 6. sync: a cut copy put back under the old id --------------------------------------------------
+# -- 6. sync: a cut copy put back under the old id ------------------------------------------------
 
 
 def sync_json(store: Ledger) -> dict:
