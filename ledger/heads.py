@@ -125,19 +125,50 @@ def fingerprint(seq: int, head_hash: str) -> str:
 _SHAPE = re.compile(r"^(?:SEQ\s*)?(L?)\s*(\d+)\s*[:·.\s]\s*([0-9A-Z\s-]+)$")
 _SEQ_SAID_TWICE = re.compile(r"^SEQ\s*(\d+)\s*:\s*(L?\s*(\d+)\s*:.*)$")
 """``seq 15 · 15:TWHZ-CTFK-56DS``: the words `head` prints, pasted whole."""
+_IN_TEXT = re.compile(r"(?<![0-9A-Z])(L?\d+)\s*[:·]\s*([0-9A-Z]{4})[-\s]?([0-9A-Z]{4})[-\s]?"
+                      r"([0-9A-Z]{4})(?![0-9A-Z])")
+"""A fingerprint inside other words (``head 6:DKW0-4W87-EE0F``, `head`'s whole line)."""
+DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
+"""Unicode hyphens and dashes, and the minus sign, read as the hyphen."""
+SHOWN_CHARS = 60
+"""At most this much of what was typed is quoted in an error (cut at a word's end)."""
+
+
+def quoted(text: str) -> str:
+    """``text`` as an error quotes it: at most :data:`SHOWN_CHARS`, cut at a word's end.
+
+    >>> quoted("word " * 20)
+    'word word word word word word word word word word word word…'
+    """
+    text = text.strip()
+    if len(text) <= SHOWN_CHARS:
+        return text
+    cut = text[:SHOWN_CHARS + 1].rsplit(None, 1)[0]
+    return (cut if cut and len(cut) <= SHOWN_CHARS else text[:SHOWN_CHARS]).rstrip() + "…"
+
+
+def one_in_text(cleaned: str, shown: str) -> str | None:
+    """The one fingerprint written inside ``cleaned`` (None when there is none);
+    :class:`BadFingerprint` when it holds two that differ."""
+    found = {f"{m[0]}:{m[1]}-{m[2]}-{m[3]}" for m in _IN_TEXT.findall(cleaned)}
+    if len(found) > 1:
+        raise BadFingerprint(f"'{shown}' holds {len(found)} fingerprints that differ "
+                             f"({', '.join(sorted(found))}): give the one you mean")
+    return found.pop() if found else None
 
 
 def parse_fingerprint(text: str) -> Fingerprint:
-    """Read a fingerprint as a person typed it: case, spaces, hyphens, ``seq 412 ·`` (also
-    before the whole fingerprint, as `head` prints it) and the letters O, I, L for 0, 1, 1 are
-    forgiven; a wrong length, a foreign letter and a failed check character are
+    """Read a fingerprint as a person typed it: case, spaces, hyphens (Unicode ones too),
+    ``seq 412 ·`` (also before the whole fingerprint, as `head` prints it), words around it
+    (`status`'s or `head`'s whole line pasted) and the letters O, I, L for 0, 1, 1 are
+    forgiven (two fingerprints that differ are not); a wrong length, a foreign letter and a failed check character are
     :class:`BadFingerprint`, saying which.
 
     >>> str(parse_fingerprint("seq 412 · 412:Z42B-QCEF-X120"))
     '412:Z42B-QCEF-X120'
     """
-    shown = text.strip()[:60]
-    cleaned = text.strip().upper().replace("\N{MIDDLE DOT}", ":")
+    shown = quoted(text)
+    cleaned = text.strip().upper().translate(DASHES).replace("\N{MIDDLE DOT}", ":")
     twice = _SEQ_SAID_TWICE.match(cleaned)
     if twice:
         if int(twice.group(1)) != int(twice.group(3)):
@@ -145,6 +176,8 @@ def parse_fingerprint(text: str) -> Fingerprint:
                                  f"{int(twice.group(3))}): one of them is mistyped")
         cleaned = twice.group(2)
     match = _SHAPE.match(cleaned)
+    if not match and (inside := one_in_text(cleaned, shown)):
+        match = _SHAPE.match(inside)
     if not match:
         raise BadFingerprint(f"'{shown}' is not a fingerprint: write it as `tabletape head` "
                              "prints it, e.g. 412:7KQ2-M4XD-9PRA (a ledger's: L37:7KQ2-M4XD-9PRA)")

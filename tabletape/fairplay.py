@@ -203,6 +203,7 @@ KEY_ACTIONS = ("new", "list")
 
 @app.command()
 def key(
+    ctx: typer.Context,
     action: Annotated[str, typer.Argument(help="`new NAME`: make a key pair; `list`: your keys.",
                                           show_default=False)],
     name: Annotated[str | None, typer.Argument(help="The new key's name: yours (a player's "
@@ -219,7 +220,7 @@ def key(
     if action not in KEY_ACTIONS or (action == "list") != (name is None):
         fail(f"say `key new NAME`, `key list` or `key list --ledger L` (not `key {action}"
              f"{' ' + name if name else ''}`)", USAGE_EXIT)
-    if action == "list" and ledger is not None:
+    if action == "list" and ledger is not None and said_on_command_line(ctx, "ledger"):
         ledger_key_list(open_ledger(ledger), as_json)
         return
     with people_errors():
@@ -228,6 +229,13 @@ def key(
         key_list(folder, as_json)
     else:
         key_new(folder, name, ledger, as_json)
+
+
+def said_on_command_line(ctx: typer.Context, parameter: str) -> bool:
+    """Whether ``parameter`` was given on the command line (not by its environment variable:
+    TABLETAPE_LEDGER chooses a ledger, it does not ask `key list` for the ledger's keys)."""
+    source = ctx.get_parameter_source(parameter)
+    return getattr(source, "name", "") == "COMMANDLINE"
 
 
 def key_new(folder: Path, name: str, ledger: Path | None, as_json: bool) -> None:

@@ -229,3 +229,47 @@ def test_a_cut_copy_under_the_old_id_does_not_drop_the_intact_log(store: Ledger)
     assert report["games"] == 1 and "ty-h1r" not in report["problems"], report
     assert "ty-h1" in report["problems"] and report["vanished"] == 1, report
     assert (report["loaded"], report["new"], report["unchanged"]) == (0, 0, 1), report
+
+
+# -- 7. key list with TABLETAPE_LEDGER set ---------------------------------------------------------
+
+
+def test_key_list_shows_your_keys_whatever_the_ledger_variable(store: Ledger) -> None:
+    game = tiny_game(store, 4)
+    assert run("key", "new", "olga")[0] == 0
+    sign(store, game, "olga")
+    code, output = run("key", "list", "--json", env={"TABLETAPE_LEDGER": str(store.root)})
+    assert code == 0 and "path" in json.loads(output)[0], output  # yours: with their files
+    code, output = run("key", "list", "--ledger", str(store.root), "--json")
+    assert code == 0 and "registered" in json.loads(output)[0], output
+
+
+# -- 8. fingerprints pasted with the words around them ---------------------------------------------
+
+
+def head_line(store: Ledger, game: str) -> str:
+    code, output = run("head", game, "--ledger", str(store.root))
+    assert code == 0, output
+    return output.splitlines()[0]
+
+
+@pytest.mark.parametrize("how", ["status", "head", "dash", "minus"])
+def test_a_fingerprint_pasted_with_its_words_is_read(store: Ledger, how: str) -> None:
+    """Tester: "Pasting `status`'s own line `head 6:DKW0-4W87-EE0F`, or `head`'s whole line
+    ... is refused; a Unicode hyphen (U+2010..U+2015, U+2212) is refused"."""
+    game = tiny_game(store, 6)
+    _, output = run("head", game, "--ledger", str(store.root), "--json")
+    noted = json.loads(output)["fingerprint"]
+    typed = {"status": f"head {noted}", "head": head_line(store, game),
+             "dash": noted.replace("-", "\u2010"), "minus": noted.replace("-", "\u2212")}[how]
+    code, output = run("verify", game, "--head", typed, "--ledger", str(store.root))
+    assert code == 0 and "extends" in output, (typed, output)
+
+
+def test_two_fingerprints_that_differ_are_refused_and_quotes_end_at_a_word(store: Ledger) -> None:
+    game = tiny_game(store, 6)
+    typed = "6:46WE-2VB0-4A4P 7:GBK0-DNJF-BBSF"
+    code, output = run("verify", game, "--head", typed, "--ledger", str(store.root))
+    assert code == 2 and "holds 2 fingerprints that differ" in said(output), output
+    code, output = run("verify", game, "--head", "nonsense " * 12, "--ledger", str(store.root))
+    assert code == 2 and "nonsense nonsense…' is not a fingerprint" in said(output), output
