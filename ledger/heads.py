@@ -161,8 +161,8 @@ def parse_fingerprint(text: str) -> Fingerprint:
     """Read a fingerprint as a person typed it: case, spaces, hyphens (Unicode ones too),
     ``seq 412 ·`` (also before the whole fingerprint, as `head` prints it), words around it
     (`status`'s or `head`'s whole line pasted) and the letters O, I, L for 0, 1, 1 are
-    forgiven (two fingerprints that differ are not); a wrong length, a foreign letter and a failed check character are
-    :class:`BadFingerprint`, saying which.
+    forgiven (two fingerprints that differ are not); a wrong length, a foreign letter and a
+    failed check character are :class:`BadFingerprint`, saying which.
 
     >>> str(parse_fingerprint("seq 412 · 412:Z42B-QCEF-X120"))
     '412:Z42B-QCEF-X120'
