@@ -546,9 +546,29 @@ def vouch_of(record: Record, signed: Signed, records: Sequence[Record],
             not any(signed.public_key in keys for keys in known.values()):
         problem = (f"signed with a key the ledger does not know as {signed.signer}'s "
                    "(`tabletape key list --ledger` shows the keys each name has signed with)")
+    if not problem:
+        note = "; ".join(n for n in (note, undone_since(records, signed.seq)) if n)
     return Vouch(at_seq=record.seq, signer=signed.signer, key=key_fingerprint(signed.public_key),
                  seq=signed.seq, fingerprint=fingerprint(signed.seq, signed.hash),
                  ok=not problem, problem=problem, note=note)
+
+
+def undone_since(records: Sequence[Record], seq: int) -> str:
+    """What was undone after the head at ``seq`` of events it holds ("seq 25 was undone at
+    27"), or "": the game vouched for is no longer the game now."""
+    from tabletape.ledger.events import Retracted
+
+    said = []
+    for record in records[seq:]:
+        if record.type != "undo":
+            continue
+        try:
+            undone = msgspec.json.decode(record.payload, type=Retracted).seq
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+        if undone <= seq:
+            said.append(f"seq {undone} was undone at {record.seq}")
+    return ", ".join(said)
 
 
 def log_signers(records: Sequence[Record]) -> dict[str, set[str]]:

@@ -273,3 +273,17 @@ def test_two_fingerprints_that_differ_are_refused_and_quotes_end_at_a_word(store
     assert code == 2 and "holds 2 fingerprints that differ" in said(output), output
     code, output = run("verify", game, "--head", "nonsense " * 12, "--ledger", str(store.root))
     assert code == 2 and "nonsense nonsense…' is not a fingerprint" in said(output), output
+
+
+# -- 9. a signature over a head later undone -------------------------------------------------------
+
+
+def test_a_signature_over_a_head_later_undone_says_so(store: Ledger) -> None:
+    from tabletape.ledger.events import Retracted
+
+    game = tiny_game(store, 6)
+    assert run("key", "new", "olga")[0] == 0
+    sign(store, game, "olga")
+    store.append(game, [("olga", Retracted(seq=6))], expected_seq=7)
+    code, output = run("verify", game, "--ledger", str(store.root))
+    assert code == 0 and "seq 6 was undone at 8" in said(output), output
