@@ -39,6 +39,7 @@ from tabletape.ledger.codec import Record, decoded_lines, utc_stamp
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.ledger.events import GameStarted, Signed
 from tabletape.ledger.store import Ledger, LedgerError
+from tabletape.rules.kernel import plural
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford's base32: digits and letters, without I, L, O and U."""
@@ -254,7 +255,8 @@ def check_head(records: Sequence[Record], noted: Fingerprint,
     elif seq > events:
         verdict = "truncated"
         why = (f"the log ends at seq {events}, before the noted head (seq {seq}): it was cut "
-               f"short, or {seq - events} events were never recorded here")
+               f"short, or {plural(seq - events, 'event')} "
+               f"{'was' if seq - events == 1 else 'were'} never recorded here")
     elif not holds():
         verdict = "rewritten"
         why = (f"the event at seq {seq} is not the one noted (its fingerprint is now "
@@ -908,7 +910,8 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
         if now.fingerprint == str(noted):
             return results, ""
         why = (f"{noted} is not the ledger's head now ({now.fingerprint}) and this ledger's "
-               "history does not hold it (noted elsewhere, or before the history began): which "
+               "history does not hold it (noted elsewhere, before the history began, or more than "
+               f"{HISTORY_KEPT} heads were shown since): which "
                "games changed cannot be said; verify each game against a head noted for it")
         return [unknown_head(result, noted) for result in results], why
     results = []

@@ -66,6 +66,11 @@ class KeyProblem(LedgerError):
     exit_code = USAGE_EXIT
 
 
+class KeyWriteFailed(LedgerError):
+    """A key folder, key file or receipts file that cannot be written (exit 1: a failed write,
+    nothing changed)."""
+
+
 class KeyConflict(LedgerError):
     """A key refused under a known name: not bad input, a refusal (exit 1)."""
 
@@ -178,8 +183,11 @@ def make_folder(key_dir: Path) -> None:
     try:
         key_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as error:
-        raise KeyProblem(f"the key folder {key_dir} cannot be made ({why_unread(error)}): give "
-                         "another with --key-dir or TABLETAPE_KEY_DIR") from None
+        # a file in the way is a folder mistyped (bad input); a folder not writable, a failed write
+        kind = KeyProblem if isinstance(error, (NotADirectoryError, FileExistsError)) else \
+            KeyWriteFailed
+        raise kind(f"the key folder {key_dir} cannot be made ({why_unread(error)}): give "
+                   "another with --key-dir or TABLETAPE_KEY_DIR") from None
 
 
 def warn_weak_folder(key_dir: Path) -> None:
@@ -246,7 +254,7 @@ def open_new(path: Path, mode: int) -> int:
             f"under another name, or under this one with `tabletape sign GAME --key {name} "
             "--new-key` after moving the old files away") from None
     except OSError as error:
-        raise KeyProblem(f"{path} cannot be written ({why_unread(error)}): check the key "
+        raise KeyWriteFailed(f"{path} cannot be written ({why_unread(error)}): check the key "
                          "folder (a link there is never followed)") from None
 
 
@@ -456,11 +464,11 @@ def open_receipts(key_dir: Path) -> BinaryIO:
     try:
         fd = os.open(path, flags, 0o600)
     except OSError as error:
-        raise KeyProblem(f"the receipts file {path} cannot be written ({why_unread(error)}): "
+        raise KeyWriteFailed(f"the receipts file {path} cannot be written ({why_unread(error)}): "
                          "nothing was signed; fix it, or give another --key-dir") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise KeyProblem(f"the receipts file {path} is not a regular file: nothing was signed; "
+        raise KeyWriteFailed(f"the receipts file {path} is not a regular file: nothing was signed; "
                          "move it away")
     return os.fdopen(fd, "ab")
 

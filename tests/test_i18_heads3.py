@@ -14,7 +14,7 @@ from tabletape.ledger import Ledger, Noted
 from tabletape.ledger import heads as heads_module
 from tabletape.ledger.heads import check_ledger, ledger_head, merkle_root
 from tests.cli import run, said
-from tests.test_i18_heads import key_dir, lines_of, sign, store, tiny_game
+from tests.test_i18_heads import key_dir, lines_of, sign, store, tiny_game, truncate
 
 __all__ = ["key_dir", "store"]  # fixtures used here
 
@@ -287,3 +287,37 @@ def test_a_signature_over_a_head_later_undone_says_so(store: Ledger) -> None:
     store.append(game, [("olga", Retracted(seq=6))], expected_seq=7)
     code, output = run("verify", game, "--ledger", str(store.root))
     assert code == 0 and "seq 6 was undone at 8" in said(output), output
+
+
+# -- 10. exit codes and wording ------------------------------------------------------------------
+
+
+def test_a_read_only_key_folder_is_a_failed_write(store: Ledger, key_dir: Path) -> None:
+    """A failed write exits 1 (bad input is 2)."""
+    import os
+
+    game = tiny_game(store, 3)
+    assert run("key", "new", "olga")[0] == 0
+    key_dir.chmod(0o500)
+    try:
+        if os.access(key_dir, os.W_OK):
+            pytest.skip("running as a user who writes anywhere")
+        code, output = run("sign", game, "--key", "olga", "--ledger", str(store.root))
+        assert code == 1 and "cannot be written" in said(output), output
+    finally:
+        key_dir.chmod(0o700)
+
+
+def test_one_event_short_is_said_in_the_singular(store: Ledger) -> None:
+    game = tiny_game(store, 6)
+    _, output = run("head", game, "--ledger", str(store.root), "--json")
+    noted = json.loads(output)["fingerprint"]
+    truncate(store, game, 5)
+    code, output = run("verify", game, "--head", noted, "--ledger", str(store.root))
+    assert code == 1 and "1 event was never recorded here" in said(output), output
+
+
+def test_head_all_says_one_game(store: Ledger) -> None:
+    tiny_game(store, 3)
+    code, output = run("head", "--all", "--ledger", str(store.root))
+    assert code == 0 and "(1 game)" in said(output), output
