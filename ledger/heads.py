@@ -10,7 +10,8 @@ A **fingerprint** names a head in 12 characters a person can note or photograph,
 ``SHA-256("tabletape head" | seq | hash)`` in Crockford's base32 (no I, L, O, U: read aloud,
 they are typed right); the last is a check character (Luhn mod 32 over the seq's digits and the
 11 others), so a typo is said to be a typo, never taken for a rewritten log. A ledger's head is
-written ``L37:…``: the Merkle root over the 37 games' ``(id, head hash)``, sorted by id.
+written ``L37:…``: the Merkle root over the 37 games' ``(id, head hash)``, sorted by id (a game
+left out because it failed verification is a leaf too, its hash :data:`LEFT_OUT`).
 
 >>> text = fingerprint(412, "ab" * 32)
 >>> text
@@ -26,6 +27,7 @@ tabletape.ledger.heads.BadFingerprint: '412:Z42B-QCEF-X121' has a typo: its chec
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -37,6 +39,7 @@ from tabletape.ledger.codec import Record, decoded_lines, utc_stamp
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.ledger.events import GameStarted, Signed
 from tabletape.ledger.store import Ledger, LedgerError
+from tabletape.rules.kernel import plural
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford's base32: digits and letters, without I, L, O and U."""
@@ -52,6 +55,9 @@ and the head hash (see :func:`signed_bytes`)."""
 SIGNED_MESSAGE_V1 = b"tabletape signed head v1\0"
 """The previous version's signatures: the seq and the head hash only (still verified, noted as
 not covering the name)."""
+LEFT_OUT = "left out"
+"""The leaf value of a game a ledger head left out (its log failed verification then): no head
+hash is ever this (they are hex), so a history that drops such a game no longer proves itself."""
 HISTORY_KEPT = 200
 """Ledger heads kept in the ledger's history (the oldest go first)."""
 
@@ -120,19 +126,50 @@ def fingerprint(seq: int, head_hash: str) -> str:
 _SHAPE = re.compile(r"^(?:SEQ\s*)?(L?)\s*(\d+)\s*[:·.\s]\s*([0-9A-Z\s-]+)$")
 _SEQ_SAID_TWICE = re.compile(r"^SEQ\s*(\d+)\s*:\s*(L?\s*(\d+)\s*:.*)$")
 """``seq 15 · 15:TWHZ-CTFK-56DS``: the words `head` prints, pasted whole."""
+_IN_TEXT = re.compile(r"(?<![0-9A-Z])(L?\d+)\s*[:·]\s*([0-9A-Z]{4})[-\s]?([0-9A-Z]{4})[-\s]?"
+                      r"([0-9A-Z]{4})(?![0-9A-Z])")
+"""A fingerprint inside other words (``head 6:DKW0-4W87-EE0F``, `head`'s whole line)."""
+DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
+"""Unicode hyphens and dashes, and the minus sign, read as the hyphen."""
+SHOWN_CHARS = 60
+"""At most this much of what was typed is quoted in an error (cut at a word's end)."""
+
+
+def quoted(text: str) -> str:
+    """``text`` as an error quotes it: at most :data:`SHOWN_CHARS`, cut at a word's end.
+
+    >>> quoted("word " * 20)
+    'word word word word word word word word word word word word…'
+    """
+    text = text.strip()
+    if len(text) <= SHOWN_CHARS:
+        return text
+    cut = text[:SHOWN_CHARS + 1].rsplit(None, 1)[0]
+    return (cut if cut and len(cut) <= SHOWN_CHARS else text[:SHOWN_CHARS]).rstrip() + "…"
+
+
+def one_in_text(cleaned: str, shown: str) -> str | None:
+    """The one fingerprint written inside ``cleaned`` (None when there is none);
+    :class:`BadFingerprint` when it holds two that differ."""
+    found = {f"{m[0]}:{m[1]}-{m[2]}-{m[3]}" for m in _IN_TEXT.findall(cleaned)}
+    if len(found) > 1:
+        raise BadFingerprint(f"'{shown}' holds {len(found)} fingerprints that differ "
+                             f"({', '.join(sorted(found))}): give the one you mean")
+    return found.pop() if found else None
 
 
 def parse_fingerprint(text: str) -> Fingerprint:
-    """Read a fingerprint as a person typed it: case, spaces, hyphens, ``seq 412 ·`` (also
-    before the whole fingerprint, as `head` prints it) and the letters O, I, L for 0, 1, 1 are
-    forgiven; a wrong length, a foreign letter and a failed check character are
-    :class:`BadFingerprint`, saying which.
+    """Read a fingerprint as a person typed it: case, spaces, hyphens (Unicode ones too),
+    ``seq 412 ·`` (also before the whole fingerprint, as `head` prints it), words around it
+    (`status`'s or `head`'s whole line pasted) and the letters O, I, L for 0, 1, 1 are
+    forgiven (two fingerprints that differ are not); a wrong length, a foreign letter and a
+    failed check character are :class:`BadFingerprint`, saying which.
 
     >>> str(parse_fingerprint("seq 412 · 412:Z42B-QCEF-X120"))
     '412:Z42B-QCEF-X120'
     """
-    shown = text.strip()[:60]
-    cleaned = text.strip().upper().replace("\N{MIDDLE DOT}", ":")
+    shown = quoted(text)
+    cleaned = text.strip().upper().translate(DASHES).replace("\N{MIDDLE DOT}", ":")
     twice = _SEQ_SAID_TWICE.match(cleaned)
     if twice:
         if int(twice.group(1)) != int(twice.group(3)):
@@ -140,6 +177,8 @@ def parse_fingerprint(text: str) -> Fingerprint:
                                  f"{int(twice.group(3))}): one of them is mistyped")
         cleaned = twice.group(2)
     match = _SHAPE.match(cleaned)
+    if not match and (inside := one_in_text(cleaned, shown)):
+        match = _SHAPE.match(inside)
     if not match:
         raise BadFingerprint(f"'{shown}' is not a fingerprint: write it as `tabletape head` "
                              "prints it, e.g. 412:7KQ2-M4XD-9PRA (a ledger's: L37:7KQ2-M4XD-9PRA)")
@@ -165,7 +204,8 @@ def parse_fingerprint(text: str) -> Fingerprint:
 # -- does a log still extend a head? -------------------------------------------------------------
 
 
-Verdict = Literal["extends", "truncated", "rewritten", "damaged", "gone", "unknown"]
+Verdict = Literal["extends", "truncated", "rewritten", "damaged", "gone", "unknown",
+                  "unvouched"]
 
 
 class HeadCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -177,7 +217,8 @@ class HeadCheck(msgspec.Struct, frozen=True, kw_only=True):
     before that seq: cut short), ``rewritten`` (the event there is another), ``damaged`` (the
     log fails verification before that seq), ``gone`` (the log is no longer in the ledger) or
     ``unknown`` (``verify --all --head`` of a ledger head this ledger never showed: which games
-    changed cannot be said)."""
+    changed cannot be said) or ``unvouched`` (``verify --all --head``: the game was left out of
+    the noted ledger head, as it failed verification then: nothing vouches for it)."""
     seq: int
     events: int
     """Events in the log now (those that verify)."""
@@ -189,14 +230,23 @@ class MistypedSeq(BadFingerprint):
 
 
 def check_head(records: Sequence[Record], noted: Fingerprint,
-               fails_at: int | None = None) -> HeadCheck:
+               fails_at: int | None = None, noted_hash: str = "") -> HeadCheck:
     """Whether the verified ``records`` still hold the head ``noted`` names (``fails_at``: the
-    first seq that fails verification, when the log is damaged there).
+    first seq that fails verification, when the log is damaged there; ``noted_hash``: the
+    head's whole hash when it is known, as a remembered ledger head keeps it: then the whole
+    hash is compared, not the 55 bits of the fingerprint, which a search could match).
 
     A code this log holds at another seq is no rewrite but a mistyped seq (the code is cut
-    from the seq and the hash together): :class:`MistypedSeq`, saying which was meant."""
+    from the seq and the hash together): :class:`MistypedSeq`, saying which was meant (not
+    when ``noted_hash`` is given: that head was not typed)."""
     seq, events = noted.seq, len(records)
-    if seq > events or game_fingerprint(seq, records[seq - 1].hash).code != noted.code:
+
+    def holds() -> bool:
+        if noted_hash:
+            return records[seq - 1].hash == noted_hash
+        return game_fingerprint(seq, records[seq - 1].hash).code == noted.code
+
+    if not noted_hash and (seq > events or not holds()):
         refuse_mistyped_seq(records, noted)
     if seq > events and fails_at is not None:
         verdict: Verdict = "damaged"
@@ -205,8 +255,9 @@ def check_head(records: Sequence[Record], noted: Fingerprint,
     elif seq > events:
         verdict = "truncated"
         why = (f"the log ends at seq {events}, before the noted head (seq {seq}): it was cut "
-               f"short, or {seq - events} events were never recorded here")
-    elif game_fingerprint(seq, records[seq - 1].hash).code != noted.code:
+               f"short, or {plural(seq - events, 'event')} "
+               f"{'was' if seq - events == 1 else 'were'} never recorded here")
+    elif not holds():
         verdict = "rewritten"
         why = (f"the event at seq {seq} is not the one noted (its fingerprint is now "
                f"{fingerprint(seq, records[seq - 1].hash)}): the log was rewritten")
@@ -278,13 +329,25 @@ class LedgerHead(msgspec.Struct, kw_only=True):
     root: str
     games: dict[str, tuple[int, str]]
     """Game id -> (seq, hash) of its head then."""
+    left_out: list[str] = []
+    """The games left out (their logs failed verification then), each a leaf of the root with
+    the hash :data:`LEFT_OUT`; absent in the history of the previous version."""
 
 
-def ledger_head(heads: dict[str, tuple[int, str]]) -> LedgerHead:
-    """The ledger head over ``game id -> (seq, hash)``."""
-    root = merkle_root({game: head[1] for game, head in heads.items()})
-    return LedgerHead(at=utc_stamp(), fingerprint=str(ledger_fingerprint(root, len(heads))),
-                      root=root, games=dict(sorted(heads.items())))
+def leaves(games: dict[str, tuple[int, str]], left_out: Iterable[str]) -> dict[str, str]:
+    """The Merkle leaves of a ledger head: each game's head hash, each left-out game's
+    :data:`LEFT_OUT`."""
+    return {**dict.fromkeys(left_out, LEFT_OUT), **{g: head[1] for g, head in games.items()}}
+
+
+def ledger_head(heads: dict[str, tuple[int, str]], left_out: Iterable[str] = ()) -> LedgerHead:
+    """The ledger head over ``game id -> (seq, hash)`` and the games ``left_out`` (a ledger
+    with none left out has the fingerprint it had before left-out games were leaves)."""
+    left = sorted(set(left_out) - set(heads))
+    covered = leaves(heads, left)
+    root = merkle_root(covered)
+    return LedgerHead(at=utc_stamp(), fingerprint=str(ledger_fingerprint(root, len(covered))),
+                      root=root, games=dict(sorted(heads.items())), left_out=left)
 
 
 def history_path(ledger_root: Path) -> Path:
@@ -307,7 +370,8 @@ def remember(ledger_root: Path, head: LedgerHead) -> tuple[LedgerHead, bool]:
     from tabletape.ledger.store import write_atomic
 
     history = read_history(ledger_root)
-    if history and history[-1].root == head.root and history[-1].games == head.games:
+    if history and history[-1].root == head.root and history[-1].games == head.games and \
+            history[-1].left_out == head.left_out:
         return history[-1], True
     history = [*history, head][-HISTORY_KEPT:]
     path = history_path(ledger_root)
@@ -335,12 +399,15 @@ def find_remembered(ledger_root: Path, noted: Fingerprint) -> LedgerHead | None:
 
 
 def proves(head: LedgerHead, noted: Fingerprint) -> bool:
-    """Whether ``head``'s games give its root, and its root the fingerprint ``noted``."""
+    """Whether ``head``'s games (and those it left out) give its root, and its root the
+    fingerprint ``noted``."""
     try:
-        root = merkle_root({game: seen[1] for game, seen in head.games.items()})
+        covered = leaves(head.games, head.left_out)
+        root = merkle_root(covered)
     except (TypeError, IndexError):
         return False
-    return root == head.root and ledger_fingerprint(root, len(head.games)) == noted
+    return (len(covered) == len(head.games) + len(head.left_out) and root == head.root
+            and ledger_fingerprint(root, len(covered)) == noted)
 
 
 # -- signatures ----------------------------------------------------------------------------------
@@ -477,12 +544,60 @@ def vouch_of(record: Record, signed: Signed, records: Sequence[Record],
     elif records[signed.seq - 1].hash != signed.hash:
         problem = (f"it vouches for another head at seq {signed.seq} than this log holds: the "
                    "log was rewritten there (or the signature copied from another log)")
-    elif signed.signer in registered and signed.public_key not in registered[signed.signer]:
+    elif (known := keys_of_name(registered, signed.signer)) and \
+            not any(signed.public_key in keys for keys in known.values()):
         problem = (f"signed with a key the ledger does not know as {signed.signer}'s "
                    "(`tabletape key list --ledger` shows the keys each name has signed with)")
+    if not problem:
+        note = "; ".join(n for n in (note, undone_since(records, signed.seq)) if n)
     return Vouch(at_seq=record.seq, signer=signed.signer, key=key_fingerprint(signed.public_key),
                  seq=signed.seq, fingerprint=fingerprint(signed.seq, signed.hash),
                  ok=not problem, problem=problem, note=note)
+
+
+def undone_since(records: Sequence[Record], seq: int) -> str:
+    """What was undone after the head at ``seq`` of events it holds ("seq 25 was undone at
+    27"), or "": the game vouched for is no longer the game now."""
+    from tabletape.ledger.events import Retracted
+
+    said = []
+    for record in records[seq:]:
+        if record.type != "undo":
+            continue
+        try:
+            undone = msgspec.json.decode(record.payload, type=Retracted).seq
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+        if undone <= seq:
+            said.append(f"seq {undone} was undone at {record.seq}")
+    return ", ".join(said)
+
+
+def log_signers(records: Sequence[Record]) -> dict[str, set[str]]:
+    """Name -> the public keys of the signatures of ``records`` (verified records of one log)
+    that hold (valid, over a head this log holds): the names this log knows, as a registry."""
+    uid, signers = log_uid(records), dict[str, set[str]]()
+    for record in records:
+        if record.type != "sign":
+            continue
+        try:
+            signed = msgspec.json.decode(record.payload, type=Signed)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+        if vouch_of(record, signed, records, {}, uid).ok:
+            signers.setdefault(signed.signer, set()).add(signed.public_key)
+    return signers
+
+
+def keys_of_name(known: dict[str, set[str]], name: str) -> dict[str, set[str]]:
+    """The entries of ``known`` (name -> keys) whose name is ``name`` whatever its case: "Olga"
+    is known when "olga" is (each spelling kept).
+
+    >>> keys_of_name({"olga": {"k1"}, "Olga": {"k2"}, "oleg": {"k3"}}, "OLGA")
+    {'olga': {'k1'}, 'Olga': {'k2'}}
+    """
+    folded = name.casefold()
+    return {n: keys for n, keys in known.items() if n.casefold() == folded}
 
 
 def with_key_notes(vouches: list[Vouch], registered: dict[str, set[str]]) -> list[Vouch]:
@@ -528,11 +643,56 @@ class Receipt(msgspec.Struct, frozen=True, kw_only=True):
     at: str
     ledger: str = ""
     """The ledger's folder (resolved) when signed; "" in receipts of the previous version."""
+    ledger_id: str = ""
+    """The ledger's identity (:func:`ledger_id`), which survives a move; "" in receipts made
+    before ledgers had one (those are matched by ``ledger``, the folder)."""
 
 
 def ledger_identity(root: Path) -> str:
-    """How a receipt names the ledger it was made in: its folder, resolved."""
+    """How a receipt names the ledger's folder: resolved."""
     return str(root.expanduser().resolve())
+
+
+def ledger_id_path(root: Path) -> Path:
+    return root / "private" / "ledger-id"
+
+
+def ledger_id(root: Path, *, make: bool = False) -> str:
+    """The ledger's identity, a UUIDv7 kept in ``private/ledger-id`` (moved with the ledger,
+    never exported): "" when it has none yet, unless ``make`` (then it is made; "" still when it
+    cannot be written: a read-only ledger)."""
+    from tabletape.ledger.identity import is_uuid7, uuid7
+
+    path = ledger_id_path(root)
+    try:
+        text = path.read_text(encoding="ascii").strip() if path.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if text and is_uuid7(text):
+        return text
+    if not make or path.exists():
+        return ""
+    made = uuid7()
+    try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(made + "\n")
+    except OSError:
+        return ""
+    return made
+
+
+def made_here(receipt: Receipt, root: Path, here_id: str | None = None) -> bool:
+    """Whether ``receipt`` was made in the ledger at ``root``: by the ledger's identity when
+    the receipt has one (the ledger may have moved since), else by its folder (a receipt of
+    the previous version, naming no ledger at all, is taken as made here). A ledger with no
+    identity file is matched by its folder."""
+    here_id = ledger_id(root) if here_id is None else here_id
+    if receipt.ledger_id and here_id:
+        return receipt.ledger_id == here_id
+    return not receipt.ledger or receipt.ledger == ledger_identity(root)
 
 
 def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt],
@@ -543,12 +703,12 @@ def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt],
     if not records:
         return []
     uid = log_uid(records)
-    in_log = {(v.signer, v.seq, v.fingerprint) for v in vouches if v.ok}
+    in_log = {(v.signer, v.seq, v.fingerprint) for v in vouches if not v.from_receipt}
     problems = []
     for receipt in receipts:
         shown = fingerprint(receipt.seq, receipt.hash)
         if receipt.uid == uid and (receipt.signer, receipt.seq, shown) in in_log:
-            continue
+            continue  # the signature event is there (if it fails, it says why itself)
         if receipt.uid != uid:
             why = (f"the log under {receipt.game} is another game ({uid or 'no identity'}, where "
                    f"the receipt names {receipt.uid}): rewritten (its identity changed)")
@@ -583,10 +743,11 @@ def vouch_line(vouch: Vouch) -> str:
 def gone_signed(ledger: Ledger, receipts: Sequence[Receipt], named: Iterable[str]) -> list[Checked]:
     """``verify --all``: each game of a receipt made in this ledger whose log is gone (and not
     already among ``named``), as a failed check naming the receipt."""
-    here, games, seen = ledger_identity(ledger.root), set(ledger.game_ids()), set(named)
+    here_id, games, seen = ledger_id(ledger.root), set(ledger.game_ids()), set(named)
     gone_games: dict[str, list[Vouch]] = {}
     for receipt in receipts:
-        if receipt.ledger == here and receipt.game not in games | seen:
+        if (receipt.ledger or receipt.ledger_id) and made_here(receipt, ledger.root, here_id) \
+                and receipt.game not in games | seen:
             gone_games.setdefault(receipt.game, []).append(
                 receipt_problem(receipt, "the game's log is gone from the ledger (deleted)"))
     return [Checked(game=game, ok=False, events=0, chain_ok=False, signatures=vouches,
@@ -649,8 +810,10 @@ class Checked(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
-               noted: Fingerprint | None = None, receipts: Sequence[Receipt] = ()) -> Checked:
-    """``verify`` of one game: chain, signatures, fork point, and the ``noted`` head if given."""
+               noted: Fingerprint | None = None, receipts: Sequence[Receipt] = (),
+               remembered: tuple[int, str] | None = None) -> Checked:
+    """``verify`` of one game: chain, signatures, fork point, and the ``noted`` head if given
+    (or the ``remembered`` ``(seq, hash)`` of a ledger head, compared whole)."""
     from tabletape.ledger.store import trusted
 
     try:
@@ -663,7 +826,10 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
                               vouches)
     fork = fork_of(ledger, records)
     fails_at = verification.first_bad_seq if not verification.ok else None
-    head_check = check_head(records, noted, fails_at) if noted is not None else None
+    if remembered is not None:
+        noted = game_fingerprint(*remembered)
+    head_check = check_head(records, noted, fails_at, remembered[1] if remembered else "") \
+        if noted is not None else None
     problems = [verification.problem] if not verification.ok else []
     problems += [vouch_line(v) for v in vouches if not v.ok]
     problems += [f"fork point: {fork}"] if fork else []
@@ -681,15 +847,18 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
 
 def receipts_of(records: Sequence[Record], game: str, receipts: Sequence[Receipt],
                 ledger_root: Path | None = None) -> list[Receipt]:
-    """The receipts of the game whose log is ``records`` under the id ``game``: those of its
-    uid, and those made for the id ``game`` in this ledger (``ledger_root``; a receipt of the
-    previous version, which names no ledger, by the id alone), whatever uid the log holds now."""
+    """The receipts made in this ledger (``ledger_root``, :func:`made_here`) of the game whose
+    log is ``records`` under the id ``game``: those of its uid, and those made for the id
+    ``game``, whatever uid the log holds now. A receipt made in another ledger is not applied:
+    a copy of the game there (imported, or imported from here) may be older or newer."""
     if not records or not receipts:
         return []
     uid = log_uid(records)
-    here = ledger_identity(ledger_root) if ledger_root is not None else None
+    if ledger_root is None:
+        return [r for r in receipts if r.uid == uid]
+    here_id = ledger_id(ledger_root)
     return [r for r in receipts
-            if r.uid == uid or (r.game == game and (not r.ledger or r.ledger == here))]
+            if (r.uid == uid or r.game == game) and made_here(r, ledger_root, here_id)]
 
 
 def fork_of(ledger: Ledger, records: Sequence[Record]) -> str:
@@ -736,22 +905,47 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
     games = ledger.game_ids()
     if remembered is None:
         results = [check_game(ledger, game, registered, None, receipts) for game in games]
-        now = ledger_head(current_heads(ledger)[0])
+        heads, damaged = current_heads(ledger)
+        now = ledger_head(heads, damaged)
         if now.fingerprint == str(noted):
             return results, ""
         why = (f"{noted} is not the ledger's head now ({now.fingerprint}) and this ledger's "
-               "history does not hold it (noted elsewhere, or before the history began): which "
+               "history does not hold it (noted elsewhere, before the history began, or more than "
+               f"{HISTORY_KEPT} heads were shown since): which "
                "games changed cannot be said; verify each game against a head noted for it")
         return [unknown_head(result, noted) for result in results], why
     results = []
     for game in games:
         seen = remembered.games.get(game)
-        results.append(check_game(ledger, game, registered,
-                                  game_fingerprint(*seen) if seen else None, receipts))
+        checked = check_game(ledger, game, registered, None, receipts, seen)
+        results.append(unvouched(checked) if game in remembered.left_out else checked)
     for game, (seq, head_hash) in remembered.games.items():
         if game not in games:
             results.append(gone(game, seq, head_hash))
+    results += [gone_unvouched(game) for game in remembered.left_out if game not in games]
     return results, ""
+
+
+UNVOUCHED = ("left out of the noted head (it failed verification then): nothing vouches for "
+             "it")
+
+
+def unvouched(checked: Checked) -> Checked:
+    """``checked``, failed: its game was left out of the noted ledger head (damaged then), so
+    nothing vouches for what its log holds now (a valid but shorter log may have replaced it)."""
+    problem = "; ".join(p for p in (checked.problem, f"unvouched: {UNVOUCHED}") if p)
+    return msgspec.structs.replace(
+        checked, ok=False, problem=problem,
+        noted_head=HeadCheck(fingerprint="", verdict="unvouched", seq=0,
+                             events=checked.events, explanation=UNVOUCHED))
+
+
+def gone_unvouched(game: str) -> Checked:
+    """A game the noted ledger head left out (damaged then) whose log is gone now."""
+    why = f"{UNVOUCHED}; its log is gone from the ledger now"
+    return Checked(game=game, ok=False, events=0, problem=f"gone: {why}", chain_ok=False,
+                   noted_head=HeadCheck(fingerprint="", verdict="gone", seq=0, events=0,
+                                        explanation=why))
 
 
 def gone(game: str, seq: int, head_hash: str) -> Checked:

@@ -447,6 +447,13 @@ class Ledger:
 
     # -- the private area: what no log may hold yet --------------------------------------------
 
+    def give_identity(self) -> None:
+        """Give the ledger its identity (``private/ledger-id``) if it has none: receipts then
+        follow the ledger when it is moved (:func:`tabletape.ledger.heads.ledger_id`)."""
+        from tabletape.ledger.heads import ledger_id
+
+        ledger_id(self.root, make=True)
+
     @property
     def private_dir(self) -> Path:
         """``<ledger>/private``: readable by its owner only, never exported, never synced."""
@@ -512,6 +519,7 @@ class Ledger:
         if then:
             data += build_lines(then, Head(1, first.hash, first_at), then_at)[0]
         self.games_dir.mkdir(parents=True, exist_ok=True)
+        self.give_identity()
         for _attempt in range(8):
             game = game_id or self.new_game_id(prefix or started.kind.split("-")[0][:2])
             if link_new_file(self.path(game), data):

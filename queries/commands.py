@@ -1016,6 +1016,7 @@ def import_command(
     into the ledger; each file's outcome is reported."""
     import msgspec
 
+    from tabletape.keys import register_signers
     from tabletape.queries.transfer import ImportBatch, game_log_problem
 
     if game_id and len(files) > 1:
@@ -1026,11 +1027,16 @@ def import_command(
         checked, refused = batch.add_all(files, game_id)
         imported = [] if refused else batch.commit()  # durable before anything is reported
     held_back = [] if imported else checked
+    keys = register_signers(Ledger(ledger), [done.game for done in imported])
     if as_json:
         print_json({"imported": msgspec.to_builtins(imported), "refused": refused,
-                    "not_imported": msgspec.to_builtins(held_back)})
+                    "not_imported": msgspec.to_builtins(held_back), "registered_keys": keys})
     else:
         print_import_outcomes(imported, refused, held_back)
+        for name, fingerprints in keys.items():
+            out.print(f"The ledger now knows {escape(name)}'s key {', '.join(fingerprints)} "
+                      "(from the imported signatures: a name the ledger knew no key for).",
+                      highlight=False)
     if refused:
         raise typer.Exit(ILLEGAL_EXIT)
 

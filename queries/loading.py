@@ -146,6 +146,9 @@ class ChunkResult(msgspec.Struct):
     changes: dict[str, int]
     events: int
     size: int
+    folded: dict[str, str] = {}
+    """Game -> the change it was loaded as (``new``, ``grew``...), for each log that folded: a
+    sync that then leaves one out (a duplicate, a vanished head) no longer counts it."""
 
 
 def chunks(logs: Sequence[tuple[LogFile, Loaded | None]], root: Path, scratch: str,
@@ -255,6 +258,7 @@ def fold_chunk(task: ChunkTask) -> ChunkResult:
             result.events += folded.events
             change = folded.change
             result.changes[change] = result.changes.get(change, 0) + 1
+            result.folded[log.game] = change
             for schema, rows in folded.rows.values():
                 if schema.table == POSITIONS.table:
                     schema, rows = EVENT_ROWS, event_columns(rows, records)

@@ -140,6 +140,8 @@ class Plan(msgspec.Struct):
     todo: list[tuple[LogFile, Loaded | None]]
     touched: list[LogFile]
     removed: list[str]
+    unchanged: list[str] = []
+    """Loaded games counted as unchanged (a sync that then leaves one out uncounts it)."""
 
     def empty(self) -> bool:
         return not (self.todo or self.touched or self.removed)
@@ -197,9 +199,12 @@ def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers
             report.rebuilt = prepare_tables(con, known_schemas(), rebuild)
             work = plan(con, ledger, report)
             settle(con, work)
+            folded: dict[str, str] = {}
             for result in load_logs(con, ledger, work.todo, progress, pool):
                 add_up(report, result)
+                folded.update(result.folded)
             remember_heads(con)
+            uncount_left_out(con, report, folded, work.unchanged)
             finish(con, report, began)
     except (duckdb.Error, CatalogError) as error:  # a full disk mid-way: all rolled back
         if new:  # nothing half-made: a catalog this sync began and could not finish goes
@@ -269,6 +274,7 @@ def plan(con: duckdb.DuckDBPyConnection, ledger: Ledger, report: SyncReport) -> 
         if status in ("unchanged", "touched"):
             if was is not None and was.problem is None:
                 report.unchanged += 1
+                work.unchanged.append(game)
             if status == "touched":
                 work.touched.append(log)
         else:
@@ -337,14 +343,11 @@ GONE = f"""
 
 
 def remember_heads(con: duckdb.DuckDBPyConnection) -> None:
-    """Leave out (and name) every loaded log that holds another loaded log's identity, or no
-    longer holds the latest head seen of it; then remember the head of every loaded log."""
+    """Leave out (and name) every loaded log that no longer holds the latest head seen of it,
+    then every one that holds another loaded log's identity (a log left out as vanished holds
+    none: a cut copy put back under the old id never drops the intact log); then remember the
+    head of every loaded log."""
     with transaction(con):
-        for game, uid, kept in con.execute(DUPLICATES).fetchall():
-            leave_out(con, game, "duplicate",
-                      f"game {game} holds the identity {uid} of game {kept} too (a copy, or a "
-                      f"log moved without removing the old one): one log per game; remove one "
-                      f"of them")
         named: set[str] = set()
         for game, _, seq, head_hash, seen, seen_as, now_hash, head_seq in con.execute(
                 VANISHED).fetchall():
@@ -352,6 +355,11 @@ def remember_heads(con: duckdb.DuckDBPyConnection) -> None:
                 named.add(game)
                 leave_out(con, game, "vanished",
                           vanished_why(game, seen_as, seq, head_hash, seen, now_hash, head_seq))
+        for game, uid, kept in con.execute(DUPLICATES).fetchall():
+            leave_out(con, game, "duplicate",
+                      f"game {game} holds the identity {uid} of game {kept} too (a copy, or a "
+                      f"log moved without removing the old one): one log per game; remove one "
+                      f"of them")
         con.execute(f"""
             UPDATE {HEADS_SEEN} h SET uid = s.uid FROM _sync s
             WHERE h.uid IS NULL AND h.game = s.game AND s.problem IS NULL""")
@@ -361,6 +369,20 @@ def remember_heads(con: duckdb.DuckDBPyConnection) -> None:
             WHERE s.problem IS NULL AND s.head_seq > 0 AND NOT EXISTS (
                 SELECT 1 FROM {HEADS_SEEN} h
                 WHERE h.game = s.game AND h.seq = s.head_seq AND h.hash = s.head_hash)""")
+
+
+def uncount_left_out(con: duckdb.DuckDBPyConnection, report: SyncReport,
+                     folded: dict[str, str], unchanged: list[str]) -> None:
+    """A log :func:`remember_heads` left out is not counted as loaded (nor ``new``, ``grew``...)
+    nor as ``unchanged``."""
+    left = {game for (game,) in con.execute(
+        "SELECT game FROM _sync WHERE problem IS NOT NULL AND left_out IN "
+        "('vanished', 'duplicate')").fetchall()}
+    for game, change in folded.items():
+        if game in left:
+            report.loaded -= 1
+            setattr(report, change, getattr(report, change) - 1)
+    report.unchanged -= len(left.intersection(unchanged))
 
 
 def leave_out(con: duckdb.DuckDBPyConnection, game: str, why: str, problem: str) -> None:

@@ -36,11 +36,13 @@ from tabletape.ledger.heads import (
     fingerprint,
     key_fingerprint,
     ledger_head,
+    ledger_id,
     ledger_identity,
     log_uid,
     remember,
 )
 from tabletape.ledger.store import Ledger
+from tabletape.rules.kernel import plural
 
 app = typer.Typer()
 
@@ -88,7 +90,8 @@ def whole_head(store: Ledger, as_json: bool) -> None:
     """``head --all``: the ledger's head over every verified game, remembered in its history."""
     store.require()
     heads, damaged = current_heads(store)
-    noted, kept = remember(store.root, ledger_head(heads))
+    ledger_id(store.root, make=True)  # receipts then follow the ledger when it is moved
+    noted, kept = remember(store.root, ledger_head(heads, damaged))
     if as_json:
         print_json({"fingerprint": noted.fingerprint, "root": noted.root, "games": len(heads),
                     "at": noted.at, "remembered": kept,
@@ -96,8 +99,9 @@ def whole_head(store: Ledger, as_json: bool) -> None:
                               for g, (s, h) in noted.games.items()},
                     "left_out": damaged})
     else:
-        out.print(f"Head of the ledger {shown(str(store.root))} ({len(heads)} games): "
-                  f"[bold cyan]{noted.fingerprint}[/]", soft_wrap=True)
+        left = f", {len(damaged)} left out" if damaged else ""
+        out.print(f"Head of the ledger {shown(str(store.root))} ({plural(len(heads), 'game')}"
+                  f"{left}): [bold cyan]{noted.fingerprint}[/]", soft_wrap=True)
         out.print(f"Note it; later [bold]tabletape verify --all --head {noted.fingerprint}[/] "
                   "names every game cut short or rewritten since.")
     if not kept:
@@ -105,7 +109,8 @@ def whole_head(store: Ledger, as_json: bool) -> None:
              "`verify --all --head` will only tell whether the ledger is unchanged, not which "
              "game changed")
     for game, why in damaged.items():
-        warn(f"game {printable(game)} is left out of the ledger head: it {why}", game=game)
+        warn(f"game {printable(game)} is left out of the ledger head (which notes it as left "
+             f"out: `verify --all --head` will say nothing vouches for it): it {why}", game=game)
     for stray in strays(store):
         warn(f"{printable(stray)} in {printable(str(store.games_dir))} is left out of the "
              "ledger head: a hidden file is no game of the ledger", file=stray)
@@ -152,7 +157,7 @@ def sign(
         private = load_private(folder / f"{check_name(key)}.key")
         records = store.records(game)
         last, uid, public = records[-1], log_uid(records), raw_public(private)
-        registering = check_register(store, key, public, new_key=new_key)
+        registering = check_register(store, key, public, new_key=new_key, records=records)
         signed = Signed(signer=key, public_key=public, seq=last.seq, hash=last.hash,
                         signature=sign_head(private, key, uid, last.seq, last.hash))
         with open_receipts(folder) as receipts:  # before the append: both stored, or neither
@@ -160,7 +165,8 @@ def sign(
                                      expected_hash=last.hash)
             keep_receipt(receipts, Receipt(uid=uid, game=game, signer=key, public_key=public,
                                            seq=last.seq, hash=last.hash, at=stored.at,
-                                           ledger=ledger_identity(store.root)))
+                                           ledger=ledger_identity(store.root),
+                                           ledger_id=ledger_id(store.root, make=True)))
     registered = registering and registered_now(store, key, public)
     vouched, head_now = fingerprint(last.seq, last.hash), fingerprint(stored.seq, stored.hash)
     if as_json:
@@ -197,6 +203,7 @@ KEY_ACTIONS = ("new", "list")
 
 @app.command()
 def key(
+    ctx: typer.Context,
     action: Annotated[str, typer.Argument(help="`new NAME`: make a key pair; `list`: your keys.",
                                           show_default=False)],
     name: Annotated[str | None, typer.Argument(help="The new key's name: yours (a player's "
@@ -213,7 +220,7 @@ def key(
     if action not in KEY_ACTIONS or (action == "list") != (name is None):
         fail(f"say `key new NAME`, `key list` or `key list --ledger L` (not `key {action}"
              f"{' ' + name if name else ''}`)", USAGE_EXIT)
-    if action == "list" and ledger is not None:
+    if action == "list" and ledger is not None and said_on_command_line(ctx, "ledger"):
         ledger_key_list(open_ledger(ledger), as_json)
         return
     with people_errors():
@@ -222,6 +229,13 @@ def key(
         key_list(folder, as_json)
     else:
         key_new(folder, name, ledger, as_json)
+
+
+def said_on_command_line(ctx: typer.Context, parameter: str) -> bool:
+    """Whether ``parameter`` was given on the command line (not by its environment variable:
+    TABLETAPE_LEDGER chooses a ledger, it does not ask `key list` for the ledger's keys)."""
+    source = ctx.get_parameter_source(parameter)
+    return getattr(source, "name", "") == "COMMANDLINE"
 
 
 def key_new(folder: Path, name: str, ledger: Path | None, as_json: bool) -> None:

@@ -31,16 +31,20 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
 import msgspec
 
 from tabletape.ledger import Ledger
+from tabletape.ledger.codec import Record
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.ledger.heads import (
     Receipt,
     key_fingerprint,
+    keys_of_name,
+    log_signers,
     registry,
     signed_bytes,
 )
@@ -60,6 +64,15 @@ class KeyProblem(LedgerError):
     """A key that cannot be made, found or read (exit 2: the command line names it)."""
 
     exit_code = USAGE_EXIT
+
+
+class KeyWriteFailed(LedgerError):
+    """A key folder, key file or receipts file that cannot be written (exit 1: a failed write,
+    nothing changed)."""
+
+
+class KeyConflict(LedgerError):
+    """A key refused under a known name: not bad input, a refusal (exit 1)."""
 
 
 class KeyInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -170,8 +183,11 @@ def make_folder(key_dir: Path) -> None:
     try:
         key_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as error:
-        raise KeyProblem(f"the key folder {key_dir} cannot be made ({why_unread(error)}): give "
-                         "another with --key-dir or TABLETAPE_KEY_DIR") from None
+        # a file in the way is a folder mistyped (bad input); a folder not writable, a failed write
+        kind = KeyProblem if isinstance(error, (NotADirectoryError, FileExistsError)) else \
+            KeyWriteFailed
+        raise kind(f"the key folder {key_dir} cannot be made ({why_unread(error)}): give "
+                   "another with --key-dir or TABLETAPE_KEY_DIR") from None
 
 
 def warn_weak_folder(key_dir: Path) -> None:
@@ -238,7 +254,7 @@ def open_new(path: Path, mode: int) -> int:
             f"under another name, or under this one with `tabletape sign GAME --key {name} "
             "--new-key` after moving the old files away") from None
     except OSError as error:
-        raise KeyProblem(f"{path} cannot be written ({why_unread(error)}): check the key "
+        raise KeyWriteFailed(f"{path} cannot be written ({why_unread(error)}): check the key "
                          "folder (a link there is never followed)") from None
 
 
@@ -329,21 +345,60 @@ def known_keys(ledger: Ledger) -> dict[str, set[str]]:
     return registry(texts)
 
 
-def check_register(ledger: Ledger, name: str, public: str, *, new_key: bool) -> bool:
+def check_register(ledger: Ledger, name: str, public: str, *, new_key: bool,
+                   records: Sequence[Record] = ()) -> bool:
     """Whether ``public`` is new to the ledger as ``name``'s (to be registered after the
     signature is stored); :class:`KeyProblem` when it may not be.
 
-    A name with other keys known takes a new one only with ``new_key`` (a lost key replaced),
-    so a key made under someone else's name is refused, not silently trusted."""
-    known = known_keys(ledger).get(name, set())
+    A name is known when the ledger registered keys for it, or when it signed the log being
+    signed (``records``: an imported game carries its signers), whatever its case ("Olga" is
+    olga). A known name takes a new key only with ``new_key`` (a lost key replaced), so a key
+    made under someone else's name is refused, not silently trusted."""
+    registered = keys_of_name(known_keys(ledger), name)
+    in_log = keys_of_name(log_signers(records), name)
+    known = {key for keys in (*registered.values(), *in_log.values()) for key in keys}
     if public in known:
-        return False
+        return not any(public in keys for keys in registered.values())
     if known and not new_key:
-        raise KeyProblem(f"the ledger knows another key for {name}: sign with that key, or, if "
-                        f"{name} lost it, add this one with `tabletape sign GAME --key {name} "
-                        "--new-key` (verify then warns that the name has two keys); another "
-                        "person of the same name chooses another name")
+        spelled = sorted({*registered, *in_log} - {name})
+        said = f" (as {', '.join(spelled)})" if spelled else ""
+        where = "the ledger" if registered else "this game's signatures"
+        raise KeyConflict(f"{where} know{'s' if registered else ''} another key for {name}"
+                          f"{said}: sign with that key, or, if {name} lost it, add this one with "
+                          f"`tabletape sign GAME --key {name} --new-key` (verify then warns "
+                          "that the name has two keys); another person of the same name chooses "
+                          "another name")
     return True
+
+
+def register_signers(ledger: Ledger, games: Iterable[str]) -> dict[str, list[str]]:
+    """``import``: register the keys of the signatures that hold in ``games`` under the names
+    the ledger knows no key for yet (whatever their case); name -> the key fingerprints
+    registered. A key file that cannot be written is warned of (the signatures still carry
+    their keys)."""
+    from tabletape.ledger.heads import trusted_records
+
+    known = known_keys(ledger)
+    found: dict[str, set[str]] = {}
+    for game in games:
+        try:
+            signers = log_signers(trusted_records(ledger, game))
+        except (LedgerError, OSError):
+            continue
+        for name, keys in signers.items():
+            if not keys_of_name(known, name):
+                found.setdefault(name, set()).update(keys)
+    done: dict[str, list[str]] = {}
+    for name, keys in sorted(found.items()):
+        try:
+            for public in sorted(keys):
+                register(ledger, name, public)
+        except OSError as error:
+            warn(f"the ledger's key file for {name} could not be written ({why_unread(error)})"
+                 ": its signatures still verify, but its key is not registered")
+            continue
+        done[name] = sorted(key_fingerprint(k) for k in keys)
+    return done
 
 
 def register(ledger: Ledger, name: str, public: str) -> None:
@@ -409,11 +464,11 @@ def open_receipts(key_dir: Path) -> BinaryIO:
     try:
         fd = os.open(path, flags, 0o600)
     except OSError as error:
-        raise KeyProblem(f"the receipts file {path} cannot be written ({why_unread(error)}): "
+        raise KeyWriteFailed(f"the receipts file {path} cannot be written ({why_unread(error)}): "
                          "nothing was signed; fix it, or give another --key-dir") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise KeyProblem(f"the receipts file {path} is not a regular file: nothing was signed; "
+        raise KeyWriteFailed(f"the receipts file {path} is not a regular file: nothing was signed; "
                          "move it away")
     return os.fdopen(fd, "ab")
 

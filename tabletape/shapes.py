@@ -365,6 +365,9 @@ class Imports(Closed):
     imported: list[Imported]
     refused: dict[str, str]
     not_imported: list[Imported]
+    registered_keys: dict[str, list[str]]
+    """Name -> the key fingerprints the ledger registered from the imported games' signatures
+    (names it knew no key for)."""
 
 
 # -- errors, warnings and the schemas themselves ---------------------------------------------------
