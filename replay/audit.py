@@ -48,6 +48,7 @@ from tabletape.replay.fairplay import (
     RetractedRoll,
     Roll,
     TypedOver,
+    failed,
 )
 from tabletape.replay.fold import UNDOABLE_SKIP, RefusedEvent, action_text, redo_walk
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
@@ -628,7 +629,7 @@ def roll_mark(report: AuditReport, provenance: str) -> str:
 def check_cell(row: Roll) -> Text:
     if row.provenance != "derived":
         return Text("–", style="dim")  # typed dice: nothing to re-derive
-    if row.check.startswith("does not"):
+    if failed(row.check):
         return Text(row.check, style="bold red")
     return Text(row.check, style=CHECK_STYLES.get(row.check, "yellow"))
 

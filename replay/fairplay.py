@@ -24,6 +24,7 @@ Read with one walk of the log (fed by :class:`tabletape.replay.audit.AuditVisito
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -32,7 +33,14 @@ from tabletape.ledger import TABLE, Record
 from tabletape.ledger.events import SecretRevealed
 from tabletape.replay.fold import UNDOABLE_SKIP, action_text
 from tabletape.replay.visitor import GameInfo, Visit
-from tabletape.rules.kernel import blanked, chance_rng, commitment, completed, plural
+from tabletape.rules.kernel import (
+    blanked,
+    chance_rng,
+    commitment,
+    completed,
+    field_default,
+    plural,
+)
 
 UNDONE_ROLLS = 2
 """Marked default (no rulebook gives one): a table mis-records a roll now and then, so more than
@@ -225,7 +233,7 @@ class FairPlayCheck:
         report.entered = sum(row.provenance == "entered" for row in report.rolls)
         report.rederived = sum(row.check == "re-derived" for row in report.rolls)
         report.problems += [f"seq {row.seq}: {row.check}" for row in report.rolls
-                            if row.check.startswith("does not")]
+                            if failed(row.check)]
         report.retracted_rolls = self.retracted_rolls(report.rolls)
         report.flagged = undone_flags(report.retracted_rolls, report.undone_rolls_limit)
         report.typed_over = typed_over(report.rolls, report.retracted_rolls)
@@ -248,9 +256,14 @@ class FairPlayCheck:
         return notes
 
     def checked(self, row: Roll, visit: Visit | None) -> Roll:
-        """``row`` with the outcome of completing its event again (derived rolls)."""
+        """``row`` with the outcome of completing its event again (derived rolls): first its
+        mark must be one tabletape writes (:func:`mark_problem`)."""
         if row.provenance != "derived" or visit is None:
             return row
+        assert visit.record.drawn is not None
+        bad = mark_problem(visit.event, visit.record.drawn.filled, visit.record.type)
+        if bad:
+            return msgspec.structs.replace(row, check=f"{BAD_MARK}: {bad}")
         if self.info.started.commitment and self.secret is None:
             return msgspec.structs.replace(row, check="awaiting reveal")
         return msgspec.structs.replace(row, check=self.rederive(visit, row.roll or 0))
@@ -284,6 +297,36 @@ class FairPlayCheck:
                 undone_at=undo.seq, by=undo.actor, then_seq=then.seq if then else None,
                 then_actor=then.actor if then else "", then_action=then.action if then else ""))
         return found
+
+
+BAD_MARK = "not tabletape's mark"
+"""The check of a derived roll whose ``drawn`` mark tabletape never writes."""
+
+
+def failed(check: str) -> bool:
+    """Whether a roll's check is a failure (a bad mark, or it does not re-derive)."""
+    return check.startswith(("does not", BAD_MARK))
+
+
+def mark_problem(event: Any, filled: Sequence[str], action: str) -> str:
+    """Why ``filled`` (a derived event's ``drawn.filled``) is not a mark tabletape writes, or
+    "": tabletape marks an event only when its chance filled a field, and names each field it
+    filled once, a field of the event that no longer holds its default. (A mark that leaves out
+    a field tabletape filled, or a dropped mark, reads as dice typed at the table: only noted
+    heads and signatures tell that rewrite from honest typing.)"""
+    fields = {f.name: f for f in msgspec.structs.fields(event) if not f.required}
+    if not filled:
+        return "it names no filled field"
+    twice = sorted(name for name, n in Counter(filled).items() if n > 1)
+    if twice:
+        return f"it names {', '.join(twice)} twice"
+    unknown = [name for name in filled if name not in fields]
+    if unknown:
+        return f"{', '.join(unknown)}: no field of {action} that tabletape fills"
+    unfilled = [name for name in filled if getattr(event, name) == field_default(fields[name])]
+    if unfilled:
+        return f"{', '.join(unfilled)} is left empty, yet marked as filled"
+    return ""
 
 
 def undone_flags(retracted: list[RetractedRoll], limit: int) -> list[UndoneFlag]:
