@@ -78,9 +78,12 @@ class RetractedRoll(msgspec.Struct, frozen=True, kw_only=True):
     undone_at: int
     by: str
     then_seq: int | None = None
-    """The next derived roll at the same effective index (the same dice), if any."""
+    """The next derived roll at the same effective index (the same generator), if any."""
     then_actor: str = ""
     then_action: str = ""
+    then_same: bool = False
+    """Whether that roll is the very same action and dice (else the same roll index gave other
+    dice: some were typed, or the state asked for other dice)."""
 
 
 class UndoneFlag(msgspec.Struct, frozen=True, kw_only=True):
@@ -108,12 +111,15 @@ class TypedOver(msgspec.Struct, frozen=True, kw_only=True):
     typed_seq: int
     typed_actor: str
     typed_action: str
+    typed: list[str] = []
+    """The fields tabletape had filled in the undone roll that were typed in the next one."""
 
     def words(self) -> str:
         return (f"{self.actor}'s roll at seq {self.seq} (tabletape's dice) was undone by "
                 f"{self.by} at seq {self.undone_at}, then {self.typed_actor} typed other dice "
-                f"at seq {self.typed_seq} ({self.typed_action}): its dice were seen, then "
-                "replaced")
+                f"at seq {self.typed_seq} ({self.typed_action}; typed: "
+                f"{', '.join(self.typed)}, which tabletape had rolled): its dice were seen, "
+                "then replaced")
 
 
 class FairPlay(msgspec.Struct, kw_only=True):
@@ -135,7 +141,7 @@ class FairPlay(msgspec.Struct, kw_only=True):
     flagged: list[UndoneFlag] = []
     """Players whose rolls were undone more than ``undone_rolls_limit`` times (warnings)."""
     typed_over: list[TypedOver] = []
-    """Rolls of tabletape's undone and replaced by typed dice (warnings)."""
+    """Rolls of tabletape's undone and replaced, wholly or in part, by typed dice (warnings)."""
     problems: list[str] = []
     """Failures: a commitment that does not match, a roll that does not re-derive."""
     notes: list[str] = []
@@ -295,7 +301,8 @@ class FairPlayCheck:
             found.append(RetractedRoll(
                 seq=row.seq, actor=row.actor, action=row.action, provenance=row.provenance,
                 undone_at=undo.seq, by=undo.actor, then_seq=then.seq if then else None,
-                then_actor=then.actor if then else "", then_action=then.action if then else ""))
+                then_actor=then.actor if then else "", then_action=then.action if then else "",
+                then_same=then is not None and then.action == row.action))
         return found
 
 
@@ -338,18 +345,25 @@ def undone_flags(retracted: list[RetractedRoll], limit: int) -> list[UndoneFlag]
 
 def typed_over(rolls: list[Roll], retracted: list[RetractedRoll]) -> list[TypedOver]:
     """Each retracted roll of tabletape's whose next roll of the same action, recorded after
-    its undo and before tabletape drew again, was typed."""
+    its undo and before tabletape drew for another action, typed a field tabletape had filled
+    (all typed, or one side typed and the other left to tabletape)."""
     found = []
+    by_seq = {row.seq: row for row in rolls}
     for row in retracted:
         if row.provenance != "derived":
             continue
         after = (later for later in rolls if later.seq > row.undone_at)
         then = next((later for later in after
                      if later.provenance == "derived" or same_action(later, row)), None)
-        if then is not None and then.provenance == "entered":
+        if then is None or not same_action(then, row):
+            continue
+        filled = by_seq[row.seq].filled
+        typed = [name for name in filled if name not in then.filled] \
+            if then.provenance == "derived" else list(filled)
+        if typed:
             found.append(TypedOver(seq=row.seq, actor=row.actor, undone_at=row.undone_at,
                                    by=row.by, typed_seq=then.seq, typed_actor=then.actor,
-                                   typed_action=then.action))
+                                   typed_action=then.action, typed=typed))
     return found
 
 

@@ -120,3 +120,55 @@ def test_a_bad_mark_is_found_before_the_reveal_too(table: Table) -> None:
     rewrite(Ledger(table.root), game, ROLL, stored["payload"], Drawn(roll=0, filled=()))
     fair = table.fair(game)
     assert fair["problems"] == [f"seq {ROLL}: not tabletape's mark: it names no filled field"]
+
+
+# -- 2. one side typed after tabletape's dice were seen ------------------------------------------
+
+
+def test_typing_one_side_after_seeing_tabletape_dice_is_typed_over(table: Table) -> None:
+    """Issue 18 (second round): "seeing tabletape's dice, undoing, then typing one side and
+    letting tabletape fill the other is not warned; the audit also says (same dice) when the
+    dice differ". README: a roll tabletape made, undone, and replaced by typed dice for the
+    same action — in part too — is a warning naming the fields typed."""
+    game = table.battle()
+    first = table.json("record", game, "roll")["payload"]["attacker"]
+    table("undo", game, "by=Olga")
+    typed = [6 if face != 6 else 5 for face in first]  # other dice than tabletape's
+    table.record(game, f"roll attacker={','.join(map(str, typed))}")
+    report = table.json("audit", game)
+    fair = report["fair_play"]
+    assert [(t["seq"], t["typed_seq"], t["typed"]) for t in fair["typed_over"]] == [
+        (ROLL, 12, ["attacker"])]
+    assert fair["retracted_rolls"][0]["then_same"] is False
+    assert report["ok"] and len(report["warnings"]) == 1
+    shown = said(table("audit", game))
+    assert "typed: attacker, which tabletape had rolled" in shown
+    assert f"attacker={','.join(map(str, typed))}" in shown.replace(" ", "")  # never cut
+
+
+def test_the_same_dice_again_say_same_dice_and_other_dice_do_not(table: Table) -> None:
+    """"(same dice)" only when the dice are the same."""
+    game = table.battle()
+    table.record(game, "roll")
+    table("undo", game, "by=Olga")
+    table.record(game, "roll")
+    fair = table.fair(game)
+    assert fair["typed_over"] == [] and fair["retracted_rolls"][0]["then_same"] is True
+    assert "(same dice)" in said(table("audit", game))
+
+
+def test_the_same_index_for_another_battle_says_other_dice(table: Table) -> None:
+    """Undo the roll and its battle, attack elsewhere: the roll that takes the index is the same
+    generator, not the same dice (Patrick defends Europe, one card: one die, not two)."""
+    game = table.battle()
+    table.record(game, "roll")
+    for _ in range(4):  # the roll, both deploys, the attack
+        table("undo", game, "by=Olga")
+    for line in ("attack from=asia target=europe", "deploy troops=0", "deploy troops=0"):
+        table.record(game, line)
+    table.record(game, "roll")
+    fair = table.fair(game)
+    retracted = fair["retracted_rolls"][0]
+    assert retracted["then_seq"] == 18 and retracted["then_same"] is False
+    assert fair["typed_over"] == []  # tabletape rolled both sides again
+    assert "(same roll index, other dice)" in said(table("audit", game))
