@@ -33,6 +33,7 @@ from tabletape.ledger import TABLE, Record
 from tabletape.ledger.events import SecretRevealed
 from tabletape.replay.fold import UNDOABLE_SKIP, action_text
 from tabletape.replay.visitor import GameInfo, Visit
+from tabletape.rules.actions import chance_fields
 from tabletape.rules.kernel import (
     blanked,
     chance_rng,
@@ -186,7 +187,8 @@ class FairPlayCheck:
                     f"is roll {self.count} (rolls before it, not retracted)")
             self.rolls.append(self.roll(visit, "derived", self.count))
             self.count += 1
-        elif record.type not in UNDOABLE_SKIP and self.holds_dice(visit):
+        elif record.type not in UNDOABLE_SKIP and (self.holds_dice(visit)
+                                                   or self.typed_chance(visit)):
             unmarked = not self.marks and not self.any_marked
             self.rolls.append(self.roll(visit, "unmarked" if unmarked else "entered", None))
 
@@ -200,6 +202,22 @@ class FairPlayCheck:
         try:
             return bool(list(self.dice(visit) or ()))
         except Exception:  # the audit's dice section reports a broken dice part
+            return False
+
+    def typed_chance(self, visit: Visit) -> bool:
+        """Whether the event typed a field tabletape's chance would fill were it left out (a
+        card drawn, named as seen: Marvel United's villain-turn card, a hero's draw,
+        Transformers' AllSpark cards): an entered chance event, as typed dice are."""
+        event, rules = visit.event, self.info.rules
+        typed = {f.name for f in msgspec.structs.fields(event)
+                 if not f.required and getattr(event, f.name) != field_default(f)}
+        if not typed or visit.before is None:
+            return False
+        try:
+            specs = [spec for spec in rules.legal_actions(visit.before)
+                     if spec.type == visit.record.type]
+            return any(typed & set(chance_fields(rules, visit.before, spec)) for spec in specs)
+        except Exception:  # the rules check reports an event the rules cannot read
             return False
 
     def roll(self, visit: Visit, provenance: str, index: int | None) -> Roll:

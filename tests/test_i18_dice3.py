@@ -172,3 +172,61 @@ def test_the_same_index_for_another_battle_says_other_dice(table: Table) -> None
     assert retracted["then_seq"] == 18 and retracted["then_same"] is False
     assert fair["typed_over"] == []  # tabletape rolled both sides again
     assert "(same roll index, other dice)" in said(table("audit", game))
+
+
+# -- 3. typed cards are chance entered at the table -----------------------------------------------
+
+
+MU = ("mu", "--option", "villain=red-skull", "--option", "heroes=captain-america,black-widow",
+      "--option", "masterplan-deck=shipped")
+"""The testers' Marvel United game: the shipped Masterplan deck, tabletape may draw."""
+
+
+def entered_after_undone(table: Table, game: str, typed: str) -> dict:  # type: ignore[type-arg]
+    """Let tabletape draw the action of ``typed`` (its first word, and its ``by=``), undo it,
+    record ``typed``: the audit's fair-play report."""
+    words = typed.split()
+    seq = table.json("record", game, words[0], *(w for w in words if w.startswith("by=")))["seq"]
+    table("undo", game)
+    again = table.json("record", game, *typed.split())["seq"]
+    fair = table.fair(game)
+    rows = {row["seq"]: row for row in fair["rolls"]}
+    assert rows[seq]["provenance"] == "derived" and rows[again]["provenance"] == "entered"
+    assert [(t["seq"], t["typed_seq"]) for t in fair["typed_over"]] == [(seq, again)]
+    return fair
+
+
+def test_a_typed_masterplan_card_after_tabletape_drew_one_is_typed_over(table: Table) -> None:
+    """Issue 18 (second round): "typed card draws are not counted as rolls at all … so
+    tabletape's card seen, undone, another typed is never warned". README: an event whose
+    chance tabletape would fill, with those fields typed, is entered."""
+    game = table.new(*MU)
+    for line in ("setup", "deal player=Olga", "deal player=Patrick"):
+        table.record(game, line)
+    fair = entered_after_undone(table, game, "villain-turn card=hail-hydra-1")
+    assert fair["typed_over"][0]["typed"][0] == "card"
+    shown = said(table("audit", game))
+    assert "villain-turn card=hail-hydra-1" in shown and "entered" in shown
+
+
+def simulated_fork(table: Table, kind: str, action: str) -> tuple[str, str]:
+    """A bot game forked just before its first ``action`` (the bots type their cards): the
+    fork, and that action as the bot typed it."""
+    game = table.json("simulate", kind, "-n", "1")["games"][0]
+    rows = json.loads(table("log", game, "--json"))
+    first = next(row for row in rows if row["type"] == action)
+    table("fork", game, "--at", f"seq={first['seq'] - 1}", "--id", "what-if")
+    typed = " ".join(f"{key}={','.join(value) if isinstance(value, list) else value}"
+                     for key, value in first["payload"].items() if value)
+    return "what-if", f"{action} {typed} by={first['actor']}"
+
+
+@pytest.mark.parametrize(("kind", "action"), [("mu", "draw"), ("risk-transformers", "allspark")])
+def test_typed_hero_draws_and_allspark_cards_are_entered_chance(table: Table, kind: str,
+                                                                action: str) -> None:
+    """The same for a hero's ``draw`` (Marvel United) and the AllSpark card (Transformers):
+    listed as entered (also in a bot game, whose bots type them), and typed over when
+    tabletape's card was seen first."""
+    game, typed = simulated_fork(table, kind, action)
+    fair = entered_after_undone(table, game, typed)
+    assert fair["typed_over"][0]["typed"] == ["cards" if action == "draw" else "card"]
