@@ -230,3 +230,34 @@ def test_typed_hero_draws_and_allspark_cards_are_entered_chance(table: Table, ki
     game, typed = simulated_fork(table, kind, action)
     fair = entered_after_undone(table, game, typed)
     assert fair["typed_over"][0]["typed"] == ["cards" if action == "draw" else "card"]
+
+
+# -- 4. a shipped deck's faces ----------------------------------------------------------------
+
+
+def mu_at_villain_turn(table: Table) -> str:
+    game = table.new(*MU)
+    for line in ("setup", "deal player=Olga", "deal player=Patrick"):
+        table.record(game, line)
+    return game
+
+
+def test_a_typed_face_other_than_the_shipped_card_is_refused(table: Table) -> None:
+    """Issue 18 (second round): "typed face fields override the face of the card tabletape
+    drew". The option: ``shipped``: "the table plays with the shipped faces" (README: "with
+    `--option masterplan-deck=shipped`, empty: tabletape draws from the shipped placeholder
+    faces"); hail-hydra-2's shipped face is move=2 bam=false thugs=0,1,0 civilians=1,0,0 with a
+    special (rules/marvel_united/data.py, marked I)."""
+    game = mu_at_villain_turn(table)
+    shown = said(table.record(game, "villain-turn card=hail-hydra-2 move=2 bam=true "
+                                    "thugs=3,3,3 civilians=1,0,0 special=true", code=1))
+    assert ("hail-hydra-2 shows move=2 bam=false thugs=0,1,0 civilians=1,0,0 special=true in "
+            "the shipped deck") in shown and "not bam=true thugs=3,3,3" in shown
+    shown = said(table.record(game, "villain-turn bam=true thugs=3,3,3", code=1))
+    assert "a card's face follows the card: name the card (card=) with bam= thugs=" in shown
+    assert "hail-hydra" not in shown and "plan-" not in shown  # tabletape's card stays unseen
+    assert len(json.loads(table("log", game, "--json"))) == 4  # nothing recorded
+    stored = table.json("record", game, "villain-turn", "card=hail-hydra-2", "bam=false")
+    assert stored["payload"] | {"card": "", "bam": None} == {
+        "card": "", "move": 2, "bam": None, "thugs": [0, 1, 0], "civilians": [1, 0, 0],
+        "special": True}  # a left-out field follows the card
