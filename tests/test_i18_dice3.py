@@ -261,3 +261,56 @@ def test_a_typed_face_other_than_the_shipped_card_is_refused(table: Table) -> No
     assert stored["payload"] | {"card": "", "bam": None} == {
         "card": "", "move": 2, "bam": None, "thugs": [0, 1, 0], "civilians": [1, 0, 0],
         "special": True}  # a left-out field follows the card
+
+
+def test_without_a_shipped_deck_actions_says_the_card_is_required(table: Table) -> None:
+    """Issue 18 (second round): "`actions` shows `card` optional for villain-turn, but recording
+    it without card is refused ("name the Masterplan card drawn")"."""
+    game = table.new("mu", *MU[1:5])  # masterplan-deck=table, the default
+    for line in ("setup", "deal player=Olga", "deal player=Patrick"):
+        table.record(game, line)
+    spec = json.loads(table("actions", game, "--json"))[0]
+    assert spec["type"] == "villain-turn" and spec["fields"][0]["required"] is True
+    assert "name the Masterplan card drawn" in said(table.record(game, "villain-turn", code=1))
+    shipped = mu_at_villain_turn(Table(table.root.with_name("shipped")))
+    spec = json.loads(Table(table.root.with_name("shipped"))("actions", shipped, "--json"))[0]
+    assert spec["fields"][0]["required"] is False
+
+
+# -- 6. the catalog's drawn column ------------------------------------------------------------
+
+
+def test_the_readme_query_finds_partly_typed_rolls(table: Table) -> None:
+    """Issue 18 (second round): README Tables said `drawn IS NULL` "are dice typed at the
+    table", false for a partly typed roll. The README's query for typed attacker dice is run
+    as written."""
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    query = re.search(r"so the rolls whose attacker dice were typed are `(WHERE [^`]+)`", readme)
+    assert query is not None
+    game = table.battle()
+    table.record(game, "roll attacker=6,6,6")  # the defender's dice are tabletape's
+    table("sync")
+    rows = json.loads(table("sql", f"SELECT seq FROM events {query.group(1)}", "--json"))
+    assert [row["seq"] for row in rows] == [ROLL]
+    whole = json.loads(table("sql", "SELECT seq FROM events WHERE type = 'roll' AND drawn IS "
+                                    "NULL", "--json"))
+    assert whole == []  # not typed whole
+
+
+# -- 7. record says what tabletape drew ---------------------------------------------------------
+
+
+def test_record_gives_the_drawn_mark_and_the_echo_names_the_fields(table: Table) -> None:
+    """Issue 18 (second round): "`record --json` has no `drawn` …; the human echo doesn't say
+    which values tabletape drew". README "JSON output": `record --json` holds `drawn`."""
+    game = table.battle()
+    shown = table.record(game, "roll defender=1,1")
+    assert re.search(r"10 Olga: roll attacker=\S+ defender=1,1 · tabletape drew: attacker",
+                     said(shown))
+    table("undo", game, "by=Olga")
+    stored = table.json("record", game, "roll")
+    assert stored["drawn"] == {"roll": 0, "filled": ["attacker", "defender"]}
+    assert stored["records"][0]["drawn"] == stored["drawn"]
+    table("undo", game, "by=Olga")
+    typed = table.json("record", game, "roll", "attacker=1,1,1", "defender=1,1")
+    assert typed["drawn"] is None
