@@ -7,8 +7,10 @@ Read with one walk of the log (fed by :class:`tabletape.replay.audit.AuditVisito
   anyone who reads the log can foresee the dice);
 * **the commitment**: once ``secret-revealed`` is in the log, the secret must hash to it;
 * **each roll**: ``derived`` (its envelope says tabletape drew it: ``drawn``, with its effective
-  roll index and the fields it filled) or ``entered`` (dice the game lists with no such mark:
-  typed as they landed). A derived roll is completed again from the event as typed (its filled
+  roll index and the fields it filled) or ``entered`` (dice the game lists with no such mark,
+  or typed fields tabletape's chance would fill: typed as they landed, cards as seen). A
+  derived roll's mark must be one tabletape writes (:func:`mark_problem`); it is then
+  completed again from the event as typed (its filled
   fields blank) with the generator of its index (committed) or of its seq (public seed): it must
   give the stored event back, and its index must be the count of rolls before it that were not
   retracted by then. A retracted roll is completed again in the state it was recorded in (the
@@ -17,8 +19,8 @@ Read with one walk of the log (fed by :class:`tabletape.replay.audit.AuditVisito
 * **retracted rolls**: who rolled, what was retracted, by whom, and the roll that took its index
   after (the same dice, used for what); a player whose rolls were undone more than
   :data:`UNDONE_ROLLS` times is flagged (the table is no player: its roll-offs are listed, not
-  counted), and so is a roll of tabletape's undone and replaced by typed dice before tabletape
-  drew again.
+  counted), and so is a roll of tabletape's undone and replaced, wholly or in part, by typed
+  dice before tabletape drew for another action.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     retracted: bool = False
     check: str = ""
     """``re-derived``, ``awaiting reveal`` (committed, secret not revealed yet) or why it failed
-    (retracted rolls too: each is completed again in the state it was recorded in)."""
+    (``not tabletape's mark: …``, ``does not re-derive: …``; retracted rolls too: each is
+    completed again in the state it was recorded in); "" for an entered roll."""
 
 
 class RetractedRoll(msgspec.Struct, frozen=True, kw_only=True):

@@ -12,7 +12,6 @@ import json
 import re
 from pathlib import Path
 
-import msgspec
 import pytest
 
 from tabletape.ledger import Ledger
@@ -216,9 +215,17 @@ def simulated_fork(table: Table, kind: str, action: str) -> tuple[str, str]:
     rows = json.loads(table("log", game, "--json"))
     first = next(row for row in rows if row["type"] == action)
     table("fork", game, "--at", f"seq={first['seq'] - 1}", "--id", "what-if")
-    typed = " ".join(f"{key}={','.join(value) if isinstance(value, list) else value}"
-                     for key, value in first["payload"].items() if value)
+    typed = " ".join(f"{key}={typed_value(value)}" for key, value in first["payload"].items()
+                     if value)
     return "what-if", f"{action} {typed} by={first['actor']}"
+
+
+def typed_value(value: object) -> str:
+    """A stored value as it is typed (a die stored as [sides, face] as ``dSIDES:FACE``)."""
+    if isinstance(value, list):
+        return ",".join(f"d{item[0]}:{item[1]}" if isinstance(item, list) else str(item)
+                        for item in value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 @pytest.mark.parametrize(("kind", "action"), [("mu", "draw"), ("risk-transformers", "allspark")])
@@ -314,3 +321,33 @@ def test_record_gives_the_drawn_mark_and_the_echo_names_the_fields(table: Table)
     table("undo", game, "by=Olga")
     typed = table.json("record", game, "roll", "attacker=1,1,1", "defender=1,1")
     assert typed["drawn"] is None
+
+
+# -- 8. messages ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed", ["attacker=,", "attacker=", "attacker=6,,6", "attacker=6,6,"])
+def test_an_empty_list_or_item_typed_is_refused(table: Table, typed: str) -> None:
+    """Issue 18 (second round): "`roll attacker=,` (and `attacker=`) … is taken as left out and
+    tabletape rolls; `attacker=6,,6` silently reads as two dice": refused, nothing stored."""
+    game = table.battle()
+    shown = said(table.record(game, f"roll {typed}", code=2))
+    assert "bad value for attacker:" in shown and "leave attacker= out" in shown
+    assert len(json.loads(table("log", game, "--json"))) == ROLL - 1
+
+
+def test_an_empty_dice_list_is_refused_in_transformers(table: Table) -> None:
+    """The testers' Transformers case: the same refusal for a list of dice (d6 and d8)."""
+    game, _ = simulated_fork(table, "risk-transformers", "roll")
+    for typed in ("attacker=,", "attacker=", "attacker=6,,d8:7"):
+        assert "bad value for attacker:" in said(table.record(game, f"roll {typed}", code=2))
+
+
+def test_one_continent_card_is_one_card(table: Table) -> None:
+    """"1 Africa cards" (plural): Patrick defends Europe with his one Europe card."""
+    game = table.new()
+    for line in (*BATTLE[:5], "attack from=asia target=europe", "deploy troops=0",
+                 "deploy troops=0"):
+        table.record(game, line)
+    shown = said(table.record(game, "roll attacker=6,6,6 defender=1,1", code=1))
+    assert "Patrick's defence: 1 Europe card + 0 troops, at most 2" in shown
