@@ -163,15 +163,15 @@ def event_from(parsed: ParsedAction, types: Mapping[str, type[Event]]) -> Event:
 
 
 def check_list_items(name: str, value: str, annotation: Any, spec: FieldSpec) -> None:
-    """Refuse a list typed empty (``attacker=``, ``attacker=,``: a list left out is left out, not
-    typed; a field that may be empty says ``|none``) or with an empty item (``6,,6``: not two
-    dice, a typo)."""
+    """Refuse an optional list typed empty (``attacker=``, ``attacker=,``: it would read as left
+    out, and tabletape might fill it; a field that may be empty says ``|none``, a required list
+    may be typed empty) or any list with an empty item (``6,,6``: not two dice, a typo)."""
     if not is_sequence_type(annotation) or "None" in str(annotation):
         return
     items = value.split(",")
-    if all(item.strip() for item in items):
-        return
     typed = any(item.strip() for item in items)
+    if all(item.strip() for item in items) or (not typed and spec.required):
+        return
     what = f"'{value}' has an empty item" if typed else "nothing typed"
     raise ActionSyntaxError(f"bad value for {name}: {what}; {name} takes "
                             f"{describe_kind(spec.kind)}, or leave {name}= out")
