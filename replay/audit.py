@@ -48,6 +48,7 @@ from tabletape.replay.fairplay import (
     RetractedRoll,
     Roll,
     TypedOver,
+    failed,
 )
 from tabletape.replay.fold import UNDOABLE_SKIP, RefusedEvent, action_text, redo_walk
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
@@ -594,7 +595,7 @@ def rolls_table(report: AuditReport, fair: FairPlay) -> Table:
     for column in ("seq", "who", "action", "dice", "filled", "check",
                    *(["undone"] if undone else [])):
         table.add_column(column, justify="right" if column == "seq" else "left",
-                         no_wrap=column in ("seq", "dice"))
+                         no_wrap=column in ("seq", "dice"), overflow="fold")
     undone_at = {row.seq: row.undone_at for row in fair.retracted_rolls}
     for run in roll_runs(fair.rolls):
         first, last = run[0], run[-1]
@@ -628,7 +629,7 @@ def roll_mark(report: AuditReport, provenance: str) -> str:
 def check_cell(row: Roll) -> Text:
     if row.provenance != "derived":
         return Text("–", style="dim")  # typed dice: nothing to re-derive
-    if row.check.startswith("does not"):
+    if failed(row.check):
         return Text(row.check, style="bold red")
     return Text(row.check, style=CHECK_STYLES.get(row.check, "yellow"))
 
@@ -639,7 +640,7 @@ def retracted_rolls_table(fair: FairPlay) -> Table:
     table = Table(box=box.SIMPLE_HEAD, title=f"  retracted rolls: {len(fair.retracted_rolls)}",
                   title_justify="left", pad_edge=False)
     for column in ("seq", "who rolled", "roll retracted", "dice", "undo seq", "by", "then"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # dice are never cut: they are the point
     typed = {row.seq: row for row in fair.typed_over}
     for row in fair.retracted_rolls:
         table.add_row(str(row.seq), row.actor, row.action, row.provenance,
@@ -653,7 +654,8 @@ def then_cell(row: RetractedRoll, typed: TypedOver | None) -> Text:
         return Text(f"{typed.typed_seq} {typed.typed_actor} typed: {typed.typed_action}",
                     style="bold yellow")
     if row.then_seq:
-        return Text(f"{row.then_seq} {row.then_actor} (same dice): {row.then_action}")
+        same = "same dice" if row.then_same else "same roll index, other dice"
+        return Text(f"{row.then_seq} {row.then_actor} ({same}): {row.then_action}")
     return Text("")
 
 

@@ -99,11 +99,13 @@ def recorded_echo(folded: Folded, records: Sequence[Record]) -> RenderableType:
 def recorded_json(folded: Folded, records: Sequence[Record]) -> dict[str, Any]:
     """What ``record --json`` prints for the events one line stored (see README): the last
     event (``seq``, ``actor``, ``type``, ``payload``), every event the line stored in order
-    (``records``, one unless the line gave several steps), and the game's ``status`` after."""
-    from tabletape.replay.render import status_json
+    (``records``, one unless the line gave several steps; ``drawn``: tabletape's mark, the
+    roll index and the fields it filled, else None), and the game's ``status`` after."""
+    from tabletape.replay.render import drawn_json, status_json
 
     stored = [{"seq": r.seq, "actor": r.actor, "type": r.type,
-               "payload": json.loads(bytes(r.payload))} for r in records]
+               "payload": json.loads(bytes(r.payload)), "drawn": drawn_json(r.drawn)}
+              for r in records]
     return {**stored[-1], "records": stored, "status": status_json(folded)}
 
 
@@ -193,11 +195,11 @@ def undone_json(folded: Folded, undone: Step) -> dict[str, Any]:
 
 def redone_json(folded: Folded, stored: Record, again: Step) -> dict[str, Any]:
     """What ``redo --json`` prints: the new event, the seq it repeats, the game now."""
-    from tabletape.replay.render import status_json
+    from tabletape.replay.render import drawn_json, status_json
 
     return {"seq": stored.seq, "redone": again.record.seq, "actor": stored.actor,
             "type": stored.type, "payload": json.loads(bytes(stored.payload)),
-            "status": status_json(folded)}
+            "drawn": drawn_json(stored.drawn), "status": status_json(folded)}
 
 
 def redone_echo(folded: Folded, stored: Record, again: Step) -> RenderableType:

@@ -7,8 +7,10 @@ Read with one walk of the log (fed by :class:`tabletape.replay.audit.AuditVisito
   anyone who reads the log can foresee the dice);
 * **the commitment**: once ``secret-revealed`` is in the log, the secret must hash to it;
 * **each roll**: ``derived`` (its envelope says tabletape drew it: ``drawn``, with its effective
-  roll index and the fields it filled) or ``entered`` (dice the game lists with no such mark:
-  typed as they landed). A derived roll is completed again from the event as typed (its filled
+  roll index and the fields it filled) or ``entered`` (dice the game lists with no such mark,
+  or typed fields tabletape's chance would fill: typed as they landed, cards as seen). A
+  derived roll's mark must be one tabletape writes (:func:`mark_problem`); it is then
+  completed again from the event as typed (its filled
   fields blank) with the generator of its index (committed) or of its seq (public seed): it must
   give the stored event back, and its index must be the count of rolls before it that were not
   retracted by then. A retracted roll is completed again in the state it was recorded in (the
@@ -17,13 +19,14 @@ Read with one walk of the log (fed by :class:`tabletape.replay.audit.AuditVisito
 * **retracted rolls**: who rolled, what was retracted, by whom, and the roll that took its index
   after (the same dice, used for what); a player whose rolls were undone more than
   :data:`UNDONE_ROLLS` times is flagged (the table is no player: its roll-offs are listed, not
-  counted), and so is a roll of tabletape's undone and replaced by typed dice before tabletape
-  drew again.
+  counted), and so is a roll of tabletape's undone and replaced, wholly or in part, by typed
+  dice before tabletape drew for another action.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -32,7 +35,15 @@ from tabletape.ledger import TABLE, Record
 from tabletape.ledger.events import SecretRevealed
 from tabletape.replay.fold import UNDOABLE_SKIP, action_text
 from tabletape.replay.visitor import GameInfo, Visit
-from tabletape.rules.kernel import blanked, chance_rng, commitment, completed, plural
+from tabletape.rules.actions import chance_fields
+from tabletape.rules.kernel import (
+    blanked,
+    chance_rng,
+    commitment,
+    completed,
+    field_default,
+    plural,
+)
 
 UNDONE_ROLLS = 2
 """Marked default (no rulebook gives one): a table mis-records a roll now and then, so more than
@@ -57,7 +68,8 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     retracted: bool = False
     check: str = ""
     """``re-derived``, ``awaiting reveal`` (committed, secret not revealed yet) or why it failed
-    (retracted rolls too: each is completed again in the state it was recorded in)."""
+    (``not tabletape's mark: …``, ``does not re-derive: …``; retracted rolls too: each is
+    completed again in the state it was recorded in); "" for an entered roll."""
 
 
 class RetractedRoll(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,9 +82,12 @@ class RetractedRoll(msgspec.Struct, frozen=True, kw_only=True):
     undone_at: int
     by: str
     then_seq: int | None = None
-    """The next derived roll at the same effective index (the same dice), if any."""
+    """The next derived roll at the same effective index (the same generator), if any."""
     then_actor: str = ""
     then_action: str = ""
+    then_same: bool = False
+    """Whether that roll is the very same action and dice (else the same roll index gave other
+    dice: some were typed, or the state asked for other dice)."""
 
 
 class UndoneFlag(msgspec.Struct, frozen=True, kw_only=True):
@@ -100,12 +115,15 @@ class TypedOver(msgspec.Struct, frozen=True, kw_only=True):
     typed_seq: int
     typed_actor: str
     typed_action: str
+    typed: list[str] = []
+    """The fields tabletape had filled in the undone roll that were typed in the next one."""
 
     def words(self) -> str:
         return (f"{self.actor}'s roll at seq {self.seq} (tabletape's dice) was undone by "
                 f"{self.by} at seq {self.undone_at}, then {self.typed_actor} typed other dice "
-                f"at seq {self.typed_seq} ({self.typed_action}): its dice were seen, then "
-                "replaced")
+                f"at seq {self.typed_seq} ({self.typed_action}; typed: "
+                f"{', '.join(self.typed)}, which tabletape had rolled): its dice were seen, "
+                "then replaced")
 
 
 class FairPlay(msgspec.Struct, kw_only=True):
@@ -127,7 +145,7 @@ class FairPlay(msgspec.Struct, kw_only=True):
     flagged: list[UndoneFlag] = []
     """Players whose rolls were undone more than ``undone_rolls_limit`` times (warnings)."""
     typed_over: list[TypedOver] = []
-    """Rolls of tabletape's undone and replaced by typed dice (warnings)."""
+    """Rolls of tabletape's undone and replaced, wholly or in part, by typed dice (warnings)."""
     problems: list[str] = []
     """Failures: a commitment that does not match, a roll that does not re-derive."""
     notes: list[str] = []
@@ -172,7 +190,8 @@ class FairPlayCheck:
                     f"is roll {self.count} (rolls before it, not retracted)")
             self.rolls.append(self.roll(visit, "derived", self.count))
             self.count += 1
-        elif record.type not in UNDOABLE_SKIP and self.holds_dice(visit):
+        elif record.type not in UNDOABLE_SKIP and (self.holds_dice(visit)
+                                                   or self.typed_chance(visit)):
             unmarked = not self.marks and not self.any_marked
             self.rolls.append(self.roll(visit, "unmarked" if unmarked else "entered", None))
 
@@ -186,6 +205,22 @@ class FairPlayCheck:
         try:
             return bool(list(self.dice(visit) or ()))
         except Exception:  # the audit's dice section reports a broken dice part
+            return False
+
+    def typed_chance(self, visit: Visit) -> bool:
+        """Whether the event typed a field tabletape's chance would fill were it left out (a
+        card drawn, named as seen: Marvel United's villain-turn card, a hero's draw,
+        Transformers' AllSpark cards): an entered chance event, as typed dice are."""
+        event, rules = visit.event, self.info.rules
+        typed = {f.name for f in msgspec.structs.fields(event)
+                 if not f.required and getattr(event, f.name) != field_default(f)}
+        if not typed or visit.before is None:
+            return False
+        try:
+            specs = [spec for spec in rules.legal_actions(visit.before)
+                     if spec.type == visit.record.type]
+            return any(typed & set(chance_fields(rules, visit.before, spec)) for spec in specs)
+        except Exception:  # the rules check reports an event the rules cannot read
             return False
 
     def roll(self, visit: Visit, provenance: str, index: int | None) -> Roll:
@@ -225,7 +260,7 @@ class FairPlayCheck:
         report.entered = sum(row.provenance == "entered" for row in report.rolls)
         report.rederived = sum(row.check == "re-derived" for row in report.rolls)
         report.problems += [f"seq {row.seq}: {row.check}" for row in report.rolls
-                            if row.check.startswith("does not")]
+                            if failed(row.check)]
         report.retracted_rolls = self.retracted_rolls(report.rolls)
         report.flagged = undone_flags(report.retracted_rolls, report.undone_rolls_limit)
         report.typed_over = typed_over(report.rolls, report.retracted_rolls)
@@ -248,9 +283,14 @@ class FairPlayCheck:
         return notes
 
     def checked(self, row: Roll, visit: Visit | None) -> Roll:
-        """``row`` with the outcome of completing its event again (derived rolls)."""
+        """``row`` with the outcome of completing its event again (derived rolls): first its
+        mark must be one tabletape writes (:func:`mark_problem`)."""
         if row.provenance != "derived" or visit is None:
             return row
+        assert visit.record.drawn is not None
+        bad = mark_problem(visit.event, visit.record.drawn.filled, visit.record.type)
+        if bad:
+            return msgspec.structs.replace(row, check=f"{BAD_MARK}: {bad}")
         if self.info.started.commitment and self.secret is None:
             return msgspec.structs.replace(row, check="awaiting reveal")
         return msgspec.structs.replace(row, check=self.rederive(visit, row.roll or 0))
@@ -282,8 +322,39 @@ class FairPlayCheck:
             found.append(RetractedRoll(
                 seq=row.seq, actor=row.actor, action=row.action, provenance=row.provenance,
                 undone_at=undo.seq, by=undo.actor, then_seq=then.seq if then else None,
-                then_actor=then.actor if then else "", then_action=then.action if then else ""))
+                then_actor=then.actor if then else "", then_action=then.action if then else "",
+                then_same=then is not None and then.action == row.action))
         return found
+
+
+BAD_MARK = "not tabletape's mark"
+"""The check of a derived roll whose ``drawn`` mark tabletape never writes."""
+
+
+def failed(check: str) -> bool:
+    """Whether a roll's check is a failure (a bad mark, or it does not re-derive)."""
+    return check.startswith(("does not", BAD_MARK))
+
+
+def mark_problem(event: Any, filled: Sequence[str], action: str) -> str:
+    """Why ``filled`` (a derived event's ``drawn.filled``) is not a mark tabletape writes, or
+    "": tabletape marks an event only when its chance filled a field, and names each field it
+    filled once, a field of the event that no longer holds its default. (A mark that leaves out
+    a field tabletape filled, or a dropped mark, reads as dice typed at the table: only noted
+    heads and signatures tell that rewrite from honest typing.)"""
+    fields = {f.name: f for f in msgspec.structs.fields(event) if not f.required}
+    if not filled:
+        return "it names no filled field"
+    twice = sorted(name for name, n in Counter(filled).items() if n > 1)
+    if twice:
+        return f"it names {', '.join(twice)} twice"
+    unknown = [name for name in filled if name not in fields]
+    if unknown:
+        return f"{', '.join(unknown)}: no field of {action} that tabletape fills"
+    unfilled = [name for name in filled if getattr(event, name) == field_default(fields[name])]
+    if unfilled:
+        return f"{', '.join(unfilled)} is left empty, yet marked as filled"
+    return ""
 
 
 def undone_flags(retracted: list[RetractedRoll], limit: int) -> list[UndoneFlag]:
@@ -295,18 +366,25 @@ def undone_flags(retracted: list[RetractedRoll], limit: int) -> list[UndoneFlag]
 
 def typed_over(rolls: list[Roll], retracted: list[RetractedRoll]) -> list[TypedOver]:
     """Each retracted roll of tabletape's whose next roll of the same action, recorded after
-    its undo and before tabletape drew again, was typed."""
+    its undo and before tabletape drew for another action, typed a field tabletape had filled
+    (all typed, or one side typed and the other left to tabletape)."""
     found = []
+    by_seq = {row.seq: row for row in rolls}
     for row in retracted:
         if row.provenance != "derived":
             continue
         after = (later for later in rolls if later.seq > row.undone_at)
         then = next((later for later in after
                      if later.provenance == "derived" or same_action(later, row)), None)
-        if then is not None and then.provenance == "entered":
+        if then is None or not same_action(then, row):
+            continue
+        filled = by_seq[row.seq].filled
+        typed = [name for name in filled if name not in then.filled] \
+            if then.provenance == "derived" else list(filled)
+        if typed:
             found.append(TypedOver(seq=row.seq, actor=row.actor, undone_at=row.undone_at,
                                    by=row.by, typed_seq=then.seq, typed_actor=then.actor,
-                                   typed_action=then.action))
+                                   typed_action=then.action, typed=typed))
     return found
 
 

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from tabletape.exits import printable
 from tabletape.ledger import Record, event_type
-from tabletape.ledger.events import Event, SecretRevealed, Signed
+from tabletape.ledger.events import Drawn, Event, SecretRevealed, Signed
 from tabletape.ledger.heads import fingerprint, key_fingerprint
 from tabletape.replay.fold import (
     Folded,
@@ -125,12 +125,21 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def recorded_line(seq: int, actor: str, event: Any) -> Text:
-    """``12 Olga: roll attacker=6,3,2 defender=5,5``: what was just stored (no markup read),
-    every field shown, those left at their default too (:func:`echo_text`)."""
+def recorded_line(seq: int, actor: str, event: Any, drawn: Drawn | None = None) -> Text:
+    """``12 Olga: roll attacker=6,3,2 defender=5,5 · tabletape drew: defender``: what was just
+    stored (no markup read), every field shown, those left at their default too
+    (:func:`echo_text`), and the fields tabletape filled (``drawn``, its mark)."""
     text = Text(f"{seq} ", style="dim")
     text.append(f"{actor}: {echo_text(event)}")
+    if drawn is not None and drawn.filled:
+        text.append(f" · tabletape drew: {', '.join(drawn.filled)}", style="dim")
     return text
+
+
+def drawn_json(drawn: Drawn | None) -> dict[str, Any] | None:
+    """tabletape's mark as ``--json`` gives it (``{"roll", "filled"}``), or None when the table
+    entered the event's chance (or it has none)."""
+    return None if drawn is None else {"roll": drawn.roll, "filled": list(drawn.filled)}
 
 
 def echo_text(event: Any) -> str:
@@ -159,7 +168,7 @@ def after_record(folded: Folded, records: Sequence[Record]) -> Group:
     situation now."""
     lines: list[RenderableType] = []
     for record, event, told in told_steps(folded, records):
-        lines.append(recorded_line(record.seq, record.actor, event))
+        lines.append(recorded_line(record.seq, record.actor, event, record.drawn))
         if told:
             lines.append(Indented(Text(told, style="italic")))
     revealed = folded.revealed
@@ -337,11 +346,10 @@ def log_row(record: Record, *, retracted: bool | None, redo_of: int | None,
             verified: bool) -> dict[str, Any]:
     """One ``log --json`` row (``drawn``: tabletape's mark of the dice it drew, which the hash
     covers too, or None when the table entered them)."""
-    drawn = record.drawn
     return {"seq": record.seq, "at": record.at, "actor": record.actor, "type": record.type,
             "payload": msgspec.json.decode(record.payload), "retracted": retracted,
             "redo_of": redo_of,
-            "drawn": None if drawn is None else {"roll": drawn.roll, "filled": list(drawn.filled)},
+            "drawn": drawn_json(record.drawn),
             "prev": record.prev, "hash": record.hash, "verified": verified}
 
 

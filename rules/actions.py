@@ -31,6 +31,7 @@ from tabletape.rules.kernel import (
     Rules,
     RulesError,
     filled_fields,
+    is_sequence_type,
     split_list,
     unknown_name_message,
 )
@@ -149,6 +150,8 @@ def event_from(parsed: ParsedAction, types: Mapping[str, type[Event]]) -> Event:
                 unknown_name_message(f"field of {parsed.action}", key, allowed)
             )
     annotations = {f.encode_name: f.type for f in msgspec.structs.fields(cls)}
+    for key, value in parsed.values.items():
+        check_list_items(key, value, annotations[key], specs[key])
     raw = {k: typed_dice(k, split_list(v, annotations[k]), annotations[k])
            for k, v in parsed.values.items()}
     raw = {k: None if v in ("", "none") and "None" in str(annotations[k]) else v
@@ -157,6 +160,21 @@ def event_from(parsed: ParsedAction, types: Mapping[str, type[Event]]) -> Event:
         return msgspec.convert(raw, cls, strict=False)
     except msgspec.ValidationError as error:
         raise ActionSyntaxError(validation_message(parsed, specs, str(error))) from None
+
+
+def check_list_items(name: str, value: str, annotation: Any, spec: FieldSpec) -> None:
+    """Refuse an optional list typed empty (``attacker=``, ``attacker=,``: it would read as left
+    out, and tabletape might fill it; a field that may be empty says ``|none``, a required list
+    may be typed empty) or any list with an empty item (``6,,6``: not two dice, a typo)."""
+    if not is_sequence_type(annotation) or "None" in str(annotation):
+        return
+    items = value.split(",")
+    typed = any(item.strip() for item in items)
+    if all(item.strip() for item in items) or (not typed and spec.required):
+        return
+    what = f"'{value}' has an empty item" if typed else "nothing typed"
+    raise ActionSyntaxError(f"bad value for {name}: {what}; {name} takes "
+                            f"{describe_kind(spec.kind)}, or leave {name}= out")
 
 
 def only_choices_filled(parsed: ParsedAction, types: Mapping[str, type[Event]],

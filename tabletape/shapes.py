@@ -124,6 +124,9 @@ class StoredEvent(Closed):
     actor: str
     type: str
     payload: PAYLOAD
+    drawn: Drawn | None
+    """tabletape's mark on an event whose chance it drew (``{"roll", "filled"}``: its effective
+    roll index and the fields it filled in), else null (the table entered them)."""
 
 
 class Recorded(StoredEvent):

@@ -149,7 +149,8 @@ def test_tabletape_dice_undone_and_replaced_by_typed_ones_are_named(table: Table
     assert isinstance(report, dict)
     assert report["fair_play"]["typed_over"] == [{
         "seq": 10, "actor": "Olga", "undone_at": 11, "by": "Olga", "typed_seq": 12,
-        "typed_actor": "Olga", "typed_action": "roll attacker=6,6,6 defender=1,1"}]
+        "typed_actor": "Olga", "typed_action": "roll attacker=6,6,6 defender=1,1",
+        "typed": ["attacker", "defender"]}]
     assert report["ok"] and len(report["warnings"]) == 1  # a warning, not a failure
     shown = said(table("audit", game))
     assert ("Olga's roll at seq 10 (tabletape's dice) was undone by Olga at seq 11, then Olga "

@@ -61,7 +61,10 @@ Readings where the rulebook leaves a question open (each has a test):
   called Hulk is that player, even when another seat plays Hulk).
 - **Masterplan faces**: the shipped faces are placeholders (I), so a ``villain-turn`` records
   what the card shows (``move``, ``bam``, ``thugs``, ``civilians``, ``special``); the option
-  ``masterplan-deck=shipped`` plays with the shipped faces (default ``table``). A negative
+  ``masterplan-deck=shipped`` plays with the shipped faces (default ``table``): then a face
+  field left out follows the card, and one typed must be the card's shipped face and name its
+  card (refused otherwise: the log never stores a card with a face it does not have; version
+  1 logs are read as typed). A negative
   ``move`` is counterclockwise ('clockwise (unless otherwise indicated)').
 - **Costs are not damage**: a card an effect asks the hero to discard (S.H.I.E.L.D. HQ) is
   recorded with ``discard``, Invulnerable or not, and before the effect's results; discarding

@@ -42,10 +42,20 @@ def legal_actions(state: State) -> tuple[ActionSpec, ...]:
                            fields=(FieldSpec(name="player", kind="str", choices=waiting),
                                    cards_field(state, required=False))),)
     if state.phase == "villain":
-        card = FieldSpec(name="card", kind="str", required=False, choices=tuple(sorted(state.deck)))
-        return (ActionSpec(type="villain-turn", actors=(TABLE,), fields=(card,),
-                           doc="draw a Masterplan card (empty: tabletape draws)"),)
+        return (villain_turn(state),)
     return hero_actions(state)
+
+
+def villain_turn(state: State) -> ActionSpec:
+    """The villain's turn: with the shipped deck tabletape may draw the card (and fill its face);
+    else the table names the card drawn and what it shows (left out, it is refused)."""
+    shipped = state.masterplan_deck == "shipped"
+    card = FieldSpec(name="card", kind="str", required=not shipped,
+                     choices=tuple(sorted(state.deck)))
+    doc = ("draw a Masterplan card (empty: tabletape draws)" if shipped else
+           "the Masterplan card drawn and what it shows (move= bam= thugs= civilians= "
+           "special=)")
+    return ActionSpec(type="villain-turn", actors=(TABLE,), fields=(card,), doc=doc)
 
 
 def cards_field(state: State, required: bool = True, seat: int = NOBODY,

@@ -22,7 +22,9 @@ from tabletape.rules.marvel_united.events import EVENTS, Dealt, Drew, SetUp, Vil
 from tabletape.rules.marvel_united.moves import (
     mission_draws,
     phase_words,
+    plays_shipped_faces,
     step,
+    typed_face,
     v1_drawer,
     window_words,
 )
@@ -182,7 +184,11 @@ def random_cards(state: State, seat: int, count: int, rng: random.Random) -> tup
 
 def complete_villain(state: State, event: VillainTurn, rng: random.Random) -> VillainTurn:
     """A Masterplan card from the shipped deck (placeholders, I): drawn when none is named, and
-    what it shows filled in where the event leaves it out."""
+    what it shows filled in where the event leaves it out. A face typed without its card is
+    not completed when the table plays the shipped faces: the check refuses it (a face follows
+    its card; a refusal naming the card drawn would show it unrecorded)."""
+    if not event.card and plays_shipped_faces(state) and typed_face(event):
+        return event
     card = event.card or (rng.choice(sorted(state.deck)) if state.deck else "")
     face = data.MASTERPLANS[state.villain].get(card.strip().casefold())
     if face is None:

@@ -322,6 +322,10 @@ def on_villain_turn(state: State, actor: int, event: VillainTurn) -> State:
     require_phase(state, "villain", "a villain turn")
     card = event.card.strip().casefold()
     if card not in state.deck:
+        if not card and plays_shipped_faces(state) and typed_face(event):
+            refuse(f"with the shipped deck a card's face follows the card: name the card "
+                   f"(card=) with {' '.join(typed_face(event))}, or leave the face out too and "
+                   "tabletape draws the card")
         if not card:
             refuse("name the Masterplan card drawn (card=) and record what the card shows",
                    state.deck)
@@ -364,6 +368,8 @@ def masterplan_face(state: State, card: str, event: VillainTurn) -> data.Masterp
         refuse(f"record what the card shows: {' '.join(missing)} (the shipped faces are "
                "placeholders; --option masterplan-deck=shipped plays with them)", missing)
     face = data.MASTERPLANS[state.villain][card]
+    if plays_shipped_faces(state):
+        refuse_other_face(card, face, event)
     special = face.special
     if event.special is not None:
         special = (face.special or card) if event.special else ""
@@ -374,6 +380,49 @@ def masterplan_face(state: State, card: str, event: VillainTurn) -> data.Masterp
         tuple(event.civilians) or face.civilians,
         special,
     )
+
+
+def plays_shipped_faces(state: State) -> bool:
+    """Whether the table chose the shipped Masterplan faces (``masterplan-deck=shipped``): a
+    card's face is then the shipped one. Version 1 logs, which have no such option, typed the
+    faces they saw and are read as typed."""
+    return state.masterplan_deck == "shipped" and not recorded_as_v1(state)
+
+
+def typed_face(event: VillainTurn) -> list[str]:
+    """The face fields a villain turn typed (``bam=``, ``thugs=``…)."""
+    typed = {"move": event.move, "bam": event.bam, "thugs": event.thugs or None,
+             "civilians": event.civilians or None, "special": event.special}
+    return [f"{name}=" for name, value in typed.items() if value is not None]
+
+
+def shown(face: data.MasterplanCard) -> dict[str, str]:
+    """A Masterplan card's face as a villain-turn types it."""
+    return {"move": str(face.move), "bam": str(face.bam).lower(),
+            "thugs": ",".join(map(str, face.thugs)),
+            "civilians": ",".join(map(str, face.civilians)),
+            "special": str(bool(face.special)).lower()}
+
+
+def refuse_other_face(card: str, face: data.MasterplanCard, event: VillainTurn) -> None:
+    """With ``masterplan-deck=shipped`` the table plays with the shipped faces (the option: "the
+    table plays with the shipped faces"; README: "with --option masterplan-deck=shipped, empty:
+    tabletape draws from the shipped placeholder faces"): a typed face field must be the card's
+    own, or the log would store the card with a face it does not have."""
+    wanted = shown(face)
+    given = shown(data.MasterplanCard(
+        face.move if event.move is None else event.move,
+        face.bam if event.bam is None else event.bam,
+        tuple(event.thugs) or face.thugs, tuple(event.civilians) or face.civilians,
+        ("x" if event.special else "") if event.special is not None else face.special))
+    other = [name for name in (field.rstrip("=") for field in typed_face(event))
+             if given[name] != wanted[name]]
+    if other:
+        face_words = " ".join(f"{name}={value}" for name, value in wanted.items())
+        typed_words = " ".join(f"{name}={given[name]}" for name in other)
+        refuse(f"{card} shows {face_words} in the shipped deck this game plays with "
+               f"(masterplan-deck=shipped), not {typed_words}: leave the face out (tabletape "
+               "fills it) or type it as the card shows")
 
 
 def place_tokens(state: State, placing: Step) -> State:

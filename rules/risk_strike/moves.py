@@ -17,7 +17,7 @@ from msgspec.structs import replace
 from tabletape.ledger.events import Event
 from tabletape.rules import dice, steps
 from tabletape.rules.actions import quoted
-from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.kernel import IllegalAction, plural
 from tabletape.rules.risk_strike import data
 from tabletape.rules.risk_strike.events import (
     Attacked,
@@ -650,7 +650,8 @@ def dice_words(state: State, battle: Battle, side: str) -> str:
     )
     troops = battle.side_troops(side)
     most = data.ATTACK_DICE.value if side == ATTACKER else data.DEFEND_DICE.value
-    return f"{cards} {title(CONTINENTS[continent])} cards + {troops} troops, at most {most}"
+    return (f"{plural(cards, title(CONTINENTS[continent]) + ' card')} + "
+            f"{plural(troops, 'troop')}, at most {most}")
 
 
 def on_roll(state: State, actor: int, event: Rolled) -> State:
