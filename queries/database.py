@@ -11,6 +11,7 @@ DuckDB's ``read_json``, never row by row.
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -136,8 +137,13 @@ def query_door(catalog: Path | None, *, folders: Sequence[Path] = (),
     con = (open_catalog(catalog, read_only=True, config=DOOR_CONFIG) if catalog is not None
            else duckdb.connect(config=DOOR_CONFIG))
     try:
-        close_door(con, folders=folders, files=files)
-        yield con
+        with tempfile.TemporaryDirectory(prefix="tabletape-sql-") as spill:
+            # DuckDB lets a query read its own temporary folder: by default the catalog's
+            # `catalog.duckdb.tmp/` inside the ledger, where anyone who can write to the ledger
+            # could plant a link to a secret. A fresh folder of this process's own instead.
+            con.execute("SET temp_directory = $spill", {"spill": spill})
+            close_door(con, folders=folders, files=files)
+            yield con
     finally:
         con.close()
 

@@ -549,3 +549,25 @@ def test_output_is_never_a_link_a_pipe_or_a_device(ledger: Ledger, tmp_path: Pat
     assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
     if kind == "link":
         assert (tmp_path / "real.csv").read_text() == "kept\n"
+
+
+def test_duckdbs_temporary_folder_is_not_in_the_ledger(ledger: Ledger) -> None:
+    """DuckDB lets a query read its temporary folder (by default `catalog.duckdb.tmp/` beside the
+    catalog, inside the ledger, where a planted link would reach a dice secret): the door gives
+    it a fresh folder of its own, outside the ledger, gone afterwards."""
+    planted = ledger.root / "catalog.duckdb.tmp"
+    planted.mkdir(exist_ok=True)
+    (planted / "x").write_text("planted")
+    try:
+        code, output = run("sql", "SELECT value FROM duckdb_settings() WHERE name = "
+                           "'allowed_directories'", "--ledger", str(ledger.root), "--json")
+        assert code == 0, output
+        allowed = json.loads(output)[0]["value"]
+        assert str(ledger.root) not in allowed and "tabletape-sql-" in allowed
+        assert not Path(allowed.strip("[]").rstrip("/")).exists()
+        code, output = run("sql", f"SELECT content FROM read_text('{planted}/*')",
+                           "--ledger", str(ledger.root))
+        assert code == 2 and "out of reach" in said(output), output
+    finally:
+        (planted / "x").unlink()
+        planted.rmdir()
