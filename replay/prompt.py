@@ -31,13 +31,14 @@ from tabletape.replay.fold import (
 )
 from tabletape.rules.actions import ActionSyntaxError, quoted, split_words
 
-COMMANDS = ("undo", "redo", "status", "log", "actions", "help", "quit")
+COMMANDS = ("undo", "redo", "note", "status", "log", "actions", "help", "quit")
 
 HELP = """[bold]Type an action[/] as on the command line: [cyan]ACTION key=value …[/]
   e.g. [cyan]roll attacker=6,3,2 defender=5,5[/]   lists are comma-separated
   add [cyan]by=NAME[/] when more than one player could act (tabletape asks).
-[bold]Commands:[/] undo [by=NAME] (retract the last action) · redo (record it again) · status
-  · log · actions · help · quit
+[bold]Commands:[/] undo [by=NAME] (retract the last action) · redo (record it again) · note TEXT
+  (a note in the log, by the table) · status · log · actions · help · quit (shows the head to
+  note)
 Tab completes action names, field names and values, a list item by item ([cyan]asia,eu<Tab>[/]).
 Up and down recall earlier lines (kept across sessions); Ctrl-C cancels the line being typed.
 Every accepted action is saved at once."""
@@ -81,7 +82,17 @@ class Prompt:
                 pass
         finally:
             save_history(readline)
+        self.console.print(self.head_line(), highlight=False)
         self.console.print(f"resume with: {escape(self.resume)}", highlight=False)
+
+    def head_line(self) -> str:
+        """The log's head as people note it at the end of a session (``tabletape head``)."""
+        from tabletape.ledger.heads import fingerprint
+
+        last = self.folded.records[-1]
+        game = escape(shlex.quote(self.game))
+        return (f"head {fingerprint(last.seq, last.hash)} (note it: `tabletape verify {game} "
+                "--head …` proves later that the log still extends it)")
 
     def read_line(self) -> str:
         """The next line typed, stripped; ``quit`` at the end of input. Ctrl-C cancels the line
@@ -116,6 +127,7 @@ class Prompt:
             self.forget(line)
             return False
         handlers = {"undo": lambda: self.do_undo(line), "redo": self.do_redo,
+                    "note": lambda: self.do_note(line),
                     "status": self.do_status, "log": self.do_log, "actions": self.do_actions,
                     "help": self.do_help, "?": self.do_help}
         try:
@@ -143,8 +155,25 @@ class Prompt:
 
     def do_redo(self) -> None:
         self.folded, stored, again = redo(self.ledger, self.game)
-        self.console.print(redone_echo(self.folded, stored, again))
-        self.console.print(render.headline(self.folded))
+        self.console.print(redone_echo(self.folded, stored, again))  # its headline included
+
+    def do_note(self, line: str) -> None:
+        """``note TEXT``: the table's note in the log (the rules ignore it), as ``tabletape
+        note`` adds it; quotes around the whole text are taken off."""
+        from tabletape.ledger.events import Noted
+        from tabletape.replay.commands import note_problem
+
+        text = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
+        if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
+            text = text[1:-1].strip()
+        problem = note_problem(text) if text else "write the note after it: note TEXT"
+        if problem:
+            raise ValueError(problem)
+        (stored,) = self.ledger.append(self.game, [("table", Noted(text=text))],
+                                       expected_seq=self.folded.records[-1].seq)
+        self.folded = open_game(self.ledger, self.game)
+        self.console.print(f"[dim]{stored.seq}[/] note by table: {escape(text)}",
+                           highlight=False)
 
     def do_status(self) -> None:
         self.console.print(render.status_view(self.folded))

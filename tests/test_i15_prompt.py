@@ -178,3 +178,31 @@ def test_the_prompt_echoes_what_record_echoes(env: dict[str, str]) -> None:
     finish(child)
     echo = tabletape(env, "record", by_record, "roll", "dice=4").stdout
     assert echo.replace(by_record, at_prompt).strip() in shown
+
+
+def test_a_note_redo_once_and_the_head_to_note_when_leaving(env: dict[str, str]) -> None:
+    """README, the prompt: `note TEXT` adds the table's note; `redo` says where the game is
+    once; leaving shows the head to note (Fair play: heads)."""
+    game = new(env)
+    child = spawn(env, game)
+    child.expect(prompt(game, "ann"))
+    child.sendline("add n=1")
+    child.expect(prompt(game, "bob"))
+    child.sendline('note "Tom spilled his drink"')
+    child.expect(prompt(game, "bob"))
+    assert "note by table: Tom spilled his drink" in str(child.before)
+    child.sendline("note")
+    child.expect(prompt(game, "bob"))
+    assert "note TEXT" in str(child.before)
+    child.sendline("undo")
+    child.expect(prompt(game, "ann"))
+    child.sendline("redo")
+    child.expect(prompt(game, "bob"))
+    assert str(child.before).count(f"· {game} ·") == 1, child.before
+    child.sendline("quit")
+    said = " ".join(finish(child).split())
+    head = json.loads(tabletape(env, "head", game, "--json").stdout)["fingerprint"]
+    assert f"head {head}" in said and f"tabletape verify {game} --head" in said
+    log = json.loads(tabletape(env, "log", game, "--json").stdout)
+    assert [row["payload"].get("text") for row in log if row["type"] == "note"] == [
+        "Tom spilled his drink"]
