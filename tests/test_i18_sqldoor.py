@@ -571,3 +571,13 @@ def test_duckdbs_temporary_folder_is_not_in_the_ledger(ledger: Ledger) -> None:
     finally:
         (planted / "x").unlink()
         planted.rmdir()
+
+
+def test_a_pivot_says_how_to_run_it(ledger: Ledger) -> None:
+    """A PIVOT listing no values makes a type first (a write): refused, saying the form that
+    reads only; that form runs."""
+    code, output = run("sql", "PIVOT games ON kind USING count(*)", "--ledger", str(ledger.root))
+    assert code == 2 and "IN ('risk-strike', 'marvel-united')" in said(output), output
+    code, output = run("sql", "PIVOT (FROM games SELECT kind) ON kind IN ('risk-strike') USING "
+                       "count(*)", "--ledger", str(ledger.root), "--json")
+    assert code == 0 and "risk-strike" in json.loads(output)[0], output
