@@ -193,22 +193,22 @@ def name_left_out(problems: dict[str, str], strict: bool) -> None:
     if not problems:
         return
     count = len(problems)
-    games, logs, them = (("1 game is", "its log does", "it") if count == 1 else
-                         (f"{count} games are", "their logs do", "them"))
+    games, them = ("1 game is", "it") if count == 1 else (f"{count} games are", "them")
     if answering_json():
         warn(f"{games} left out of the catalog", left_out=problems)
     else:
-        say_left_out(problems, games, logs, them)
+        say_left_out(problems, games, them)
     if strict:
         fail(f"--strict: nothing was queried, since {games} left out; `tabletape verify --all` "
              "says what is wrong with each log", ILLEGAL_EXIT)
 
 
-def say_left_out(problems: dict[str, str], games: str, logs: str, them: str) -> None:
-    """Name the games left out of the catalog, for people (the first few)."""
+def say_left_out(problems: dict[str, str], games: str, them: str) -> None:
+    """Name the games left out of the catalog, and why each (a log that does not verify or
+    fold, one cut short or rewritten since it was loaded, a copy), for people: the first few."""
     count = len(problems)
-    err.print(f"[yellow]warning:[/] {games} left out of the catalog ({logs} not verify or "
-              f"{logs.split()[-1]} not fold; results leave {them} out):", highlight=False)
+    err.print(f"[yellow]warning:[/] {games} left out of the catalog (results leave {them} out):",
+              highlight=False)
     for game, problem in sorted(problems.items())[:LISTED_PROBLEMS]:
         err.print(f"  {escape(game)}: {escape(problem)}", highlight=False)
     if count > LISTED_PROBLEMS:
