@@ -154,7 +154,8 @@ def sign(
     with people_errors():
         folder = key_dir or default_key_dir()
         refuse_inside_ledger(folder, store)
-        private = load_private(folder / f"{check_name(key)}.key")
+        key = check_name(key)
+        private = load_private(folder / f"{key}.key")
         records = store.records(game)
         last, uid, public = records[-1], log_uid(records), raw_public(private)
         registering = check_register(store, key, public, new_key=new_key, records=records)

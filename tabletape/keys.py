@@ -31,6 +31,7 @@ import os
 import re
 import stat
 import sys
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import BinaryIO
@@ -50,8 +51,9 @@ from tabletape.ledger.heads import (
 )
 from tabletape.ledger.store import LedgerError
 
-KEY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
-"""A key's name: letters, digits, ``_ . -``, at most 32, starting with a letter or digit."""
+KEY_NAME = re.compile(r"^[^\W_][\w.-]{0,31}$")
+"""A key's name: letters (any alphabet: a player may be Zoë or 李雷), digits, ``_ . -``, at
+most 32, starting with a letter or digit."""
 MAX_KEY_FILE = 4096
 """A larger file is no key of ours."""
 MAX_RECEIPTS_FILE = 16 * 1024 * 1024
@@ -131,9 +133,10 @@ def default_key_dir() -> Path:
 def check_name(name: str) -> str:
     """``name`` if it is a key name, else :class:`KeyProblem` saying how one is written.
 
-    >>> check_name("olga")
-    'olga'
+    >>> check_name("olga"), check_name("Zoe\u0308") == "Zoë"
+    ('olga', True)
     """
+    name = unicodedata.normalize("NFC", name)
     if not KEY_NAME.match(name):
         raise KeyProblem(f"'{name[:40]}' is not a key name: use letters, digits, _ . -, at most "
                         "32 characters (a player's name, e.g. olga)")
@@ -214,7 +217,7 @@ def new_key(key_dir: Path, name: str) -> KeyInfo:
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    check_name(name)
+    name = check_name(name)
     make_folder(key_dir)
     warn_weak_folder(key_dir)
     private, public_path = key_dir / f"{name}.key", key_dir / f"{name}.pub"

@@ -273,3 +273,18 @@ def test_a_receipt_in_verify_json_says_so(store: Ledger) -> None:
     receipts = [v for v in results[0]["signatures"] if v["from_receipt"]]
     assert code == 1 and receipts and receipts[0]["at_seq"] == 0, results
 
+
+
+def test_a_key_name_may_be_any_alphabets_letters(store: Ledger) -> None:
+    """Players are Zoë or 李雷: a key may be named as the player is (one spelling, NFC)."""
+    game = tiny_game(store, 4)
+    for name in ("zoë", "李雷"):
+        code, output = run("key", "new", name)
+        assert code == 0, output
+        assert sign(store, game, name)["signer"] == name
+    assert run("key", "new", "zoe\u0308")[0] != 0  # zoë again, typed decomposed: there already
+    code, output = verify(store, game)
+    assert code == 0 and "zoë vouched" in said(output) and "李雷 vouched" in said(output)
+    for bad in ("_x", "a/b", "a b", ".x"):
+        code, output = run("key", "new", bad)
+        assert code == 2 and "is not a key name" in said(output), (bad, output)
