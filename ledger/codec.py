@@ -31,6 +31,7 @@ __all__ = [
     "GENESIS_HASH",
     "Record",
     "decode_line",
+    "decoded_from",
     "decoded_lines",
     "encode_body",
     "encode_payload",
@@ -183,13 +184,24 @@ def decoded_lines(path: Path, decoder: msgspec.json.Decoder[Decoded]) -> list[De
     []
     """
     try:
-        lines = path.read_bytes().splitlines()
+        data = path.read_bytes()
     except OSError:
         return []
-    kept = []
-    for line in lines:
+    return decoded_from(data, decoder)[0]
+
+
+def decoded_from(data: bytes, decoder: msgspec.json.Decoder[Decoded]
+                 ) -> tuple[list[Decoded], int]:
+    """The lines of ``data`` (JSON Lines) that ``decoder`` takes, and how many it passed over
+    (blank lines are not counted).
+
+    >>> decoded_from(b'1\\n\\nnope\\n2\\n', msgspec.json.Decoder(int))
+    ([1, 2], 1)
+    """
+    kept, skipped = [], 0
+    for line in data.splitlines():
         try:
             kept.append(decoder.decode(line))
         except msgspec.DecodeError:
-            continue
-    return kept
+            skipped += bool(line.strip())
+    return kept, skipped

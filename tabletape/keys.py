@@ -39,7 +39,7 @@ from typing import BinaryIO
 import msgspec
 
 from tabletape.ledger import Ledger
-from tabletape.ledger.codec import Record
+from tabletape.ledger.codec import Record, decoded_from
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.ledger.heads import (
     Receipt,
@@ -50,6 +50,7 @@ from tabletape.ledger.heads import (
     signed_bytes,
 )
 from tabletape.ledger.store import LedgerError
+from tabletape.rules.kernel import plural
 
 KEY_NAME = re.compile(r"^[^\W_][\w.-]{0,31}$")
 """A key's name: letters (any alphabet: a player may be Zoë or 李雷), digits, ``_ . -``, at
@@ -503,11 +504,9 @@ def read_receipts(key_dir: Path | None) -> list[Receipt]:
         warn(f"your receipts file {path} cannot be read ({why_unread(error)}): the receipts of "
              "what you signed are not checked")
         return []
-    kept = []
-    for line in data.splitlines():
-        try:
-            kept.append(_receipt_decoder.decode(line))
-        except msgspec.DecodeError:
-            continue
+    kept, skipped = decoded_from(data, _receipt_decoder)
+    if skipped:
+        warn(f"{plural(skipped, 'line')} of your receipts file {path} are not receipts (written "
+             "over, or edited): passed over, so what they recorded is not checked")
     return kept
 

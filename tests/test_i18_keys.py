@@ -217,6 +217,16 @@ def test_a_hostile_receipts_file_is_named(store: Ledger, key_dir: Path) -> None:
     assert code == 0 and "receipts.jsonl" in flat(output), output
 
 
+def test_receipts_written_over_are_named_not_passed_silently(store: Ledger, key_dir: Path
+                                                            ) -> None:
+    """A receipts file clobbered (`sql … --output keys/receipts.jsonl --force`) let a log cut
+    back past a signature verify clean: lines that are not receipts are named in a warning."""
+    game = signed_game(store)
+    (key_dir / "receipts.jsonl").write_text("x\n1\n")
+    code, output = verify(store, game)
+    assert code == 0 and "2 lines of your receipts file" in said(output), output
+
+
 # -- 7. log with an event that does not decode ----------------------------------------------------
 
 
