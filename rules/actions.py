@@ -140,7 +140,8 @@ def quoted(value: str) -> str:
 def event_from(parsed: ParsedAction, types: Mapping[str, type[Event]]) -> Event:
     """Build the event a parsed action names; raises :class:`ActionSyntaxError` for people."""
     if parsed.action not in types:
-        raise ActionSyntaxError(unknown_name_message("action", parsed.action, sorted(types)))
+        raise ActionSyntaxError(unknown_name_message("action", parsed.action, sorted(types),
+                                                     "the game's actions"))
     cls = types[parsed.action]
     specs = {spec.name: spec for spec in field_specs(cls)}
     for key in parsed.values:

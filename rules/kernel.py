@@ -694,12 +694,14 @@ def is_sequence_type(annotation: Any) -> bool:
     return text.startswith(("tuple[", "list[", "typing.Tuple", "typing.List")) or "tuple[" in text
 
 
-def unknown_name_message(what: str, name: str, allowed: Sequence[str]) -> str:
-    """``unknown action 'atack' (did you mean 'attack'?); allowed: attack, pass``."""
+def unknown_name_message(what: str, name: str, allowed: Sequence[str],
+                         listed_as: str = "allowed") -> str:
+    """``unknown action 'atack' (did you mean 'attack'?); allowed: attack, pass`` (``listed_as``
+    names the list when it is not what is allowed now, e.g. a game's actions)."""
     close = closest(name, allowed)
     hint = f" (did you mean '{close}'?)" if close else ""
     listing = ", ".join(allowed) if allowed else "none"
-    return f"unknown {what} '{name}'{hint}; allowed: {listing}"
+    return f"unknown {what} '{name}'{hint}; {listed_as}: {listing}"
 
 
 def closest(name: str, allowed: Sequence[str]) -> str | None:

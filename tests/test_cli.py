@@ -226,7 +226,8 @@ def test_anyone_re_derives_the_dice_tabletape_rolled(cli: Cli) -> None:
 
 
 @pytest.mark.parametrize(("action", "message"), [
-    (["ad", "n=2"], "unknown action 'ad' (did you mean 'add'?); allowed: add, cheer, roll"),
+    (["ad", "n=2"],
+     "unknown action 'ad' (did you mean 'add'?); the game's actions: add, cheer, roll"),
     (["add", "m=2"], "'m'"),
     (["add", "n=two"], "bad value for n: 'two'"),
     (["add", "n=2.5"], "n takes a whole number"),
