@@ -690,9 +690,19 @@ def made_here(receipt: Receipt, root: Path, here_id: str | None = None) -> bool:
     the previous version, naming no ledger at all, is taken as made here). A ledger with no
     identity file is matched by its folder."""
     here_id = ledger_id(root) if here_id is None else here_id
-    if receipt.ledger_id and here_id:
-        return receipt.ledger_id == here_id
+    if receipt.ledger_id and here_id and receipt.ledger_id == here_id:
+        return True
+    # the same folder counts whatever its identity file says now: replacing that file must
+    # not turn the receipts off (the verify command names the change, identity_changed)
     return not receipt.ledger or receipt.ledger == ledger_identity(root)
+
+
+def identity_changed(receipts: Sequence[Receipt], root: Path) -> bool:
+    """Whether a receipt made in this ledger's folder names another ledger identity than the
+    one it has now (its ``private/ledger-id`` replaced or deleted since, or a new ledger made
+    at the folder of an old one)."""
+    here, here_id = ledger_identity(root), ledger_id(root)
+    return any(r.ledger == here and r.ledger_id and r.ledger_id != here_id for r in receipts)
 
 
 def check_receipts(records: Sequence[Record], receipts: Sequence[Receipt],

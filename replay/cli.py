@@ -28,6 +28,7 @@ from tabletape.cli import (
     people_errors,
     print_json,
     shown,
+    warn,
 )
 from tabletape.exits import failure
 from tabletape.ledger import (
@@ -457,6 +458,7 @@ def verify(
         check_game,
         check_ledger,
         gone_signed,
+        identity_changed,
         parse_fingerprint,
         require_kind,
     )
@@ -479,6 +481,10 @@ def verify(
             results = [check_game(store, g, registered, noted, receipts) for g in ids]
         if all_games:  # a signed game whose log is gone: only its receipt can say so
             results += gone_signed(store, receipts, [r.game for r in results])
+        if identity_changed(receipts, store.root):
+            warn(f"the ledger {store.root} has another identity (private/ledger-id) than when "
+                 "you signed in it: the file was replaced or deleted, or this is a new ledger "
+                 "made where the old one was; your receipts of that folder are still checked")
         results = [with_dice(store, result, with_fair_play) for result in results]
     if as_json:
         print_json(msgspec.to_builtins(results))

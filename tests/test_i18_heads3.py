@@ -191,7 +191,10 @@ def test_receipts_follow_a_moved_ledger(store: Ledger, tmp_path: Path) -> None:
     assert code == 1 and "gone from the ledger (deleted)" in said(output), output
     tiny_game(Ledger(store.root), 3, game_id="rs-u")  # a new ledger at the old path
     code, output = run("verify", "--all", "--ledger", str(store.root))
-    assert code == 0, output
+    # the folder's receipts still apply (else replacing private/ledger-id would turn them
+    # off, round 3), and the warning says why a new ledger here is told of a gone game
+    assert code == 1 and "another identity" in said(output), output
+    assert "a new ledger made where the old one was" in said(output), output
 
 
 def test_a_failing_signature_event_is_not_called_cut_short_by_its_receipt(
@@ -321,3 +324,19 @@ def test_head_all_says_one_game(store: Ledger) -> None:
     tiny_game(store, 3)
     code, output = run("head", "--all", "--ledger", str(store.root))
     assert code == 0 and "(1 game)" in said(output), output
+
+
+def test_replacing_the_ledger_identity_does_not_turn_receipts_off(store: Ledger) -> None:
+    """Round 3: a cheater who replaced (or deleted and remade) `private/ledger-id` made a cut
+    signed log verify clean. Receipts made in this folder still apply, and the change is said."""
+    game = tiny_game(store, 5)
+    assert run("key", "new", "olga")[0] == 0
+    sign(store, game, "olga")
+    truncate(store, game, 5)  # the signature event cut off
+    identity = store.root / "private" / "ledger-id"
+    identity.write_text("01a23620-0000-7000-8000-000000000000\n")
+    code, output = run("verify", game, "--ledger", str(store.root))
+    assert code == 1 and "receipt" in said(output) and "another identity" in said(output), output
+    store.path(game).unlink()
+    code, output = run("verify", "--all", "--ledger", str(store.root))
+    assert code == 1 and game in said(output), output
