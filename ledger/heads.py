@@ -264,7 +264,8 @@ def check_head(records: Sequence[Record], noted: Fingerprint,
     else:
         verdict = "extends"
         why = (f"the log still holds the noted head (seq {seq})"
-               + (f" and {events - seq} events after it" if events > seq else ", its latest"))
+               + (f" and {plural(events - seq, 'event')} after it" if events > seq
+                  else ", its latest"))
     return HeadCheck(fingerprint=str(noted), verdict=verdict, seq=seq, events=events,
                      explanation=why)
 

@@ -1016,7 +1016,7 @@ def import_command(
     into the ledger; each file's outcome is reported."""
     import msgspec
 
-    from tabletape.keys import register_signers
+    from tabletape.keys import register_signers, warn_failing_signatures
     from tabletape.queries.transfer import ImportBatch, game_log_problem
 
     if game_id and len(files) > 1:
@@ -1028,6 +1028,7 @@ def import_command(
         imported = [] if refused else batch.commit()  # durable before anything is reported
     held_back = [] if imported else checked
     keys = register_signers(Ledger(ledger), [done.game for done in imported])
+    warn_failing_signatures(Ledger(ledger), [done.game for done in imported])
     if as_json:
         print_json({"imported": msgspec.to_builtins(imported), "refused": refused,
                     "not_imported": msgspec.to_builtins(held_back), "registered_keys": keys})
@@ -1055,6 +1056,7 @@ def print_import_outcomes(imported: Sequence[Any], refused: dict[str, str],
                           held_back: Sequence[Any]) -> None:
     """One line per file: imported, refused (why), or checked but held back."""
     from tabletape.ledger.transfer import shown
+    from tabletape.rules.kernel import plural
 
     for done in imported:
         out.print(f"Imported {done.kind} game [bold cyan]{done.game}[/] "
@@ -1070,6 +1072,9 @@ def print_import_outcomes(imported: Sequence[Any], refused: dict[str, str],
         err.print(f"{escape(shown(Path(ready.source)))} is fine ({ready.kind}, {ready.events} "
                   "events) but was not imported, as the whole import is refused.", highlight=False)
     if refused:
-        err.print(f"Nothing was imported: {len(refused)} of {len(refused) + len(held_back)} "
-                  "files were refused. Leave them out or fix them, then import again.",
+        total = len(refused) + len(held_back)
+        err.print(f"Nothing was imported: {len(refused)} of {plural(total, 'file')} "
+                  f"{'was' if len(refused) == 1 else 'were'} refused. Leave "
+                  f"{'it' if len(refused) == 1 else 'them'} out or fix "
+                  f"{'it' if len(refused) == 1 else 'them'}, then import again.",
                   highlight=False)

@@ -405,6 +405,25 @@ def register_signers(ledger: Ledger, games: Iterable[str]) -> dict[str, list[str
     return done
 
 
+def warn_failing_signatures(ledger: Ledger, games: Iterable[str]) -> int:
+    """``import``: warn of each signature in ``games`` that does not hold in this ledger (a key
+    the ledger knows another for, a forged one), so the organiser hears it at the import, not at
+    the next ``verify``; how many."""
+    from tabletape.ledger.heads import check_signatures, trusted_records, vouch_line
+
+    known, failing = known_keys(ledger), 0
+    for game in games:
+        try:
+            vouches = check_signatures(trusted_records(ledger, game), known)
+        except (LedgerError, OSError):
+            continue
+        for vouch in vouches:
+            if not vouch.ok:
+                failing += 1
+                warn(f"imported game {game}: {vouch_line(vouch)} (`tabletape verify {game}`)")
+    return failing
+
+
 def register(ledger: Ledger, name: str, public: str) -> None:
     """Make ``public`` known as ``name``'s in the ledger (appended to ``keys/NAME.pub``, never
     through a link); :class:`OSError` when it cannot be written."""

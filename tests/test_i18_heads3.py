@@ -139,6 +139,25 @@ def test_an_impostor_cannot_register_a_name_that_signed_the_imported_game(
     assert code == 0 and "olga vouched for seq 6" in said(output), output
 
 
+def test_import_warns_of_a_signature_that_does_not_hold_here(store: Ledger,
+                                                            tmp_path: Path) -> None:
+    """Round 3: a game signed by another club's "olga" imported where olga has another key
+    imported silently, and failed the next verify: the import says so."""
+    other = Ledger(tmp_path / "c")
+    tiny_game(other, 3, game_id="rs-o")
+    assert run("key", "new", "olga", "--key-dir", str(tmp_path / "ours"))[0] == 0
+    assert run("sign", "rs-o", "--key", "olga", "--key-dir", str(tmp_path / "ours"),
+               "--ledger", str(other.root))[0] == 0  # the ledger knows our olga's key
+    game = tiny_game(store, 6, game_id="rs-s")
+    assert run("key", "new", "olga")[0] == 0
+    sign(store, game, "olga")  # another club's olga
+    copy = tmp_path / "rs-s.jsonl"
+    copy.write_bytes(store.path(game).read_bytes())
+    code, output = run("import", str(copy), "--ledger", str(other.root))
+    assert code == 0 and "imported game rs-s: olga vouched" in said(output), output
+    assert "key the ledger does not know" in said(output), output
+
+
 # -- 4. names are compared whatever their case ---------------------------------------------------
 
 
