@@ -45,10 +45,10 @@ from tabletape.ledger.store import trusted
 from tabletape.replay import render
 from tabletape.replay.fold import (
     Folded,
+    actions_now,
     by_argument,
     committed,
     create_game,
-    dice_refusal,
     fold_records,
     open_game,
     record_line,
@@ -56,7 +56,6 @@ from tabletape.replay.fold import (
     reveal,
     undo,
 )
-from tabletape.rules.actions import chance_required
 from tabletape.rules.kernel import (
     BadOptions,
     find_game,
@@ -338,11 +337,7 @@ def actions(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption
     """What may be recorded now, by whom, with which fields."""
     with people_errors():
         folded = open_game(open_ledger(ledger), game)
-    specs = folded.rules.legal_actions(folded.state)
-    cannot_roll = dice_refusal(folded) if folded.started.commitment else ""
-    if cannot_roll:  # the dice tabletape would fill are the table's to enter
-        required = chance_required(folded.rules, folded.state, specs, cannot_roll)
-        specs, cannot_roll = required, cannot_roll if required != specs else ""
+    specs, cannot_roll = actions_now(folded)
     if as_json:
         print_json(msgspec.to_builtins(specs))
         return

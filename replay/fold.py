@@ -43,6 +43,7 @@ from tabletape.ledger.identity import game_uid
 from tabletape.rules.actions import (
     ActionSyntaxError,
     ParsedAction,
+    chance_required,
     event_from,
     field_specs,
     only_choices_filled,
@@ -51,6 +52,7 @@ from tabletape.rules.actions import (
 )
 from tabletape.rules.kernel import (
     PER_FIELD,
+    ActionSpec,
     IllegalAction,
     Rules,
     RulesError,
@@ -307,6 +309,17 @@ def dice_refusal(folded: Folded) -> str:
     if folded.secret is None:
         return f"{folded.secret_problem or 'its dice secret is not here'}: {enter}"
     return ""
+
+
+def actions_now(folded: Folded) -> tuple[list[ActionSpec], str]:
+    """What may be recorded now (``actions``, at the prompt too), and why the dice tabletape
+    would fill are the table's to enter when it may not roll (then marked required), or ""."""
+    specs = list(folded.rules.legal_actions(folded.state))
+    cannot_roll = dice_refusal(folded) if folded.started.commitment else ""
+    if not cannot_roll:
+        return specs, ""
+    required = list(chance_required(folded.rules, folded.state, specs, cannot_roll))
+    return required, cannot_roll if required != specs else ""
 
 
 def load_secret(ledger: Ledger, game: str, started: GameStarted) -> tuple[bytes | None, str]:

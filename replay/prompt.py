@@ -22,6 +22,7 @@ from tabletape.replay import render
 from tabletape.replay.batch import recorded_echo, redone_echo, undone_echo
 from tabletape.replay.fold import (
     Folded,
+    actions_now,
     append_all,
     by_argument,
     open_game,
@@ -75,7 +76,7 @@ class Prompt:
         """Show the game, then read lines until ``quit`` or Ctrl-D; say how to come back."""
         self.readline = readline = self.install_completion()
         self.console.print(render.status_view(self.folded))
-        self.console.print(render.actions_table(self.folded.rules, self.legal()))
+        self.do_actions()
         self.console.print("[dim]help for help, quit to leave; every action is saved at once.[/]")
         try:
             while self.handle(self.read_line()):
@@ -182,7 +183,7 @@ class Prompt:
         self.console.print(render.log_table(self.folded, last=20))
 
     def do_actions(self) -> None:
-        self.console.print(render.actions_table(self.folded.rules, self.legal()))
+        self.console.print(render.actions_table(self.folded.rules, *actions_now(self.folded)))
 
     def do_help(self) -> None:
         self.console.print(HELP)

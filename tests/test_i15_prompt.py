@@ -206,3 +206,22 @@ def test_a_note_redo_once_and_the_head_to_note_when_leaving(env: dict[str, str])
     log = json.loads(tabletape(env, "log", game, "--json").stdout)
     assert [row["payload"].get("text") for row in log if row["type"] == "note"] == [
         "Tom spilled his drink"]
+
+
+def test_actions_at_the_prompt_say_the_dice_are_required_after_the_reveal(
+        env: dict[str, str]) -> None:
+    """README, A lost secret: once tabletape may not roll, `actions` shows the dice it would
+    have filled as required and says why; at the prompt too (round 3 saw them optional)."""
+    created = tabletape(env, "new", "tiny", "--player=ann", "--player=bob", "--json")
+    game = str(json.loads(created.stdout)["game"])
+    assert tabletape(env, "reveal", game).returncode == 0
+    child = spawn(env, game)
+    child.expect(prompt(game, "ann"))
+    opening = " ".join(str(child.before).split())
+    child.sendline("actions")
+    child.expect(prompt(game, "ann"))
+    listed = " ".join(str(child.before).split())
+    child.sendline("quit")
+    finish(child)
+    for shown in (opening, listed):
+        assert "Dice are required" in shown and "roll dice=" in shown, shown
