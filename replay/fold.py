@@ -891,6 +891,8 @@ class Redos(msgspec.Struct):
     since: Record | None = None
     """The action recorded since the last undo that emptied the stack (no redo after it)."""
     undone_any: bool = False
+    cut: Record | None = None
+    """The latest action recorded while undone actions waited for a redo (they never can be)."""
     repeats: dict[int, int] = {}
     """Seq of each redo -> the seq of the action it recorded again."""
 
@@ -915,6 +917,8 @@ def redo_walk(game: str, rules: Rules[Any], records: Sequence[Record]) -> Redos:
         elif walk.stack and same_action(rules, game, record, walk.stack[-1]):
             walk.repeats[record.seq] = walk.stack.pop().record.seq
         else:
+            if walk.stack:
+                walk.cut = record
             walk.stack.clear()
             walk.since = record if walk.undone_any else None
     return walk
@@ -929,6 +933,11 @@ def redoable(folded: Folded) -> Step:
         raise IllegalAction(f"there is nothing to redo: event {walk.since.seq} was recorded "
                             "since the last undo (redo only repeats what undo took back just "
                             "before)")
+    if walk.cut is not None:
+        raise IllegalAction(f"there is nothing to redo: what was undone since event "
+                            f"{walk.cut.seq} is redone already, and event {walk.cut.seq} was "
+                            "recorded after the undos before it (redo only repeats what undo "
+                            "took back just before)")
     if walk.undone_any:
         raise IllegalAction("there is nothing to redo: every undone action is redone already")
     raise IllegalAction("there is nothing to redo: no action has been undone")

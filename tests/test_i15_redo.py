@@ -131,6 +131,21 @@ def test_redo_is_refused_once_another_action_was_recorded_but_not_after_a_note(c
     assert cli.log_bytes(game) == before
 
 
+def test_an_undo_left_behind_by_a_new_action_is_not_called_redone(cli: Cli) -> None:
+    """Round 3: undo, a new action, undo, redo, redo said "every undone action is redone
+    already" of an undo that never was: it names the action that ended its redo."""
+    game = cli.new()
+    cli.ok("record", game, "add", "n=2")  # 2
+    cli.ok("undo", game)  # 3 takes 2 back
+    cli.ok("record", game, "add", "n=3")  # 4: 2 can no longer be redone
+    cli.ok("undo", game)  # 5
+    cli.ok("redo", game)  # 6 repeats 4
+    result = cli("redo", game)
+    assert result.exit_code == 1, result.output
+    assert "event 4 was recorded after the undos before it" in flat(result.output)
+    assert "every undone action is redone already" not in flat(result.output)
+
+
 def test_redo_of_an_action_the_rules_refuse_now_says_why(cli: Cli,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """A log recorded under other rules: the redone action is checked by the rules in force."""
