@@ -219,6 +219,10 @@ def new_key(key_dir: Path, name: str) -> KeyInfo:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     name = check_name(name)
+    if other := same_name_otherwise(key_dir, name):
+        raise KeyProblem(f"there is a key named {other} already: to a ledger {name} and {other} "
+                         f"are one name (sign with `--key {other}`), so choose another name for "
+                         "another person")
     make_folder(key_dir)
     warn_weak_folder(key_dir)
     private, public_path = key_dir / f"{name}.key", key_dir / f"{name}.pub"
@@ -289,6 +293,17 @@ def list_keys(key_dir: Path) -> list[KeyInfo]:
     return keys
 
 
+def same_name_otherwise(key_dir: Path, name: str) -> str:
+    """A key in ``key_dir`` whose name is ``name`` in another case (``Patrick`` for
+    ``patrick``), else ``""``: to the ledger they are one name."""
+    try:
+        stems = sorted(p.stem for p in key_dir.glob("*.key"))
+    except OSError:
+        return ""
+    return next((stem for stem in stems if stem != name and stem.casefold() == name.casefold()),
+                "")
+
+
 def load_private(path: Path, *, weak_folder: bool = True) -> object:
     """The ed25519 private key in ``path``; :class:`KeyProblem` saying why not. A key file or
     key folder open to others is warned of."""
@@ -299,6 +314,11 @@ def load_private(path: Path, *, weak_folder: bool = True) -> object:
         data = read_small(path, MAX_KEY_FILE)
         mode = path.stat().st_mode
     except FileNotFoundError:
+        other = same_name_otherwise(path.parent, path.stem)
+        if other:
+            raise KeyProblem(f"there is no key {path.stem} in {path.parent} (did you mean "
+                             f"{other}? names are one name whatever their case: `--key "
+                             f"{other}`)") from None
         raise KeyProblem(f"there is no key {path.stem} in {path.parent}: make one with "
                         f"`tabletape key new {path.stem}` (or give --key-dir)") from None
     except OSError as error:

@@ -170,10 +170,12 @@ def test_a_name_in_another_case_is_a_known_name(store: Ledger, tmp_path: Path,
     sign(store, game, "olga")
     if where == "log":
         (store.root / "keys" / "olga.pub").unlink()
-    assert run("key", "new", "Olga")[0] == 0
-    code, output = run("sign", game, "--key", "Olga", "--ledger", str(store.root))
+    mallory = str(tmp_path / "mallory")  # another machine's key folder
+    assert run("key", "new", "Olga", "--key-dir", mallory)[0] == 0
+    code, output = run("sign", game, "--key", "Olga", "--key-dir", mallory,
+                       "--ledger", str(store.root))
     assert code == 1 and "another key for Olga (as olga)" in said(output), output
-    signed = sign(store, game, "Olga", "--new-key")  # the spelling is kept
+    signed = sign(store, game, "Olga", "--new-key", "--key-dir", mallory)  # spelling kept
     assert signed["signer"] == "Olga"
 
 

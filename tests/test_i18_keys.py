@@ -298,3 +298,14 @@ def test_a_key_name_may_be_any_alphabets_letters(store: Ledger) -> None:
     for bad in ("_x", "a/b", "a b", ".x"):
         code, output = run("key", "new", bad)
         assert code == 2 and "is not a key name" in said(output), (bad, output)
+
+
+def test_a_key_name_in_another_case_is_one_name(store: Ledger) -> None:
+    """Round 3: only Patrick.key was there; `sign --key patrick` sent the player to make a
+    second key the ledger then refused. It says which key is meant; `key new` refuses the twin."""
+    game = tiny_game(store, 4)
+    assert run("key", "new", "Patrick")[0] == 0
+    code, output = run("sign", game, "--key", "patrick", "--ledger", str(store.root))
+    assert code == 2 and "did you mean Patrick?" in said(output), output
+    code, output = run("key", "new", "patrick")
+    assert code == 2 and "there is a key named Patrick already" in said(output), output
