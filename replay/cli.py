@@ -260,9 +260,13 @@ def reveal_command(game: GameArgument, ledger: LedgerOption = None,
     if as_json:
         print_json({"game": game, "revealed_at": record.seq})
         return
+    from tabletape.ledger.heads import fingerprint
+
     out.print(f"Revealed the dice secret of game [bold cyan]{escape(game)}[/] at event "
               f"{record.seq}: `tabletape audit {escape(game)}` now re-derives every roll "
               "tabletape made.")
+    out.print(f"head {fingerprint(record.seq, record.hash)} (note it: the log's head now)",
+              highlight=False)
 
 
 PictureOption = Annotated[Path | None, typer.Option(

@@ -531,3 +531,14 @@ def test_a_field_left_out_draws_its_own_stream_whatever_else_is_typed(
     FullCli(ledger.root).ok("reveal", game)
     fair = audit_game(ledger, game).fair_play
     assert fair is not None and not fair.problems and fair.rederived == fair.derived
+
+
+def test_reveal_says_the_head_to_note(cli: Cli) -> None:
+    """The reveal appends an event: like `sign` and `quit`, it names the head to note now."""
+    game = new_game(cli)
+    recorded(cli, game, "roll")
+    shown = cli("reveal", game).output
+    last = Ledger(cli.root).records(game)[-1]
+    from tabletape.ledger.heads import fingerprint
+
+    assert f"head {fingerprint(last.seq, last.hash)}" in shown, shown
