@@ -412,8 +412,10 @@ def summary(report: AuditReport) -> list[str]:
 
 def audit_view(report: AuditReport) -> Panel:
     """The audit of one game as people read it."""
-    verdict = ("[bold green]clean[/]" if report.ok
-               else f"[bold red]{len(report.problems)} problem(s)[/]")
+    warned = (f" · [yellow]{plural(len(report.warnings), 'fair-play warning')}[/]"
+              if report.warnings else "")
+    verdict = (f"[bold green]clean[/]{warned}" if report.ok
+               else f"[bold red]{len(report.problems)} problem(s)[/]{warned}")
     parts: list[RenderableType] = [
         chain_line(report), *fork_lines(report), *signature_lines(report),
         rules_section(report), retractions_section(report),

@@ -156,6 +156,7 @@ def test_tabletape_dice_undone_and_replaced_by_typed_ones_are_named(table: Table
     assert ("Olga's roll at seq 10 (tabletape's dice) was undone by Olga at seq 11, then Olga "
             "typed other dice at seq 12") in shown
     assert "12 Olga typed: roll attacker=6,6,6 defender=1,1" in shown
+    assert "clean · 1 fair-play warning" in shown  # the footer a table skims says it too
 
 
 def test_the_same_dice_rolled_again_is_no_typed_over(table: Table) -> None:
