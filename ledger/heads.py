@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -578,16 +578,22 @@ def log_signers(records: Sequence[Record]) -> dict[str, set[str]]:
     """Name -> the public keys of the signatures of ``records`` (verified records of one log)
     that hold (valid, over a head this log holds): the names this log knows, as a registry."""
     uid, signers = log_uid(records), dict[str, set[str]]()
+    for record, signed in signed_events(records):
+        if vouch_of(record, signed, records, {}, uid).ok:
+            signers.setdefault(signed.signer, set()).add(signed.public_key)
+    return signers
+
+
+def signed_events(records: Sequence[Record]) -> Iterator[tuple[Record, Signed]]:
+    """Each ``sign`` event of ``records`` that decodes, with its record (one that does not is
+    left to :func:`check_signatures`, which names it)."""
     for record in records:
         if record.type != "sign":
             continue
         try:
-            signed = msgspec.json.decode(record.payload, type=Signed)
+            yield record, msgspec.json.decode(record.payload, type=Signed)
         except (msgspec.DecodeError, msgspec.ValidationError):
             continue
-        if vouch_of(record, signed, records, {}, uid).ok:
-            signers.setdefault(signed.signer, set()).add(signed.public_key)
-    return signers
 
 
 def keys_of_name(known: dict[str, set[str]], name: str) -> dict[str, set[str]]:

@@ -460,8 +460,7 @@ def register(ledger: Ledger, name: str, public: str) -> None:
 def ledger_keys(ledger: Ledger) -> list[LedgerKey]:
     """Every name and key of the ledger: those registered and those its signature events were
     made with (logs that verify, as far as they do), by name."""
-    from tabletape.ledger.events import Signed
-    from tabletape.ledger.heads import trusted_records
+    from tabletape.ledger.heads import signed_events, trusted_records
 
     signed: dict[tuple[str, str], list[str]] = {}
     for game in ledger.game_ids():
@@ -469,13 +468,7 @@ def ledger_keys(ledger: Ledger) -> list[LedgerKey]:
             records = trusted_records(ledger, game)
         except (LedgerError, OSError):
             continue
-        for record in records:
-            if record.type != "sign":
-                continue
-            try:
-                event = msgspec.json.decode(record.payload, type=Signed)
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                continue
+        for record, event in signed_events(records):
             signed.setdefault((event.signer, event.public_key), []).append(
                 f"{game}:{record.seq}")
     registered = known_keys(ledger)

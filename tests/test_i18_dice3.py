@@ -17,7 +17,8 @@ import pytest
 from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line, encode_body, seal
 from tabletape.ledger.events import Drawn
-from tests.cli import run, said
+from tests.cli import said
+from tests.test_i18_fairview import Table as FairviewTable
 
 BATTLE = ("deal player=Olga continents=asia,asia,europe tactics=3",
           "deal player=Patrick continents=europe,africa,africa tactics=3", "roll-off dice=6,1",
@@ -28,39 +29,16 @@ BATTLE = ("deal player=Olga continents=asia,asia,europe tactics=3",
 ROLL = 10
 
 
-class Table:
-    """``tabletape`` on one ledger, as the testers typed it."""
+class Table(FairviewTable):
+    """The fair-view tests' table, on the testers' battle of this round."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    BATTLE_LINES = BATTLE
 
-    def __call__(self, *args: str, code: int | None = 0) -> str:
-        """The output (``code``: the exit status expected, None: any)."""
-        status, output = run(*args, "--ledger", str(self.root), env={"COLUMNS": "200"})
-        assert code is None or status == code, output
-        return output
+    def new(self, kind: str = "risk-strike", *options: str) -> str:  # type: ignore[override]
+        return super().new(kind, "g", *options)
 
-    def json(self, *args: str, code: int | None = 0) -> dict:  # type: ignore[type-arg]
-        found = json.loads(self(*args, "--json", code=code))
-        assert isinstance(found, dict)
-        return found
-
-    def new(self, kind: str = "risk-strike", *options: str) -> str:
-        self("new", kind, "--player", "Olga", "--player", "Patrick", "--id", "g", *options)
-        return "g"
-
-    def record(self, game: str, line: str, code: int = 0) -> str:
-        return self("record", game, *line.split(), code=code)
-
-    def battle(self) -> str:
-        """A game at Olga's battle roll."""
-        game = self.new()
-        for line in BATTLE:
-            self.record(game, line)
-        return game
-
-    def fair(self, game: str) -> dict:  # type: ignore[type-arg]
-        return self.json("audit", game, code=None)["fair_play"]  # type: ignore[no-any-return]
+    def fair(self, game: str, *options: str) -> dict:  # type: ignore[type-arg]
+        return self.json("audit", game, *options, code=None)["fair_play"]  # type: ignore[no-any-return]
 
 
 @pytest.fixture
