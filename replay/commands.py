@@ -239,9 +239,18 @@ def note(
     if as_json:
         print_json({"seq": stored.seq, "actor": writer, "text": text.strip(), "about": about})
         return
+    out.print(note_echo(stored.seq, writer, text.strip(), about), highlight=False)
+
+
+def note_echo(seq: int, writer: str, text: str, about: int | None = None) -> str:
+    """What ``note`` (and ``note`` at the prompt) says it stored, as rich markup; the note's own
+    text is shown as typed, never read as markup.
+
+    >>> print(note_echo(7, "table", "[bold] is not bold", about=3))
+    [dim]7[/] note by table about seq 3: \\[bold] is not bold
+    """
     about_text = f" about seq {about}" if about is not None else ""
-    out.print(f"[dim]{stored.seq}[/] note by {writer}{about_text}: {text.strip()}",
-              highlight=False)
+    return f"[dim]{seq}[/] note by {escape(writer)}{about_text}: {escape(text)}"
 
 
 @app.command()

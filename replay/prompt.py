@@ -162,7 +162,7 @@ class Prompt:
         """``note TEXT``: the table's note in the log (the rules ignore it), as ``tabletape
         note`` adds it; quotes around the whole text are taken off."""
         from tabletape.ledger.events import Noted
-        from tabletape.replay.commands import note_problem
+        from tabletape.replay.commands import note_echo, note_problem
 
         text = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
         if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
@@ -173,8 +173,7 @@ class Prompt:
         (stored,) = self.ledger.append(self.game, [("table", Noted(text=text))],
                                        expected_seq=self.folded.records[-1].seq)
         self.folded = open_game(self.ledger, self.game)
-        self.console.print(f"[dim]{stored.seq}[/] note by table: {escape(text)}",
-                           highlight=False)
+        self.console.print(note_echo(stored.seq, "table", text), highlight=False)
 
     def do_status(self) -> None:
         self.console.print(render.status_view(self.folded))
