@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -826,11 +826,19 @@ class Checked(msgspec.Struct, frozen=True, kw_only=True):
     noted_head: HeadCheck | None = None
 
 
+RecordsCheck = Callable[[str, Sequence[Record]], str]
+"""A further check of a game's verified records, ``(game, records) -> problem or ""`` (``verify``
+passes the dice re-derivation, :func:`tabletape.replay.audit.fair_play_problem`, which the
+ledger may not import)."""
+
+
 def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
                noted: Fingerprint | None = None, receipts: Sequence[Receipt] = (),
-               remembered: tuple[int, str] | None = None) -> Checked:
+               remembered: tuple[int, str] | None = None,
+               also: RecordsCheck | None = None) -> Checked:
     """``verify`` of one game: chain, signatures, fork point, and the ``noted`` head if given
-    (or the ``remembered`` ``(seq, hash)`` of a ledger head, compared whole)."""
+    (or the ``remembered`` ``(seq, hash)`` of a ledger head, compared whole); ``also`` checks
+    the records of a log whose chain verifies, read once with the rest (its problem first)."""
     from tabletape.ledger.store import trusted
 
     try:
@@ -848,6 +856,8 @@ def check_game(ledger: Ledger, game: str, registered: dict[str, set[str]],
     head_check = check_head(records, noted, fails_at, remembered[1] if remembered else "") \
         if noted is not None else None
     problems = [verification.problem] if not verification.ok else []
+    if verification.ok and also is not None and (extra := also(game, records)):
+        problems.append(extra)
     problems += [vouch_line(v) for v in vouches if not v.ok]
     problems += [f"fork point: {fork}"] if fork else []
     if head_check is not None and head_check.verdict != "extends":
@@ -914,14 +924,16 @@ def current_heads(ledger: Ledger) -> tuple[dict[str, tuple[int, str]], dict[str,
 
 
 def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[str]],
-                 receipts: Sequence[Receipt] = ()) -> tuple[list[Checked], str]:
+                 receipts: Sequence[Receipt] = (), also: RecordsCheck | None = None
+                 ) -> tuple[list[Checked], str]:
     """``verify --all --head``: every game checked, each against its head in the remembered
     ledger head ``noted`` (a game gone since is a problem too); and what to tell when ``noted``
     is not in the ledger's history (then only the ledger's head now can be compared)."""
     remembered = find_remembered(ledger.root, noted)
     games = ledger.game_ids()
     if remembered is None:
-        results = [check_game(ledger, game, registered, None, receipts) for game in games]
+        results = [check_game(ledger, game, registered, None, receipts, also=also)
+                   for game in games]
         heads, damaged = current_heads(ledger)
         now = ledger_head(heads, damaged)
         if now.fingerprint == str(noted):
@@ -934,7 +946,7 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
     results = []
     for game in games:
         seen = remembered.games.get(game)
-        checked = check_game(ledger, game, registered, None, receipts, seen)
+        checked = check_game(ledger, game, registered, None, receipts, seen, also)
         results.append(unvouched(checked) if game in remembered.left_out else checked)
     for game, (seq, head_hash) in remembered.games.items():
         if game not in games:

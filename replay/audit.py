@@ -38,7 +38,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.exits import printable
-from tabletape.ledger import Ledger, Record, Verification
+from tabletape.ledger import Ledger, Record
 from tabletape.ledger.heads import Vouch, check_signatures, fork_of, vouch_line
 from tabletape.replay.fairness import chi_square_uniform
 from tabletape.replay.fairplay import (
@@ -326,21 +326,16 @@ def signatures_of(ledger: Ledger, records: list[Record]) -> list[Vouch]:
     return check_signatures(records, known_keys(ledger))
 
 
-def with_fair_play(ledger: Ledger, verification: Verification) -> Verification:
-    """``verify``'s result for a log whose chain verified, failed when a revealed secret does not
-    match its commitment or a roll tabletape derived does not re-derive (only logs holding a
-    mark of tabletape's dice or a reveal are folded for this)."""
-    if not verification.ok:
-        return verification
-    records = ledger.records(verification.game)
+def fair_play_problem(game: str, records: Sequence[Record]) -> str:
+    """``verify``'s dice check of a log whose chain verified (``records``): why a revealed secret
+    does not match its commitment or a roll tabletape derived does not re-derive, or ``""``
+    (only logs holding a mark of tabletape's dice or a reveal are folded for this)."""
     if not any(r.drawn is not None or r.type == "secret-revealed" for r in records):
-        return verification
-    report = AuditReport(game=verification.game)
-    audit_records(report, verification.game, records)
+        return ""
+    report = AuditReport(game=game)
+    audit_records(report, game, list(records))
     problems = report.fair_play.problems if report.fair_play is not None else []
-    if not problems:
-        return verification
-    return msgspec.structs.replace(verification, ok=False, problem=f"fair play: {problems[0]}")
+    return f"fair play: {problems[0]}" if problems else ""
 
 
 def audit_records(report: AuditReport, game: str, records: list[Record],

@@ -38,7 +38,6 @@ from tabletape.ledger import (
     LedgerError,
     Record,
     TornTail,
-    Verification,
 )
 from tabletape.ledger.identity import game_uid, uuid7
 from tabletape.ledger.store import trusted
@@ -461,7 +460,7 @@ def verify(
         parse_fingerprint,
         require_kind,
     )
-    from tabletape.replay.audit import with_fair_play
+    from tabletape.replay.audit import fair_play_problem
     from tabletape.replay.heads_view import verify_view
 
     store = open_ledger(ledger)
@@ -475,16 +474,17 @@ def verify(
         registered, receipts = known_keys(store), read_receipts(key_dir)
         unknown = ""
         if noted is not None and all_games:
-            results, unknown = check_ledger(store, noted, registered, receipts)
+            results, unknown = check_ledger(store, noted, registered, receipts,
+                                            also=fair_play_problem)
         else:
-            results = [check_game(store, g, registered, noted, receipts) for g in ids]
+            results = [check_game(store, g, registered, noted, receipts, also=fair_play_problem)
+                       for g in ids]
         if all_games:  # a signed game whose log is gone: only its receipt can say so
             results += gone_signed(store, receipts, [r.game for r in results])
         if identity_changed(receipts, store.root):
             warn(f"the ledger {store.root} has another identity (private/ledger-id) than when "
                  "you signed in it: the file was replaced or deleted, or this is a new ledger "
                  "made where the old one was; your receipts of that folder are still checked")
-        results = [with_dice(store, result, with_fair_play) for result in results]
     if as_json:
         print_json(msgspec.to_builtins(results))
     else:
@@ -493,20 +493,6 @@ def verify(
         fail(unknown, ILLEGAL_EXIT)
     if not all(result.ok for result in results):
         raise typer.Exit(ILLEGAL_EXIT)
-
-
-def with_dice(store: Ledger, checked: Any, fair_play: Any) -> Any:
-    """``checked`` (:class:`tabletape.ledger.heads.Checked`) failed, saying why first, when its
-    revealed dice secret or a roll tabletape derived does not re-derive (``fair_play``:
-    :func:`tabletape.replay.audit.with_fair_play`)."""
-    if not checked.chain_ok:
-        return checked
-    fair = fair_play(store, Verification(game=checked.game, ok=True, events=checked.events,
-                                         head=checked.head))
-    if fair.ok:
-        return checked
-    problem = "; ".join(p for p in (fair.problem, checked.problem) if p)
-    return msgspec.structs.replace(checked, ok=False, problem=problem)
 
 
 @app.command()
