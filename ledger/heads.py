@@ -934,8 +934,8 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
     if remembered is None:
         results = [check_game(ledger, game, registered, None, receipts, also=also)
                    for game in games]
-        heads, damaged = current_heads(ledger)
-        now = ledger_head(heads, damaged)
+        now = ledger_head({r.game: (r.events, r.head) for r in results if r.chain_ok},
+                          [r.game for r in results if not r.chain_ok])  # as current_heads
         if now.fingerprint == str(noted):
             return results, ""
         why = (f"{noted} is not the ledger's head now ({now.fingerprint}) and this ledger's "

@@ -445,3 +445,28 @@ def test_a_catalog_rebuilt_for_a_new_version_still_knows_the_heads(store: Ledger
     assert "rewritten" in report["problems"][game]
     report = sync_json(store, "--rebuild")  # the table takes the log as it is now
     assert report["problems"] == {} and report["vanished"] == 0
+
+
+def test_a_head_the_history_lost_still_matches_the_ledger_now(store: Ledger) -> None:
+    """With no history (deleted, or noted elsewhere), a noted ledger head can only be compared
+    with the ledger's head now: the same ledger passes, one game grown fails."""
+    games = [tiny_game(store, 4, game_id=f"ty-g{n}") for n in range(3)]
+    truncate(store, games[2], 3)
+    (store.path(games[2])).write_bytes(lines_of(store, games[2])[0][:-5] + b"\n")  # damaged
+    code, output = run("head", "--all", "--ledger", str(store.root), "--json")
+    noted = json.JSONDecoder().raw_decode(output)[0]["fingerprint"]  # then the warning
+    assert code == 1 and noted.startswith("L3:"), output  # two games and one left out
+    (store.root / "private" / "ledger-heads.jsonl").unlink()
+    code, results = verified(store, noted)
+    assert all(r["noted_head"] is None or r["noted_head"]["verdict"] != "unknown"
+               for r in results if r["game"] != games[2]), results
+    store.append(games[0], [("table", Noted(text="more"))], expected_seq=4)
+    code, results = verified(store, noted)
+    assert code == 1 and all(r["noted_head"]["verdict"] == "unknown" for r in results), results
+
+
+def verified(store: Ledger, noted: str) -> tuple[int, list[dict]]:
+    """``verify --all --head noted --json``: its exit status and results (the JSON before any
+    warning line, which the test runner mixes in)."""
+    code, output = run("verify", "--all", "--head", noted, "--ledger", str(store.root), "--json")
+    return code, json.JSONDecoder().raw_decode(output)[0]
