@@ -2,7 +2,7 @@
 
 Made by msgspec (:func:`msgspec.json.schema_components`) from the Structs that hold them: the
 log line from :class:`tabletape.ledger.codec.Record`, each game's payloads from its event
-Structs (``Rules.events`` and the ledger's own), the outputs from :mod:`tabletape.shapes`. Field
+Structs (``Rules.events`` and the ledger's own), the outputs from :mod:`tabletape.queries.shapes`. Field
 descriptions come from the attribute docstrings under each field, so the code says it once.
 
 Each schema has a name, which is also its file under ``schema --output DIR``:
@@ -42,7 +42,7 @@ from tabletape.rules.kernel import (
     registered,
     unknown_name_message,
 )
-from tabletape.shapes import HASH, OUTPUTS, UTC_TIME, Open
+from tabletape.queries.shapes import HASH, OUTPUTS, UTC_TIME, Open
 
 __all__ = ["DIALECT", "ID_BASE", "UnknownSchema", "build", "bundle", "dumps", "every_schema",
            "index", "resolve", "schema_file", "schema_names", "short_names"]
@@ -244,7 +244,7 @@ def printed_by(commands: Sequence[str]) -> str:
 def components(types: Sequence[Any], *, every_key: bool = False
                ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     """msgspec's schemas of ``types`` and their ``$defs``, refined: every Struct is closed
-    (``additionalProperties: false``) unless it is :class:`~tabletape.shapes.Open`, and its
+    (``additionalProperties: false``) unless it is :class:`~tabletape.queries.shapes.Open`, and its
     fields are described by their attribute docstrings. With ``every_key`` (output printed by
     ``msgspec.to_builtins`` or as a dict), a Struct without ``omit_defaults`` requires every key,
     those with defaults too: they are always printed."""

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec import Meta
 
-from tabletape.keys import KeyInfo, LedgerKey
+from tabletape.ledger.keys import KeyInfo, LedgerKey
 from tabletape.ledger.events import Drawn
 from tabletape.ledger.heads import Checked
 from tabletape.ledger.transfer import Imported

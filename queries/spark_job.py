@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> None:
     import typer
 
     from tabletape.cli import run_app
-    from tabletape.queries.spark_cli import build_catalog_command
+    from tabletape.commands.spark import build_catalog_command
 
     app = typer.Typer(add_completion=False, rich_markup_mode="rich")
     app.command()(build_catalog_command)

@@ -321,7 +321,7 @@ def audit_game(ledger: Ledger, game: str, undone_rolls: int = UNDONE_ROLLS) -> A
 
 def signatures_of(ledger: Ledger, records: list[Record]) -> list[Vouch]:
     """The signatures of ``records`` (verified), checked against the keys ``ledger`` knows."""
-    from tabletape.keys import known_keys
+    from tabletape.ledger.keys import known_keys
 
     return check_signatures(records, known_keys(ledger))
 

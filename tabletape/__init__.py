@@ -21,26 +21,26 @@ if TYPE_CHECKING:
     import typer
 
 COMMAND_MODULES = (
-    "tabletape.replay.cli",
-    "tabletape.replay.commands",
-    "tabletape.queries.commands",
-    "tabletape.queries.plot",
-    "tabletape.queries.spark_cli",
-    "tabletape.fairplay",
-    "tabletape.schema_command",
+    "tabletape.commands.recording",
+    "tabletape.commands.replaying",
+    "tabletape.commands.querying",
+    "tabletape.commands.plotting",
+    "tabletape.commands.spark",
+    "tabletape.commands.fairplay",
+    "tabletape.commands.schema",
 )
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
 
 COMMAND_HOMES = {
     **dict.fromkeys(("games", "new", "record", "undo", "redo", "status", "log", "actions", "list",
                      "verify", "repair", "demo", "play", "simulate", "reveal"),
-                   "tabletape.replay.cli"),
-    **dict.fromkeys(("replay", "fork", "diff", "note", "audit"), "tabletape.replay.commands"),
-    **dict.fromkeys(("sql", "sync", "stats", "export", "import"), "tabletape.queries.commands"),
-    "plot": "tabletape.queries.plot",
-    "spark": "tabletape.queries.spark_cli",
-    **dict.fromkeys(("head", "sign", "key"), "tabletape.fairplay"),
-    "schema": "tabletape.schema_command",
+                   "tabletape.commands.recording"),
+    **dict.fromkeys(("replay", "fork", "diff", "note", "audit"), "tabletape.commands.replaying"),
+    **dict.fromkeys(("sql", "sync", "stats", "export", "import"), "tabletape.commands.querying"),
+    "plot": "tabletape.commands.plotting",
+    "spark": "tabletape.commands.spark",
+    **dict.fromkeys(("head", "sign", "key"), "tabletape.commands.fairplay"),
+    "schema": "tabletape.commands.schema",
 }
 """The module holding each command, so that running one imports that module only (a test checks
 the table against the apps; a name missing here only costs the other modules' imports)."""
@@ -51,7 +51,7 @@ def modules_for(args: list[str]) -> tuple[str, ...]:
     command, a mistyped one, shell completion).
 
     >>> modules_for(["status", "rs-k7pq"])
-    ('tabletape.replay.cli',)
+    ('tabletape.commands.recording',)
     >>> modules_for(["--help"]) == COMMAND_MODULES
     True
     """
@@ -93,7 +93,7 @@ def app_for(args: list[str]) -> typer.Typer:
     """The app that runs ``args``: only the invoked command's module when it holds the command
     (so ``tabletape new`` imports no catalog), else every module."""
     app = build_app(modules_for(args))
-    from tabletape.replay.quick import command_names
+    from tabletape.quick import command_names
 
     groups = {info.name for info in app.registered_groups}
     return app if not args or args[0] in {*command_names(app), *groups} else build_app()
@@ -169,7 +169,7 @@ def run() -> None:
 def quick_start(args: list[str]) -> int | None:
     """Run a command a table types during a game without building the app (its start-up is
     most of its time); None when the command or its arguments need the full app."""
-    from tabletape.replay import quick
+    from tabletape import quick
 
     command, rest = (args[0], args[1:]) if args else ("", [])
     if command == "record":

@@ -1,8 +1,8 @@
 """The command-line plumbing every package's commands share: consoles, options, exit statuses,
 error handling, JSON output.
 
-:mod:`tabletape.replay.cli`, :mod:`tabletape.replay.commands` and
-:mod:`tabletape.queries.commands` build their commands from these; :mod:`tabletape` composes the
+:mod:`tabletape.commands.recording`, :mod:`tabletape.commands.replaying` and
+:mod:`tabletape.commands.querying` build their commands from these; :mod:`tabletape` composes the
 commands into one app. Nothing below the command line (ledger, rules, the fold, the catalog)
 imports this module.
 """

@@ -82,7 +82,7 @@ def report_names(ctx: typer.Context, incomplete: str) -> list[str]:
 @never_failing
 def schema_names(ctx: typer.Context, incomplete: str) -> list[str]:
     """What ``tabletape schema`` describes: outputs, game kinds, ``log-line``."""
-    from tabletape.schemas import short_names
+    from tabletape.queries.json_schemas import short_names
 
     return [name for name in short_names() if name.startswith(incomplete)]
 
@@ -95,7 +95,7 @@ def record_words(ctx: typer.Context, incomplete: str) -> list[str]:
     """
     from rich.console import Console
 
-    from tabletape.replay.prompt import Prompt
+    from tabletape.prompt import Prompt
 
     typed = list(ctx.params.get("action") or [])
     split_at_equals = bool(typed) and typed[-1] == "="

@@ -1,7 +1,7 @@
 """How a command ends on an error: the one mapping from an error to its line and exit status.
 
 Shared by the full command line (:mod:`tabletape.cli`) and the fast ``record`` path
-(:mod:`tabletape.replay.quick`), so both end alike. Light on purpose: no typer, and rich only when
+(:mod:`tabletape.quick`), so both end alike. Light on purpose: no typer, and rich only when
 there is an error to print.
 
 >>> from tabletape.ledger import UnknownGameId, VersionConflict

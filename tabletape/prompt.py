@@ -19,7 +19,7 @@ from rich.markup import escape
 from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
 from tabletape.ledger import Ledger, VersionConflict
 from tabletape.replay import render
-from tabletape.replay.batch import recorded_echo, redone_echo, undone_echo
+from tabletape.batch import recorded_echo, redone_echo, undone_echo
 from tabletape.replay.fold import (
     Folded,
     actions_now,
@@ -162,7 +162,7 @@ class Prompt:
         """``note TEXT``: the table's note in the log (the rules ignore it), as ``tabletape
         note`` adds it; quotes around the whole text are taken off."""
         from tabletape.ledger.events import Noted
-        from tabletape.replay.commands import note_echo, note_problem
+        from tabletape.commands.replaying import note_echo, note_problem
 
         text = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
         if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":

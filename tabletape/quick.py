@@ -4,7 +4,7 @@ Recording happens many times a game, at the table, so its start-up matters (``be
 measures it). ``record`` skips typer altogether: this module parses ``record GAME ACTION
 [KEY=VALUE ...] [--ledger PATH] [--expect-seq N] [--json]`` by hand and shares every other step
 (parse, complete, check, append, fold, print) with the full command in
-:mod:`tabletape.replay.cli`, and ends on an error as every command does
+:mod:`tabletape.commands.recording`, and ends on an error as every command does
 (:func:`tabletape.exits.failure`). ``status``, ``actions``, ``undo``, ``redo`` and ``log`` run
 their own typer command function (:func:`invoke`), its options read from its declaration: only
 typer's parser, the costly part of its start, is skipped. Anything either does not understand
@@ -63,7 +63,7 @@ def record_main(args: Sequence[str]) -> int | None:
     ledger = Ledger(str(ledger_path) if ledger_path else None)
     expect_seq = int(expect) if expect else None
     if action == ["-"]:
-        from tabletape.replay.batch import record_lines
+        from tabletape.batch import record_lines
 
         return record_lines(ledger, game, sys.stdin.buffer, as_json=bool(options.get("--json")),
                             expect_seq=expect_seq)
@@ -73,7 +73,7 @@ def record_main(args: Sequence[str]) -> int | None:
         message, code = failure(error)
         return report_error(message, code, error_kind(error, code),
                             as_json=bool(options.get("--json")) or json_asked())
-    from tabletape.replay.batch import recorded_echo, recorded_json
+    from tabletape.batch import recorded_echo, recorded_json
 
     if options.get("--json"):
         sys.stdout.write(json.dumps(recorded_json(folded, records), indent=2) + "\n")

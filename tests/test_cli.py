@@ -1,4 +1,4 @@
-"""The recording commands, driven through typer's CliRunner on ``tabletape.replay.cli.app``.
+"""The recording commands, driven through typer's CliRunner on ``tabletape.commands.recording.app``.
 
 Every game is of the test-only kind "tiny" (tests/tinygame.py): players take turns adding 1 to 3
 (or a die roll) to a total; ``cheer`` may be played by anyone any time.
@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 import tests.tinygame  # noqa: F401  (registers "tiny")
 from tabletape.ledger import Ledger
 from tabletape.ledger.store import ID_ALPHABET
-from tabletape.replay.cli import app
+from tabletape.commands.recording import app
 
 ROOT = Path(__file__).resolve().parents[1]
 STATUS_KEYS = {"game", "kind", "turn", "round", "phase", "active", "finished", "winners",

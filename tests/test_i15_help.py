@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from tabletape import build_app
 from tabletape.help import COMMANDS, GROUPS
-from tabletape.replay.cli import app as replay_app
+from tabletape.commands.recording import app as replay_app
 
 APP = build_app()
 COMMAND = typer.main.get_command(APP)

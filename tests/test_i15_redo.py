@@ -173,7 +173,7 @@ def test_the_prompt_takes_undo_by_and_redo(cli: Cli) -> None:
 
     from rich.console import Console
 
-    from tabletape.replay.prompt import Prompt
+    from tabletape.prompt import Prompt
 
     game = cli.new()
     cli.ok("record", game, "add", "n=2")

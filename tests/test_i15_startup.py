@@ -19,11 +19,11 @@ import typer
 from typer.testing import CliRunner
 
 import tabletape
-from tabletape.replay import quick
+from tabletape import quick
 
 GAME = "rs-fast"
-HEAVY = ("duckdb", "pydantic", "tabletape.queries", "tabletape.replay.commands",
-         "tabletape.replay.prompt")
+HEAVY = ("duckdb", "pydantic", "tabletape.queries", "tabletape.commands.replaying",
+         "tabletape.prompt")
 """Never imported by an in-game command: the catalog, typer's parser (pydantic), the replay and
 audit commands, the prompt."""
 
@@ -141,7 +141,7 @@ def test_every_command_is_filed_under_its_module() -> None:
 def test_a_mistyped_or_absent_command_composes_every_module() -> None:
     assert tabletape.modules_for(["stauts"]) == tabletape.COMMAND_MODULES
     assert tabletape.modules_for([]) == tabletape.COMMAND_MODULES
-    assert tabletape.modules_for(["sql", "select 1"]) == ("tabletape.queries.commands",)
+    assert tabletape.modules_for(["sql", "select 1"]) == ("tabletape.commands.querying",)
 
 
 def sample(

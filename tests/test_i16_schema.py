@@ -23,8 +23,8 @@ from typer.testing import CliRunner, Result
 
 from tabletape import build_app
 from tabletape.rules.kernel import game_part, manifests
-from tabletape.schemas import build, dumps, schema_file, schema_names
-from tabletape.shapes import commands_described
+from tabletape.queries.json_schemas import build, dumps, schema_file, schema_names
+from tabletape.queries.shapes import commands_described
 
 APP = build_app()
 GAME = "rs-k7pq"
@@ -368,7 +368,7 @@ def json_commands() -> set[str]:
 
 def test_every_command_with_json_output_has_a_schema() -> None:
     missing = json_commands() - commands_described()
-    assert not missing, f"describe their --json output in tabletape/shapes.py: {missing}"
+    assert not missing, f"describe their --json output in queries/shapes.py: {missing}"
 
 
 def test_every_described_command_exists() -> None:

@@ -79,7 +79,7 @@ def axis_lines(shown: str) -> list[str]:
 
 
 def test_plot_is_a_command_people_find() -> None:
-    assert tabletape.COMMAND_HOMES["plot"] == "tabletape.queries.plot"
+    assert tabletape.COMMAND_HOMES["plot"] == "tabletape.commands.plotting"
     assert command_help.COMMANDS["plot"].group == "Replay"
 
 

@@ -30,7 +30,7 @@ import tests.tinygame as tiny
 from tabletape import ledger as ledger_package
 from tabletape.ledger import Draft, GameStarted, Ledger, LedgerError, Retracted
 from tabletape.replay import render, snapshots
-from tabletape.replay.batch import recorded_json
+from tabletape.batch import recorded_json
 from tabletape.replay.fold import (
     Folded,
     action_text,

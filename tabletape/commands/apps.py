@@ -276,7 +276,7 @@ def write_output(output: Path, text: str, ledger_root: Path) -> None:
 
 def check_target(output: Path, ledger_root: Path) -> None:
     """Refuse an output file inside the ledger, or one that is a folder (before any work)."""
-    from tabletape.queries.commands import check_output
+    from tabletape.commands.querying import check_output
 
     check_output(output, ledger_root, force=True)
     if output.is_dir():

@@ -1,9 +1,9 @@
 """The fair-play commands: ``head`` (a log's or the ledger's head, as a fingerprint to note),
 ``sign`` (a player vouches for a game's head) and ``key`` (``key new NAME``, ``key list``).
 
-``verify`` (in :mod:`tabletape.replay.cli`) checks what these leave: ``--head`` a noted head,
+``verify`` (in :mod:`tabletape.commands.recording`) checks what these leave: ``--head`` a noted head,
 and every signature. The heads and signatures are :mod:`tabletape.ledger.heads`, the keys
-:mod:`tabletape.keys`.
+:mod:`tabletape.ledger.keys`.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def sign(
 ) -> None:
     """Vouch for a game's head with your key: appends a signature event (the game is not
     changed); `verify` checks it and names who vouched for which point."""
-    from tabletape.keys import (
+    from tabletape.ledger.keys import (
         check_name,
         check_register,
         default_key_dir,
@@ -188,7 +188,7 @@ def sign(
 def registered_now(store: Ledger, name: str, public: str) -> bool:
     """Register ``public`` as ``name``'s once the signature is stored; a registry that cannot
     be written is warned of (the signature stands: it carries its key)."""
-    from tabletape.keys import register, why_unread
+    from tabletape.ledger.keys import register, why_unread
 
     try:
         register(store, name, public)
@@ -216,7 +216,7 @@ def key(
     """Signing keys: `key new NAME` makes an ed25519 key pair outside every ledger (the private
     key readable by you only); `key list` shows yours; `key list --ledger L` the names and keys
     that ledger knows and has signatures of (a name with more than one key is warned of)."""
-    from tabletape.keys import default_key_dir
+    from tabletape.ledger.keys import default_key_dir
 
     if action not in KEY_ACTIONS or (action == "list") != (name is None):
         fail(f"say `key new NAME`, `key list` or `key list --ledger L` (not `key {action}"
@@ -241,7 +241,7 @@ def said_on_command_line(ctx: typer.Context, parameter: str) -> bool:
 
 def key_new(folder: Path, name: str, ledger: Path | None, as_json: bool) -> None:
     """``key new NAME``: make the key pair in ``folder`` (never inside the ledger)."""
-    from tabletape.keys import new_key, refuse_inside_ledger
+    from tabletape.ledger.keys import new_key, refuse_inside_ledger
 
     with people_errors():
         refuse_inside_ledger(folder, open_ledger(ledger))
@@ -259,7 +259,7 @@ def key_list(folder: Path, as_json: bool) -> None:
     from rich import box
     from rich.table import Table
 
-    from tabletape.keys import list_keys
+    from tabletape.ledger.keys import list_keys
 
     with people_errors():
         keys = list_keys(folder)
@@ -284,7 +284,7 @@ def ledger_key_list(store: Ledger, as_json: bool) -> None:
     from rich import box
     from rich.table import Table
 
-    from tabletape.keys import ledger_keys
+    from tabletape.ledger.keys import ledger_keys
 
     with people_errors():
         store.require()

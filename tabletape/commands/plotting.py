@@ -40,7 +40,7 @@ from tabletape.cli import (
 )
 from tabletape.ledger.errors import TabletapeError
 from tabletape.queries.bars import Axis, Timeline, Words
-from tabletape.replay.cli import NoPagerOption
+from tabletape.commands.recording import NoPagerOption
 
 if TYPE_CHECKING:
     from tabletape.queries.series import GameSeries, Series

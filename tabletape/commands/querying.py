@@ -46,12 +46,12 @@ from tabletape.cli import (
 )
 from tabletape.ledger import Ledger
 from tabletape.ledger.errors import TabletapeError
-from tabletape.replay.cli import NoPagerOption
+from tabletape.commands.recording import NoPagerOption
 
 if TYPE_CHECKING:
     import duckdb
 
-    from tabletape.queries.apps_cli import Choice
+    from tabletape.commands.apps import Choice
 
 app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 
@@ -867,7 +867,7 @@ def export_command(
             raise QueryRefused("--kind, --player and --since choose the games of --html DIR")
         apps = {"--bgstats": bgstats, "--bgstats-link": bgstats_link or None, "--bgg-xml": bgg_xml}
         if any(value is not None for value in apps.values()):
-            from tabletape.queries.apps_cli import Choice
+            from tabletape.commands.apps import Choice
 
             export_apps(game, apps, any(x is not None for x in (jsonl, parquet, html)), ledger,
                         as_json, Choice(location=location, bgg_ids=tuple(bgg_id or ()),
@@ -958,7 +958,7 @@ SITE_PROGRESS_PAGES = 20
 def export_apps(game: str | None, apps: dict[str, Any], other: bool, ledger: Path | None,
                 as_json: bool, choice: Choice) -> None:
     """``export --bgstats FILE``, ``--bgstats-link`` or ``--bgg-xml FILE``: one of them."""
-    from tabletape.queries.apps_cli import Target, export_plays
+    from tabletape.commands.apps import Target, export_plays
 
     given = [name for name, value in apps.items() if value is not None]
     if len(given) > 1 or other:
@@ -1016,7 +1016,7 @@ def import_command(
     into the ledger; each file's outcome is reported."""
     import msgspec
 
-    from tabletape.keys import register_signers, warn_failing_signatures
+    from tabletape.ledger.keys import register_signers, warn_failing_signatures
     from tabletape.queries.transfer import ImportBatch, game_log_problem
 
     if game_id and len(files) > 1:

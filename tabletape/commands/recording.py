@@ -199,7 +199,7 @@ def record(
 ) -> None:
     """Check one action against the rules and append it to the game's log; `-` instead of the
     action reads action lines from standard input, one per line (see README)."""
-    from tabletape.replay.batch import record_lines, recorded_echo, recorded_json
+    from tabletape.batch import record_lines, recorded_echo, recorded_json
 
     if action == ["-"]:
         raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin.buffer,
@@ -223,7 +223,7 @@ def undo_command(
 ) -> None:
     """Retract the latest action (the log keeps it, struck through, for audit); `redo` puts it
     back."""
-    from tabletape.replay.batch import undone_echo, undone_json
+    from tabletape.batch import undone_echo, undone_json
 
     with people_errors():
         folded, undone = undo(open_ledger(ledger), game, by=by_argument([by] if by else []))
@@ -238,7 +238,7 @@ def redo_command(game: GameArgument, ledger: LedgerOption = None,
                  as_json: JsonOption = False) -> None:
     """Record again the action the latest `undo` took back, as a new event (if still legal and
     nothing was recorded since)."""
-    from tabletape.replay.batch import redone_echo, redone_json
+    from tabletape.batch import redone_echo, redone_json
 
     with people_errors():
         folded, stored, again = redo(open_ledger(ledger), game)
@@ -451,7 +451,7 @@ def verify(
     """Check a log's hash chain (every byte of every line; names the first bad event), every
     signature in it (who vouched for which point) and its fork point; with --head, that it still
     extends a head noted before."""
-    from tabletape.keys import known_keys, read_receipts
+    from tabletape.ledger.keys import known_keys, read_receipts
     from tabletape.ledger.heads import (
         check_game,
         check_ledger,
@@ -590,10 +590,10 @@ def play(game: GameArgument, ledger: LedgerOption = None) -> None:
     """Interactive prompt: see the game, record actions, undo; tab completes names. With
     standard input not a terminal (`play GAME < actions.txt`), records its lines as a batch."""
     if not sys.stdin.isatty():
-        from tabletape.replay.batch import record_lines
+        from tabletape.batch import record_lines
 
         raise typer.Exit(record_lines(open_ledger(ledger), game, sys.stdin.buffer))
-    from tabletape.replay.prompt import Prompt
+    from tabletape.prompt import Prompt
 
     with people_errors():
         Prompt(open_ledger(ledger), game, out, resume=resume_command(game, ledger)).run()

@@ -1,6 +1,6 @@
 """Replay and audit commands: replay, fork, diff, note, audit.
 
-Thin like :mod:`tabletape.replay.cli`: parsing and printing here; folding in
+Thin like :mod:`tabletape.commands.recording`: parsing and printing here; folding in
 :mod:`tabletape.replay.engine`, telling in
 :mod:`tabletape.replay.narrate`, checking in :mod:`tabletape.replay.audit`.
 """
@@ -34,7 +34,7 @@ from tabletape.cli import (
 from tabletape.ledger import GameStarted, Noted, Record
 from tabletape.replay import render
 from tabletape.replay.audit import audit_game, audit_view, audits_view
-from tabletape.replay.cli import NoPagerOption
+from tabletape.commands.recording import NoPagerOption
 from tabletape.replay.diff import changes, diff_table
 from tabletape.replay.engine import (
     POINT_SYNTAX,

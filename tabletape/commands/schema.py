@@ -1,9 +1,9 @@
-"""``tabletape schema [NAME] [--output DIR]``: publish the JSON Schemas of :mod:`tabletape.schemas`.
+"""``tabletape schema [NAME] [--output DIR]``: publish the JSON Schemas of :mod:`tabletape.queries.json_schemas`.
 
 Without ``--output`` the schema asked for (or all of them, as one bundle) is printed; with it,
 one file per schema is written under DIR, with ``index.json`` listing them.
 
-:mod:`tabletape.schemas` is imported only when the command runs: it reads every game and the
+:mod:`tabletape.queries.json_schemas` is imported only when the command runs: it reads every game and the
 catalog's Structs (duckdb), which composing the commands for ``--help`` must not pay for.
 """
 
@@ -39,7 +39,7 @@ def schema(
     as_json: JsonOption = False,
 ) -> None:
     """JSON Schema (2020-12) of the log line, each game's events and every --json output."""
-    from tabletape.schemas import build, bundle, dumps, every_schema, resolve
+    from tabletape.queries.json_schemas import build, bundle, dumps, every_schema, resolve
 
     with people_errors():
         chosen = resolve(schema_name) if schema_name is not None else None
@@ -65,7 +65,7 @@ def out_text(text: str) -> None:
 
 def schema_files(chosen: str | None) -> dict[str, str]:
     """Relative path -> text of what ``--output`` writes: the one schema, else all and the index."""
-    from tabletape.schemas import build, dumps, every_schema, index, schema_file
+    from tabletape.queries.json_schemas import build, dumps, every_schema, index, schema_file
 
     if chosen is not None:
         return {schema_file(chosen): dumps(build(chosen))}

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from tabletape.cli import JsonOption, err, out, people_errors, print_json, warn
-from tabletape.queries.commands import IncludeSimulatedOption, StrictOption
+from tabletape.commands.querying import IncludeSimulatedOption, StrictOption
 
 app = typer.Typer()
 EXAMPLE = "tabletape spark build-catalog --logs s3a://league/games --out /shared/catalog"

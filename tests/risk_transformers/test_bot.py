@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from tabletape.ledger.events import Event, GameStarted
 from tabletape.ledger.store import Ledger
-from tabletape.replay.cli import app
+from tabletape.commands.recording import app
 from tabletape.replay.fold import open_game, record_action
 from tabletape.replay.simulate import simulated_started
 from tabletape.rules.kernel import RulesError, bot_game, dice_rng
