@@ -61,7 +61,8 @@ def in_process(folder: str, game: str, small: str, rounds: int) -> dict[str, flo
     """ms of ``open_game`` + ``status_json`` of ``game`` from its snapshot and folded whole, and
     of the ``small`` game (folded: it is below the cache's threshold)."""
     from tabletape.replay import snapshots
-    from tabletape.replay.fold import fold_records, open_game
+    from tabletape.replay.fold import fold_records
+    from tabletape.replay.recording import open_game
     from tabletape.replay.render import status_json
 
     store = Ledger(folder)

@@ -111,7 +111,7 @@ def fold_figure(quick: bool, kinds: tuple[str, ...] | None = None) -> Figure:
     import statistics
 
     from tabletape.ledger import Ledger
-    from tabletape.replay.fold import open_game
+    from tabletape.replay.recording import open_game
     from tabletape.replay.simulate import simulate
     from tabletape.rules.kernel import registered
     from tabletape.rules.manifest import discovered
@@ -200,7 +200,8 @@ def game_parts(ledger: Any, ids: list[str], rounds: int) -> dict[str, float]:
     import msgspec
 
     from tabletape.ledger import Record, store
-    from tabletape.replay.fold import Check, Fold, begin, event_decoders, open_game
+    from tabletape.replay.fold import Check, Fold, begin, event_decoders
+    from tabletape.replay.recording import open_game
 
     decode_lines = msgspec.json.Decoder(Record).decode_lines  # as Ledger.records decodes
     datas = [ledger.snapshot(game) for game in ids]

@@ -27,7 +27,6 @@ tabletape.ledger.heads.BadFingerprint: '412:Z42B-QCEF-X121' has a typo: its chec
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -38,8 +37,9 @@ import msgspec
 from tabletape.ledger.codec import Record, decoded_lines, utc_stamp
 from tabletape.ledger.errors import USAGE_EXIT
 from tabletape.ledger.events import GameStarted, Signed
+from tabletape.ledger.identity import ledger_id, ledger_identity
 from tabletape.ledger.store import Ledger, LedgerError
-from tabletape.rules.kernel import plural
+from tabletape.ledger.text import plural
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 """Crockford's base32: digits and letters, without I, L, O and U."""
@@ -651,44 +651,9 @@ class Receipt(msgspec.Struct, frozen=True, kw_only=True):
     ledger: str = ""
     """The ledger's folder (resolved) when signed; "" in receipts of the previous version."""
     ledger_id: str = ""
-    """The ledger's identity (:func:`ledger_id`), which survives a move; "" in receipts made
-    before ledgers had one (those are matched by ``ledger``, the folder)."""
-
-
-def ledger_identity(root: Path) -> str:
-    """How a receipt names the ledger's folder: resolved."""
-    return str(root.expanduser().resolve())
-
-
-def ledger_id_path(root: Path) -> Path:
-    return root / "private" / "ledger-id"
-
-
-def ledger_id(root: Path, *, make: bool = False) -> str:
-    """The ledger's identity, a UUIDv7 kept in ``private/ledger-id`` (moved with the ledger,
-    never exported): "" when it has none yet, unless ``make`` (then it is made; "" still when it
-    cannot be written: a read-only ledger)."""
-    from tabletape.ledger.identity import is_uuid7, uuid7
-
-    path = ledger_id_path(root)
-    try:
-        text = path.read_text(encoding="ascii").strip() if path.is_file() else ""
-    except (OSError, UnicodeDecodeError):
-        text = ""
-    if text and is_uuid7(text):
-        return text
-    if not make or path.exists():
-        return ""
-    made = uuid7()
-    try:
-        path.parent.mkdir(mode=0o700, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as handle:
-            handle.write(made + "\n")
-    except OSError:
-        return ""
-    return made
+    """The ledger's identity (:func:`tabletape.ledger.identity.ledger_id`), which survives a
+    move; "" in receipts made before ledgers had one (those are matched by ``ledger``, the
+    folder)."""
 
 
 def made_here(receipt: Receipt, root: Path, here_id: str | None = None) -> bool:

@@ -16,12 +16,14 @@ every machine that holds that log.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import secrets
 import time
 import uuid
 from datetime import datetime
+from pathlib import Path
 
 LEGACY_NAMESPACE = uuid.UUID("6f1c1c1e-4b7a-5d2e-9a43-7461626c6574")
 """The namespace of identities derived for logs from before identities (fixed for ever)."""
@@ -99,3 +101,40 @@ def game_uid(stored: str, first_hash: str) -> str:
 def is_uuid7(text: str) -> bool:
     """True when ``text`` is a UUIDv7 in canonical lowercase form."""
     return bool(_UUID7.match(text))
+
+
+# -- the ledger's own identity -------------------------------------------------------------------
+
+
+def ledger_identity(root: Path) -> str:
+    """How a receipt names the ledger's folder: resolved."""
+    return str(root.expanduser().resolve())
+
+
+def ledger_id_path(root: Path) -> Path:
+    return root / "private" / "ledger-id"
+
+
+def ledger_id(root: Path, *, make: bool = False) -> str:
+    """The ledger's identity, a UUIDv7 kept in ``private/ledger-id`` (moved with the ledger,
+    never exported): "" when it has none yet, unless ``make`` (then it is made; "" still when it
+    cannot be written: a read-only ledger)."""
+    path = ledger_id_path(root)
+    try:
+        text = path.read_text(encoding="ascii").strip() if path.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if text and is_uuid7(text):
+        return text
+    if not make or path.exists():
+        return ""
+    made = uuid7()
+    try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(made + "\n")
+    except OSError:
+        return ""
+    return made

@@ -50,7 +50,7 @@ from tabletape.ledger.heads import (
     signed_bytes,
 )
 from tabletape.ledger.store import LedgerError
-from tabletape.rules.kernel import plural
+from tabletape.ledger.text import plural, warn
 
 KEY_NAME = re.compile(r"^[^\W_][\w.-]{0,31}$")
 """A key's name: letters (any alphabet: a player may be Zoë or 李雷), digits, ``_ . -``, at
@@ -102,13 +102,6 @@ class LedgerKey(msgspec.Struct, frozen=True, kw_only=True):
     """The signature events made with it under this name, ``GAME:SEQ``."""
     keys_of_name: int
     """How many keys the name has (registered or signed with): more than one is a warning."""
-
-
-def warn(message: str) -> None:
-    """A warning for the person running the command."""
-    from tabletape.cli import warn as cli_warn
-
-    cli_warn(message)
 
 
 def default_key_dir() -> Path:

@@ -449,8 +449,8 @@ class Ledger:
 
     def give_identity(self) -> None:
         """Give the ledger its identity (``private/ledger-id``) if it has none: receipts then
-        follow the ledger when it is moved (:func:`tabletape.ledger.heads.ledger_id`)."""
-        from tabletape.ledger.heads import ledger_id
+        follow the ledger when it is moved (:func:`tabletape.ledger.identity.ledger_id`)."""
+        from tabletape.ledger.identity import ledger_id
 
         ledger_id(self.root, make=True)
 

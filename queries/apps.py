@@ -491,3 +491,14 @@ def bgg_play(play: Play, zone: tzinfo | None) -> ET.Element:
 __all__ = ["LINK", "NAMESPACE", "SOURCE_NAME", "NotAPlay", "Play", "Seat", "app_uuid",
            "bgg_xml", "bgstats_file", "bgstats_link", "bgstats_play", "check_play", "read_play",
            "with_new_players"]
+
+
+class Choice(msgspec.Struct, frozen=True, kw_only=True):
+    """What to export and how: the command's options, checked."""
+
+    location: str = ""
+    bgg_ids: tuple[str, ...] = ()
+    unfinished: bool = False
+    simulated: bool = False
+    forks: bool = False
+    strict: bool = False

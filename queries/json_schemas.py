@@ -2,8 +2,9 @@
 
 Made by msgspec (:func:`msgspec.json.schema_components`) from the Structs that hold them: the
 log line from :class:`tabletape.ledger.codec.Record`, each game's payloads from its event
-Structs (``Rules.events`` and the ledger's own), the outputs from :mod:`tabletape.queries.shapes`. Field
-descriptions come from the attribute docstrings under each field, so the code says it once.
+Structs (``Rules.events`` and the ledger's own), the outputs from
+:mod:`tabletape.queries.shapes`. Field descriptions come from the attribute docstrings under each
+field, so the code says it once.
 
 Each schema has a name, which is also its file under ``schema --output DIR``:
 
@@ -35,6 +36,7 @@ from tabletape.ledger import __version__
 from tabletape.ledger.codec import Record
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import LEDGER_EVENTS, event_type
+from tabletape.queries.shapes import HASH, OUTPUTS, UTC_TIME, Open
 from tabletape.rules.kernel import (
     Rules,
     find_game,
@@ -42,7 +44,6 @@ from tabletape.rules.kernel import (
     registered,
     unknown_name_message,
 )
-from tabletape.queries.shapes import HASH, OUTPUTS, UTC_TIME, Open
 
 __all__ = ["DIALECT", "ID_BASE", "UnknownSchema", "build", "bundle", "dumps", "every_schema",
            "index", "resolve", "schema_file", "schema_names", "short_names"]

@@ -295,11 +295,11 @@ def keep_partitions(earlier: Path, table: Path, kept: set[str]) -> None:
 def export_versions() -> dict[str, str]:
     """What every file's metadata and the manifest say: tabletape's version, the catalog's,
     the export's time (UTC, ISO ending in ``Z``)."""
-    from tabletape import version
+    from tabletape.ledger import __version__
     from tabletape.queries.schema import CATALOG_VERSION
 
     now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
-    return {"version": version(), "catalog_version": CATALOG_VERSION,
+    return {"version": __version__, "catalog_version": CATALOG_VERSION,
             "exported_at": now.isoformat(timespec="seconds") + "Z"}
 
 

@@ -28,7 +28,8 @@ from typing import Any, ClassVar, NamedTuple
 
 from tabletape.replay.visitor import GameInfo, Visit, Visitor
 from tabletape.rules.dice import NO_BONUS, Bonus, Die, Settled, faces
-from tabletape.rules.kernel import Rules, UnknownGame, game_part, manifest_of, register
+from tabletape.rules.kernel import Rules, UnknownGame, manifest_of, register
+from tabletape.rules.manifest import warn_not_loaded
 
 
 class Column(NamedTuple):
@@ -420,7 +421,14 @@ def register_projections(kind: str, factory: ProjectionFactory) -> None:
 
 def plugin(kind: str) -> ProjectionFactory | None:
     """The ``projections`` function game ``kind``'s manifest names, or None when it has none."""
-    factory: ProjectionFactory | None = game_part(kind, "projections")
+    manifest = manifest_of(kind)
+    if manifest is None:
+        return None
+    try:  # loaded here, in the layer that uses it (replay's parts: tabletape.replay.parts)
+        factory: ProjectionFactory | None = manifest.part("projections")
+    except Exception as error:  # a broken plug-in module: the generic projections instead
+        warn_not_loaded(f"'{kind}' part projections ({manifest.projections})", error)
+        return None
     return factory
 
 

@@ -23,9 +23,9 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec import Meta
 
-from tabletape.ledger.keys import KeyInfo, LedgerKey
 from tabletape.ledger.events import Drawn
 from tabletape.ledger.heads import Checked
+from tabletape.ledger.keys import KeyInfo, LedgerKey
 from tabletape.ledger.transfer import Imported
 from tabletape.queries.series import GameSeries
 from tabletape.queries.sync import SyncReport

@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from tabletape.ledger.text import plural
 from tabletape.queries import series_charts
 from tabletape.queries.layout import by_kind, is_number, shown
 from tabletape.queries.reports import ReportTable
 from tabletape.queries.series import LeagueSeries, league_series
 from tabletape.replay.charts import bars
 from tabletape.replay.page import shell
-from tabletape.rules.kernel import Result, plural, won_words
+from tabletape.rules.kernel import Result, won_words
 
 if TYPE_CHECKING:
     import duckdb

@@ -1,10 +1,11 @@
 """The catalog built by Apache Spark, for a league whose logs outgrow one machine.
 
 ``tabletape spark build-catalog --logs DIR|URL --out DIR`` runs it; so does ``spark-submit`` of
-this very file (``python -m tabletape.queries.spark_job`` takes the same options)::
+the command's own file, :mod:`tabletape.commands.spark` (``python -m tabletape.commands.spark``
+takes the same options)::
 
     spark-submit --master spark://head:7077 \\
-        "$(python -c 'import tabletape.queries.spark_job as job; print(job.__file__)')" \\
+        "$(python -c 'import tabletape.commands.spark as job; print(job.__file__)')" \\
         --logs s3a://league/games --out /shared/league-catalog
 
 Spark reads the JSON Lines logs (a ledger's ``games/`` folder or any folder Spark reads:
@@ -384,22 +385,3 @@ def fold_and_write(ledger: Any, index: int, job: Job) -> TaskResult:
         except (OSError, duckdb.Error) as error:
             return TaskResult({}, loaded, [], {}, error=f"task {index}: {error}")
         return TaskResult(rows, loaded, partition_games(con), stored_problems(con))
-
-
-# -- spark-submit ---------------------------------------------------------------------------------
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``spark-submit`` (or ``python -m``) entry: ``spark build-catalog``'s options."""
-    import typer
-
-    from tabletape.cli import run_app
-    from tabletape.commands.spark import build_catalog_command
-
-    app = typer.Typer(add_completion=False, rich_markup_mode="rich")
-    app.command()(build_catalog_command)
-    run_app(app, sys.argv[1:] if argv is None else argv)
-
-
-if __name__ == "__main__":
-    main()

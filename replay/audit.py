@@ -37,9 +37,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.exits import printable
 from tabletape.ledger import Ledger, Record
 from tabletape.ledger.heads import Vouch, check_signatures, fork_of, vouch_line
+from tabletape.ledger.text import plural, printable
 from tabletape.replay.fairness import chi_square_uniform
 from tabletape.replay.fairplay import (
     UNDONE_ROLLS,
@@ -50,9 +50,11 @@ from tabletape.replay.fairplay import (
     TypedOver,
     failed,
 )
-from tabletape.replay.fold import UNDOABLE_SKIP, RefusedEvent, action_text, redo_walk
+from tabletape.replay.fold import UNDOABLE_SKIP, RefusedEvent, action_text
+from tabletape.replay.parts import game_part
+from tabletape.replay.undo import redo_walk
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
-from tabletape.rules.kernel import UnknownGame, game_part, plural
+from tabletape.rules.kernel import UnknownGame
 
 LOADED_P = 1e-4
 """Below this p-value (with enough rolls) dice are reported as loaded: the audit fails.

@@ -27,9 +27,10 @@ from typing import Any
 from msgspec.structs import replace
 
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
+from tabletape.replay.parts import game_part
 from tabletape.replay.svg import Markup, document, element, group, save, shorten
 from tabletape.rules.board import Board, Pair, all_links
-from tabletape.rules.kernel import Rules, game_part, manifests
+from tabletape.rules.kernel import Rules, manifests
 
 Point = tuple[float, float]
 

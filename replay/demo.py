@@ -18,16 +18,11 @@ from tabletape.ledger import Event, GameStarted, Ledger, Record
 from tabletape.ledger.events import DrawnDraft
 from tabletape.ledger.identity import uuid7
 from tabletape.replay import render
-from tabletape.replay.fold import (
-    Folded,
-    append_all,
-    committed,
-    create_game,
-    decode_event,
-    open_game,
-    prepare,
-)
-from tabletape.rules.kernel import Rules, UnknownGame, find_game, game_part, manifests, new_secret
+from tabletape.replay.dice_secret import committed
+from tabletape.replay.fold import Folded, decode_event
+from tabletape.replay.parts import game_part
+from tabletape.replay.recording import append_all, create_game, open_game, prepare
+from tabletape.rules.kernel import Rules, UnknownGame, find_game, manifests, new_secret
 
 DEMO_KIND = "risk-strike"
 DEMO_SEED = 2023

@@ -38,7 +38,9 @@ from tabletape.ledger.events import SecretRevealed
 from tabletape.ledger.heads import fingerprint
 from tabletape.ledger.identity import uuid7
 from tabletape.ledger.store import trusted
-from tabletape.replay.fold import Folded, Step, apply_refused, committed, create_game
+from tabletape.replay.dice_secret import committed
+from tabletape.replay.fold import Folded, Step, apply_refused
+from tabletape.replay.recording import create_game
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
 from tabletape.rules.kernel import Rules, RulesError, TurnInfo, new_secret
 
@@ -209,7 +211,7 @@ class Replay:
                      effective=self.effective[position], refused=self.refused[position])
 
     def folded_at(self, position: int) -> Folded:
-        """The game as :func:`tabletape.replay.fold.open_game` would give it, had the log ended
+        """The game as :func:`tabletape.replay.recording.open_game` would give it, had the log ended
         here."""
         position = self.clamp(position)
         steps = [Step(self.records[p], self.events[p])

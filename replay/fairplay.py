@@ -33,17 +33,11 @@ import msgspec
 
 from tabletape.ledger import TABLE, Record
 from tabletape.ledger.events import SecretRevealed
+from tabletape.ledger.text import plural
 from tabletape.replay.fold import UNDOABLE_SKIP, action_text
 from tabletape.replay.visitor import GameInfo, Visit
 from tabletape.rules.actions import chance_fields
-from tabletape.rules.kernel import (
-    blanked,
-    chance_rng,
-    commitment,
-    completed,
-    field_default,
-    plural,
-)
+from tabletape.rules.kernel import blanked, chance_rng, commitment, completed, field_default
 
 UNDONE_ROLLS = 2
 """Marked default (no rulebook gives one): a table mis-records a roll now and then, so more than

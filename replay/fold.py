@@ -1,7 +1,8 @@
-"""Folding a stored log through its game's rules, and recording one more action on it.
+"""Folding a stored log through its game's rules: the one fold loop.
 
-This is the path every recorded action takes (parse, complete, check, append, fold), kept free of
-rich and duckdb so that ``tabletape record`` starts fast.
+Recording one more action builds on it (:mod:`tabletape.replay.recording`), and so do undo and
+redo (:mod:`tabletape.replay.undo`); a game's dice secret is :mod:`tabletape.replay.dice_secret`.
+All of them stay free of rich and duckdb so that ``tabletape record`` starts fast.
 
 Every reader of a log folds it with the one loop here, :class:`Fold` (the record path through
 :func:`fold_records`; narration, audit, replay and the catalog through
@@ -16,9 +17,7 @@ one), checks events as asked (:class:`Check`) and works out turn info.
 
 from __future__ import annotations
 
-import copy
 import enum
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any, cast
@@ -26,32 +25,19 @@ from typing import Any, cast
 import msgspec
 
 from tabletape.ledger import (
-    TABLE,
     Event,
     GameStarted,
-    Ledger,
-    LedgerError,
     Record,
     Retracted,
-    VersionConflict,
     event_type,
 )
-from tabletape.ledger.codec import utc_stamp
 from tabletape.ledger.errors import ILLEGAL_EXIT
-from tabletape.ledger.events import Drawn, DrawnDraft, SecretRevealed
 from tabletape.ledger.identity import game_uid
 from tabletape.rules.actions import (
-    ActionSyntaxError,
-    ParsedAction,
     chance_required,
-    event_from,
-    field_specs,
-    only_choices_filled,
-    parse_action,
     quoted,
 )
 from tabletape.rules.kernel import (
-    PER_FIELD,
     ActionSpec,
     IllegalAction,
     Rules,
@@ -59,15 +45,8 @@ from tabletape.rules.kernel import (
     TurnInfo,
     Upcaster,
     chance_rng,
-    commitment,
-    completed,
-    drawn_draft,
     find_game,
-    unknown_name_message,
-    won_words,
 )
-from tabletape.rules.lines import split_steps
-from tabletape.rules.seats import AmbiguousName, find_seat
 
 UNDOABLE_SKIP = frozenset({"game-started", "undo", "note", "secret-revealed", "sign"})
 """Event types that ``undo`` never retracts (it retracts the latest *action*); the fold skips
@@ -322,34 +301,6 @@ def actions_now(folded: Folded) -> tuple[list[ActionSpec], str]:
     return required, cannot_roll if required != specs else ""
 
 
-def load_secret(ledger: Ledger, game: str, started: GameStarted) -> tuple[bytes | None, str]:
-    """The dice secret ``ledger`` keeps for ``game``, checked against its commitment, or None and
-    why (the secret is never part of the message)."""
-    if not started.commitment:
-        return None, ""
-    secret = ledger.secret(started.uid) if started.uid else None
-    place = f"{ledger.private_dir}{os.sep}dice"
-    if secret is None and secret_kept(ledger, started.uid):
-        return None, (f"game {game}'s dice secret in {place} is damaged (it is not the 64 hex "
-                      "digits tabletape wrote), so tabletape cannot roll for it")
-    if secret is None:
-        return None, (f"game {game}'s dice secret is not in this ledger (not in {place}: "
-                      "deleted, or the game was recorded in another ledger), so tabletape "
-                      "cannot roll for it")
-    if commitment(secret) != started.commitment:
-        return None, (f"the dice secret kept for game {game} in {place} does not match the "
-                      "commitment in its log, so tabletape cannot roll for it")
-    return secret, ""
-
-
-def secret_kept(ledger: Ledger, uid: str) -> bool:
-    """Whether a file stands where ``ledger`` keeps the dice secret of game ``uid``."""
-    try:
-        return bool(uid) and ledger.secret_path(uid).exists()
-    except (LedgerError, OSError):
-        return False
-
-
 # -- the one fold loop ---------------------------------------------------------------------------
 
 
@@ -551,404 +502,6 @@ def refusal(rules: Rules[Any], state: Any, record: Record, event: Event,
     return error.message()
 
 
-def open_game(ledger: Ledger, game: str) -> Folded:
-    """Read ``game`` from ``ledger``, its hash chain verified first, and fold it.
-
-    A changed or broken line is named (``ledger.Damaged``) before any rule sees the events, so a
-    tampered log never shows as a rule refusing some later event. A long log's fold is kept in the
-    ledger's cache and used while the log is byte for byte the one folded
-    (:mod:`tabletape.replay.snapshots`).
-    """
-    from tabletape.replay.snapshots import open_cached  # it builds on this module
-
-    folded = open_cached(ledger, game)
-    if folded.started.commitment:
-        folded.secret, folded.secret_problem = load_secret(ledger, game, folded.started)
-    return folded
-
-
-def committed(started: GameStarted, secret: bytes | None) -> GameStarted:
-    """``started`` committing to ``secret`` (as it is without one: a public ``seed``)."""
-    if secret is None:
-        return msgspec.structs.replace(started, commitment="", dice_streams=msgspec.UNSET)
-    return msgspec.structs.replace(started, commitment=commitment(secret),
-                                   dice_streams=PER_FIELD)
-
-
-def create_game(ledger: Ledger, started: GameStarted, secret: bytes | None,
-                **create: Any) -> str:
-    """Create a game's log (``create`` as :meth:`Ledger.create` takes it), its dice secret kept
-    in the ledger's private area first: a game never commits to a secret that was not kept.
-    The secret is removed again when the log cannot be created."""
-    if secret is None:
-        return ledger.create(started, **create)
-    kept = ledger.keep_secret(started.uid, secret)
-    try:
-        return ledger.create(started, **create)
-    except BaseException:
-        kept.unlink(missing_ok=True)
-        raise
-
-
-def reveal(ledger: Ledger, game: str, *, at: str | None = None) -> tuple[Folded, Record]:
-    """Append the table's ``secret-revealed`` to a game that will not end (abandoned): from then
-    on anyone can re-derive its dice, and tabletape rolls no more for it. Refused (nothing
-    written) for a game with no secret, one revealed already, or one whose secret is not here."""
-    folded = open_game(ledger, game)
-    if not folded.started.commitment:
-        raise IllegalAction(f"game {game} has no dice secret to reveal: its dice derive from "
-                            "the public seed in its first event (a log from before secrets, "
-                            "or a game started with --seed)")
-    if folded.revealed is not None:
-        raise IllegalAction(f"game {game}'s dice secret is revealed already (event "
-                            f"{folded.revealed.seq})")
-    if folded.secret is None:
-        raise IllegalAction(f"{folded.secret_problem}; nor can it be revealed here (reveal it "
-                            "from the ledger that started the game)")
-    (record,) = ledger.append(game, [(TABLE, SecretRevealed(secret=folded.secret.hex()))],
-                              expected_seq=folded.head_seq,
-                              expected_hash=folded.records[-1].hash, at=at)
-    return open_game(ledger, game), record
-
-
-def resolve_player(name: str, players: Sequence[str]) -> str:
-    """The name a typed ``by=NAME`` means among ``players`` (``table`` among them), as
-    :func:`~tabletape.rules.seats.find_seat` reads it; raises :class:`ActionSyntaxError`.
-
-    >>> resolve_player("pat", ("Olga", "Patrick", "table"))
-    'Patrick'
-    """
-    try:
-        seat = find_seat(name, players)
-    except AmbiguousName as error:
-        raise ActionSyntaxError(error.message()) from None
-    if seat is None:
-        raise ActionSyntaxError(unknown_name_message("player", name, list(players)))
-    return players[seat]
-
-
-def prepare(folded: Folded, text: str | Sequence[str]) -> tuple[str, Event]:
-    """Turn typed text into the checked ``(actor, event)`` that would be appended next.
-
-    Raises :class:`ActionSyntaxError` or :class:`IllegalAction` (the rule's reason, with "did
-    you mean" when a typed value is a near miss of an allowed one).
-    """
-    return prepare_step(folded, parse_action(text))
-
-
-def prepare_line(folded: Folded, text: str | Sequence[str]) -> list[tuple[str, Event]]:
-    """The checked ``(actor, event)`` pairs a typed line means: one, or one per step of an action
-    the game lets a line give several of (:attr:`Rules.several`, ``battle attacker=3,5
-    defender=4,1``).
-
-    Each step is checked on the state the steps before it leave, exactly as if typed alone; a
-    step refused names itself (``exchange 3 of 3 (attacker=2 defender=6): …``) and nothing is
-    returned, so nothing is stored.
-    """
-    parsed = parse_action(text)
-    noun = folded.rules.several.get(parsed.action)
-    cls = folded.rules.event_types().get(parsed.action) if noun else None
-    kinds = {spec.name: spec.kind for spec in field_specs(cls)} if cls else {}
-    if noun is None or not kinds.keys() >= parsed.values.keys():
-        return [prepare_step(folded, parsed)]  # an unknown field is named for the whole line
-    steps = split_steps(parsed, kinds, noun)
-    prepared: list[tuple[str, Event]] = []
-    for index, step in enumerate(steps, 1):
-        try:
-            draft = prepare_step(folded, step)
-        except RulesError as error:
-            if len(steps) == 1:
-                raise
-            raise in_step(error, f"{noun} {index} of {len(steps)} ({values_text(step)})") from None
-        prepared.append(draft)
-        folded = folded.staging(*draft, drew=isinstance(draft, DrawnDraft))
-    return prepared
-
-
-def values_text(parsed: ParsedAction) -> str:
-    """``attacker=3 defender=4``: the fields of one step as typed."""
-    return " ".join(f"{key}={value}" for key, value in parsed.values.items()) or "no fields"
-
-
-def in_step(error: RulesError, where: str) -> RulesError:
-    """``error`` (its class and exit status kept) with ``where`` it happened said first."""
-    found = copy.copy(error)
-    if isinstance(found, IllegalAction):
-        found.reason = f"{where}: {found.reason}; nothing was recorded"
-        found.args = (found.reason,)
-    else:
-        found.args = (f"{where}: {error}; nothing was recorded",)
-    return found
-
-
-def prepare_step(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
-    """The checked ``(actor, event)`` of one parsed action, with "did you mean" on a refusal."""
-    try:
-        return prepare_parsed(folded, parsed)
-    except IllegalAction as refusal:
-        typed = [part for value in parsed.values.values() for part in value.split(",")]
-        raise refusal.suggesting([part.strip() for part in typed]) from None
-
-
-def prepare_parsed(folded: Folded, parsed: ParsedAction) -> tuple[str, Event]:
-    """The checked ``(actor, event)`` a parsed action means now."""
-    rules = folded.rules
-    if parsed.action in UNDOABLE_SKIP:
-        raise ActionSyntaxError(
-            "a game is started with `tabletape new`" if parsed.action == "game-started"
-            else "the dice secret is revealed when the game ends, or by `tabletape reveal GAME`"
-            if parsed.action == REVEALED
-            else f"'{parsed.action}' is not recorded this way; use `tabletape {parsed.action}`"
-        )
-    types = {tag: cls for tag, cls in rules.event_types().items() if tag not in UNDOABLE_SKIP}
-    parsed = only_choices_filled(parsed, types, lambda: rules.legal_actions(folded.state))
-    event = event_from(parsed, types)
-    refuse_when_over(rules, folded.state)
-    if parsed.by:
-        actor = resolve_player(parsed.by, (*folded.started.players, "table"))
-        return completed_and_checked(folded, actor, event)
-    return the_only_actor(folded, parsed.action, event)
-
-
-def refuse_when_over(rules: Rules[Any], state: Any) -> None:
-    """Refuse every action once the game is over, saying how it ended and who won."""
-    result = rules.result(state)
-    if result is None:
-        return
-    reason = f" ({result.reason})" if result.reason else ""
-    raise IllegalAction(f"the game is over: {won_words(result)}{reason}; nothing more is "
-                        "recorded (`tabletape undo` takes back the last action)")
-
-
-def completed_and_checked(folded: Folded, actor: str, event: Event) -> tuple[str, Event]:
-    """The draft of ``event`` with what tabletape decides filled in, once the rules accept it
-    from ``actor``: a :class:`~tabletape.ledger.events.DrawnDraft` (stored with its effective
-    roll index and the fields filled) when its completion drew tabletape's dice."""
-    rng = folded.dice()
-    filled = completed(folded.rules, folded.state, actor, event, rng)
-    folded.rules.check(folded.state, actor, filled)
-    return drawn_draft(actor, event, filled, rng, lambda: folded.rolls)
-
-
-def the_only_actor(folded: Folded, action: str, event: Event) -> tuple[str, Event]:
-    """With nobody named: the one player the rules accept this exact action from.
-
-    The players who may take ``action`` now are tried in turn (those expected to act first; when
-    the rules list nobody, those expected to act, so that a refusal gives their own reason, such
-    as "Olga has no Gems", rather than "nobody may"). The one accepted acts (``play card=rally``
-    is Olga's when only she may play a Rally now); when several would be accepted, the action is
-    not credited to anyone by guess: ``by=NAME`` is asked for.
-    """
-    rules = folded.rules
-    active = rules.turn(folded.state).active
-    specs = [s for s in rules.legal_actions(folded.state) if s.type == action]
-    listed = specs[0].actors if specs else ()
-    candidates = sorted(listed or active, key=lambda actor: actor not in active)
-    if not candidates:
-        allowed = sorted({s.type for s in rules.legal_actions(folded.state)})
-        raise IllegalAction(f"nobody may {action} now", allowed=allowed)
-    accepted: list[tuple[str, Event]] = []
-    refusal: IllegalAction | None = None
-    for actor in candidates:
-        try:
-            accepted.append(completed_and_checked(folded, actor, event))
-        except IllegalAction as error:
-            refusal = refusal or error
-    if not accepted and refusal is not None:
-        raise refusal
-    if len(accepted) == 1:
-        return accepted[0]
-    names = ", ".join(actor for actor, _ in accepted)
-    raise ActionSyntaxError(f"several players may {action} now; say who with by=NAME "
-                            f"(one of: {names})")
-
-
-def record_action(ledger: Ledger, game: str, text: str | Sequence[str],
-                  *, at: str | None = None, expect_seq: int | None = None
-                  ) -> tuple[Folded, Record]:
-    """Check and append one typed action; return the game folded after it and its record (the
-    last one, when the line gives several steps: :func:`record_line`).
-
-    With ``expect_seq`` (the latest event the person saw) a log that has moved on since is a
-    :class:`VersionConflict`, so two people recording one action at once store it once.
-    """
-    folded, records = record_line(ledger, game, text, at=at, expect_seq=expect_seq)
-    return folded, records[-1]
-
-
-def record_line(ledger: Ledger, game: str, text: str | Sequence[str],
-                *, at: str | None = None, expect_seq: int | None = None
-                ) -> tuple[Folded, list[Record]]:
-    """Check and append what one typed line means (one event, or one per step: see
-    :func:`prepare_line`) in one write; return the game folded after it and the records.
-
-    ``expect_seq`` as for :func:`record_action`.
-    """
-    folded = open_game(ledger, game)
-    if expect_seq is not None and folded.head_seq != expect_seq:
-        raise VersionConflict(game, expect_seq, folded.head_seq)
-    return append_all(ledger, folded, prepare_line(folded, text), at=at)
-
-
-def append_all(ledger: Ledger, folded: Folded, drafts: Sequence[tuple[str, Event]],
-               *, at: str | None = None) -> tuple[Folded, list[Record]]:
-    """Append already checked events in one write and fold them in (without re-reading); return
-    the game after them and their records.
-
-    When they end a game whose secret this ledger keeps, the table's ``secret-revealed`` is
-    written in the same append, right after them (in the game's records, not among those
-    returned: nothing echoes the secret).
-    """
-    state = folded.state
-    for actor, event in drafts:
-        state = folded.rules.apply(state, actor, event)
-    reveal = revealing(folded, state)
-    stored = ledger.append(folded.game, [*drafts, *reveal], expected_seq=folded.head_seq,
-                           expected_hash=folded.records[-1].hash, at=at or utc_stamp())
-    records = stored[:len(drafts)]
-    steps = [Step(record, event) for record, (_, event) in zip(records, drafts, strict=True)]
-    return folded.followed(stored, steps, state), records
-
-
-def revealing(folded: Folded, state: Any) -> list[tuple[str, Event]]:
-    """The table's ``secret-revealed`` when ``state`` ends a game whose secret is here and not
-    yet revealed; else nothing."""
-    if (folded.secret is None or folded.rules.result(state) is None
-            or folded.revealed is not None):
-        return []
-    return [(TABLE, SecretRevealed(secret=folded.secret.hex()))]
-
-
-def append_checked(ledger: Ledger, folded: Folded, actor: str, event: Event,
-                   *, at: str | None = None, drawn: Drawn | None = None
-                   ) -> tuple[Folded, Record]:
-    """Append an already checked event (``drawn``: the mark of tabletape's dice it holds) and
-    fold it in (without re-reading the log)."""
-    draft = (actor, event) if drawn is None else DrawnDraft(actor, event, drawn)
-    after, (record,) = append_all(ledger, folded, [draft], at=at)
-    return after, record
-
-
-def undo(
-    ledger: Ledger, game: str, *, by: str = TABLE, at: str | None = None
-) -> tuple[Folded, Step]:
-    """Retract the latest effective action; return the refolded game and what was undone.
-
-    ``by`` names who undid it (a player, matched as ``by=`` is everywhere, or the table): the
-    undo record's actor, the audit's "by".
-    """
-    folded = open_game(ledger, game)
-    actor = resolve_player(by, (*folded.started.players, TABLE))
-    if not folded.steps:
-        raise IllegalAction("there is nothing to undo: no action has been recorded yet")
-    undone = folded.steps[-1]
-    ledger.append(game, [(actor, Retracted(seq=undone.record.seq))],
-                  expected_seq=folded.head_seq, expected_hash=folded.records[-1].hash, at=at)
-    return open_game(ledger, game), undone
-
-
-def by_argument(words: Sequence[str]) -> str:
-    """Who ``by=NAME`` among the words typed after ``undo GAME`` names (the table if none).
-
-    >>> by_argument(["by=olga"]), by_argument([])
-    ('olga', 'table')
-    """
-    names = [word.partition("=")[2] for word in words if word.startswith("by=")]
-    rest = [word for word in words if not word.startswith("by=")]
-    if rest or len(names) > 1:
-        raise ActionSyntaxError("undo takes only by=NAME (who takes the action back), not "
-                                f"{' '.join(rest) or 'by= twice'}")
-    return names[0] if names else TABLE
-
-
-def redo(ledger: Ledger, game: str, *, at: str | None = None) -> tuple[Folded, Record, Step]:
-    """Re-append the action the latest ``undo`` retracted, as a new event, if still legal.
-
-    Several undos are redone in reverse order, one per call; anything recorded since the undo
-    (but notes) leaves nothing to redo. The re-appended event is the retracted one, as its
-    actor recorded it (the same dice, the same cards), checked against the rules now. Returns
-    the game after it, the new record, and the retracted step it repeats.
-    """
-    folded = open_game(ledger, game)
-    again = redoable(folded)
-    try:
-        folded.rules.check(folded.state, again.record.actor, again.event)
-    except IllegalAction as refusal:
-        raise IllegalAction(f"cannot redo event {again.record.seq} ({describe_step(again)}): "
-                            f"the rules refuse it now: {refusal}") from None
-    drawn = again.record.drawn  # the same dice at the same effective roll index
-    after, record = append_checked(
-        ledger, folded, again.record.actor, again.event, at=at,
-        drawn=None if drawn is None else Drawn(roll=folded.rolls, filled=drawn.filled))
-    return after, record, again
-
-
-class Redos(msgspec.Struct):
-    """The log read as undo/redo stack: what a redo would repeat, and what redos there were."""
-
-    stack: list[Step] = []
-    """The retracted actions a redo may repeat, the next one last."""
-    since: Record | None = None
-    """The action recorded since the last undo that emptied the stack (no redo after it)."""
-    undone_any: bool = False
-    cut: Record | None = None
-    """The latest action recorded while undone actions waited for a redo (they never can be)."""
-    repeats: dict[int, int] = {}
-    """Seq of each redo -> the seq of the action it recorded again."""
-
-
-def redos(folded: Folded) -> Redos:
-    """:func:`redo_walk` of a folded game."""
-    return redo_walk(folded.game, folded.rules, folded.records)
-
-
-def redo_walk(game: str, rules: Rules[Any], records: Sequence[Record]) -> Redos:
-    """Read the log as a stack: each undo pushes what it retracted, an action equal to the top
-    (a redo) pops it, any other action empties it (notes and the reveal change nothing)."""
-    walk = Redos()
-    by_seq = {record.seq: record for record in records}
-    for record in records[1:]:
-        if record.type in PASSIVE:  # about the log, not the game: no redo moves
-            continue
-        if record.type == "undo":
-            retracted = by_seq[msgspec.json.decode(record.payload, type=Retracted).seq]
-            walk.stack.append(Step(retracted, decode_event(rules, retracted, game)))
-            walk.undone_any, walk.since = True, None
-        elif walk.stack and same_action(rules, game, record, walk.stack[-1]):
-            walk.repeats[record.seq] = walk.stack.pop().record.seq
-        else:
-            if walk.stack:
-                walk.cut = record
-            walk.stack.clear()
-            walk.since = record if walk.undone_any else None
-    return walk
-
-
-def redoable(folded: Folded) -> Step:
-    """The retracted action a ``redo`` would re-append now; :class:`IllegalAction` if none."""
-    walk = redos(folded)
-    if walk.stack:
-        return walk.stack[-1]
-    if walk.since is not None:
-        raise IllegalAction(f"there is nothing to redo: event {walk.since.seq} was recorded "
-                            "since the last undo (redo only repeats what undo took back just "
-                            "before)")
-    if walk.cut is not None:
-        raise IllegalAction(f"there is nothing to redo: what was undone since event "
-                            f"{walk.cut.seq} is redone already, and event {walk.cut.seq} was "
-                            "recorded after the undos before it (redo only repeats what undo "
-                            "took back just before)")
-    if walk.undone_any:
-        raise IllegalAction("there is nothing to redo: every undone action is redone already")
-    raise IllegalAction("there is nothing to redo: no action has been undone")
-
-
-def same_action(rules: Rules[Any], game: str, record: Record, step: Step) -> bool:
-    """True when ``record`` repeats ``step``'s action: the same actor, type and event."""
-    return (record.actor == step.record.actor and record.type == step.record.type
-            and decode_event(rules, record, game) == step.event)
-
-
 def describe_step(step: Step) -> str:
     """``olga: roll attacker=6,3,2 defender=5,5``: an event in the action syntax."""
     return f"{step.record.actor}: {action_text(step.event)}"
@@ -977,37 +530,3 @@ def format_field(value: object) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     return str(value)
-
-
-__all__ = [
-    "ActionSyntaxError",
-    "Check",
-    "Fold",
-    "Folded",
-    "GameInfo",
-    "Redos",
-    "RefusedEvent",
-    "Step",
-    "Visit",
-    "action_text",
-    "append_all",
-    "append_checked",
-    "by_argument",
-    "committed",
-    "create_game",
-    "decode_event",
-    "describe_step",
-    "effective_rolls",
-    "fold_records",
-    "open_game",
-    "prepare",
-    "prepare_line",
-    "record_action",
-    "record_line",
-    "redo",
-    "redo_walk",
-    "redoable",
-    "redos",
-    "reveal",
-    "undo",
-]

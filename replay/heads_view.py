@@ -14,8 +14,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.cli import shown
 from tabletape.ledger.heads import Checked, Vouch, vouch_line
+from tabletape.ledger.text import shown
 
 HEAD_WIDTH = len("9999:XXXX-XXXX-XXXX")
 """Room for a head of up to 9,999 events (a longer one widens its column)."""

@@ -18,9 +18,9 @@ from rich.text import Text
 from tabletape.ledger import GameStarted, Noted, Record, Retracted, Signed
 from tabletape.ledger.events import SecretRevealed
 from tabletape.replay.fold import action_text, retractions
-from tabletape.replay.render import won_words
+from tabletape.replay.parts import game_part
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
-from tabletape.rules.kernel import Rules, TurnInfo, game_part
+from tabletape.rules.kernel import Rules, TurnInfo, won_words
 
 NarrateFunction = Callable[[Visit], list[str]]
 """The plug-in signature: one visit in, its sentences out."""

@@ -42,10 +42,11 @@ from tabletape.replay.narrate import (
     turn_group,
     turn_heading,
 )
+from tabletape.replay.parts import game_part
 from tabletape.replay.render import format_value, game_view, status_json
 from tabletape.replay.stepper import notes_about, where_line
 from tabletape.rules.facts import MARK_WORDS
-from tabletape.rules.kernel import Rules, game_part, won_words
+from tabletape.rules.kernel import Rules, won_words
 
 VIEW_WIDTH = 80
 """Columns the game's view is rendered at: the width the views are made for (a terminal's); a

@@ -21,19 +21,15 @@ from rich.segment import Segment
 from rich.table import Column, Table
 from rich.text import Text
 
-from tabletape.exits import printable
 from tabletape.ledger import Record, event_type
 from tabletape.ledger.events import Drawn, Event, SecretRevealed, Signed
 from tabletape.ledger.heads import fingerprint, key_fingerprint
-from tabletape.replay.fold import (
-    Folded,
-    action_text,
-    decode_event,
-    format_field,
-    redos,
-)
+from tabletape.ledger.text import plural, printable
+from tabletape.replay.fold import Folded, action_text, decode_event, format_field
+from tabletape.replay.parts import game_part
+from tabletape.replay.undo import redos
 from tabletape.rules.actions import quoted, usage
-from tabletape.rules.kernel import ActionSpec, Rules, TurnInfo, game_part, plural, won_words
+from tabletape.rules.kernel import ActionSpec, Rules, TurnInfo, won_words
 
 Row = TypeVar("Row")
 

@@ -27,7 +27,8 @@ from tabletape.ledger import Draft, GameStarted, Ledger, LedgerError
 from tabletape.ledger.codec import utc_stamp
 from tabletape.ledger.events import SecretRevealed
 from tabletape.ledger.identity import seeded_uuid7
-from tabletape.replay.fold import committed, create_game
+from tabletape.replay.dice_secret import committed
+from tabletape.replay.recording import create_game
 from tabletape.rules.kernel import Rules, bot_game, find_game
 
 PLAYER_NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")

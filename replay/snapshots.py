@@ -44,15 +44,7 @@ from tabletape import ledger as ledger_package
 from tabletape.ledger import Event, GameStarted, Ledger, Record, decode_line
 from tabletape.ledger.identity import game_uid
 from tabletape.ledger.store import chain_intact, damage_of, intact_records, write_atomic
-from tabletape.replay.fold import (
-    Check,
-    Fold,
-    Folded,
-    GameInfo,
-    Step,
-    fold_records,
-    retractions,
-)
+from tabletape.replay.fold import Check, Fold, Folded, GameInfo, Step, fold_records, retractions
 from tabletape.rules.kernel import Rules, RulesError, find_game
 
 FORMAT = 1
@@ -384,8 +376,8 @@ class KeptFolded(Folded):
 
 def open_cached(ledger: Ledger, game: str) -> Folded:
     """``game`` read from ``ledger``, verified and folded, as
-    :func:`tabletape.replay.fold.open_game` gives it: from its snapshot when one matches the log
-    read now, else folded whole (and kept)."""
+    :func:`tabletape.replay.recording.open_game` gives it: from its snapshot when one matches the
+    log read now, else folded whole (and kept)."""
     data = ledger.snapshot(game)
     cache = FoldCache.of(ledger) if len(data) >= KEEP_FROM_BYTES else None
     if cache is not None:

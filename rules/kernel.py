@@ -159,15 +159,6 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     """Why it ended, in table words: ``Olga holds two domination coins``."""
 
 
-def plural(count: int, word: str) -> str:
-    """``1 event``, ``2 events``: a count and its noun, as people write them.
-
-    >>> plural(1, "event"), plural(30, "event")
-    ('1 event', '30 events')
-    """
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def won_words(result: Result) -> str:
     """Who won, in table words: the players (and their team), or a side with no player in it.
 
@@ -807,19 +798,25 @@ def rules_of(manifest: GameManifest) -> Rules[Any]:
     return rules
 
 
-def game_part(kind: str, part: str) -> Any:
-    """Part ``part`` (``view``, ``narrate``, ``dice``, ``projections``...) of game ``kind``, as
-    its manifest names it; None when the game ships none (or is not known), or when it cannot be
-    imported (then with a :class:`~tabletape.rules.manifest.GameNotLoaded` warning: the game
-    goes on without it)."""
-    manifest = manifest_of(kind)
-    if manifest is None:
-        return None
-    try:
-        return manifest.part(part)
-    except Exception as error:  # a broken plug-in module: the generic view, narrator... instead
-        warn_not_loaded(f"'{kind}' part {part} ({getattr(manifest, part)})", error)
-        return None
+def lazy_rules(manifest: GameManifest, package: str) -> Callable[[str], Any]:
+    """The ``__getattr__`` of a game package whose ``__init__`` holds only its manifest:
+    ``RULES`` (the game's Rules object, as the registry loads it) and the Rules class (the last
+    name of the manifest's ``rules``, e.g. ``RiskStrike``) are imported on first use.
+
+    >>> attribute = lazy_rules(GameManifest(name="x", title="X", rules="os.path:join"), "x")
+    >>> attribute("join") is __import__("os").path.join
+    True
+    """
+    class_name = str(manifest.rules).rpartition(":")[2].rpartition(".")[2]
+
+    def attribute(name: str) -> Any:
+        if name == "RULES":
+            return rules_of(manifest)
+        if name == class_name:
+            return load(manifest.rules)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return attribute
 
 
 # -- playing without a table ---------------------------------------------------------------------

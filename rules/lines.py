@@ -5,7 +5,7 @@ A game names the actions whose steps may come together in :attr:`Rules.several
 line each field gives one value per step, in order: steps are separated by ``/`` (a field that
 holds a list, ``attacker=6,3/5``), or by ``,`` in a field that holds one value
 (``attacker=3,5,2``); every field given gives each step its value. The recording path
-(:func:`tabletape.replay.fold.prepare_line`) then checks the steps one after the other, exactly
+(:func:`tabletape.replay.recording.prepare_line`) then checks the steps one after the other, exactly
 as if each had been typed alone, and stores them all or none.
 
 >>> line = ParsedAction("battle", {"attacker": "3,5", "defender": "4/1"}, None)

@@ -106,29 +106,6 @@ def load(where: Any) -> Any:
     return found
 
 
-def lazy_rules(manifest: GameManifest, package: str) -> Callable[[str], Any]:
-    """The ``__getattr__`` of a game package whose ``__init__`` holds only its manifest:
-    ``RULES`` (the game's Rules object, as the registry loads it) and the Rules class (the last
-    name of the manifest's ``rules``, e.g. ``RiskStrike``) are imported on first use.
-
-    >>> attribute = lazy_rules(GameManifest(name="x", title="X", rules="os.path:join"), "x")
-    >>> attribute("join") is __import__("os").path.join
-    True
-    """
-    class_name = str(manifest.rules).rpartition(":")[2].rpartition(".")[2]
-
-    def attribute(name: str) -> Any:
-        if name == "RULES":
-            from tabletape.rules.kernel import rules_of
-
-            return rules_of(manifest)
-        if name == class_name:
-            return load(manifest.rules)
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
-
-    return attribute
-
-
 class GameNotLoaded(UserWarning):
     """A game's declaration, rules or part could not be imported; the rest still works."""
 

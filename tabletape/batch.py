@@ -30,16 +30,9 @@ from tabletape.exits import (
     report_error,
 )
 from tabletape.ledger import Ledger, Record, VersionConflict
-from tabletape.replay.fold import (
-    Folded,
-    Step,
-    append_all,
-    by_argument,
-    open_game,
-    prepare_line,
-    redo,
-    undo,
-)
+from tabletape.replay.fold import Folded, Step
+from tabletape.replay.recording import append_all, open_game, prepare_line
+from tabletape.replay.undo import by_argument, redo, undo
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -171,7 +164,7 @@ class Batch:
 
     def refused(self, err: Console, number: int, error: BaseException) -> int:
         """Say which line was refused and why; its exit status."""
-        from tabletape.replay.render import plural
+        from tabletape.ledger.text import plural
 
         if isinstance(error, PEOPLE_ERRORS):
             message, code = failure(error)

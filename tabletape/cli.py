@@ -28,15 +28,15 @@ from tabletape.exits import (
     json_asked,
     json_error,
     json_warning,
-    printable,
     report_error,
     wants_json,
 )
 from tabletape.ledger import Ledger
+from tabletape.ledger.text import shown, warn_with
 
 __all__ = ["ILLEGAL_EXIT", "USAGE_EXIT", "GameArgument", "JsonOption", "LedgerOption",
            "answering_json", "err", "fail", "is_stdio", "open_ledger", "out", "people_errors",
-           "print_json", "run_app", "warn"]
+           "print_json", "run_app", "shown", "warn"]
 
 out = Console()
 """Where commands print what was asked for."""
@@ -105,6 +105,9 @@ def warn(message: str, **details: object) -> None:
         err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False)
 
 
+warn_with(warn)  # warnings from below the command line (the ledger's keys) look the same
+
+
 @contextmanager
 def people_errors() -> Iterator[None]:
     """Turn every error a person can cause into one line and its exit status, no traceback."""
@@ -115,18 +118,6 @@ def people_errors() -> Iterator[None]:
     except PEOPLE_ERRORS as error:
         message, code = failure(error)
         fail(message, code, kind=error_kind(error, code))
-
-
-def shown(text: str) -> str:
-    r"""A name from the ledger (a game id: any file name) as rich markup: control characters
-    escaped, markup inert.
-
-    >>> print(shown("esc\x1b[31mred [bold]"))
-    esc\x1b[31mred \[bold]
-    """
-    from rich.markup import escape
-
-    return escape(printable(text))
 
 
 def command_line(*words: str) -> str:
@@ -161,14 +152,18 @@ def run_app(app: typer.Typer, args: Sequence[str]) -> NoReturn:
     if not wants_json(args):
         app(args=list(args))
         sys.exit(0)
-    from typer._click.exceptions import ClickException  # typer's own copy of click
+    from tabletape.quick import click_exception  # typer's click, old (click) or new (its copy)
 
     try:
         status = app(args=list(args), standalone_mode=False)
-    except ClickException as error:
-        sys.stderr.write(json_error(error.format_message(), error.exit_code, type(error).__name__))
-        sys.exit(error.exit_code)
     except typer.Abort:
         sys.stderr.write(json_error("aborted", ILLEGAL_EXIT, "Abort"))
         sys.exit(ILLEGAL_EXIT)
+    except Exception as error:
+        if not click_exception(error):
+            raise
+        code = int(error.exit_code)  # type: ignore[attr-defined]
+        sys.stderr.write(json_error(error.format_message(),  # type: ignore[attr-defined]
+                                    code, type(error).__name__))
+        sys.exit(code)
     sys.exit(status if isinstance(status, int) else 0)

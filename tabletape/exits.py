@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from tabletape.ledger.errors import ILLEGAL_EXIT, USAGE_EXIT, TabletapeError
 from tabletape.ledger.store import os_failure
+from tabletape.ledger.text import printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -51,18 +52,6 @@ def failure(error: TabletapeError | OSError) -> Failure:
     if isinstance(error, TabletapeError):
         return Failure(error.for_people(), error.exit_code)
     return Failure(os_failure(error), ILLEGAL_EXIT)
-
-
-def printable(text: str) -> str:
-    r"""``text`` with terminal control characters (but newlines) escaped, safe to print.
-
-    >>> print(printable("no game '\x1b[2Jx'"))
-    no game '\x1b[2Jx'
-
-    """
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
 def error_markup(message: str) -> str:

@@ -16,20 +16,13 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from tabletape.batch import recorded_echo, redone_echo, undone_echo
 from tabletape.exits import PEOPLE_ERRORS, error_markup, failure
 from tabletape.ledger import Ledger, VersionConflict
 from tabletape.replay import render
-from tabletape.batch import recorded_echo, redone_echo, undone_echo
-from tabletape.replay.fold import (
-    Folded,
-    actions_now,
-    append_all,
-    by_argument,
-    open_game,
-    prepare_line,
-    redo,
-    undo,
-)
+from tabletape.replay.fold import Folded, actions_now
+from tabletape.replay.recording import append_all, open_game, prepare_line
+from tabletape.replay.undo import by_argument, redo, undo
 from tabletape.rules.actions import ActionSyntaxError, quoted, split_words
 
 COMMANDS = ("undo", "redo", "note", "status", "log", "actions", "help", "quit")
@@ -162,7 +155,7 @@ class Prompt:
         """``note TEXT``: the table's note in the log (the rules ignore it), as ``tabletape
         note`` adds it; quotes around the whole text are taken off."""
         from tabletape.ledger.events import Noted
-        from tabletape.commands.replaying import note_echo, note_problem
+        from tabletape.notes import note_echo, note_problem
 
         text = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
         if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":

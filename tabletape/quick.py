@@ -57,7 +57,7 @@ def record_main(args: Sequence[str]) -> int | None:
 
     from tabletape.exits import PEOPLE_ERRORS, error_kind, failure, json_asked, report_error
     from tabletape.ledger import Ledger
-    from tabletape.replay.fold import record_line
+    from tabletape.replay.recording import record_line
 
     ledger_path = options.get("--ledger") or os.environ.get("TABLETAPE_LEDGER") or None
     ledger = Ledger(str(ledger_path) if ledger_path else None)
@@ -219,16 +219,29 @@ def invoke(module_name: str, command: str, args: Sequence[str]) -> int | None:
     return 0
 
 
+def click_exception(error: BaseException) -> bool:
+    """Whether ``error`` is a click exception (a usage error, a bad parameter), which typer ends
+    by showing it and exiting with its ``exit_code``. Told by what it has, not by its class:
+    typer before 0.26 raises click's own, later versions a private copy (``typer._click``), and
+    neither is public in both.
+
+    >>> import typer
+    >>> click_exception(typer.BadParameter("no")), click_exception(OSError("disk full"))
+    (True, False)
+    """
+    return isinstance(getattr(error, "exit_code", None), int) and callable(
+        getattr(error, "show", None)) and callable(getattr(error, "format_message", None))
+
+
 def typer_ending(error: BaseException) -> int:
     """The exit status typer's own run gives ``error`` (after printing what typer prints), or
     ``error`` raised again for :func:`tabletape.main` to end."""
     from typer import Abort
-    from typer._click.exceptions import ClickException
 
     if isinstance(error, EOFError | Abort):
         sys.stderr.write("\nAborted!\n")
         return 1
-    if isinstance(error, ClickException):
-        error.show()
-        return error.exit_code
+    if click_exception(error):
+        error.show()  # type: ignore[attr-defined]
+        return int(error.exit_code)  # type: ignore[attr-defined]
     raise error  # Ctrl-C, a closed pipe, an OSError: tabletape.main ends them as it ends all

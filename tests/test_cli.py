@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import tests.tinygame  # noqa: F401  (registers "tiny")
+from tabletape.commands.recording import app
 from tabletape.ledger import Ledger
 from tabletape.ledger.store import ID_ALPHABET
-from tabletape.commands.recording import app
 
 ROOT = Path(__file__).resolve().parents[1]
 STATUS_KEYS = {"game", "kind", "turn", "round", "phase", "active", "finished", "winners",

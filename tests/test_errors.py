@@ -28,10 +28,10 @@ from tabletape.ledger import (
 from tabletape.ledger.errors import TabletapeError
 from tabletape.ledger.transfer import TransferError
 from tabletape.queries.catalog import CatalogError
-from tabletape.commands.querying import QueryRefused
+from tabletape.queries.output import QueryRefused
+from tabletape.quick import record_main
 from tabletape.replay.engine import BadPoint
 from tabletape.replay.fold import RefusedEvent
-from tabletape.quick import record_main
 from tabletape.rules.actions import ActionSyntaxError
 from tabletape.rules.kernel import BadOptions, IllegalAction, RulesError, UnknownGame
 from tests.test_cli import ROOT, Cli, flat

@@ -16,8 +16,8 @@ import typer.main
 from typer.testing import CliRunner
 
 from tabletape import build_app
-from tabletape.help import COMMANDS, GROUPS
 from tabletape.commands.recording import app as replay_app
+from tabletape.help import COMMANDS, GROUPS
 
 APP = build_app()
 COMMAND = typer.main.get_command(APP)

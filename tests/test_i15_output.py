@@ -19,7 +19,7 @@ import pexpect
 import pytest
 
 from tabletape.ledger import GameStarted, Ledger
-from tabletape.replay.fold import open_game, record_action
+from tabletape.replay.recording import open_game, record_action
 from tabletape.replay.render import echo_text, tail
 from tabletape.rules.kernel import find_game
 

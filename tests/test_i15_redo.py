@@ -14,7 +14,7 @@ import pytest
 
 from tabletape import build_app
 from tabletape.ledger import Ledger
-from tabletape.replay.fold import open_game
+from tabletape.replay.recording import open_game
 from tabletape.rules.kernel import IllegalAction
 from tests import test_cli
 from tests.test_cli import Cli, flat

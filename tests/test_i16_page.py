@@ -34,8 +34,9 @@ from tabletape.replay.page import (
     marked_values,
     shell,
 )
+from tabletape.replay.parts import game_part
 from tabletape.replay.render import game_view, status_json
-from tabletape.rules.kernel import game_part, won_words
+from tabletape.rules.kernel import won_words
 from tests.replay.conftest import STORY, record_script, run
 
 DEMO_GAMES = ("risk-strike", "marvel-united", "risk-deep-space", "risk-transformers")

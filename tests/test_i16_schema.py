@@ -22,9 +22,10 @@ from jsonschema.exceptions import ValidationError
 from typer.testing import CliRunner, Result
 
 from tabletape import build_app
-from tabletape.rules.kernel import game_part, manifests
 from tabletape.queries.json_schemas import build, dumps, schema_file, schema_names
 from tabletape.queries.shapes import commands_described
+from tabletape.replay.parts import game_part
+from tabletape.rules.kernel import manifests
 
 APP = build_app()
 GAME = "rs-k7pq"

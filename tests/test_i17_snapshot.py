@@ -28,21 +28,13 @@ from typer.testing import CliRunner
 import tabletape
 import tests.tinygame as tiny
 from tabletape import ledger as ledger_package
+from tabletape.batch import recorded_json
 from tabletape.ledger import Draft, GameStarted, Ledger, LedgerError, Retracted
 from tabletape.replay import render, snapshots
-from tabletape.batch import recorded_json
-from tabletape.replay.fold import (
-    Folded,
-    action_text,
-    append_all,
-    decode_event,
-    fold_records,
-    open_game,
-    prepare_line,
-    record_line,
-    undo,
-)
+from tabletape.replay.fold import Folded, action_text, decode_event, fold_records
+from tabletape.replay.recording import append_all, open_game, prepare_line, record_line
 from tabletape.replay.simulate import simulate
+from tabletape.replay.undo import undo
 from tabletape.rules.kernel import find_game
 from tests.test_os_conditions import in_namespace, snapshot
 from tests.test_os_conditions import tabletape as tabletape_process

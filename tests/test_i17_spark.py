@@ -252,9 +252,9 @@ def test_no_java_is_one_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_the_module_runs_for_spark_submit() -> None:
-    """``python -m tabletape.queries.spark_job`` (what spark-submit runs) takes the command's
+    """``python -m tabletape.commands.spark`` (what spark-submit runs) takes the command's
     options."""
-    done = subprocess.run([sys.executable, "-m", "tabletape.queries.spark_job", "--help"],
+    done = subprocess.run([sys.executable, "-m", "tabletape.commands.spark", "--help"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "--logs" in done.stdout and "--out" in done.stdout

@@ -21,8 +21,10 @@ from tabletape import build_app
 from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line, encode_body, seal
 from tabletape.replay.audit import audit_game
-from tabletape.replay.fold import effective_rolls, open_game, record_action, retractions, undo
+from tabletape.replay.fold import effective_rolls, retractions
+from tabletape.replay.recording import open_game, record_action
 from tabletape.replay.simulate import simulate
+from tabletape.replay.undo import undo
 from tabletape.rules.kernel import IllegalAction, commitment, field_rng, secret_rng
 from tests.test_cli import Cli, fails, flat
 

@@ -32,7 +32,8 @@ from tabletape.ledger.codec import (
     line_body,
     seal,
 )
-from tabletape.replay.fold import open_game, record_action, undo
+from tabletape.replay.recording import open_game, record_action
+from tabletape.replay.undo import undo
 from tabletape.rules.kernel import IllegalAction, find_game
 from tests.tinygame import Added, Cheered, Rolled
 

@@ -1,9 +1,8 @@
 """Properties of the recording path: whatever a person types, a refused action changes nothing.
 
 Typed actions are drawn from the game's own legal-action specs (right and wrong values alike) and
-from plain junk; each is recorded through :func:`tabletape.replay.fold.record_action`, exactly as
-the CLI
-and the prompt do.
+from plain junk; each is recorded through :func:`tabletape.replay.recording.record_action`,
+exactly as the CLI and the prompt do.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 
 from tabletape import ledger as ledger_pkg
 from tabletape.ledger import GameStarted, Ledger
-from tabletape.replay.fold import open_game, record_action
+from tabletape.replay.recording import open_game, record_action
 from tabletape.rules.actions import ActionSyntaxError
 from tabletape.rules.kernel import ActionSpec, IllegalAction, find_game
 

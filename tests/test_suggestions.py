@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tabletape.ledger import GameStarted, Ledger
-from tabletape.replay.fold import open_game, prepare
+from tabletape.replay.recording import open_game, prepare
 from tabletape.rules.kernel import IllegalAction, bot_game, find_game
 from tests.test_cli import Cli, fails, flat
 

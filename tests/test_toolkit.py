@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tabletape.ledger.events import Noted, event_type
-from tabletape.replay.fold import resolve_player
+from tabletape.replay.recording import resolve_player
 from tabletape.rules import board, dice, facts, seats
 from tabletape.rules.actions import ActionSyntaxError
 from tabletape.rules.kernel import IllegalAction, find_game

@@ -16,7 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
-from tabletape.replay.render import game_panel, plural
+from tabletape.ledger.text import plural
+from tabletape.replay.render import game_panel
 from tabletape.replay.visitor import Visit
 from tabletape.rules.board import NOBODY
 from tabletape.rules.dice import D6

@@ -26,7 +26,8 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger.events import event_type
-from tabletape.replay.render import game_panel, plural, won_words
+from tabletape.ledger.text import plural
+from tabletape.replay.render import game_panel, won_words
 from tabletape.replay.visitor import Visit
 from tabletape.rules import dice as dice_rules
 from tabletape.rules.kernel import Result, Rules

@@ -107,7 +107,8 @@ Card faces are data (:mod:`.data`), marked; the log records what each card shows
 """
 
 from tabletape.rules.facts import Fact
-from tabletape.rules.manifest import GameManifest, lazy_rules
+from tabletape.rules.kernel import lazy_rules
+from tabletape.rules.manifest import GameManifest
 
 REPLAY = "tabletape.replay.games.marvel_united"
 

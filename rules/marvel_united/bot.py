@@ -33,7 +33,7 @@ from tabletape.rules.marvel_united.events import (
     Tokens,
     VillainTurn,
 )
-from tabletape.rules.marvel_united.moves import attack_targets, step
+from tabletape.rules.marvel_united.moves import attack_targets, complete_villain, step
 from tabletape.rules.marvel_united.state import (
     ATTACK,
     HEROIC,
@@ -70,7 +70,6 @@ def completed(state: State, actor: str, event: Event, rng: random.Random) -> Eve
     """The bot shuffles and draws with its own generator, as a table would; its Masterplan
     deck is the shipped one (placeholder faces, I), which it records card by card."""
     from tabletape.rules.marvel_united import RULES
-    from tabletape.rules.marvel_united.game import complete_villain
 
     if isinstance(event, VillainTurn):
         return complete_villain(state, event, rng)

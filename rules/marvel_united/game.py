@@ -20,11 +20,10 @@ from tabletape.rules.marvel_united import MANIFEST, data
 from tabletape.rules.marvel_united.actions import legal_actions
 from tabletape.rules.marvel_united.events import EVENTS, Dealt, Drew, SetUp, VillainTurn
 from tabletape.rules.marvel_united.moves import (
+    complete_villain,
     mission_draws,
     phase_words,
-    plays_shipped_faces,
     step,
-    typed_face,
     v1_drawer,
     window_words,
 )
@@ -180,26 +179,6 @@ def random_cards(state: State, seat: int, count: int, rng: random.Random) -> tup
     rng.shuffle(shuffled)
     pile = shuffled + [names[k] for k in hero.bottom]
     return tuple(pile[:count])
-
-
-def complete_villain(state: State, event: VillainTurn, rng: random.Random) -> VillainTurn:
-    """A Masterplan card from the shipped deck (placeholders, I): drawn when none is named, and
-    what it shows filled in where the event leaves it out. A face typed without its card is
-    not completed when the table plays the shipped faces: the check refuses it (a face follows
-    its card; a refusal naming the card drawn would show it unrecorded)."""
-    if not event.card and plays_shipped_faces(state) and typed_face(event):
-        return event
-    card = event.card or (rng.choice(sorted(state.deck)) if state.deck else "")
-    face = data.MASTERPLANS[state.villain].get(card.strip().casefold())
-    if face is None:
-        return replace(event, card=card)
-    return replace(
-        event, card=card,
-        move=face.move if event.move is None else event.move,
-        bam=face.bam if event.bam is None else event.bam,
-        thugs=event.thugs or face.thugs, civilians=event.civilians or face.civilians,
-        special=bool(face.special) if event.special is None else event.special,
-    )
 
 
 def complete_draw(state: State, actor: str, event: Drew, rng: random.Random) -> Drew:

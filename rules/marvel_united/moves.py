@@ -9,6 +9,7 @@ Civilians) run by themselves (:func:`advance`).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -394,6 +395,26 @@ def typed_face(event: VillainTurn) -> list[str]:
     typed = {"move": event.move, "bam": event.bam, "thugs": event.thugs or None,
              "civilians": event.civilians or None, "special": event.special}
     return [f"{name}=" for name, value in typed.items() if value is not None]
+
+
+def complete_villain(state: State, event: VillainTurn, rng: random.Random) -> VillainTurn:
+    """A Masterplan card from the shipped deck (placeholders, I): drawn when none is named, and
+    what it shows filled in where the event leaves it out. A face typed without its card is
+    not completed when the table plays the shipped faces: the check refuses it (a face follows
+    its card; a refusal naming the card drawn would show it unrecorded)."""
+    if not event.card and plays_shipped_faces(state) and typed_face(event):
+        return event
+    card = event.card or (rng.choice(sorted(state.deck)) if state.deck else "")
+    face = data.MASTERPLANS[state.villain].get(card.strip().casefold())
+    if face is None:
+        return replace(event, card=card)
+    return replace(
+        event, card=card,
+        move=face.move if event.move is None else event.move,
+        bam=face.bam if event.bam is None else event.bam,
+        thugs=event.thugs or face.thugs, civilians=event.civilians or face.civilians,
+        special=bool(face.special) if event.special is None else event.special,
+    )
 
 
 def shown(face: data.MasterplanCard) -> dict[str, str]:

@@ -77,7 +77,8 @@ differ, an option):
 """
 
 from tabletape.rules.facts import Fact
-from tabletape.rules.manifest import GameManifest, lazy_rules
+from tabletape.rules.kernel import lazy_rules
+from tabletape.rules.manifest import GameManifest
 
 REPLAY = "tabletape.replay.games.risk_deep_space"
 

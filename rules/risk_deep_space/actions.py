@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tabletape.ledger.events import TABLE
-from tabletape.rules.kernel import ActionSpec, FieldSpec, plural
+from tabletape.ledger.text import plural
+from tabletape.rules.kernel import ActionSpec, FieldSpec
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.moves import (
     ACT,

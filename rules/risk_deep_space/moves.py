@@ -11,9 +11,10 @@ from collections.abc import Callable, Sequence
 from msgspec.structs import replace
 
 from tabletape.ledger.events import Event
+from tabletape.ledger.text import plural
 from tabletape.rules import dice, steps
 from tabletape.rules.actions import quoted
-from tabletape.rules.kernel import IllegalAction, plural
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import data
 from tabletape.rules.risk_deep_space.events import (
     Battled,

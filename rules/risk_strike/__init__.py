@@ -107,7 +107,8 @@ the map) are defaults marked in :mod:`.data`, overridable with ``--option``; so 
 """
 
 from tabletape.rules.facts import Fact
-from tabletape.rules.manifest import GameManifest, lazy_rules
+from tabletape.rules.kernel import lazy_rules
+from tabletape.rules.manifest import GameManifest
 
 REPLAY = "tabletape.replay.games.risk_strike"
 

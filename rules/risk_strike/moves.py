@@ -15,9 +15,10 @@ from typing import Any
 from msgspec.structs import replace
 
 from tabletape.ledger.events import Event
+from tabletape.ledger.text import plural
 from tabletape.rules import dice, steps
 from tabletape.rules.actions import quoted
-from tabletape.rules.kernel import IllegalAction, plural
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_strike import data
 from tabletape.rules.risk_strike.events import (
     Attacked,

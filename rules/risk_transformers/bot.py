@@ -23,14 +23,13 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
 from tabletape.ledger.events import Event, event_type
 from tabletape.rules import dice
 from tabletape.rules.actions import ParsedAction, event_from
 from tabletape.rules.bots import Candidate, first_legal
 from tabletape.rules.dice import ATTACKER, DEFENDER
-from tabletape.rules.kernel import ActionSpec
+from tabletape.rules.kernel import ActionSpec, Rules
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.backup import connected
 from tabletape.rules.risk_transformers.battle import (
@@ -77,9 +76,6 @@ from tabletape.rules.risk_transformers.state import (
     teammates,
 )
 
-if TYPE_CHECKING:
-    from tabletape.rules.risk_transformers.game import RiskTransformers
-
 NOTE = "bot: the table applies it"
 """The ``note`` of a card played for an upgrade the table applies."""
 TRIAL_DICE = random.Random(0)
@@ -88,7 +84,7 @@ TYPES = {event_type(cls): cls for cls in EVENTS}
 Proposer = Callable[[State, ActionSpec, random.Random], Iterator[Candidate]]
 
 
-def choose(rules: RiskTransformers, state: State, rng: random.Random) -> tuple[str, Event] | None:
+def choose(rules: Rules[State], state: State, rng: random.Random) -> tuple[str, Event] | None:
     """A legal ``(actor, event)``, or None when nothing may be recorded (the game is over)."""
     candidates = [candidate for spec in rules.legal_actions(state)
                   for candidate in PROPOSERS.get(spec.type, from_choices)(state, spec, rng)]

@@ -25,6 +25,7 @@ from tabletape.ledger import GameStarted, Ledger, Record
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.store import write_atomic
 from tabletape.queries.apps import (
+    Choice,
     NotAPlay,
     Play,
     bgg_xml,
@@ -49,17 +50,6 @@ class Target(StrEnum):
     bgstats = "bgstats"
     link = "bgstats-link"
     bgg = "bgg-xml"
-
-
-class Choice(msgspec.Struct, frozen=True, kw_only=True):
-    """What to export and how: the command's options, checked."""
-
-    location: str = ""
-    bgg_ids: tuple[str, ...] = ()
-    unfinished: bool = False
-    simulated: bool = False
-    forks: bool = False
-    strict: bool = False
 
 
 def export_plays(store: Ledger, game: str | None, target: Target, output: Path | None,
@@ -276,7 +266,7 @@ def write_output(output: Path, text: str, ledger_root: Path) -> None:
 
 def check_target(output: Path, ledger_root: Path) -> None:
     """Refuse an output file inside the ledger, or one that is a folder (before any work)."""
-    from tabletape.commands.querying import check_output
+    from tabletape.queries.output import check_output
 
     check_output(output, ledger_root, force=True)
     if output.is_dir():

@@ -1,8 +1,8 @@
 """The fair-play commands: ``head`` (a log's or the ledger's head, as a fingerprint to note),
 ``sign`` (a player vouches for a game's head) and ``key`` (``key new NAME``, ``key list``).
 
-``verify`` (in :mod:`tabletape.commands.recording`) checks what these leave: ``--head`` a noted head,
-and every signature. The heads and signatures are :mod:`tabletape.ledger.heads`, the keys
+``verify`` (in :mod:`tabletape.commands.recording`) checks what these leave: ``--head`` a noted
+head, and every signature. The heads and signatures are :mod:`tabletape.ledger.heads`, the keys
 :mod:`tabletape.ledger.keys`.
 """
 
@@ -36,13 +36,12 @@ from tabletape.ledger.heads import (
     fingerprint,
     key_fingerprint,
     ledger_head,
-    ledger_id,
-    ledger_identity,
     log_uid,
     remember,
 )
+from tabletape.ledger.identity import ledger_id, ledger_identity
 from tabletape.ledger.store import Ledger
-from tabletape.rules.kernel import plural
+from tabletape.ledger.text import plural
 
 app = typer.Typer()
 

@@ -38,9 +38,9 @@ from tabletape.cli import (
     people_errors,
     print_json,
 )
+from tabletape.commands.recording import NoPagerOption
 from tabletape.ledger.errors import TabletapeError
 from tabletape.queries.bars import Axis, Timeline, Words
-from tabletape.commands.recording import NoPagerOption
 
 if TYPE_CHECKING:
     from tabletape.queries.series import GameSeries, Series

@@ -44,14 +44,14 @@ from tabletape.cli import (
     print_json,
     warn,
 )
-from tabletape.ledger import Ledger
-from tabletape.ledger.errors import TabletapeError
 from tabletape.commands.recording import NoPagerOption
+from tabletape.ledger import Ledger
+from tabletape.queries.output import QueryRefused, check_output
 
 if TYPE_CHECKING:
     import duckdb
 
-    from tabletape.commands.apps import Choice
+    from tabletape.queries.apps import Choice
 
 app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 
@@ -66,12 +66,6 @@ PRAGMA_READS = frozenset({
 """PRAGMAs that only read (everything else, e.g. ``PRAGMA threads=…``, is refused)."""
 
 
-
-
-class QueryRefused(TabletapeError):
-    """A statement the read-only SQL runner will not run, or options that do not go together."""
-
-    exit_code = USAGE_EXIT
 
 
 class SqlFormat(StrEnum):
@@ -491,42 +485,6 @@ def check_parquet_target(output: Path | None) -> None:
                            "output to a file or a pipe")
 
 
-def check_output(path: Path, ledger_root: Path, *, force: bool = False) -> None:
-    """Refuse an output file inside the ledger, or one that exists (unless ``force``)."""
-    from tabletape.queries.transfer import inside_ledger
-
-    if inside_ledger(path, ledger_root):
-        raise QueryRefused(f"{path} is inside the ledger {ledger_root}: write results outside it")
-    if what := special_file(path):
-        raise QueryRefused(f"{path} is {what}: tabletape writes its results to a file of their "
-                           "own (a new one, or one it replaces with --force); --output - writes "
-                           "them to standard output")
-    if path.exists() and not force:
-        raise QueryRefused(f"{path} exists: pass --force to overwrite it, or choose another file")
-
-
-def special_file(path: Path) -> str:
-    """What ``path`` is when it is there but no plain file results may replace (a link, a
-    device, a pipe, a socket), else ``""``; a folder is left to the caller to name.
-
-    >>> special_file(Path("/dev/null")), special_file(Path("/no/such/file"))
-    ('a device', '')
-    """
-    import stat
-
-    try:
-        mode = path.lstat().st_mode
-    except OSError:
-        return ""
-    if stat.S_ISLNK(mode):
-        return "a link (to " + str(os.readlink(path)) + ")"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        return "a pipe or socket"
-    return ""
-
-
 def check_sql_output(path: Path, ledger_root: Path, *, force: bool) -> None:
     """:func:`check_output` for ``sql --output``, and refuse a file inside any other ledger
     (links followed) or where no file can be written (no such folder, a folder)."""
@@ -754,13 +712,14 @@ def stats_command(
     """Win rates, first-player advantage, game lengths, dice luck and battle odds.
 
     Real games only: simulated ones count with --include-simulated."""
+    from tabletape.ledger.text import plural
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.layout import LEGENDS, report_blocks
     from tabletape.queries.reports import all_reports, run_reports
     from tabletape.queries.scope import narrow
     from tabletape.queries.series import league_series
     from tabletape.replay.render import paged
-    from tabletape.rules.kernel import plural, unknown_name_message
+    from tabletape.rules.kernel import unknown_name_message
 
     with catalog_errors():
         output_format = chosen_format(output_format, as_json, ReportFormat.table,
@@ -867,7 +826,7 @@ def export_command(
             raise QueryRefused("--kind, --player and --since choose the games of --html DIR")
         apps = {"--bgstats": bgstats, "--bgstats-link": bgstats_link or None, "--bgg-xml": bgg_xml}
         if any(value is not None for value in apps.values()):
-            from tabletape.commands.apps import Choice
+            from tabletape.queries.apps import Choice
 
             export_apps(game, apps, any(x is not None for x in (jsonl, parquet, html)), ledger,
                         as_json, Choice(location=location, bgg_ids=tuple(bgg_id or ()),
@@ -921,10 +880,10 @@ def export_site(ledger: Path | None, directory: Path, scope: Any, *, as_json: bo
     bar when there are many), then what was written and what was left out."""
     import msgspec
 
+    from tabletape.ledger.text import plural
     from tabletape.queries.catalog import catalog_path, opened, stored_problems
     from tabletape.queries.scope import narrow
     from tabletape.queries.site import check_target, write_site
-    from tabletape.rules.kernel import plural
 
     if is_stdio(directory):
         raise QueryRefused("--html writes a folder of pages, which standard output (-) cannot "
@@ -1055,8 +1014,8 @@ def check_stdin_log(game_id: str | None) -> None:
 def print_import_outcomes(imported: Sequence[Any], refused: dict[str, str],
                           held_back: Sequence[Any]) -> None:
     """One line per file: imported, refused (why), or checked but held back."""
+    from tabletape.ledger.text import plural
     from tabletape.ledger.transfer import shown
-    from tabletape.rules.kernel import plural
 
     for done in imported:
         out.print(f"Imported {done.kind} game [bold cyan]{done.game}[/] "

@@ -42,27 +42,12 @@ from tabletape.ledger import (
 from tabletape.ledger.identity import game_uid, uuid7
 from tabletape.ledger.store import trusted
 from tabletape.replay import render
-from tabletape.replay.fold import (
-    Folded,
-    actions_now,
-    by_argument,
-    committed,
-    create_game,
-    fold_records,
-    open_game,
-    record_line,
-    redo,
-    reveal,
-    undo,
-)
-from tabletape.rules.kernel import (
-    BadOptions,
-    find_game,
-    game_part,
-    manifest_of,
-    new_secret,
-    registered,
-)
+from tabletape.replay.dice_secret import committed
+from tabletape.replay.fold import Folded, actions_now, fold_records
+from tabletape.replay.parts import game_part
+from tabletape.replay.recording import create_game, open_game, record_line, reveal
+from tabletape.replay.undo import by_argument, redo, undo
+from tabletape.rules.kernel import BadOptions, find_game, manifest_of, new_secret, registered
 from tabletape.rules.names import player_names
 
 app = typer.Typer(
@@ -451,7 +436,6 @@ def verify(
     """Check a log's hash chain (every byte of every line; names the first bad event), every
     signature in it (who vouched for which point) and its fork point; with --head, that it still
     extends a head noted before."""
-    from tabletape.ledger.keys import known_keys, read_receipts
     from tabletape.ledger.heads import (
         check_game,
         check_ledger,
@@ -460,6 +444,7 @@ def verify(
         parse_fingerprint,
         require_kind,
     )
+    from tabletape.ledger.keys import known_keys, read_receipts
     from tabletape.replay.audit import fair_play_problem
     from tabletape.replay.heads_view import verify_view
 

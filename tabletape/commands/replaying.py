@@ -8,7 +8,6 @@ Thin like :mod:`tabletape.commands.recording`: parsing and printing here; foldin
 from __future__ import annotations
 
 import sys
-import unicodedata
 from pathlib import Path
 from typing import Annotated
 
@@ -31,10 +30,11 @@ from tabletape.cli import (
     print_json,
     warn,
 )
+from tabletape.commands.recording import NoPagerOption
 from tabletape.ledger import GameStarted, Noted, Record
+from tabletape.notes import note_echo, note_problem
 from tabletape.replay import render
 from tabletape.replay.audit import audit_game, audit_view, audits_view
-from tabletape.commands.recording import NoPagerOption
 from tabletape.replay.diff import changes, diff_table
 from tabletape.replay.engine import (
     POINT_SYNTAX,
@@ -44,8 +44,8 @@ from tabletape.replay.engine import (
     parse_point,
 )
 from tabletape.replay.fairplay import UNDONE_ROLLS
-from tabletape.replay.fold import open_game, resolve_player
 from tabletape.replay.narrate import Narrator, narrate_game, narration_view
+from tabletape.replay.recording import open_game, resolve_player
 from tabletape.replay.stepper import Stepper, frame
 from tabletape.rules.kernel import find_game
 
@@ -190,27 +190,6 @@ def diff(
     out.print(diff_table(changed))
 
 
-MAX_NOTE_CHARS = 2000
-"""The longest note, in characters: a note is a remark at the table, kept in the log forever."""
-
-
-def note_problem(text: str) -> str:
-    """Why ``text`` cannot be a note (empty, too long, a terminal control character), or ``""``.
-
-    >>> note_problem("a great roll"), note_problem("bell\a")[:28]
-    ('', 'the note holds a control cha')
-    """
-    if not text.strip():
-        return "the note is empty; write what should be remembered"
-    if len(text) > MAX_NOTE_CHARS:
-        return f"the note has {len(text)} characters; a note has at most {MAX_NOTE_CHARS}"
-    bad = next((c for c in text if unicodedata.category(c) == "Cc" and c not in "\n\t"), None)
-    if bad is not None:
-        return (f"the note holds a control character ({bad!r}), which terminals would act on; "
-                "remove it")
-    return ""
-
-
 @app.command()
 def note(
     game: GameArgument,
@@ -240,17 +219,6 @@ def note(
         print_json({"seq": stored.seq, "actor": writer, "text": text.strip(), "about": about})
         return
     out.print(note_echo(stored.seq, writer, text.strip(), about), highlight=False)
-
-
-def note_echo(seq: int, writer: str, text: str, about: int | None = None) -> str:
-    """What ``note`` (and ``note`` at the prompt) says it stored, as rich markup; the note's own
-    text is shown as typed, never read as markup.
-
-    >>> print(note_echo(7, "table", "[bold] is not bold", about=3))
-    [dim]7[/] note by table about seq 3: \\[bold] is not bold
-    """
-    about_text = f" about seq {about}" if about is not None else ""
-    return f"[dim]{seq}[/] note by {escape(writer)}{about_text}: {escape(text)}"
 
 
 @app.command()

@@ -1,10 +1,11 @@
-"""``tabletape schema [NAME] [--output DIR]``: publish the JSON Schemas of :mod:`tabletape.queries.json_schemas`.
+"""``tabletape schema [NAME] [--output DIR]``: publish the JSON Schemas of
+:mod:`tabletape.queries.json_schemas`.
 
 Without ``--output`` the schema asked for (or all of them, as one bundle) is printed; with it,
 one file per schema is written under DIR, with ``index.json`` listing them.
 
-:mod:`tabletape.queries.json_schemas` is imported only when the command runs: it reads every game and the
-catalog's Structs (duckdb), which composing the commands for ``--help`` must not pay for.
+:mod:`tabletape.queries.json_schemas` is imported only when the command runs: it reads every game
+and the catalog's Structs (duckdb), which composing the commands for ``--help`` must not pay for.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import typer
 from rich.markup import escape
 
 from tabletape.cli import USAGE_EXIT, JsonOption, fail, is_stdio, out, people_errors, print_json
-from tabletape.rules.kernel import plural
+from tabletape.ledger.text import plural
 
 app = typer.Typer()
 

@@ -53,7 +53,7 @@ def build_catalog_command(
 
         print_json(msgspec.to_builtins(report))
         return
-    from tabletape.rules.kernel import plural
+    from tabletape.ledger.text import plural
 
     rows = sum(report.tables.values())
     out.print(f"Built {plural(len(report.tables), 'table')} ({plural(rows, 'row')}: "
@@ -64,3 +64,22 @@ def build_catalog_command(
         err.print(f"{plural(len(report.problems), 'game')} left out (named above and in the "
                   "manifest).",
                   highlight=False)
+
+
+# -- spark-submit ---------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``spark-submit`` of this file (or ``python -m tabletape.commands.spark``): ``spark
+    build-catalog``'s options."""
+    import sys
+
+    from tabletape.cli import run_app
+
+    submitted = typer.Typer(add_completion=False, rich_markup_mode="rich")
+    submitted.command()(build_catalog_command)
+    run_app(submitted, sys.argv[1:] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    main()

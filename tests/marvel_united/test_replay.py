@@ -16,8 +16,8 @@ from tabletape.queries.reports import REPORTS, run_reports
 from tabletape.replay.audit import audit_game
 from tabletape.replay.demo import run_demo
 from tabletape.replay.engine import open_replay
-from tabletape.replay.fold import open_game
 from tabletape.replay.narrate import FAILED_MARK, narrate_game
+from tabletape.replay.recording import open_game
 from tabletape.replay.render import status_json, status_view
 from tabletape.rules.kernel import bot_game, find_game
 from tests.replay.conftest import assert_steps_back_to_start

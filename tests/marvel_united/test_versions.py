@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 from tabletape import ledger as ledger_pkg
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.audit import audit_game
-from tabletape.replay.fold import RefusedEvent, open_game, record_action
+from tabletape.replay.fold import RefusedEvent
+from tabletape.replay.recording import open_game, record_action
 from tabletape.rules.marvel_united import RULES
 from tabletape.rules.marvel_united.state import State, kinds, seat_of
 from tests.replay.conftest import stamp

@@ -13,8 +13,9 @@ from rich.console import Console
 from tabletape.ledger import Ledger
 from tabletape.queries.catalog import connect
 from tabletape.replay.demo import run_demo
-from tabletape.replay.fold import record_action, undo
+from tabletape.replay.recording import record_action
 from tabletape.replay.simulate import simulate
+from tabletape.replay.undo import undo
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
 from tabletape.rules.risk_deep_space import RULES
 from tabletape.rules.risk_deep_space.demo import DEMO_PLAYERS, demo_actions

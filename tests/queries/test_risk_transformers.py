@@ -26,7 +26,8 @@ from tabletape.queries.projections import BATTLES, Projection, StandingsProjecti
 from tabletape.queries.reports import REPORTS, run_reports
 from tabletape.queries.rows import GameRows
 from tabletape.queries.schema import GAMES
-from tabletape.replay.fold import GameInfo, Visit, fold_records, open_game, record_action
+from tabletape.replay.fold import GameInfo, Visit, fold_records
+from tabletape.replay.recording import open_game, record_action
 from tabletape.rules import dice
 from tabletape.rules.actions import event_from, parse_action
 from tabletape.rules.dice import NO_BONUS, Bonus

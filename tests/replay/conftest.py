@@ -17,7 +17,8 @@ from tabletape.ledger import GameStarted, Ledger, Noted
 from tabletape.ledger.codec import GENESIS_HASH, encode_body, encode_payload, seal
 from tabletape.ledger.events import Event, event_type
 from tabletape.replay.engine import Cursor, Replay
-from tabletape.replay.fold import record_action, undo
+from tabletape.replay.recording import record_action
+from tabletape.replay.undo import undo
 from tabletape.rules.kernel import bot_game, find_game
 
 EPOCH = datetime(2026, 3, 1, 19, 0, tzinfo=UTC)

@@ -119,7 +119,7 @@ def test_replay_html_writes_a_static_page_with_narration_and_table(tmp_path) -> 
 
 def test_a_note_has_a_size_limit_and_no_control_characters(store: Ledger, story: str) -> None:
     """Notes are shown on terminals and kept forever: refused past the limit or with controls."""
-    from tabletape.commands.replaying import MAX_NOTE_CHARS
+    from tabletape.notes import MAX_NOTE_CHARS
 
     before = store.path(story).read_bytes()
     code, output = run(store, "note", story, "x" * (MAX_NOTE_CHARS + 1))

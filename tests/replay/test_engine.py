@@ -20,7 +20,8 @@ from tabletape.replay.engine import (
     open_replay,
     parse_point,
 )
-from tabletape.replay.fold import UNDOABLE_SKIP, decode_event, open_game, retractions
+from tabletape.replay.fold import UNDOABLE_SKIP, decode_event, retractions
+from tabletape.replay.recording import open_game
 from tabletape.replay.render import status_json
 from tabletape.rules.kernel import find_game
 from tests.replay.conftest import bot_log, record_script, tiny_started
@@ -57,7 +58,8 @@ def scripted_replay(ops: list[str], target: int = 40) -> Replay:
 
 
 def record_script_line(store: Ledger, line: str, index: int) -> None:
-    from tabletape.replay.fold import record_action, undo
+    from tabletape.replay.recording import record_action
+    from tabletape.replay.undo import undo
     from tests.replay.conftest import stamp
 
     if line == "undo":

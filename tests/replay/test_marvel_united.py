@@ -10,8 +10,8 @@ from rich.console import Console
 from tabletape.ledger import Ledger
 from tabletape.replay import render
 from tabletape.replay.demo import run_demo
-from tabletape.replay.fold import open_game
 from tabletape.replay.narrate import FAILED_MARK, narrate_game, narration_view
+from tabletape.replay.recording import open_game
 from tests.replay.test_golden import check, rendered
 
 

@@ -19,7 +19,8 @@ from tabletape.ledger import Event, GameStarted, Ledger
 from tabletape.replay import render
 from tabletape.replay.audit import audit_game
 from tabletape.replay.engine import open_replay
-from tabletape.replay.fold import RefusedEvent, decode_event, open_game
+from tabletape.replay.fold import RefusedEvent, decode_event
+from tabletape.replay.recording import open_game
 from tabletape.replay.visitor import Visitor, walk
 from tabletape.rules import kernel
 from tabletape.rules.kernel import Upcaster

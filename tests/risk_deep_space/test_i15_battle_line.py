@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletape.ledger import Ledger, Record
-from tabletape.replay.fold import open_game, record_action, record_line
 from tabletape.quick import record_main
+from tabletape.replay.recording import open_game, record_action, record_line
 from tabletape.rules.actions import ActionSyntaxError
 from tabletape.rules.kernel import IllegalAction, RulesError
 from tabletape.rules.risk_deep_space.demo import DEMO_PLAYERS, demo_actions

@@ -16,7 +16,8 @@ import pytest
 from tabletape import ledger as ledger_pkg
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.audit import audit_game
-from tabletape.replay.fold import RefusedEvent, open_game, record_action
+from tabletape.replay.fold import RefusedEvent
+from tabletape.replay.recording import open_game, record_action
 from tabletape.rules.kernel import IllegalAction, bot_game
 from tabletape.rules.risk_strike import RULES
 from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors

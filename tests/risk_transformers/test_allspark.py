@@ -11,7 +11,7 @@ import pytest
 from msgspec.structs import replace
 
 from tabletape.ledger.store import Ledger
-from tabletape.replay.fold import open_game, record_action
+from tabletape.replay.recording import open_game, record_action
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.allspark import spark

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 from typer.testing import CliRunner
 
+from tabletape.commands.recording import app
 from tabletape.ledger.events import Event, GameStarted
 from tabletape.ledger.store import Ledger
-from tabletape.commands.recording import app
-from tabletape.replay.fold import open_game, record_action
+from tabletape.replay.recording import open_game, record_action
 from tabletape.replay.simulate import simulated_started
 from tabletape.rules.kernel import RulesError, bot_game, dice_rng
 from tabletape.rules.risk_transformers import data
