@@ -142,6 +142,24 @@ def test_the_layers_below_the_command_line_never_import_its_plumbing() -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_no_module_below_the_command_line_imports_it_when_run() -> None:
+    """Every module of ledger, rules, replay and queries imported, functions not run: none of
+    them pulls in the command line, typer or click (the run-time side of ``.ci/layers``, which
+    reads the imports inside functions too)."""
+    code = ("import importlib, importlib.util, sys\n"
+            "spec = importlib.util.spec_from_file_location('layers_check', '.ci/layers.py')\n"
+            "check = importlib.util.module_from_spec(spec); spec.loader.exec_module(check)\n"
+            "below = [m for m in check.modules() if check.layer(m) < len(check.LAYERS) - 1]\n"
+            "assert len(below) > 100, below\n"
+            "for name in below: importlib.import_module(name)\n"
+            "upper = ('typer', 'click', 'tabletape.cli', 'tabletape.commands', 'tabletape.exits')\n"
+            "print(sorted(m for m in sys.modules if m.startswith(upper)))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", done.stdout
+
+
 @pytest.mark.parametrize(("action", "code"), [(("add", "n=1"), 0), (("add", "n=9"), 1)])
 def test_the_fast_record_path_never_imports_typer(cli: Cli, action: tuple[str, ...],
                                                   code: int) -> None:
