@@ -26,7 +26,8 @@ def typed_actions(count: int, seed: int = 5) -> tuple[tuple[str, ...], list[list
 
     from tabletape import ledger
     from tabletape.replay.fold import action_text
-    from tabletape.rules.kernel import bot_game, find_game
+    from tabletape.rules.bot_games import bot_game
+    from tabletape.rules.registry import find_game
 
     rules = find_game(KIND)
     players = ("ann", "bob", "cat")

@@ -113,8 +113,8 @@ def fold_figure(quick: bool, kinds: tuple[str, ...] | None = None) -> Figure:
     from tabletape.ledger import Ledger
     from tabletape.replay.recording import open_game
     from tabletape.replay.simulate import simulate
-    from tabletape.rules.kernel import registered
     from tabletape.rules.manifest import discovered
+    from tabletape.rules.registry import registered
 
     games, rounds = (30, 5) if quick else (150, 5)
     with tempfile.TemporaryDirectory() as folder:
@@ -182,8 +182,8 @@ def fold_parts(games: int = 30, kinds: tuple[str, ...] | None = None,
     """
     from tabletape.ledger import Ledger
     from tabletape.replay.simulate import simulate
-    from tabletape.rules.kernel import registered
     from tabletape.rules.manifest import discovered
+    from tabletape.rules.registry import registered
 
     found: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as folder:

@@ -64,12 +64,13 @@ class GameStarted(Event, tag="game-started"):
     the first line's hash (:func:`tabletape.ledger.identity.game_uid`)."""
     commitment: str = ""
     """SHA-256 (hex) of the game's dice secret, domain-separated
-    (:func:`tabletape.rules.kernel.commitment`): the secret itself stays in the ledger's private
+    (:func:`tabletape.rules.fair_dice.commitment`): the secret itself stays in the ledger's private
     area until :class:`SecretRevealed`; tabletape's dice derive from the secret and each roll's
     effective index. Empty in older logs and ``new --seed`` games (their ``seed`` is public)."""
     dice_streams: str | msgspec.UnsetType = msgspec.UNSET
     """How tabletape's dice derive from the secret: ``per-field`` (each field of a roll, such as
-    ``attacker`` and ``defender``, draws its own stream: :func:`tabletape.rules.kernel.completed`);
+    ``attacker`` and ``defender``, draws its own stream:
+    :func:`tabletape.rules.fair_dice.completed`);
     left out (and so not stored) in older committed logs, whose rolls draw one stream per
     effective roll index, and in ``new --seed`` games."""
     fork_hash: str = ""

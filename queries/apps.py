@@ -140,7 +140,7 @@ class FinalFigures(Visitor):
 def read_play(game: str, records: Sequence[Record]) -> Play:
     """The play ``records`` (a verified log) hold: the ``games`` and ``players`` catalog rows of
     the game and the players' final figures, in one fold."""
-    from tabletape.rules.kernel import manifest_of
+    from tabletape.rules.registry import manifest_of
 
     core = GameRows()
     (figures,) = walk(game, records, core, FinalFigures())[1:]

@@ -37,13 +37,8 @@ from tabletape.ledger.codec import Record
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import LEDGER_EVENTS, event_type
 from tabletape.queries.shapes import HASH, OUTPUTS, UTC_TIME, Open
-from tabletape.rules.kernel import (
-    Rules,
-    find_game,
-    manifests,
-    registered,
-    unknown_name_message,
-)
+from tabletape.rules.kernel import Rules, unknown_name_message
+from tabletape.rules.registry import find_game, manifests, registered
 
 __all__ = ["DIALECT", "ID_BASE", "UnknownSchema", "build", "bundle", "dumps", "every_schema",
            "index", "resolve", "schema_file", "schema_names", "short_names"]

@@ -43,7 +43,8 @@ from tabletape.queries.database import (
 from tabletape.queries.projections import Schema, fingerprint, projections_for, quote
 from tabletape.queries.rows import Columns, Folded, project
 from tabletape.queries.schema import EVENTS, POSITIONS, SYNC, Column
-from tabletape.rules.kernel import Rules, RulesError, find_game
+from tabletape.rules.kernel import Rules, RulesError
+from tabletape.rules.registry import find_game
 
 CHUNK_BYTES = 32_000_000
 """Logs are folded and loaded in chunks of about this many bytes (one transaction each)."""

@@ -28,8 +28,9 @@ from typing import Any, ClassVar, NamedTuple
 
 from tabletape.replay.visitor import GameInfo, Visit, Visitor
 from tabletape.rules.dice import NO_BONUS, Bonus, Die, Settled, faces
-from tabletape.rules.kernel import Rules, UnknownGame, manifest_of, register
+from tabletape.rules.kernel import Rules, UnknownGame
 from tabletape.rules.manifest import warn_not_loaded
+from tabletape.rules.registry import manifest_of, register
 
 
 class Column(NamedTuple):

@@ -61,7 +61,7 @@ REPORTS: dict[str, Report] = {}
 def all_reports() -> dict[str, Report]:
     """Every report, the shipped games' own included (their plug-ins register them on import)."""
     from tabletape.queries.projections import plugin
-    from tabletape.rules.kernel import manifests
+    from tabletape.rules.registry import manifests
 
     for kind in manifests():
         plugin(kind)

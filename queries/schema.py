@@ -28,7 +28,7 @@ from tabletape.queries.projections import (
     projections_for,
     quote,
 )
-from tabletape.rules.kernel import registered
+from tabletape.rules.registry import registered
 
 CATALOG_VERSION = "9"
 """Bump when the core tables change: catalogs of another version are rebuilt from scratch.

@@ -75,7 +75,7 @@ def since_date(text: str) -> datetime.datetime:
 
 def game_kind(text: str) -> str:
     """``--kind``: a game kind's registry name, from its name, alias or a unique prefix."""
-    from tabletape.rules.kernel import find_game
+    from tabletape.rules.registry import find_game
 
     return find_game(text).name
 

@@ -32,7 +32,7 @@ from tabletape.queries.reports import (
     matchups_of,
 )
 from tabletape.queries.rows import Folded, project
-from tabletape.rules.kernel import find_game
+from tabletape.rules.registry import find_game
 
 if TYPE_CHECKING:
     import duckdb

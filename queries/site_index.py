@@ -136,7 +136,7 @@ GAME_HEADERS = ("Game", "Players", "Date (UTC)", "Length", "Result")
 
 def game_row(game: IndexGame) -> str:
     """One game's row, linked to its page."""
-    from tabletape.rules.kernel import find_game
+    from tabletape.rules.registry import find_game
 
     link = urllib.parse.quote(page_path(game.game))
     cells = (f"<a href=\"{escape(link)}\"><strong>{escape(find_game(game.kind).title)}</strong> "

@@ -46,7 +46,8 @@ def game_log_problem(game: str, records: list[Record]) -> str:
     """
     from tabletape.ledger.events import GameStarted
     from tabletape.replay.fold import RefusedEvent, fold_records
-    from tabletape.rules.kernel import RulesError, find_game
+    from tabletape.rules.kernel import RulesError
+    from tabletape.rules.registry import find_game
 
     try:
         started = msgspec.json.decode(records[0].payload, type=GameStarted)

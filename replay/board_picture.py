@@ -30,7 +30,8 @@ from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.replay.parts import game_part
 from tabletape.replay.svg import Markup, document, element, group, save, shorten
 from tabletape.rules.board import Board, Pair, all_links
-from tabletape.rules.kernel import Rules, manifests
+from tabletape.rules.kernel import Rules
+from tabletape.rules.registry import manifests
 
 Point = tuple[float, float]
 

@@ -22,7 +22,9 @@ from tabletape.replay.dice_secret import committed
 from tabletape.replay.fold import Folded, decode_event
 from tabletape.replay.parts import game_part
 from tabletape.replay.recording import append_all, create_game, open_game, prepare
-from tabletape.rules.kernel import Rules, UnknownGame, find_game, manifests, new_secret
+from tabletape.rules.fair_dice import new_secret
+from tabletape.rules.kernel import Rules, UnknownGame
+from tabletape.rules.registry import find_game, manifests
 
 DEMO_KIND = "risk-strike"
 DEMO_SEED = 2023

@@ -13,10 +13,7 @@ from tabletape.ledger import (
     Ledger,
     LedgerError,
 )
-from tabletape.rules.kernel import (
-    PER_FIELD,
-    commitment,
-)
+from tabletape.rules.fair_dice import PER_FIELD, commitment
 
 
 def load_secret(ledger: Ledger, game: str, started: GameStarted) -> tuple[bytes | None, str]:

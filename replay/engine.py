@@ -42,7 +42,8 @@ from tabletape.replay.dice_secret import committed
 from tabletape.replay.fold import Folded, Step, apply_refused
 from tabletape.replay.recording import create_game
 from tabletape.replay.visitor import GameInfo, Visit, Visitor, walk
-from tabletape.rules.kernel import Rules, RulesError, TurnInfo, new_secret
+from tabletape.rules.fair_dice import new_secret
+from tabletape.rules.kernel import Rules, RulesError, TurnInfo
 
 SNAPSHOT_EVERY = 32
 """Most events applied after a snapshot inside one turn before another snapshot is kept."""

@@ -37,7 +37,7 @@ from tabletape.ledger.text import plural
 from tabletape.replay.fold import UNDOABLE_SKIP, action_text
 from tabletape.replay.visitor import GameInfo, Visit
 from tabletape.rules.actions import chance_fields
-from tabletape.rules.kernel import blanked, chance_rng, commitment, completed, field_default
+from tabletape.rules.fair_dice import blanked, chance_rng, commitment, completed, field_default
 
 UNDONE_ROLLS = 2
 """Marked default (no rulebook gives one): a table mis-records a roll now and then, so more than

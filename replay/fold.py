@@ -37,16 +37,9 @@ from tabletape.rules.actions import (
     chance_required,
     quoted,
 )
-from tabletape.rules.kernel import (
-    ActionSpec,
-    IllegalAction,
-    Rules,
-    RulesError,
-    TurnInfo,
-    Upcaster,
-    chance_rng,
-    find_game,
-)
+from tabletape.rules.fair_dice import chance_rng
+from tabletape.rules.kernel import ActionSpec, IllegalAction, Rules, RulesError, TurnInfo, Upcaster
+from tabletape.rules.registry import find_game
 
 UNDOABLE_SKIP = frozenset({"game-started", "undo", "note", "secret-revealed", "sign"})
 """Event types that ``undo`` never retracts (it retracts the latest *action*); the fold skips

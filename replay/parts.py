@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletape.rules.kernel import manifest_of
 from tabletape.rules.manifest import GameManifest, warn_not_loaded
+from tabletape.rules.registry import manifest_of
 
 PART_LAYERS = {
     "rules": "tabletape.rules", "demo": "tabletape.rules",

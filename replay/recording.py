@@ -31,12 +31,11 @@ from tabletape.rules.actions import (
     only_choices_filled,
     parse_action,
 )
+from tabletape.rules.fair_dice import completed, drawn_draft
 from tabletape.rules.kernel import (
     IllegalAction,
     Rules,
     RulesError,
-    completed,
-    drawn_draft,
     unknown_name_message,
     won_words,
 )

@@ -29,7 +29,9 @@ from tabletape.ledger.events import SecretRevealed
 from tabletape.ledger.identity import seeded_uuid7
 from tabletape.replay.dice_secret import committed
 from tabletape.replay.recording import create_game
-from tabletape.rules.kernel import Rules, bot_game, find_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.kernel import Rules
+from tabletape.rules.registry import find_game
 
 PLAYER_NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
 """Seat names of simulated players."""

@@ -45,7 +45,8 @@ from tabletape.ledger import Event, GameStarted, Ledger, Record, decode_line
 from tabletape.ledger.identity import game_uid
 from tabletape.ledger.store import chain_intact, damage_of, intact_records, write_atomic
 from tabletape.replay.fold import Check, Fold, Folded, GameInfo, Step, fold_records, retractions
-from tabletape.rules.kernel import Rules, RulesError, find_game
+from tabletape.rules.kernel import Rules, RulesError
+from tabletape.rules.registry import find_game
 
 FORMAT = 1
 """The snapshot file format; a snapshot of another format is ignored."""

@@ -21,10 +21,7 @@ from tabletape.replay.recording import append_checked, open_game, resolve_player
 from tabletape.rules.actions import (
     ActionSyntaxError,
 )
-from tabletape.rules.kernel import (
-    IllegalAction,
-    Rules,
-)
+from tabletape.rules.kernel import IllegalAction, Rules
 
 
 def undo(

@@ -24,13 +24,12 @@ import msgspec
 
 from tabletape.ledger.events import Event
 from tabletape.rules.dice import DIE_SYNTAX, Die
+from tabletape.rules.fair_dice import Draws, filled_fields
 from tabletape.rules.kernel import (
     ActionSpec,
-    Draws,
     FieldSpec,
     Rules,
     RulesError,
-    filled_fields,
     is_sequence_type,
     split_list,
     unknown_name_message,

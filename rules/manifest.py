@@ -10,7 +10,7 @@ group of its distribution::
 A part is named by where it lives, ``"module:attribute"`` (or ``"module"`` for a module), and
 imported only when first asked for, so finding one game imports that game only. Tests and
 notebooks may give the object itself instead of its place (see
-:func:`tabletape.rules.kernel.register`).
+:func:`tabletape.rules.registry.register`).
 
 >>> manifest = GameManifest(name="pebbles", title="Pebbles", aliases=("pb",), short="pb",
 ...                         rules="pebbles.game:Pebbles", view="pebbles.view:view")

@@ -66,7 +66,7 @@ def game_ids(ctx: typer.Context, incomplete: str) -> list[str]:
 @never_failing
 def game_kinds(ctx: typer.Context, incomplete: str) -> list[str]:
     """The game kinds tabletape knows (``tabletape games``)."""
-    from tabletape.rules.kernel import registered
+    from tabletape.rules.registry import registered
 
     return [rules.name for rules in registered() if rules.name.startswith(incomplete)]
 

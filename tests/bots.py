@@ -6,7 +6,8 @@ import random
 from typing import Any
 
 from tabletape.ledger.events import GameStarted, event_type
-from tabletape.rules.kernel import Rules, dice_rng
+from tabletape.rules.fair_dice import dice_rng
+from tabletape.rules.kernel import Rules
 
 
 def bot_prefix(rules: Rules[Any], begun: GameStarted, steps: int) -> Any:

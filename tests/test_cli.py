@@ -215,7 +215,7 @@ def test_record_rolls_dice_when_none_are_given(cli: Cli, game: str) -> None:
 def test_anyone_re_derives_the_dice_tabletape_rolled(cli: Cli) -> None:
     """README: with a public ``--seed`` the dice are re-derived from the seed and the event's seq
     (``roll_dice``); games without one commit to a secret (tests/test_i18_dice.py)."""
-    from tabletape.rules.kernel import roll_dice
+    from tabletape.rules.fair_dice import roll_dice
 
     game = cli.json("new", "tiny", "-p", "ann,bob", "--seed", "7")["game"]  # type: ignore[index]
     seed = Ledger(cli.root).started(game).seed

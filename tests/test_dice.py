@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tabletape.ledger.events import Event
 from tabletape.replay.fold import action_text
-from tabletape.rules import dice, kernel
+from tabletape.rules import dice, fair_dice
 from tabletape.rules.actions import (
     ActionSyntaxError,
     describe_kind,
@@ -110,10 +110,10 @@ def test_a_roll_of_d6s_draws_what_it_always_drew(seed: int, count: int) -> None:
 @given(seed=st.integers(0, 2**32), seq=st.integers(1, 10**6), count=st.integers(0, 5))
 def test_an_auditor_re_derives_tabletapes_dice(seed: int, seq: int, count: int) -> None:
     """The dice tabletape rolls for ``seq`` come from ``dice_rng(seed, seq)``: rolled as mixed
-    dice they are those ``kernel.roll_dice`` re-derives (d6s and d8s alike)."""
+    dice they are those ``fair_dice.roll_dice`` re-derives (d6s and d8s alike)."""
     for sides in (6, 8):
-        rolled = dice.roll_mixed(kernel.dice_rng(seed, seq), (sides,) * count)
-        assert dice.faces(rolled) == kernel.roll_dice(seed, seq, count, sides)
+        rolled = dice.roll_mixed(fair_dice.dice_rng(seed, seq), (sides,) * count)
+        assert dice.faces(rolled) == fair_dice.roll_dice(seed, seq, count, sides)
 
 
 # -- modifiers -----------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tabletape.ledger import GameStarted, Ledger
-from tabletape.rules.kernel import find_game
+from tabletape.rules.registry import find_game
 from tests.test_cli import MAIN, ROOT, Cli, fails, flat, run_main
 
 NAMES = ("O'Brien", "Zoë", "李雷", "Mary Ann")

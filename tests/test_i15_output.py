@@ -21,7 +21,7 @@ import pytest
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.recording import open_game, record_action
 from tabletape.replay.render import echo_text, tail
-from tabletape.rules.kernel import find_game
+from tabletape.rules.registry import find_game
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = "from tabletape import main; main()"

@@ -40,7 +40,7 @@ from tabletape.queries.apps import (
     with_new_players,
 )
 from tabletape.replay.engine import Replay
-from tabletape.rules.kernel import manifest_of
+from tabletape.rules.registry import manifest_of
 
 APP = build_app()
 DATE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")

@@ -31,7 +31,8 @@ from tabletape.replay.charts import bars, bars_against, line_chart, nice_ticks, 
 from tabletape.replay.games import risk_deep_space_picture, risk_transformers_picture
 from tabletape.replay.simulate import simulated_started
 from tabletape.rules.board import Board, all_links, board_from_data, load_board
-from tabletape.rules.kernel import BadOptions, find_game
+from tabletape.rules.kernel import BadOptions
+from tabletape.rules.registry import find_game
 from tabletape.rules.risk_deep_space import data as deep_space_data
 from tabletape.rules.risk_transformers.board import DEFAULT_BOARD_FILE, load_cybertron
 from tabletape.rules.seats import NOBODY

@@ -25,7 +25,7 @@ from tabletape import build_app
 from tabletape.queries.json_schemas import build, dumps, schema_file, schema_names
 from tabletape.queries.shapes import commands_described
 from tabletape.replay.parts import game_part
-from tabletape.rules.kernel import manifests
+from tabletape.rules.registry import manifests
 
 APP = build_app()
 GAME = "rs-k7pq"
@@ -499,10 +499,10 @@ def test_a_games_schema_names_the_older_shapes_its_upcasters_read(
     """The schema gives the current rules version's payloads and says which older ones a log
     may still hold; an old shape is not the current one (every reader upcasts it)."""
     from tabletape.ledger import Ledger
-    from tabletape.rules import kernel
+    from tabletape.rules import registry
     from tests.replay.test_upcast import NEW_LOG, OLD_LOG, UpcastTiny, create
 
-    monkeypatch.setitem(kernel.REGISTERED, UpcastTiny.name, kernel.rules_manifest(UpcastTiny()))
+    monkeypatch.setitem(registry.REGISTERED, UpcastTiny.name, registry.rules_manifest(UpcastTiny()))
     schema = build("events/upcast-tiny")
     assert "add (rules version 1), roll (rules version 1)" in schema["description"]
     store = Ledger(tmp_path)
@@ -531,12 +531,12 @@ def test_the_fast_path_of_the_commands_typed_at_the_table_prints_the_same_shapes
 
 def test_a_game_whose_rules_cannot_load_is_left_out_with_a_warning(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tabletape.rules import kernel
+    from tabletape.rules import registry
     from tabletape.rules.manifest import GameManifest, GameNotLoaded
 
     broken = GameManifest(name="broken-game", title="Broken", short="bg",
                           rules="tabletape.no_such_module:Rules")
-    monkeypatch.setitem(kernel.REGISTERED, broken.name, broken)
+    monkeypatch.setitem(registry.REGISTERED, broken.name, broken)
     with pytest.warns(GameNotLoaded, match="broken-game"):
         names = schema_names()
     assert "events/risk-strike" in names and "events/broken-game" not in names

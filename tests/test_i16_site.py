@@ -30,7 +30,7 @@ from tabletape.ledger import Ledger
 from tabletape.queries import site
 from tabletape.replay.demo import run_demo
 from tabletape.replay.simulate import simulate
-from tabletape.rules.kernel import manifests
+from tabletape.rules.registry import manifests
 from tests.queries.conftest import bot_games
 from tests.test_cli import flat
 from tests.test_os_conditions import in_namespace, one_message, snapshot

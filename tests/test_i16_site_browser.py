@@ -22,7 +22,7 @@ import tabletape
 from tabletape.ledger import Ledger
 from tabletape.replay.demo import run_demo
 from tabletape.replay.simulate import simulate
-from tabletape.rules.kernel import manifests
+from tabletape.rules.registry import manifests
 from tests.browser import launched_browser
 
 SIZES = ((360, 800), (1280, 800))

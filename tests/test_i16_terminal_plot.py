@@ -20,7 +20,8 @@ from tabletape.ledger import Ledger
 from tabletape.queries.bars import LEVELS, level
 from tabletape.queries.series import changed, game_series
 from tabletape.replay.simulate import simulate
-from tabletape.rules.kernel import bot_game, find_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.registry import find_game
 from tests.queries.conftest import record, start_game
 
 ROOT = Path(__file__).resolve().parents[1]

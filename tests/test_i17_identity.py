@@ -18,7 +18,7 @@ from tabletape.ledger import GameStarted, Ledger
 from tabletape.ledger.codec import GENESIS_HASH, encode_body, encode_payload, seal
 from tabletape.ledger.identity import is_uuid7, legacy_uid, uuid7
 from tabletape.queries.catalog import connect
-from tabletape.rules.kernel import find_game
+from tabletape.rules.registry import find_game
 
 APP = tabletape.build_app()
 

@@ -35,7 +35,7 @@ from tabletape.replay.fold import Folded, action_text, decode_event, fold_record
 from tabletape.replay.recording import append_all, open_game, prepare_line, record_line
 from tabletape.replay.simulate import simulate
 from tabletape.replay.undo import undo
-from tabletape.rules.kernel import find_game
+from tabletape.rules.registry import find_game
 from tests.test_os_conditions import in_namespace, snapshot
 from tests.test_os_conditions import tabletape as tabletape_process
 

@@ -25,7 +25,8 @@ from tabletape.replay.fold import effective_rolls, retractions
 from tabletape.replay.recording import open_game, record_action
 from tabletape.replay.simulate import simulate
 from tabletape.replay.undo import undo
-from tabletape.rules.kernel import IllegalAction, commitment, field_rng, secret_rng
+from tabletape.rules.fair_dice import commitment, field_rng, secret_rng
+from tabletape.rules.kernel import IllegalAction
 from tests.test_cli import Cli, fails, flat
 
 APP = build_app()
@@ -328,7 +329,7 @@ def test_the_demo_replays_its_lines_and_audits_clean(cli: Cli) -> None:
 def test_an_old_log_with_a_public_seed_folds_and_verifies_as_before(cli: Cli) -> None:
     """A log from before commitments (its game-started has no ``commitment`` field, no line a
     ``drawn`` mark): it decodes, folds, verifies and audits as it did, its dice unmarked."""
-    from tabletape.rules.kernel import roll_dice
+    from tabletape.rules.fair_dice import roll_dice
 
     game = cli.json("new", "tiny", "-p", "ann,bob", "--seed", "9")["game"]  # type: ignore[index]
     ledger = Ledger(cli.root)

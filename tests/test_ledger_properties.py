@@ -34,7 +34,8 @@ from tabletape.ledger.codec import (
 )
 from tabletape.replay.recording import open_game, record_action
 from tabletape.replay.undo import undo
-from tabletape.rules.kernel import IllegalAction, find_game
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.registry import find_game
 from tests.tinygame import Added, Cheered, Rolled
 
 FAST = settings(max_examples=60, deadline=None,

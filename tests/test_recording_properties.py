@@ -18,7 +18,8 @@ from tabletape import ledger as ledger_pkg
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.recording import open_game, record_action
 from tabletape.rules.actions import ActionSyntaxError
-from tabletape.rules.kernel import ActionSpec, IllegalAction, find_game
+from tabletape.rules.kernel import ActionSpec, IllegalAction
+from tabletape.rules.registry import find_game
 
 WORDS = st.sampled_from(["asia", "europe", "troop", "rally", "olga", "patrick", "1", "2", "6",
                          "6,3,2", "5,5", "", "attacker", "defender", "x", "-1", "[/x]"])

@@ -16,16 +16,10 @@ from typer.testing import CliRunner
 from tabletape import build_app
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.demo import run_demo
-from tabletape.rules import kernel
-from tabletape.rules.kernel import (
-    UnknownGame,
-    find_game,
-    find_manifest,
-    manifests,
-    register,
-    registered,
-)
+from tabletape.rules import registry
+from tabletape.rules.kernel import UnknownGame
 from tabletape.rules.manifest import PARTS, GameManifest, discovered, entry_points
+from tabletape.rules.registry import find_game, find_manifest, manifests, register, registered
 
 SHIPPED = {
     "marvel-united": ("marvel", "mu"),
@@ -104,7 +98,7 @@ def test_games_json_tells_each_games_id_prefix_and_parts() -> None:
 def test_a_manifest_registered_in_code_is_found_and_its_rules_checked(monkeypatch) -> None:
     """register(manifest) for notebooks: found by its alias, its rules imported when asked,
     and rules of another game refused with a clear message."""
-    monkeypatch.setattr(kernel, "REGISTERED", dict(kernel.REGISTERED))
+    monkeypatch.setattr(registry, "REGISTERED", dict(registry.REGISTERED))
     register(GameManifest(name="tiny-copy", title="Tiny copy", aliases=("tc",),
                           rules="tests.tinygame:Tiny"))
     assert "tiny-copy" in manifests() and find_manifest("tc").title == "Tiny copy"

@@ -10,7 +10,9 @@ import pytest
 
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.recording import open_game, prepare
-from tabletape.rules.kernel import IllegalAction, bot_game, find_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.registry import find_game
 from tests.test_cli import Cli, fails, flat
 
 SETUP = (

@@ -15,8 +15,9 @@ from tabletape.ledger.events import Noted, event_type
 from tabletape.replay.recording import resolve_player
 from tabletape.rules import board, dice, facts, seats
 from tabletape.rules.actions import ActionSyntaxError
-from tabletape.rules.kernel import IllegalAction, find_game
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.marvel_united import data as mu_data
+from tabletape.rules.registry import find_game
 from tabletape.rules.risk_deep_space import data as ds_data
 from tabletape.rules.risk_deep_space.state import seat_called
 from tabletape.rules.risk_strike import data as rs_data

@@ -13,17 +13,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from tabletape.ledger.events import Event, GameStarted
-from tabletape.rules.kernel import (
-    REGISTERED,
-    ActionSpec,
-    FieldSpec,
-    IllegalAction,
-    Result,
-    Rules,
-    TurnInfo,
-    manifest_of,
-    register,
-)
+from tabletape.rules.kernel import ActionSpec, FieldSpec, IllegalAction, Result, Rules, TurnInfo
+from tabletape.rules.registry import REGISTERED, manifest_of, register
 
 if TYPE_CHECKING:
     import pytest

@@ -1,7 +1,7 @@
 """A test-only game with two dice fields per roll, "volley": each ``shot`` rolls ``count`` of
 ``mine`` and two of ``theirs``. Risk Strike fills whichever side is left out; with the option
 ``together`` it fills both only when both are left out (as a Transformers battle does), each from
-its own stream (:func:`tabletape.rules.kernel.stream`)."""
+its own stream (:func:`tabletape.rules.fair_dice.stream`)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,9 @@ import msgspec
 
 from tabletape.ledger.events import Event, GameStarted
 from tabletape.rules import dice
-from tabletape.rules.kernel import (
-    ActionSpec,
-    FieldSpec,
-    IllegalAction,
-    Result,
-    Rules,
-    TurnInfo,
-    register,
-    stream,
-)
+from tabletape.rules.fair_dice import stream
+from tabletape.rules.kernel import ActionSpec, FieldSpec, IllegalAction, Result, Rules, TurnInfo
+from tabletape.rules.registry import register
 
 
 class Shot(Event, tag="shot"):

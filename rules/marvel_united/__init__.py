@@ -107,8 +107,8 @@ Card faces are data (:mod:`.data`), marked; the log records what each card shows
 """
 
 from tabletape.rules.facts import Fact
-from tabletape.rules.kernel import lazy_rules
 from tabletape.rules.manifest import GameManifest
+from tabletape.rules.registry import lazy_rules
 
 REPLAY = "tabletape.replay.games.marvel_united"
 

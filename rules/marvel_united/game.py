@@ -9,13 +9,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from tabletape.ledger.events import TABLE, Event, GameStarted
-from tabletape.rules.kernel import (
-    ActionSpec,
-    Result,
-    SteppedRules,
-    TurnInfo,
-    protocol_version,
-)
+from tabletape.rules.kernel import ActionSpec, Result, SteppedRules, TurnInfo, protocol_version
 from tabletape.rules.marvel_united import MANIFEST, data
 from tabletape.rules.marvel_united.actions import legal_actions
 from tabletape.rules.marvel_united.events import EVENTS, Dealt, Drew, SetUp, VillainTurn

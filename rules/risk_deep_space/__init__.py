@@ -77,8 +77,8 @@ differ, an option):
 """
 
 from tabletape.rules.facts import Fact
-from tabletape.rules.kernel import lazy_rules
 from tabletape.rules.manifest import GameManifest
+from tabletape.rules.registry import lazy_rules
 
 REPLAY = "tabletape.replay.games.risk_deep_space"
 

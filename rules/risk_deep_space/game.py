@@ -11,13 +11,7 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import TABLE, Event, GameStarted
 from tabletape.rules import dice
-from tabletape.rules.kernel import (
-    ActionSpec,
-    Result,
-    SteppedRules,
-    TurnInfo,
-    protocol_version,
-)
+from tabletape.rules.kernel import ActionSpec, Result, SteppedRules, TurnInfo, protocol_version
 from tabletape.rules.risk_deep_space import MANIFEST, data
 from tabletape.rules.risk_deep_space.actions import legal_actions
 from tabletape.rules.risk_deep_space.events import EVENTS, Battled, RolledOff

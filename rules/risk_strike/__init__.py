@@ -107,8 +107,8 @@ the map) are defaults marked in :mod:`.data`, overridable with ``--option``; so 
 """
 
 from tabletape.rules.facts import Fact
-from tabletape.rules.kernel import lazy_rules
 from tabletape.rules.manifest import GameManifest
+from tabletape.rules.registry import lazy_rules
 
 REPLAY = "tabletape.replay.games.risk_strike"
 

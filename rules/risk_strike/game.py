@@ -10,13 +10,7 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import TABLE, Event, GameStarted
 from tabletape.rules import dice
-from tabletape.rules.kernel import (
-    ActionSpec,
-    Result,
-    SteppedRules,
-    TurnInfo,
-    protocol_version,
-)
+from tabletape.rules.kernel import ActionSpec, Result, SteppedRules, TurnInfo, protocol_version
 from tabletape.rules.risk_strike import MANIFEST, data
 from tabletape.rules.risk_strike.actions import legal_actions
 from tabletape.rules.risk_strike.events import (

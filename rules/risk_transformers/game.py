@@ -11,6 +11,7 @@ import msgspec
 
 from tabletape.ledger.events import Event, GameStarted
 from tabletape.rules.dice import roll_mixed
+from tabletape.rules.fair_dice import stream
 from tabletape.rules.kernel import (
     ActionSpec,
     FieldSpec,
@@ -19,7 +20,6 @@ from tabletape.rules.kernel import (
     SteppedRules,
     TurnInfo,
     protocol_version,
-    stream,
 )
 from tabletape.rules.risk_transformers import MANIFEST, allspark
 from tabletape.rules.risk_transformers.battle import battle_actions, battle_dice, waiting_on

@@ -198,7 +198,7 @@ def checked_location(location: str) -> str:
 def with_bgg_ids(plays: Sequence[Play], overrides: Sequence[str]) -> list[Play]:
     """``plays`` with ``--bgg-id`` applied: ``N`` (the plays are all of one kind) or
     ``KIND=N``."""
-    from tabletape.rules.kernel import find_manifest
+    from tabletape.rules.registry import find_manifest
 
     kinds = sorted({play.kind for play in plays})
     ids: dict[str, int] = {}

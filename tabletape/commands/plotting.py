@@ -116,7 +116,7 @@ def plot_view(series: GameSeries, figures: Sequence[str], *,
               shown_all: bool = True) -> RenderableType:
     """The game's headline, a chart per figure, and (when every changing figure is shown) the
     figures that never changed."""
-    from tabletape.rules.kernel import find_game
+    from tabletape.rules.registry import find_game
 
     title = find_game(series.kind).title
     state = "finished" if series.finished else "in progress"

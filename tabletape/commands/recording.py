@@ -47,8 +47,10 @@ from tabletape.replay.fold import Folded, actions_now, fold_records
 from tabletape.replay.parts import game_part
 from tabletape.replay.recording import create_game, open_game, record_line, reveal
 from tabletape.replay.undo import by_argument, redo, undo
-from tabletape.rules.kernel import BadOptions, find_game, manifest_of, new_secret, registered
+from tabletape.rules.fair_dice import new_secret
+from tabletape.rules.kernel import BadOptions
 from tabletape.rules.names import player_names
+from tabletape.rules.registry import find_game, manifest_of, registered
 
 app = typer.Typer(
     help="Record tabletop games as event logs; replay, audit and query them.",

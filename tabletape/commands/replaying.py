@@ -47,7 +47,7 @@ from tabletape.replay.fairplay import UNDONE_ROLLS
 from tabletape.replay.narrate import Narrator, narrate_game, narration_view
 from tabletape.replay.recording import open_game, resolve_player
 from tabletape.replay.stepper import Stepper, frame
-from tabletape.rules.kernel import find_game
+from tabletape.rules.registry import find_game
 
 app = typer.Typer()
 

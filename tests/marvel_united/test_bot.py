@@ -7,7 +7,8 @@ import random
 import pytest
 
 from tabletape.ledger.events import event_type
-from tabletape.rules.kernel import bot_game, dice_rng
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.fair_dice import dice_rng
 from tabletape.rules.marvel_united import RULES
 from tabletape.rules.marvel_united.state import invariant_errors
 

@@ -12,7 +12,8 @@ import tests.queries.duelgame
 import tests.queries.tinyprojections  # noqa: F401
 from tabletape.ledger import GameStarted, Ledger, utc_stamp
 from tabletape.ledger.events import Event
-from tabletape.rules.kernel import bot_game, find_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.registry import find_game
 
 EPOCH = datetime(2026, 1, 1, 18, 0, tzinfo=UTC)
 

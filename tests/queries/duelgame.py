@@ -26,7 +26,8 @@ from tabletape.queries.projections import (
 )
 from tabletape.replay.visitor import GameInfo, Visit
 from tabletape.rules import dice
-from tabletape.rules.kernel import ActionSpec, IllegalAction, Result, Rules, TurnInfo, register
+from tabletape.rules.kernel import ActionSpec, IllegalAction, Result, Rules, TurnInfo
+from tabletape.rules.registry import register
 
 
 class Attacked(Event, tag="attack"):

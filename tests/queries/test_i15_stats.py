@@ -21,7 +21,8 @@ from tabletape.queries.catalog import connect
 from tabletape.queries.layout import cell_text, drawn_in_place
 from tabletape.replay.fold import fold_records
 from tabletape.replay.simulate import simulate
-from tabletape.rules.kernel import bot_game, find_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.registry import find_game
 from tests.queries.conftest import bot_games, record, start_game
 
 APP = tabletape.build_app()

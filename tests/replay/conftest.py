@@ -19,7 +19,8 @@ from tabletape.ledger.events import Event, event_type
 from tabletape.replay.engine import Cursor, Replay
 from tabletape.replay.recording import record_action
 from tabletape.replay.undo import undo
-from tabletape.rules.kernel import bot_game, find_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.registry import find_game
 
 EPOCH = datetime(2026, 3, 1, 19, 0, tzinfo=UTC)
 

@@ -23,7 +23,7 @@ from tabletape.replay.engine import (
 from tabletape.replay.fold import UNDOABLE_SKIP, decode_event, retractions
 from tabletape.replay.recording import open_game
 from tabletape.replay.render import status_json
-from tabletape.rules.kernel import find_game
+from tabletape.rules.registry import find_game
 from tests.replay.conftest import bot_log, record_script, tiny_started
 
 TINY = find_game("tiny")

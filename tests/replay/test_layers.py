@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 
 from tabletape.replay.parts import PART_LAYERS, game_part
-from tabletape.rules.kernel import manifests
+from tabletape.rules.registry import manifests
 
 ROOT = Path(__file__).resolve().parents[2]
 READERS = sorted([*ROOT.glob("replay/games/*.py"), *ROOT.glob("queries/games/*.py")])

@@ -14,8 +14,8 @@ from rich.text import Text
 from tabletape.ledger import Ledger
 from tabletape.replay import render
 from tabletape.replay.narrate import FAILED_MARK, narrate_game
-from tabletape.rules.kernel import find_game
 from tabletape.rules.manifest import GameNotLoaded
+from tabletape.rules.registry import find_game
 from tests.replay.conftest import bot_log
 from tests.tinygame import with_parts
 

@@ -17,7 +17,8 @@ from tabletape.replay.engine import open_replay
 from tabletape.replay.narrate import FAILED_MARK, narrate_game, narration_view
 from tabletape.replay.recording import open_game
 from tabletape.replay.render import status_json
-from tabletape.rules.kernel import bot_game, find_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.registry import find_game
 from tests.replay.conftest import assert_steps_back_to_start, stamp
 from tests.replay.test_golden import check, rendered
 

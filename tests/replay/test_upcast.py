@@ -22,7 +22,7 @@ from tabletape.replay.engine import open_replay
 from tabletape.replay.fold import RefusedEvent, decode_event
 from tabletape.replay.recording import open_game
 from tabletape.replay.visitor import Visitor, walk
-from tabletape.rules import kernel
+from tabletape.rules import registry
 from tabletape.rules.kernel import Upcaster
 from tests.tinygame import Added, Cheered, Rolled, Tiny
 
@@ -59,7 +59,7 @@ NEW_LOG = [("ann", Added(n=3)), ("bob", Rolled(dice=(5,))), ("ann", Cheered()),
 
 @pytest.fixture
 def ledger(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Ledger:
-    monkeypatch.setitem(kernel.REGISTERED, UpcastTiny.name, kernel.rules_manifest(UpcastTiny()))
+    monkeypatch.setitem(registry.REGISTERED, UpcastTiny.name, registry.rules_manifest(UpcastTiny()))
     return Ledger(str(tmp_path / "ledger"))
 
 

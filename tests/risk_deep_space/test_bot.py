@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import RULES
 from tabletape.rules.risk_deep_space.state import State, invariant_errors
 from tests.bots import bot_prefix as shared_bot_prefix

@@ -10,7 +10,8 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import RULES
 from tabletape.rules.risk_deep_space.moves import planet_called
 

@@ -17,7 +17,8 @@ from rich.console import Console
 
 from tabletape.replay.games.risk_deep_space import derived, recorded, view
 from tabletape.rules.board import NOBODY
-from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import RULES
 from tabletape.rules.risk_deep_space.events import Ended, Shielded
 from tabletape.rules.risk_deep_space.state import invariant_errors

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletape.ledger.events import Event
-from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_strike import RULES
 from tabletape.rules.risk_strike.events import (
     Attacked,

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_strike import RULES, hidden
 from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, invariant_errors
 

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from tabletape.rules.kernel import IllegalAction, find_game
+from tabletape.rules.kernel import IllegalAction
+from tabletape.rules.registry import find_game
 from tabletape.rules.risk_strike import RULES
 from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, seat_of
 

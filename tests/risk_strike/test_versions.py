@@ -18,7 +18,8 @@ from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.audit import audit_game
 from tabletape.replay.fold import RefusedEvent
 from tabletape.replay.recording import open_game, record_action
-from tabletape.rules.kernel import IllegalAction, bot_game
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_strike import RULES
 from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
 from tests.replay.conftest import stamp

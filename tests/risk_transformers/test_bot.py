@@ -24,7 +24,9 @@ from tabletape.ledger.events import Event, GameStarted
 from tabletape.ledger.store import Ledger
 from tabletape.replay.recording import open_game, record_action
 from tabletape.replay.simulate import simulated_started
-from tabletape.rules.kernel import RulesError, bot_game, dice_rng
+from tabletape.rules.bot_games import bot_game
+from tabletape.rules.fair_dice import dice_rng
+from tabletape.rules.kernel import RulesError
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.battle import neighbours, police_car
 from tabletape.rules.risk_transformers.events import (
@@ -96,7 +98,7 @@ class Run:
 
 @functools.cache
 def run(seed: int) -> Run:
-    """Game ``seed`` by the bot as :func:`~tabletape.rules.kernel.bot_game` plays it (each
+    """Game ``seed`` by the bot as :func:`~tabletape.rules.bot_games.bot_game` plays it (each
     action completed, then checked and applied by ``apply``, as the fold does: the rules'
     ``apply_checks``), every event's invariants checked on the way."""
     assert GAME.apply_checks

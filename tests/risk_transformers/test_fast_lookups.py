@@ -19,8 +19,8 @@ from msgspec.structs import replace
 
 from tabletape.ledger.events import Event
 from tabletape.rules import dice
+from tabletape.rules.bot_games import bot_game
 from tabletape.rules.dice import Bonus, Die
-from tabletape.rules.kernel import bot_game
 from tabletape.rules.risk_transformers.battle import dice_fit, settled_roll
 from tabletape.rules.risk_transformers.moves import allowed_places, may_place
 from tabletape.rules.risk_transformers.state import (

@@ -17,7 +17,8 @@ from msgspec.structs import replace
 
 from tabletape.replay.games.risk_transformers import scrapheap_news
 from tabletape.replay.simulate import simulated_started
-from tabletape.rules.kernel import BadOptions, IllegalAction, dice_rng
+from tabletape.rules.fair_dice import dice_rng
+from tabletape.rules.kernel import BadOptions, IllegalAction
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.allspark import spark
 from tabletape.rules.risk_transformers.battle import remove
