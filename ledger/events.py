@@ -145,7 +145,7 @@ class Signed(Event, tag="sign"):
     hash: str
     """... and its hash."""
     signature: str
-    """128 hex digits: the signature over :func:`tabletape.ledger.heads.signed_bytes`."""
+    """128 hex digits: the signature over :func:`tabletape.ledger.signatures.signed_bytes`."""
 
 
 LEDGER_EVENTS: tuple[type[Event], ...] = (GameStarted, Retracted, Noted, SecretRevealed,

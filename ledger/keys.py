@@ -41,14 +41,9 @@ import msgspec
 from tabletape.ledger import Ledger
 from tabletape.ledger.codec import Record, decoded_from
 from tabletape.ledger.errors import USAGE_EXIT
-from tabletape.ledger.heads import (
-    Receipt,
-    key_fingerprint,
-    keys_of_name,
-    log_signers,
-    registry,
-    signed_bytes,
-)
+from tabletape.ledger.heads import registry
+from tabletape.ledger.receipts import Receipt
+from tabletape.ledger.signatures import key_fingerprint, keys_of_name, log_signers, signed_bytes
 from tabletape.ledger.store import LedgerError
 from tabletape.ledger.text import plural, warn
 
@@ -422,7 +417,9 @@ def warn_failing_signatures(ledger: Ledger, games: Iterable[str]) -> int:
     """``import``: warn of each signature in ``games`` that does not hold in this ledger (a key
     the ledger knows another for, a forged one), so the organiser hears it at the import, not at
     the next ``verify``; how many."""
-    from tabletape.ledger.heads import check_signatures, trusted_records, vouch_line
+    from tabletape.ledger.heads import trusted_records
+    from tabletape.ledger.receipts import vouch_line
+    from tabletape.ledger.signatures import check_signatures
 
     known, failing = known_keys(ledger), 0
     for game in games:
@@ -453,7 +450,8 @@ def register(ledger: Ledger, name: str, public: str) -> None:
 def ledger_keys(ledger: Ledger) -> list[LedgerKey]:
     """Every name and key of the ledger: those registered and those its signature events were
     made with (logs that verify, as far as they do), by name."""
-    from tabletape.ledger.heads import signed_events, trusted_records
+    from tabletape.ledger.heads import trusted_records
+    from tabletape.ledger.signatures import signed_events
 
     signed: dict[tuple[str, str], list[str]] = {}
     for game in ledger.game_ids():

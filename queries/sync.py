@@ -399,7 +399,7 @@ def vanished_why(game: str, seen_as: str, seq: int, head_hash: str, seen: object
                  now_hash: str | None, head_seq: int) -> str:
     """Why ``game`` is left out: it no longer holds the head seen at ``seq`` (as ``seen_as``:
     the game itself, or another id of the same identity)."""
-    from tabletape.ledger.heads import fingerprint
+    from tabletape.ledger.fingerprints import fingerprint
 
     what = (f"the log now ends at seq {head_seq}: cut short" if now_hash is None
             else f"the log holds another event at seq {seq}: rewritten")
@@ -412,7 +412,7 @@ def vanished_why(game: str, seen_as: str, seq: int, head_hash: str, seen: object
 
 def gone_logs(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """Every game the catalog loaded before whose log is gone (under its id and identity)."""
-    from tabletape.ledger.heads import fingerprint
+    from tabletape.ledger.fingerprints import fingerprint
 
     return {game: (f"the log of game {game} is gone (deleted, or moved out of the ledger): the "
                    f"catalog loaded it up to seq {seq} ({fingerprint(seq, head_hash)}) on "

@@ -38,7 +38,9 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.ledger import Ledger, Record
-from tabletape.ledger.heads import Vouch, check_signatures, fork_of, vouch_line
+from tabletape.ledger.heads import fork_of
+from tabletape.ledger.receipts import vouch_line
+from tabletape.ledger.signatures import Vouch, check_signatures
 from tabletape.ledger.text import plural, printable
 from tabletape.replay.fairness import chi_square_uniform
 from tabletape.replay.fairplay import (

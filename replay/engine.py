@@ -35,7 +35,7 @@ from tabletape.ledger import (
     Signed,
 )
 from tabletape.ledger.events import SecretRevealed
-from tabletape.ledger.heads import fingerprint
+from tabletape.ledger.fingerprints import fingerprint
 from tabletape.ledger.identity import uuid7
 from tabletape.ledger.store import trusted
 from tabletape.replay.dice_secret import committed

@@ -14,7 +14,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.ledger.heads import Checked, Vouch, vouch_line
+from tabletape.ledger.heads import Checked
+from tabletape.ledger.receipts import vouch_line
+from tabletape.ledger.signatures import Vouch
 from tabletape.ledger.text import shown
 
 HEAD_WIDTH = len("9999:XXXX-XXXX-XXXX")

@@ -23,7 +23,8 @@ from rich.text import Text
 
 from tabletape.ledger import Record, event_type
 from tabletape.ledger.events import Drawn, Event, SecretRevealed, Signed
-from tabletape.ledger.heads import fingerprint, key_fingerprint
+from tabletape.ledger.fingerprints import fingerprint
+from tabletape.ledger.signatures import key_fingerprint
 from tabletape.ledger.text import plural, printable
 from tabletape.replay.fold import Folded, action_text, decode_event, format_field
 from tabletape.replay.parts import game_part
@@ -274,7 +275,7 @@ def head_line(folded: Folded) -> Text:
 
 def head_fingerprint(folded: Folded) -> str:
     """The log's head as people note it (``412:7KQ2-M4XD-9PRA``; ``tabletape head``)."""
-    from tabletape.ledger.heads import fingerprint
+    from tabletape.ledger.fingerprints import fingerprint
 
     last = folded.records[-1]
     return fingerprint(last.seq, last.hash)

@@ -81,7 +81,7 @@ class Prompt:
 
     def head_line(self) -> str:
         """The log's head as people note it at the end of a session (``tabletape head``)."""
-        from tabletape.ledger.heads import fingerprint
+        from tabletape.ledger.fingerprints import fingerprint
 
         last = self.folded.records[-1]
         game = escape(shlex.quote(self.game))

@@ -542,6 +542,6 @@ def test_reveal_says_the_head_to_note(cli: Cli) -> None:
     recorded(cli, game, "roll")
     shown = cli("reveal", game).output
     last = Ledger(cli.root).records(game)[-1]
-    from tabletape.ledger.heads import fingerprint
+    from tabletape.ledger.fingerprints import fingerprint
 
     assert f"head {fingerprint(last.seq, last.hash)}" in shown, shown

@@ -19,13 +19,8 @@ from hypothesis import strategies as st
 
 from tabletape.ledger import GameStarted, Ledger, Noted
 from tabletape.ledger.codec import GENESIS_HASH, decode_line, sealed_record
-from tabletape.ledger.heads import (
-    ALPHABET,
-    BadFingerprint,
-    fingerprint,
-    merkle_root,
-    parse_fingerprint,
-)
+from tabletape.ledger.fingerprints import ALPHABET, BadFingerprint, fingerprint, parse_fingerprint
+from tabletape.ledger.heads import merkle_root
 from tabletape.ledger.identity import uuid7
 from tests.cli import run, said
 from tests.tinygame import Added

@@ -12,6 +12,7 @@ import pytest
 
 from tabletape.ledger import Ledger, Noted
 from tabletape.ledger import heads as heads_module
+from tabletape.ledger.fingerprints import parse_fingerprint
 from tabletape.ledger.heads import check_ledger, ledger_head, merkle_root
 from tests.cli import run, said
 from tests.test_i18_heads import key_dir, lines_of, sign, store, tiny_game, truncate
@@ -89,7 +90,7 @@ def test_a_remembered_head_is_compared_by_its_whole_hash(store: Ledger,
     are told apart: the history keeps the whole hash. Here every code is made equal."""
     game = tiny_game(store, 6)
     _, head = ledger_head_of(store)
-    noted = heads_module.parse_fingerprint(head["fingerprint"])
+    noted = parse_fingerprint(head["fingerprint"])
     lines = lines_of(store, game)
     store.path(game).write_bytes(b"".join(x + b"\n" for x in lines[:5]))
     store.append(game, [("olga", Noted(text="other"))], expected_seq=5)

@@ -95,8 +95,8 @@ def test_a_relabelled_signer_is_forged(store: Ledger) -> None:
 
 def test_an_older_signature_still_holds_noting_the_name_is_not_covered(store: Ledger,
                                                                       key_dir: Path) -> None:
-    from tabletape.ledger.heads import signed_bytes_v1
     from tabletape.ledger.keys import load_private, raw_public
+    from tabletape.ledger.signatures import signed_bytes_v1
 
     game = tiny_game(store, 4)
     run("key", "new", "olga")

@@ -14,7 +14,7 @@ import pytest
 
 from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line
-from tabletape.ledger.heads import ALPHABET, fingerprint, luhn_check, parse_fingerprint
+from tabletape.ledger.fingerprints import ALPHABET, fingerprint, luhn_check, parse_fingerprint
 from tests.cli import run, said
 from tests.test_i18_heads import forge, key_dir, lines_of, rewrite, store, tiny_game
 

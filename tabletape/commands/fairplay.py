@@ -30,16 +30,11 @@ from tabletape.cli import (
 )
 from tabletape.exits import printable
 from tabletape.ledger import TABLE, Signed
-from tabletape.ledger.heads import (
-    Receipt,
-    current_heads,
-    fingerprint,
-    key_fingerprint,
-    ledger_head,
-    log_uid,
-    remember,
-)
+from tabletape.ledger.fingerprints import fingerprint
+from tabletape.ledger.heads import current_heads, ledger_head, remember
 from tabletape.ledger.identity import ledger_id, ledger_identity
+from tabletape.ledger.receipts import Receipt
+from tabletape.ledger.signatures import key_fingerprint, log_uid
 from tabletape.ledger.store import Ledger
 from tabletape.ledger.text import plural
 

@@ -246,7 +246,7 @@ def reveal_command(game: GameArgument, ledger: LedgerOption = None,
     if as_json:
         print_json({"game": game, "revealed_at": record.seq})
         return
-    from tabletape.ledger.heads import fingerprint
+    from tabletape.ledger.fingerprints import fingerprint
 
     out.print(f"Revealed the dice secret of game [bold cyan]{escape(game)}[/] at event "
               f"{record.seq}: `tabletape audit {escape(game)}` now re-derives every roll "
@@ -438,15 +438,10 @@ def verify(
     """Check a log's hash chain (every byte of every line; names the first bad event), every
     signature in it (who vouched for which point) and its fork point; with --head, that it still
     extends a head noted before."""
-    from tabletape.ledger.heads import (
-        check_game,
-        check_ledger,
-        gone_signed,
-        identity_changed,
-        parse_fingerprint,
-        require_kind,
-    )
+    from tabletape.ledger.fingerprints import parse_fingerprint, require_kind
+    from tabletape.ledger.heads import check_game, check_ledger, gone_signed
     from tabletape.ledger.keys import known_keys, read_receipts
+    from tabletape.ledger.receipts import identity_changed
     from tabletape.replay.audit import fair_play_problem
     from tabletape.replay.heads_view import verify_view
 
