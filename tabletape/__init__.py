@@ -1,7 +1,10 @@
-"""tabletape's command line: composes the commands each package contributes.
+"""tabletape's command line: composes the command groups of :mod:`tabletape.commands`.
 
-Run it as ``tabletape`` (console script) or ``python -m tabletape``. Each package keeps its
-commands on a ``typer.Typer`` of its own; this module lays them side by side on one app. The
+Run it as ``tabletape`` (console script) or ``python -m tabletape``. Each module of
+``tabletape/commands/`` keeps its group's commands on a ``typer.Typer`` of its own; this module
+lays them side by side on one app. The ``tabletape`` package is the command line only: the
+layers below it (``ledger`` -> ``rules`` -> ``replay`` -> ``queries``) never import it
+(``.ci/layers`` checks). The
 plumbing those commands share (options, consoles, error handling) is :mod:`tabletape.cli`; how an
 error ends a command (its line, its exit status) is :mod:`tabletape.exits`, which the fast
 ``record`` path uses too.
