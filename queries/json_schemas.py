@@ -194,7 +194,7 @@ def upcast_note(rules: Rules[Any]) -> str:
     """Which rules version's payload shapes the schema gives, and which older shapes a log may
     still hold (those the game's upcasters read; the stored bytes are never rewritten).
 
-    >>> from tabletape.rules.kernel import find_game
+    >>> from tabletape.rules.registry import find_game
     >>> upcast_note(find_game("risk-strike"))
     ' Payloads as rules version ... stores them; the game declares no older shapes.'
     """

@@ -12,7 +12,7 @@ one), checks events as asked (:class:`Check`) and works out turn info.
 
 >>> import tempfile
 >>> from tabletape.ledger import Ledger
->>> from tabletape.rules.kernel import find_game
+>>> from tabletape.rules.registry import find_game
 """
 
 from __future__ import annotations

@@ -54,6 +54,9 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
     found = {"tabletape"} | {
         "tabletape." + ".".join(init.parent.relative_to(ROOT).parts)
         for folder in FOLDERS for init in (ROOT / folder).rglob("__init__.py")
+    } | {  # the command line's own subpackages (tabletape/commands/)
+        "tabletape." + ".".join(init.parent.relative_to(ROOT / "tabletape").parts)
+        for init in (ROOT / "tabletape").rglob("*/__init__.py")
     }
     assert listed == found
 

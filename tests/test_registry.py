@@ -57,7 +57,7 @@ def test_the_entry_point_scan_finds_what_importlib_metadata_finds(group: str) ->
 
 def test_finding_a_game_imports_that_game_only() -> None:
     """Reading every manifest imports no rules; finding one game imports that game alone."""
-    code = ("import json, sys; from tabletape.rules.kernel import find_game, manifests; "
+    code = ("import json, sys; from tabletape.rules.registry import find_game, manifests; "
             "assert len(manifests()) >= 3; "
             "before = sorted(m for m in sys.modules if m.startswith('tabletape.')); "
             "find_game('strike'); "
