@@ -56,7 +56,10 @@ def answering_json() -> bool:
     the parameters typer parsed for it (``--json``, ``--format json|jsonl``)."""
     if json_asked():
         return True
-    from typer._click.globals import get_current_context  # typer's own copy of click
+    try:  # typer >= 0.26 parses with its own copy of click, which has no public name for this
+        from typer._click.globals import get_current_context
+    except ImportError:  # an older typer parses with click itself (a dependency of it then)
+        from click import get_current_context  # type: ignore[import-not-found, no-redef]
 
     context = get_current_context(silent=True)
     return context is not None and asks_json(context.params)
