@@ -25,7 +25,7 @@ FOLDERS = ("ledger", "rules", "replay", "queries")
 
 
 def modules() -> list[str]:
-    names = ["tabletape"] + [m.name for m in pkgutil.iter_modules(tabletape.__path__, "tabletape.")
+    names = ["tabletape"] + [m.name for m in pkgutil.walk_packages(tabletape.__path__, "tabletape.")
                              if m.name != "tabletape.__main__"]  # importing it runs the CLI
     for folder in FOLDERS:
         package = importlib.import_module(f"tabletape.{folder}")
