@@ -11,18 +11,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
-from tabletape.ledger import __version__  # noqa: E402
+from tabletape.ledger import __version__
 
 project = "tabletape"
 author = "the tabletape authors"
-copyright = "the tabletape authors"  # noqa: A001
+copyright = "the tabletape authors"
 release = version = __version__
 
 extensions = ["myst_parser", "tabletape_reference"]
 source_suffix = {".md": "markdown"}
 exclude_patterns = ["_build", ".venv"]
 myst_heading_anchors = 3
-myst_enable_extensions = ["colon_fence"]
+myst_enable_extensions = ["colon_fence", "deflist"]
 suppress_warnings: list[str] = []
 html_theme = "alabaster"
 html_static_path = ["_static"]

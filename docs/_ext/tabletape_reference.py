@@ -25,7 +25,7 @@ HELP_WIDTH = 100
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-# -- what tabletape says about itself ---------------------------------------------------------------
+# -- what tabletape says about itself --------------------------------------------------------------
 
 
 def command_paths() -> list[tuple[str, ...]]:
@@ -89,7 +89,7 @@ def json_schemas() -> dict[str, str]:
             for name in schema_names()}
 
 
-# -- docutils plumbing ------------------------------------------------------------------------------
+# -- docutils plumbing -----------------------------------------------------------------------------
 
 
 def section(directive: SphinxDirective, title: str, key: str) -> nodes.section:
@@ -143,7 +143,7 @@ def row(cells: Sequence[str], *, code_first: bool) -> nodes.row:
     return node
 
 
-# -- the directives ---------------------------------------------------------------------------------
+# -- the directives --------------------------------------------------------------------------------
 
 
 class CommandsDirective(SphinxDirective):
