@@ -3,6 +3,7 @@ in ``tests/docs/examples.py``), so an example that goes stale fails here."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,13 @@ def test_a_command_block_is_read_by_the_convention() -> None:
         (11, 0, ["Started Risk Strike", "game rs-k7pq"]), (16, 2, [])]
     assert found[0].text.endswith("--id rs-k7pq")
     assert folded(" a \n  b ") == "a b"
+
+
+def test_the_readme_links_lead_somewhere() -> None:
+    """Every relative link and picture of README.md names a file of the repository (Sphinx
+    checks the links between docs pages; nothing checks the README's otherwise)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = [link.split("#")[0] for link in re.findall(r"\]\(([^)\s]+)\)", text)
+               if "://" not in link and not link.startswith("#")]
+    assert targets, "the README links into the docs"
+    assert [t for t in targets if not (ROOT / t).is_file()] == []
