@@ -74,8 +74,8 @@ def catalog_tables() -> list[tuple[str, str, list[tuple[str, str, str]]]]:
     tables = []
     for schema in schemas:
         columns = [("game", "VARCHAR", "The game's id (its handle).")]
-        if schema.numbered is not None:
-            columns.append(tuple(schema.numbered))
+        if (numbered := schema.numbered) is not None:
+            columns.append((numbered.name, numbered.type, numbered.doc))
         columns += [(c.name, c.type, c.doc) for c in schema.columns]
         tables.append((schema.table, schema.doc, columns))
     return tables
