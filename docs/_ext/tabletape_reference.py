@@ -29,13 +29,13 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 def command_paths() -> list[tuple[str, ...]]:
-    """Every command's words after ``tabletape``, groups before their subcommands."""
+    """Every command's words after ``tabletape`` (``()``: ``tabletape`` itself), groups before
+    their subcommands."""
     import typer.main
 
     from tabletape import build_app
 
-    root = typer.main.get_command(build_app())
-    return [path for path in walk(root, ()) if path]
+    return list(walk(typer.main.get_command(build_app()), ()))
 
 
 def walk(command: Any, path: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
@@ -152,8 +152,8 @@ class CommandsDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         out: list[nodes.Node] = []
         for path in command_paths():
-            name = "tabletape " + " ".join(path)
-            node = section(self, name, "command-" + "-".join(path))
+            name = " ".join(("tabletape", *path))
+            node = section(self, name, "-".join(("command", *path)))
             node += literal(help_text(path))
             out.append(node)
         return out

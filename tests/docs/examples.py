@@ -8,14 +8,26 @@ page, both in a fresh scratch folder with a fresh ledger per page (``TABLETAPE_L
   command (or under another such line) is text that command's output must contain, whitespace
   folded;
 - a line ending in a backslash goes on on the next line.
+
+A line that is only ``tabletape`` and its words (no pipe, redirection, variable or other shell
+syntax) runs in this process, through the same entry point as the installed command
+(:func:`tabletape.main`, with its arguments, environment, folder, a null standard input and its
+output in a file), because starting Python for each line would make the examples the slowest
+part of the suite; any other line runs with bash. ``TABLETAPE_DOCS_SUBPROCESS=1`` runs every
+line with bash, to check that both ways agree.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shlex
 import subprocess
 import sys
+import tempfile
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +39,10 @@ EXITS = re.compile(r"\s{2,}#\s*exits\s+(\d+)\s*$")
 EXPECTED = "#   "
 TIMEOUT = 120
 """Seconds one command may take before it counts as hung."""
+COMMENT = re.compile(r"\s+#[^'\"]*$")
+"""A comment at the end of a line (holding no quote, so no quoted text is taken for one)."""
+SHELL_SYNTAX = re.compile(r"[|&;<>()$`\\*?~{}\[\]!#]")
+"""Characters that make bash do more than split a line into words (then bash runs the line)."""
 
 
 @dataclass
@@ -103,15 +119,68 @@ def run_sh(example: Example) -> None:
     env: dict[str, str] = example.namespace["__env__"]
     first = example.line + 1  # the fence is on example.line
     for command in commands(str(example.parsed), first):
-        result = subprocess.run(["bash", "-c", command.text], cwd=scratch, env=env,
-                                stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                timeout=TIMEOUT, check=False)
-        output = result.stdout + result.stderr
+        words = tabletape_words(command.text)
+        if words is None or os.environ.get("TABLETAPE_DOCS_SUBPROCESS") == "1":
+            returncode, output = with_bash(command.text, scratch, env)
+        else:
+            returncode, output = in_process(words, scratch, env)
         where = f"{example.path}:{command.line}: {command.text}"
-        assert result.returncode == command.exit_code, (
-            f"{where}\nexited {result.returncode}, expected {command.exit_code}\n{output}")
+        assert returncode == command.exit_code, (
+            f"{where}\nexited {returncode}, expected {command.exit_code}\n{output}")
         for text in command.expected:
             assert folded(text) in folded(output), f"{where}\nprinted no {text!r}:\n{output}"
+
+
+def tabletape_words(line: str) -> list[str] | None:
+    """The arguments of a line that is only ``tabletape`` and words (a trailing comment left
+    out), else None."""
+    text = COMMENT.sub("", line)
+    if SHELL_SYNTAX.search(text) or "\n" in text:
+        return None
+    words = shlex.split(text)
+    return words[1:] if words and words[0] == "tabletape" else None
+
+
+def with_bash(line: str, scratch: Path, env: dict[str, str]) -> tuple[int, str]:
+    """Run ``line`` with bash: its exit status and its output (standard output, then error)."""
+    result = subprocess.run(["bash", "-c", line], cwd=scratch, env=env, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    return result.returncode, result.stdout + result.stderr
+
+
+def in_process(words: list[str], scratch: Path, env: dict[str, str]) -> tuple[int, str]:
+    """Run ``tabletape WORDS`` through :func:`tabletape.main` in this process, as the installed
+    command runs it: its exit status and its output (both streams, in order)."""
+    from tabletape import main
+
+    saved = (sys.argv, dict(os.environ), warnings.showwarning, sys.stdin)
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as output, \
+            open(os.devnull, encoding="utf-8") as null:
+        try:
+            sys.argv, sys.stdin = ["tabletape", *words], null
+            os.environ.clear()
+            os.environ.update(env)
+            with contextlib.chdir(scratch), contextlib.redirect_stdout(output), \
+                    contextlib.redirect_stderr(output):
+                code = exit_status(main)
+        finally:
+            sys.argv, environ, warnings.showwarning, sys.stdin = saved
+            os.environ.clear()
+            os.environ.update(environ)
+        output.seek(0)
+        return code, output.read()
+
+
+def exit_status(main: Callable[[], None]) -> int:
+    """The exit status ``main`` ends with, as the interpreter would give it."""
+    try:
+        main()
+    except SystemExit as end:
+        if end.code is None or isinstance(end.code, int):
+            return end.code or 0
+        print(end.code, file=sys.stderr)
+        return 1
+    return 0
 
 
 def sybil() -> Sybil:

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.docs.examples import ROOT, commands, environment, folded, pages, sybil
+from tests.docs.examples import (
+    ROOT,
+    commands,
+    environment,
+    folded,
+    pages,
+    sybil,
+    tabletape_words,
+)
 
 
 @pytest.mark.parametrize("page", pages(), ids=lambda page: str(page.relative_to(ROOT)))
@@ -53,6 +61,20 @@ def test_a_command_block_is_read_by_the_convention() -> None:
         (11, 0, ["Started Risk Strike", "game rs-k7pq"]), (16, 2, [])]
     assert found[0].text.endswith("--id rs-k7pq")
     assert folded(" a \n  b ") == "a b"
+
+
+def test_only_a_plain_tabletape_line_runs_in_process() -> None:
+    """A line of ``tabletape`` and words runs in process; anything bash would read otherwise
+    (a pipe, a redirection, a variable, another program) runs with bash."""
+    assert tabletape_words("tabletape record g roll-off dice=6,2   # Olga first") == [
+        "record", "g", "roll-off", "dice=6,2"]
+    assert tabletape_words("tabletape log g  # exits 1") == ["log", "g"]
+    assert tabletape_words('tabletape note g "it\'s"') == ["note", "g", "it's"]
+    for line in ("tabletape log g | head -1", "tabletape record g - < lines.txt",
+                 'tabletape verify g --head "$(cat head.txt)"', "printf x > y",
+                 "tabletape list > out.txt", "tabletape new rs --player ~/x",
+                 'tabletape note g "a # b"'):  # a hash bash might read as a comment
+        assert tabletape_words(line) is None, line
 
 
 def test_the_readme_links_lead_somewhere() -> None:
