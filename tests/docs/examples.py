@@ -20,6 +20,7 @@ line with bash, to check that both ways agree.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import re
 import shlex
@@ -163,6 +164,11 @@ def in_process(words: list[str], scratch: Path, env: dict[str, str]) -> tuple[in
             with contextlib.chdir(scratch), contextlib.redirect_stdout(output), \
                     contextlib.redirect_stderr(output):
                 code = exit_status(main)
+            if "--json" in words:  # main remembers that JSON was asked: a plain line forgets it
+                sys.argv = ["tabletape", "--version"]
+                with contextlib.redirect_stdout(io.StringIO()), \
+                        contextlib.redirect_stderr(io.StringIO()):
+                    exit_status(main)
         finally:
             sys.argv, environ, warnings.showwarning, sys.stdin = saved
             os.environ.clear()
