@@ -269,7 +269,8 @@ def test_the_readme_query_finds_partly_typed_rolls(table: Table) -> None:
     """Issue 18 (second round): README Tables said `drawn IS NULL` "are dice typed at the
     table", false for a partly typed roll. The README's query for typed attacker dice is run
     as written."""
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[1] / "docs" / "reference" / "catalog.md").read_text(
+        encoding="utf-8")
     query = re.search(r"so the rolls whose attacker dice were typed are `(WHERE [^`]+)`", readme)
     assert query is not None
     game = table.battle()

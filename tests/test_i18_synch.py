@@ -155,5 +155,6 @@ def test_the_readme_names_todays_catalog_version() -> None:
 
     from tabletape.queries.schema import CATALOG_VERSION
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "reference" / "queries.md"
+              ).read_text()
     assert re.findall(r"today's is (\d+)", readme) == [CATALOG_VERSION]
