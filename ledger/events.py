@@ -75,6 +75,9 @@ class GameStarted(Event, tag="game-started"):
     fork_hash: str = ""
     """For a forked game: the hash of the parent's event at ``fork_seq`` (empty in forks made
     before it was recorded): ``verify`` and ``audit`` check the parent still holds it."""
+    demo: bool = False
+    """True for a game ``tabletape demo`` recorded: left out of ``stats``, ``sql``, the exports
+    and the site unless asked for (``--include-simulated``), as simulated games are."""
 
 
 class Retracted(Event, tag="undo"):

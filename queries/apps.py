@@ -112,6 +112,8 @@ class Play(msgspec.Struct, frozen=True, kw_only=True):
     seats: tuple[Seat, ...]
     finished: bool = True
     simulated: bool = False
+    demo: bool = False
+    """Recorded by ``tabletape demo``: not a play unless asked for, as a simulated game."""
     cooperative: bool = False
     """Every player on one team: they win or lose together (Marvel United)."""
     rounds: int = 0
@@ -156,7 +158,7 @@ def read_play(game: str, records: Sequence[Record]) -> Play:
         game=game, kind=row["kind"], title=core.info.rules.title,
         bgg_id=bgg.value if bgg is not None else None, started=started, ended=latest,
         minutes=round(row["minutes"] or 0), seats=seats, finished=row["finished"],
-        simulated=row["simulated"], cooperative=one_team(seats),
+        simulated=row["simulated"], demo=row["demo"], cooperative=one_team(seats),
         rounds=row["rounds"] or 0, board=titled(row["villain"]), reason=row["reason"] or "",
         parent=row["parent"] or "",
     )
@@ -211,13 +213,17 @@ def utc(stamp: str | None) -> datetime | None:
 def check_play(play: Play, *, unfinished: bool = False, simulated: bool = False,
                forks: bool = False) -> None:
     """Refuse what is not a play to send: a game still going (unless ``unfinished``: it goes as
-    incomplete), a simulated one (unless ``simulated``), a what-if fork (unless ``forks``)."""
+    incomplete), a simulated or demo one (unless ``simulated``), a what-if fork (unless
+    ``forks``)."""
     if play.parent and not forks:
         raise NotAPlay(f"game {play.game} is a what-if fork of {play.parent}, not a game played "
                        "through: pass --include-forks to export it anyway", "what-if fork")
     if play.simulated and not simulated:
         raise NotAPlay(f"game {play.game} was played by bots (`tabletape simulate`), not at a "
                        "table: pass --include-simulated to export it anyway", "simulated")
+    if play.demo and not simulated:
+        raise NotAPlay(f"game {play.game} is a demo game (`tabletape demo`), not one played at a "
+                       "table: pass --include-simulated to export it anyway", "demo")
     if not play.finished and not unfinished:
         raise NotAPlay(f"game {play.game} is not finished: a play is a finished game; pass "
                        "--include-unfinished to export it as an incomplete play",

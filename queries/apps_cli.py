@@ -188,12 +188,13 @@ def options_for(left_out: dict[str, str]) -> str:
     >>> options_for({"a": "simulated"}), options_for({})
     (' (--include-simulated)', '')
     """
-    options = [option for why, option in INCLUDE.items() if why in left_out.values()]
+    options = list(dict.fromkeys(option for why, option in INCLUDE.items()
+                                 if why in left_out.values()))
     return f" ({', '.join(options)})" if options else ""
 
 
 INCLUDE = {"not finished": "--include-unfinished", "simulated": "--include-simulated",
-           "what-if fork": "--include-forks"}
+           "demo": "--include-simulated", "what-if fork": "--include-forks"}
 """The option that exports each kind of game left out."""
 
 

@@ -137,8 +137,9 @@ NoSyncOption = Annotated[bool, typer.Option(
     "--no-sync", help="Query the catalog as it is, without syncing it with the logs first.")]
 
 IncludeSimulatedOption = Annotated[bool, typer.Option(
-    "--include-simulated", help="Include simulated games (`tabletape simulate`) too; without it "
-                                "only games people recorded are seen.")]
+    "--include-simulated", help="Include simulated games (`tabletape simulate`) and demo games "
+                                "(`tabletape demo`) too; without it only games people played "
+                                "are seen.")]
 
 KindOption = Annotated[str | None, typer.Option(
     "--kind", "-k", help="Only games of this kind (e.g. risk-strike).")]
@@ -355,7 +356,7 @@ def sql_command(
     """Run a read-only SQL query on the catalog (synced with the logs first), or on a Parquet
     export (--parquet DIR).
 
-    The tables show games people recorded; simulated ones too with --include-simulated (the
+    The tables show games people played; simulated and demo ones too with --include-simulated (the
     all_<table> tables always hold every game). The query reads the catalog only (or the
     export): no other file, URL, setting or DuckDB extension."""
     from tabletape.queries.catalog import catalog_path
@@ -753,14 +754,14 @@ def stats_command(
 ) -> None:
     """Win rates, first-player advantage, game lengths, dice luck and battle odds.
 
-    Real games only: simulated ones count with --include-simulated."""
+    Games people played only: simulated and demo ones count with --include-simulated."""
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.layout import LEGENDS, report_blocks
     from tabletape.queries.reports import all_reports, run_reports
-    from tabletape.queries.scope import narrow
+    from tabletape.queries.scope import left_out_note, narrow, set_aside
     from tabletape.queries.series import league_series
     from tabletape.replay.render import paged
-    from tabletape.rules.kernel import plural, unknown_name_message
+    from tabletape.rules.kernel import unknown_name_message
 
     with catalog_errors():
         output_format = chosen_format(output_format, as_json, ReportFormat.table,
@@ -773,7 +774,7 @@ def stats_command(
         with opened(catalog_path(store), read_only=True) as con:
             narrow(con, scope)
             tables = run_reports(con, [report_name] if report_name else None)
-            left_out = simulated_left_out(con, scope)
+            left_out = left_out_note(set_aside(con, scope))
             pictured = output_format is ReportFormat.table and any(
                 table.report in LEGENDS for table in tables)  # only dice and lengths draw them
             league = league_series(con, battles=False) if pictured else None
@@ -785,8 +786,7 @@ def stats_command(
         if scope.describe():
             out.print(f"Counting {escape(scope.describe())}.", highlight=False)
         if left_out:
-            out.print(f"{plural(left_out, 'simulated game')} left out: --include-simulated "
-                      "counts them too.", highlight=False)
+            out.print(left_out, highlight=False)
         for report in tables:
             for block in report_blocks(report, league):
                 out.print(block)
@@ -801,14 +801,6 @@ def chosen_scope(kind: str | None, player: str | None, since: str | None,
     return Scope(kind=game_kind(kind) if kind else None, player=player,
                  since=since_date(since) if since is not None else None,
                  include_simulated=include_simulated)
-
-
-def simulated_left_out(con: duckdb.DuckDBPyConnection, scope: Any) -> int:
-    """How many simulated games the catalog holds that the reports did not count."""
-    if scope.include_simulated:
-        return 0
-    ((count,),) = con.execute("SELECT count(*) FROM all_games WHERE simulated").fetchall()
-    return int(count)
 
 
 # -- export and import ---------------------------------------------------------------------------
@@ -860,6 +852,7 @@ def export_command(
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.parquet import check_target as check_export_target
     from tabletape.queries.parquet import export_parquet, ledger_clash
+    from tabletape.queries.scope import left_out_note, narrow, set_aside
     from tabletape.queries.transfer import export_log, inside_ledger
 
     with catalog_errors():
@@ -878,9 +871,9 @@ def export_command(
         if sum(target is not None for target in (jsonl, parquet, html)) != 1:
             raise QueryRefused("give one of GAME --jsonl FILE, --parquet DIR, --html DIR, "
                                "--bgstats FILE, --bgstats-link or --bgg-xml FILE")
-        if html is None and include_simulated:
-            raise QueryRefused("--include-simulated goes with --html DIR, --bgstats FILE or "
-                               "--bgg-xml FILE")
+        if jsonl is not None and include_simulated:
+            raise QueryRefused("--include-simulated goes with --parquet DIR, --html DIR, "
+                               "--bgstats FILE or --bgg-xml FILE")
         if html is not None:
             export_site(ledger, html, chosen_scope(kind, player, since, include_simulated),
                         as_json=as_json, strict=strict)
@@ -905,10 +898,14 @@ def export_command(
             check_export_target(parquet, Ledger(ledger).root)
             store = synced(ledger, strict=strict)
             with opened(catalog_path(store), read_only=True) as con:
+                scope = chosen_scope(None, None, None, include_simulated)
+                narrow(con, scope)
                 counts = export_parquet(con, parquet, store.root)
+                left_out = left_out_note(set_aside(con, scope), verb="exports")
             result = {"directory": str(parquet), "tables": counts}
             message = (f"Exported {len(counts)} tables ({sum(counts.values())} rows) to "
-                       f"{parquet}, partitioned by kind and month.")
+                       f"{parquet}, partitioned by kind and month." +
+                       (f"\n{left_out}" if left_out else ""))
     if as_json:
         print_json(result)
     else:
@@ -922,7 +919,7 @@ def export_site(ledger: Path | None, directory: Path, scope: Any, *, as_json: bo
     import msgspec
 
     from tabletape.queries.catalog import catalog_path, opened, stored_problems
-    from tabletape.queries.scope import narrow
+    from tabletape.queries.scope import left_out_words, narrow, set_aside
     from tabletape.queries.site import check_target, write_site
     from tabletape.rules.kernel import plural
 
@@ -936,7 +933,7 @@ def export_site(ledger: Path | None, directory: Path, scope: Any, *, as_json: bo
         narrow(con, scope)
         with progress_bar("Writing pages", at_least=SITE_PROGRESS_PAGES, unit="pages") as progress:
             site = write_site(store, con, directory, left_out=left_out, scope=scope.describe(),
-                              simulated_left_out=simulated_left_out(con, scope),
+                              set_aside=left_out_words(set_aside(con, scope)),
                               progress=progress)
     if as_json:
         print_json(msgspec.to_builtins(site))

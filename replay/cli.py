@@ -470,7 +470,7 @@ def verify(
         noted = parse_fingerprint(noted_head) if noted_head is not None else None
         if noted is not None:
             require_kind(noted, "ledger" if all_games else "game")
-        ids = store.chosen(None if all_games else game or "")
+        ids = store.chosen(None if all_games else game or "", archived=True)
         registered, receipts = known_keys(store), read_receipts(key_dir)
         unknown = ""
         if noted is not None and all_games:

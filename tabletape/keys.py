@@ -463,7 +463,7 @@ def ledger_keys(ledger: Ledger) -> list[LedgerKey]:
     from tabletape.ledger.heads import signed_events, trusted_records
 
     signed: dict[tuple[str, str], list[str]] = {}
-    for game in ledger.game_ids():
+    for game in ledger.game_ids(archived=True):
         try:
             records = trusted_records(ledger, game)
         except (LedgerError, OSError):
