@@ -22,8 +22,7 @@ from tabletape.replay.engine import BadPoint, Cursor, Point, Replay
 from tabletape.replay.narrate import Narrator
 from tabletape.replay.render import game_view, situation_line
 
-KEYS_HELP = ("→ next event · ← previous · n/p next/previous turn · Home/End first/last · "
-             "g go to turn · q quit")
+KEYS_HELP = "→ next event · ← previous · n/p next/previous turn · g go to turn · q quit"
 
 SEQUENCES = {b"[C": "right", b"[D": "left", b"OC": "right", b"OD": "left",
              b"[A": "up", b"[B": "down", b"OA": "up", b"OB": "down",
