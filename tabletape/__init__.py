@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "tabletape.queries.spark_cli",
     "tabletape.fairplay",
     "tabletape.schema_command",
+    "tabletape.commands.archive",
 )
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
 
@@ -41,6 +42,7 @@ COMMAND_HOMES = {
     "spark": "tabletape.queries.spark_cli",
     **dict.fromkeys(("head", "sign", "key"), "tabletape.fairplay"),
     "schema": "tabletape.schema_command",
+    **dict.fromkeys(("archive", "delete"), "tabletape.commands.archive"),
 }
 """The module holding each command, so that running one imports that module only (a test checks
 the table against the apps; a name missing here only costs the other modules' imports)."""

@@ -234,6 +234,8 @@ class GameRow(Closed):
     damaged: str
     """"" for a log that verifies, else what ``verify`` says (``event N: why``)."""
     first_bad_seq: int | None
+    archived: str | None = None
+    """When the game was archived (UTC): only in ``list --archived``, only for archived games."""
 
 
 class GameKind(Closed):
@@ -449,6 +451,34 @@ class WholeHead(Closed):
     """Games that fail verification (left out of the root) -> why."""
 
 
+class ArchiveResult(Closed):
+    """``archive --json``: the game archived, or restored (``--restore``)."""
+
+    game: str
+    archived: bool
+    """True after ``archive``, false after ``archive --restore``."""
+    at: UTC_TIME
+    """When it was archived."""
+    seq: int
+    """Its events when it was archived (archiving adds none)."""
+    head: str
+    """Its head then, as a fingerprint ("" for a log damaged from its first line)."""
+
+
+class DeleteResult(Closed):
+    """``delete --json``: the game deleted and the ledger's head without it."""
+
+    game: str
+    uid: str
+    events: int
+    """Events of its log that verified when it was deleted."""
+    at: UTC_TIME
+    head: str
+    """Its head when deleted, as a fingerprint: what the ledger's head history keeps."""
+    ledger_head: str
+    """The ledger's head without it (``L36:…``), remembered with the deletion."""
+
+
 class SignResult(Closed):
     """``sign --json``: the signature event stored."""
 
@@ -510,6 +540,10 @@ OUTPUTS: dict[str, Output] = {
     "key-ledger": Output(list[LedgerKey], ("key list --ledger L --json",),
                          "The names and keys a ledger registered or holds signatures of"),
     "repair": Output(Repaired, ("repair GAME --json",), "What repair cut or restored"),
+    "archive": Output(ArchiveResult, ("archive GAME --json", "archive GAME --restore --json"),
+                      "The game archived or restored"),
+    "delete": Output(DeleteResult, ("delete GAME --yes --json",),
+                     "The game deleted, and the ledger's head without it"),
     "replay": Output(Status, ("replay GAME --at POINT --json",), "The game at a point"),
     "replay-html": Output(GameFile, ("replay GAME --html FILE --json",), "The page written"),
     "replay-narrate": Output(list[NarratedEvent], ("replay GAME --narrate --json",),
