@@ -198,9 +198,9 @@ def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers
                 opened(path, read_only=False) as con:
             report.outdated = outdated(con)
             report.rebuilt = prepare_tables(con, known_schemas(), rebuild)
+            forget_deleted(con, ledger)
             work = plan(con, ledger, report)
             settle(con, work)
-            forget_deleted(con, ledger)
             folded: dict[str, str] = {}
             for result in load_logs(con, ledger, work.todo, progress, pool):
                 add_up(report, result)
@@ -261,14 +261,20 @@ def put_away(ledger: Ledger) -> set[str]:
 
 
 def forget_deleted(con: duckdb.DuckDBPyConnection, ledger: Ledger) -> None:
-    """Forget the heads seen of the games ``tabletape delete`` deleted (as seen up to their
-    deletion), so a new game given a deleted one's id is no rewrite of it."""
+    """Forget the games ``tabletape delete`` deleted: their rows (while the catalog holds the
+    deleted game's identity) and the heads seen of them up to their deletion, so a new game
+    given a deleted one's id is a new game, not a rewrite of it."""
     from tabletape.ledger.heads import deletions
 
-    for deletion in deletions(ledger.root).values():
-        at = datetime.fromisoformat(deletion.at.replace("Z", "+00:00")).replace(tzinfo=None)
-        con.execute(f"DELETE FROM {HEADS_SEEN} WHERE (game = ? OR uid = ?) AND seen_at <= ?",
-                    [deletion.game, deletion.uid or None, at])
+    with transaction(con):
+        for deletion in deletions(ledger.root).values():
+            loaded = con.execute("SELECT uid FROM _sync WHERE game = ?",
+                                 [deletion.game]).fetchall()
+            if loaded and loaded[0][0] == deletion.uid:
+                delete_games(con, [deletion.game])
+            at = datetime.fromisoformat(deletion.at.replace("Z", "+00:00")).replace(tzinfo=None)
+            con.execute(f"DELETE FROM {HEADS_SEEN} WHERE (game = ? OR uid = ?) AND seen_at <= ?",
+                        [deletion.game, deletion.uid or None, at])
 
 
 def stored_problems(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
