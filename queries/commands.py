@@ -564,10 +564,11 @@ def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
         text = None
         table = result_table(columns, rows)
         if output is None:
-            out.print(table)
+            out.print(table, width=max(out.width, narrowest(out, table)), crop=False)  # words whole
             return
         printed = io.StringIO()
-        Console(file=printed, width=200).print(table)
+        wide = Console(file=printed, width=200)
+        wide.print(table, width=max(200, narrowest(wide, table)), crop=False)
         text = printed.getvalue()
     elif output_format is SqlFormat.csv:
         buffer = io.StringIO()
@@ -631,13 +632,66 @@ def write_parquet(relation: duckdb.DuckDBPyRelation, output: Path) -> None:
 
 
 def result_table(columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> Table:
+    """The rows for people: no word ever split (a column is at least as wide as its longest
+    word: ``risk-transformers``, a game id, a hash; it wraps between words), numbers rounded
+    for reading (``--json`` and ``--csv`` keep them whole)."""
     table = Table(box=box.SIMPLE_HEAD)
-    for column in columns:
-        table.add_column(column, overflow="fold")
-    for row in rows:  # cells as Text: data is shown as it is, never read as rich markup
-        table.add_row(*(Text("" if v is None else str(v)) for v in row))
+    cells = [[shown_value(v) for v in row] for row in rows]
+    for i, column in enumerate(columns):
+        widest = max((longest_word(row[i]) for row in cells), default=0)
+        numbers = bool(rows) and all(is_number(row[i]) for row in rows if row[i] is not None)
+        table.add_column(column, min_width=max(widest, longest_word(column)), overflow="fold",
+                         justify="right" if numbers else "left")
+    for row in cells:  # cells as Text: data is shown as it is, never read as rich markup
+        table.add_row(*(Text(cell) for cell in row))
     table.caption = f"{len(rows)} row{'s' if len(rows) != 1 else ''}"
     return table
+
+
+def narrowest(console: Console, table: Table) -> int:
+    """The least width ``table`` fits in without splitting a word."""
+    from rich.measure import Measurement
+
+    return Measurement.get(console, console.options.update(width=10**4), table).minimum
+
+
+DISPLAY_DECIMALS = 3
+"""Decimals a table shows of a fraction (``0.333``); the JSON and CSV outputs keep them all."""
+
+
+def shown_value(value: Any) -> str:
+    """A value as a table cell: fractions rounded to :data:`DISPLAY_DECIMALS` places (tiny
+    ones to 3 significant digits), everything else as it is.
+
+    >>> shown_value(2 / 3), shown_value(decimal.Decimal("1.50000")), shown_value(0.000012345)
+    ('0.667', '1.5', '1.23e-05')
+    >>> shown_value(None), shown_value(12), shown_value(3.0), shown_value("risk-strike")
+    ('', '12', '3', 'risk-strike')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float | decimal.Decimal) and not isinstance(value, bool):
+        number = float(value)
+        if number != 0 and abs(number) < 10 ** -DISPLAY_DECIMALS:
+            return f"{number:.3g}"
+        text = f"{number:.{DISPLAY_DECIMALS}f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+    return str(value)
+
+
+def longest_word(text: str) -> int:
+    """The width of the longest run of ``text`` without a space (a word a table must not split).
+
+    >>> longest_word("risk-transformers, marvel-united")
+    17
+    """
+    from rich.cells import cell_len
+
+    return max((cell_len(word) for word in text.split()), default=0)
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, int | float | decimal.Decimal) and not isinstance(value, bool)
 
 
 def csv_value(value: Any) -> Any:
