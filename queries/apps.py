@@ -7,8 +7,10 @@ function of plays:
 * :func:`bgstats_file`: the JSON BG Stats imports (``games``, ``players``, ``locations``,
   ``plays``), in the shape of the app's own export and play files;
 * :func:`bgstats_link`: the app's create-play link,
-  ``bgstats://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>`` (:func:`bgstats_play`
-  is the JSON);
+  ``https://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>`` (the form most apps
+  send: it opens BG Stats where it is installed, and opens from a chat), or the same in the
+  app's own scheme, ``bgstats://app.bgstatsapp.com/createPlay.html?data=…``
+  (:func:`bgstats_play` is the JSON);
 * :func:`bgg_xml`: BoardGameGeek's plays XML (the shape of the ``xmlapi2/plays`` answer).
 
 Identities are uuid5 in :data:`NAMESPACE`: a play's from its game id, a player's from their
@@ -26,7 +28,9 @@ BoardGameGeek's ``date`` is the day the game started in this machine's time zone
 ...                    Seat(seat=2, name="Patrick")))
 >>> bgstats_play(play)["playDate"], bgstats_play(play)["players"][0]["winner"]
 ('2026-01-02 19:25:30', True)
->>> bgstats_link(play).startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=%7B")
+>>> bgstats_link(play).startswith("https://app.bgstatsapp.com/createPlay.html?data=%7B")
+True
+>>> bgstats_link(play, APP_LINK).startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=%7B")
 True
 """
 
@@ -56,8 +60,11 @@ NAMESPACE = uuid.UUID("3e0c5b8e-2f7a-5d0b-9c1e-7a61a55e0916")
 SOURCE_NAME = "tabletape"
 """The ``sourceName`` BG Stats remembers its game and player matches under."""
 
-LINK = "bgstats://app.bgstatsapp.com/createPlay.html"
-"""BG Stats' create-play link (``https://app.bgstatsapp.com/createPlay.html`` works as well)."""
+LINK = "https://app.bgstatsapp.com/createPlay.html"
+"""BG Stats' create-play link, as most apps send it: a web address the app claims (a universal
+link), so it opens BG Stats on a phone that has it, and can be sent in a chat."""
+APP_LINK = "bgstats://app.bgstatsapp.com/createPlay.html"
+"""The same link in BG Stats' own URL scheme (opens the app directly; ``export --app-link``)."""
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 """BG Stats' dates: ``2020-10-23 19:16:58``."""
@@ -339,10 +346,11 @@ def link_player(seat: Seat, teams: bool) -> dict[str, Any]:
     return player
 
 
-def bgstats_link(play: Play) -> str:
-    """BG Stats' create-play link for ``play``: its JSON, percent-encoded whole."""
+def bgstats_link(play: Play, base: str = LINK) -> str:
+    """BG Stats' create-play link for ``play`` (at ``base``: :data:`LINK` or
+    :data:`APP_LINK`): its JSON, percent-encoded whole."""
     data = json.dumps(bgstats_play(play), ensure_ascii=False, separators=(",", ":"))
-    return f"{LINK}?data={quote(data, safe='')}"
+    return f"{base}?data={quote(data, safe='')}"
 
 
 # -- BG Stats: the import file ---------------------------------------------------------------

@@ -882,7 +882,11 @@ def export_command(
         "--bgstats", help="Write the plays as the JSON file BG Stats imports (- is standard "
                           "output); without GAME, every finished game people played.")] = None,
     bgstats_link: Annotated[bool, typer.Option(
-        "--bgstats-link", help="Print GAME's BG Stats create-play link.")] = False,
+        "--bgstats-link", help="Print GAME's BG Stats create-play link (https://, which opens "
+                               "the app and can be sent in a chat).")] = False,
+    app_link: Annotated[bool, typer.Option(
+        "--app-link", help="With --bgstats-link: the link in the app's own bgstats:// "
+                           "scheme.")] = False,
     bgg_xml: Annotated[Path | None, typer.Option(
         "--bgg-xml", help="Write the plays as BoardGameGeek plays XML (- is standard output); "
                           "without GAME, every finished game people played.")] = None,
@@ -912,6 +916,8 @@ def export_command(
     with catalog_errors():
         if html is None and (kind or player or since):
             raise QueryRefused("--kind, --player and --since choose the games of --html DIR")
+        if app_link and not bgstats_link:
+            raise QueryRefused("--app-link goes with --bgstats-link")
         apps = {"--bgstats": bgstats, "--bgstats-link": bgstats_link or None, "--bgg-xml": bgg_xml}
         if any(value is not None for value in apps.values()):
             from tabletape.queries.apps_cli import Choice
@@ -920,7 +926,7 @@ def export_command(
                         as_json, Choice(location=location, bgg_ids=tuple(bgg_id or ()),
                                         unfinished=include_unfinished,
                                         simulated=include_simulated, forks=include_forks,
-                                        strict=strict))
+                                        strict=strict, app_link=app_link))
             return
         if sum(target is not None for target in (jsonl, parquet, html)) != 1:
             raise QueryRefused("give one of GAME --jsonl FILE, --parquet DIR, --html DIR, "

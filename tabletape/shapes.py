@@ -359,7 +359,10 @@ class PlayLink(Closed):
 
     game: str
     link: str
-    """``bgstats://app.bgstatsapp.com/createPlay.html?data=…``"""
+    """``https://app.bgstatsapp.com/createPlay.html?data=…`` (with ``--app-link`` the
+    ``bgstats://`` form)."""
+    app_link: str
+    """The same link in the app's own scheme: ``bgstats://app.bgstatsapp.com/createPlay.html?…``"""
     data: dict[str, Any]
     """The play as the link carries it (BG Stats' own format)."""
 
