@@ -37,8 +37,12 @@ DEMO_KIND = "risk-strike"
 DEMO_SEED = 2023
 
 
-def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
+def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND, *,
+             marked: bool = True) -> str:
     """Record the demo game of ``kind`` action by action (each checked); return its game id.
+
+    The game is marked a demo game (left out of stats, SQL's tables and exports unless asked
+    for); ``marked`` False records it as an ordinary game (a fixture that needs one played).
 
     The actions are recorded in a scratch ledger first, then the whole log is created in
     ``ledger`` in one write: a demo that fails half-way (a full disk) leaves no game behind.
@@ -53,7 +57,7 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
     started = committed(GameStarted(
         kind=rules.name, rules_version=rules.rules_version,
         tabletape_version=ledger_pkg.__version__, players=players,
-        options=rules.options({}, players), seed=DEMO_SEED, uid=uuid7(), demo=True), secret)
+        options=rules.options({}, players), seed=DEMO_SEED, uid=uuid7(), demo=marked), secret)
     lines = list(module.demo_actions())
     with tempfile.TemporaryDirectory(prefix="tabletape-demo-") as scratch:
         recorded = record_demo(Ledger(scratch), started, secret, lines, console, rules.title)
