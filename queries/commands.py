@@ -682,7 +682,7 @@ def shown_value(value: Any) -> str:
 def longest_word(text: str) -> int:
     """The width of the longest run of ``text`` without a space (a word a table must not split).
 
-    >>> longest_word("risk-transformers, marvel-united")
+    >>> longest_word("risk-transformers and marvel-united")
     17
     """
     from rich.cells import cell_len

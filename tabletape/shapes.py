@@ -11,7 +11,7 @@ A shape is closed (a key not listed is an error) unless it derives from :class:`
 is always printed, unless the Struct says ``omit_defaults`` (the error line's ``hint``...).
 
 >>> sorted(OUTPUTS)[:4]
-['actions', 'audit', 'demo', 'diff']
+['actions', 'archive', 'audit', 'delete']
 >>> OUTPUTS["status"].commands
 ('status GAME --json',)
 """
@@ -213,7 +213,7 @@ class LogRow(Closed):
     """False from the first bad line of a damaged log on."""
 
 
-class GameRow(Closed):
+class GameRow(Closed, omit_defaults=True):
     """One game of ``list --json``."""
 
     game: str

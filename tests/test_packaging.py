@@ -25,8 +25,9 @@ FOLDERS = ("ledger", "rules", "replay", "queries")
 
 
 def modules() -> list[str]:
-    names = ["tabletape"] + [m.name for m in pkgutil.iter_modules(tabletape.__path__, "tabletape.")
-                             if m.name != "tabletape.__main__"]  # importing it runs the CLI
+    names = ["tabletape"] + [m.name for m in pkgutil.walk_packages(tabletape.__path__, "tabletape.")
+                             if m.name != "tabletape.__main__"  # importing it runs the CLI
+                             and m.name.split(".")[1] not in FOLDERS]  # walked below
     for folder in FOLDERS:
         package = importlib.import_module(f"tabletape.{folder}")
         names.append(package.__name__)
@@ -54,7 +55,8 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
     found = {"tabletape"} | {
         "tabletape." + ".".join(init.parent.relative_to(ROOT).parts)
         for folder in FOLDERS for init in (ROOT / folder).rglob("__init__.py")
-    }
+    } | {".".join(init.parent.relative_to(ROOT).parts)  # the command line's own subpackages
+         for init in (ROOT / "tabletape").rglob("__init__.py")}
     assert listed == found
 
 
