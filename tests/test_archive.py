@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -159,6 +161,18 @@ def test_a_deleted_games_id_can_be_used_again(ledger: list[str]) -> None:
     code, output = run("sql", "SELECT players FROM games WHERE game = 'rs-aaaa'", "--json",
                        *ledger)
     assert json.loads(output) == [{"players": ["cat", "dan"]}]
+
+
+@pytest.mark.parametrize("stdin", ["< /dev/null", "<&-"])
+def test_delete_with_no_stdin_refuses_clearly(ledger: list[str], stdin: str) -> None:
+    """A script with standard input from /dev/null, or closed: one line, exit 2, no traceback."""
+    command = (f"{shlex.quote(sys.executable)} -c 'import tabletape; tabletape.main()' delete "
+               f"rs-aaaa --ledger {shlex.quote(ledger[1])} {stdin}")
+    done = subprocess.run(["bash", "-c", command], cwd=str(ROOT), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "pass --yes" in said(done.stderr) and "Traceback" not in done.stderr
+    assert "rs-aaaa" in Ledger(ledger[1]).game_ids()
 
 
 @pytest.mark.parametrize(("answer", "kept"), [("n", True), ("y", False)])

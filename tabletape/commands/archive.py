@@ -93,7 +93,7 @@ def delete(
 
 def confirm(store: Ledger, game: str, events: int) -> None:
     """Ask before deleting ``game``; with no terminal to ask on, refuse (``--yes`` is needed)."""
-    if not sys.stdin.isatty():
+    if sys.stdin is None or sys.stdin.closed or not sys.stdin.isatty():  # none, or no terminal
         fail(f"delete asks before it deletes, and standard input is not a terminal: pass --yes "
              f"to delete game {game} ({events} events) without asking", USAGE_EXIT)
     question = (f"Delete game {escape(game)} ({events} events) from {escape(str(store.root))}? "
