@@ -268,6 +268,8 @@ def forget_deleted(con: duckdb.DuckDBPyConnection, ledger: Ledger) -> None:
 
     with transaction(con):
         for deletion in deletions(ledger.root).values():
+            if still_there(ledger, deletion.game, deletion.uid):
+                continue  # a delete killed before the log went: the game is still here
             loaded = con.execute("SELECT uid FROM _sync WHERE game = ?",
                                  [deletion.game]).fetchall()
             if loaded and loaded[0][0] == deletion.uid:
@@ -275,6 +277,14 @@ def forget_deleted(con: duckdb.DuckDBPyConnection, ledger: Ledger) -> None:
             at = datetime.fromisoformat(deletion.at.replace("Z", "+00:00")).replace(tzinfo=None)
             con.execute(f"DELETE FROM {HEADS_SEEN} WHERE (game = ? OR uid = ?) AND seen_at <= ?",
                         [deletion.game, deletion.uid or None, at])
+
+
+def still_there(ledger: Ledger, game: str, uid: str) -> bool:
+    """Whether the log of ``game`` with the identity ``uid`` is in the ledger."""
+    try:
+        return bool(uid) and ledger.started(game).uid == uid
+    except (LedgerError, OSError):
+        return False
 
 
 def stored_problems(con: duckdb.DuckDBPyConnection) -> dict[str, str]:

@@ -189,3 +189,27 @@ def test_delete_asks_at_a_terminal(ledger: list[str], answer: str, kept: bool) -
     child.close()
     assert child.exitstatus == (1 if kept else 0)
     assert ("rs-aaaa" in Ledger(ledger[1]).game_ids()) is kept
+
+
+def test_a_delete_killed_before_the_log_goes_leaves_the_game_whole(
+        ledger: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed after the history says so, before the log goes: the game is all there, the
+    catalog keeps it, and deleting again finishes the job."""
+    log = Path(ledger[1]) / "games" / "rs-aaaa.jsonl"
+    assert in_catalog(ledger) == ["rs-aaaa", "rs-bbbb"]
+    unlink = Path.unlink
+
+    def killed(path: Path, missing_ok: bool = False) -> None:
+        if path == log:
+            raise KeyboardInterrupt
+        unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", killed)
+    code, _ = run("delete", "rs-aaaa", "--yes", *ledger)  # click: Ctrl-C is "Aborted!"
+    monkeypatch.undo()
+    assert code != 0
+    assert log.exists() and run("verify", "rs-aaaa", *ledger)[0] == 0
+    assert in_catalog(ledger) == ["rs-aaaa", "rs-bbbb"]
+    assert listed(ledger) == ["rs-aaaa", "rs-bbbb"]
+    assert run("delete", "rs-aaaa", "--yes", *ledger)[0] == 0
+    assert in_catalog(ledger) == ["rs-bbbb"]
