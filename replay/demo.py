@@ -14,6 +14,7 @@ from __future__ import annotations
 import tempfile
 from typing import Any
 
+import msgspec
 from rich.console import Console
 from rich.progress import Progress
 
@@ -57,7 +58,8 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND, *,
     started = committed(GameStarted(
         kind=rules.name, rules_version=rules.rules_version,
         tabletape_version=ledger_pkg.__version__, players=players,
-        options=rules.options({}, players), seed=DEMO_SEED, uid=uuid7(), demo=marked), secret)
+        options=rules.options({}, players), seed=DEMO_SEED, uid=uuid7(),
+        demo=True if marked else msgspec.UNSET), secret)
     lines = list(module.demo_actions())
     with tempfile.TemporaryDirectory(prefix="tabletape-demo-") as scratch:
         recorded = record_demo(Ledger(scratch), started, secret, lines, console, rules.title)
