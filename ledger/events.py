@@ -76,6 +76,10 @@ class GameStarted(Event, tag="game-started"):
     fork_hash: str = ""
     """For a forked game: the hash of the parent's event at ``fork_seq`` (empty in forks made
     before it was recorded): ``verify`` and ``audit`` check the parent still holds it."""
+    demo: bool | msgspec.UnsetType = msgspec.UNSET
+    """True for a game ``tabletape demo`` recorded: left out of ``stats``, ``sql``, the exports
+    and the site unless asked for (``--include-simulated``), as simulated games are. Left out
+    (and so not stored) in every other game, whose logs stay as they were."""
 
 
 class Retracted(Event, tag="undo"):

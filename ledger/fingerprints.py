@@ -191,7 +191,7 @@ def parse_fingerprint(text: str) -> Fingerprint:
 
 
 Verdict = Literal["extends", "truncated", "rewritten", "damaged", "gone", "unknown",
-                  "unvouched"]
+                  "unvouched", "deleted"]
 
 
 class HeadCheck(msgspec.Struct, frozen=True, kw_only=True):
@@ -204,7 +204,9 @@ class HeadCheck(msgspec.Struct, frozen=True, kw_only=True):
     log fails verification before that seq), ``gone`` (the log is no longer in the ledger) or
     ``unknown`` (``verify --all --head`` of a ledger head this ledger never showed: which games
     changed cannot be said) or ``unvouched`` (``verify --all --head``: the game was left out of
-    the noted ledger head, as it failed verification then: nothing vouches for it)."""
+    the noted ledger head, as it failed verification then: nothing vouches for it) or
+    ``deleted`` (``verify --all --head``: the ledger's head history says the game was deleted,
+    by ``tabletape delete`` in this ledger, at or after that head)."""
     seq: int
     events: int
     """Events in the log now (those that verify)."""

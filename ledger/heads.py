@@ -37,7 +37,7 @@ from tabletape.ledger.receipts import (
     vouch_line,
 )
 from tabletape.ledger.signatures import Vouch, check_signatures, is_hex, log_uid, started_of
-from tabletape.ledger.store import Ledger, LedgerError
+from tabletape.ledger.store import Ledger, LedgerError, write_atomic
 
 # -- a ledger's head -----------------------------------------------------------------------------
 
@@ -77,6 +77,21 @@ def ledger_fingerprint(root: str, games: int) -> Fingerprint:
     return Fingerprint("ledger", games, code_of(digest, games))
 
 
+class Deletion(msgspec.Struct, frozen=True, kw_only=True):
+    """A game deleted by ``tabletape delete``, as the ledger's head history keeps it."""
+
+    game: str
+    uid: str
+    """The game's identity (empty when its first event could not be read)."""
+    seq: int
+    hash: str
+    """Its head when it was deleted (the last event that verified)."""
+    at: str
+    """When it was deleted (UTC)."""
+    ledger_id: str
+    """The identity of the ledger that deleted it (:func:`ledger_id`)."""
+
+
 class LedgerHead(msgspec.Struct, kw_only=True):
     """A ledger's head as remembered in its history: when, the root, and every game's head."""
 
@@ -88,6 +103,9 @@ class LedgerHead(msgspec.Struct, kw_only=True):
     left_out: list[str] = []
     """The games left out (their logs failed verification then), each a leaf of the root with
     the hash :data:`LEFT_OUT`; absent in the history of the previous version."""
+    deleted: list[Deletion] = []
+    """The games ``tabletape delete`` took out of the ledger just before this head (kept in the
+    history however long it grows, so a head noted before still has its explanation)."""
 
 
 def leaves(games: dict[str, tuple[int, str]], left_out: Iterable[str]) -> dict[str, str]:
@@ -123,22 +141,44 @@ def remember(ledger_root: Path, head: LedgerHead) -> tuple[LedgerHead, bool]:
     """Add ``head`` to the ledger's history unless it is the latest there (then that one is
     returned: its ``at`` is when the ledger last changed); the bool is False when the history
     cannot be written (a read-only ledger: the head is shown all the same)."""
-    from tabletape.ledger.store import write_atomic
-
     history = read_history(ledger_root)
     if history and history[-1].root == head.root and history[-1].games == head.games and \
             history[-1].left_out == head.left_out:
         return history[-1], True
-    history = [*history, head][-HISTORY_KEPT:]
-    path = history_path(ledger_root)
     try:
-        path.parent.mkdir(mode=0o700, exist_ok=True)
-        if not path.exists():
-            path.touch(mode=0o600)
-        write_atomic(path, b"".join(msgspec.json.encode(h) + b"\n" for h in history))
+        write_history(ledger_root, kept([*history, head]))
     except OSError:
         return head, False
     return head, True
+
+
+def kept(history: list[LedgerHead]) -> list[LedgerHead]:
+    """The last :data:`HISTORY_KEPT` heads of ``history``, and every older one that records a
+    deletion (in their order)."""
+    cut = len(history) - HISTORY_KEPT
+    return [head for i, head in enumerate(history) if i >= cut or head.deleted]
+
+
+def write_history(ledger_root: Path, history: list[LedgerHead]) -> None:
+    """Write the ledger's head history whole (atomically: all of it or nothing)."""
+    path = history_path(ledger_root)
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    if not path.exists():
+        path.touch(mode=0o600)
+    write_atomic(path, b"".join(msgspec.json.encode(h) + b"\n" for h in history))
+
+
+def remember_deletion(ledger_root: Path, head: LedgerHead, deletion: Deletion) -> LedgerHead:
+    """Add to the history the ledger's ``head`` without the deleted game, saying it was
+    deleted (before the log goes: a deletion the history does not hold never happens)."""
+    entry = msgspec.structs.replace(head, deleted=[deletion])
+    write_history(ledger_root, kept([*read_history(ledger_root), entry]))
+    return entry
+
+
+def deletions(ledger_root: Path) -> dict[str, Deletion]:
+    """The latest deletion of each game the ledger's head history records."""
+    return {d.game: d for head in read_history(ledger_root) for d in head.deleted}
 
 
 def find_remembered(ledger_root: Path, noted: Fingerprint) -> LedgerHead | None:
@@ -169,7 +209,8 @@ def proves(head: LedgerHead, noted: Fingerprint) -> bool:
 def gone_signed(ledger: Ledger, receipts: Sequence[Receipt], named: Iterable[str]) -> list[Checked]:
     """``verify --all``: each game of a receipt made in this ledger whose log is gone (and not
     already among ``named``), as a failed check naming the receipt."""
-    here_id, games, seen = ledger_id(ledger.root), set(ledger.game_ids()), set(named)
+    here_id, games, seen = (ledger_id(ledger.root), set(ledger.game_ids(archived=True)),
+                            set(named))
     gone_games: dict[str, list[Vouch]] = {}
     for receipt in receipts:
         if (receipt.ledger or receipt.ledger_id) and made_here(receipt, ledger.root, here_id) \
@@ -319,10 +360,11 @@ def trusted_records(ledger: Ledger, game: str) -> list[Record]:
 
 def current_heads(ledger: Ledger) -> tuple[dict[str, tuple[int, str]], dict[str, str]]:
     """Every game's verified head ``(seq, hash)``, and the games whose logs fail verification
-    (left out of the ledger head, and named)."""
+    (left out of the ledger head, and named). Archived games count: archiving changes no
+    head."""
     heads: dict[str, tuple[int, str]] = {}
     damaged: dict[str, str] = {}
-    for game in ledger.game_ids():
+    for game in ledger.game_ids(archived=True):
         verification = ledger.verify(game)
         if verification.ok:
             heads[game] = (verification.events, verification.head)
@@ -339,7 +381,7 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
     ledger head ``noted`` (a game gone since is a problem too); and what to tell when ``noted``
     is not in the ledger's history (then only the ledger's head now can be compared)."""
     remembered = find_remembered(ledger.root, noted)
-    games = ledger.game_ids()
+    games = ledger.game_ids(archived=True)
     if remembered is None:
         results = [check_game(ledger, game, registered, None, receipts, also=also)
                    for game in games]
@@ -357,9 +399,10 @@ def check_ledger(ledger: Ledger, noted: Fingerprint, registered: dict[str, set[s
         seen = remembered.games.get(game)
         checked = check_game(ledger, game, registered, None, receipts, seen, also)
         results.append(unvouched(checked) if game in remembered.left_out else checked)
+    deleted = deletions(ledger.root)
     for game, (seq, head_hash) in remembered.games.items():
         if game not in games:
-            results.append(gone(game, seq, head_hash))
+            results.append(gone(game, seq, head_hash, deleted.get(game), ledger_id(ledger.root)))
     results += [gone_unvouched(game) for game in remembered.left_out if game not in games]
     return results, ""
 
@@ -386,9 +429,17 @@ def gone_unvouched(game: str) -> Checked:
                                         explanation=why))
 
 
-def gone(game: str, seq: int, head_hash: str) -> Checked:
-    """A game of a remembered ledger head whose log is no longer in the ledger."""
+def gone(game: str, seq: int, head_hash: str, deletion: Deletion | None = None,
+         here_id: str = "") -> Checked:
+    """A game of a remembered ledger head whose log is no longer in the ledger: explained when
+    the history records its ``deletion`` by this ledger (``here_id``) at that head or after."""
     noted = fingerprint(seq, head_hash)
+    if deletion is not None and deletion.seq >= seq and deletion.ledger_id == here_id != "":
+        why = (f"deleted at {deletion.at} by this ledger (`tabletape delete`), at its head "
+               f"{fingerprint(deletion.seq, deletion.hash)}")
+        return Checked(game=game, ok=True, events=0, chain_ok=True,
+                       noted_head=HeadCheck(fingerprint=noted, verdict="deleted", seq=seq,
+                                            events=0, explanation=why))
     why = "its log is gone from the ledger"
     return Checked(game=game, ok=False, events=0, problem=f"noted head {noted}: gone: {why}",
                    chain_ok=False,

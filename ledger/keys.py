@@ -454,7 +454,7 @@ def ledger_keys(ledger: Ledger) -> list[LedgerKey]:
     from tabletape.ledger.signatures import signed_events
 
     signed: dict[tuple[str, str], list[str]] = {}
-    for game in ledger.game_ids():
+    for game in ledger.game_ids(archived=True):
         try:
             records = trusted_records(ledger, game)
         except (LedgerError, OSError):

@@ -353,6 +353,45 @@ def default_root() -> Path:
     return Path(data_home) / "tabletape"
 
 
+ARCHIVED_FILE = "archived.json"
+"""The ledger's list of archived games (``tabletape archive``), beside ``games/``."""
+
+
+class ArchivedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """An archived game as the ledger lists it: when, and its head then."""
+
+    at: str
+    """When it was archived (UTC)."""
+    seq: int
+    head: str
+    """The hash of its last event then (its log is never changed by archiving)."""
+
+
+class BadArchiveList(LedgerError):
+    """The ledger's ``archived.json`` cannot be read (edited by hand)."""
+
+
+_archived_decoder = msgspec.json.Decoder(dict[str, ArchivedGame])
+
+
+def archived_path(root: Path) -> Path:
+    return root / ARCHIVED_FILE
+
+
+def read_archived(root: Path) -> dict[str, ArchivedGame]:
+    """The archived games of the ledger at ``root`` by id (none when it has no list)."""
+    path = archived_path(root)
+    try:
+        data = path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    try:
+        return _archived_decoder.decode(data)
+    except msgspec.DecodeError as error:
+        raise BadArchiveList(f"{path} cannot be read ({error}): restore it from a backup, or "
+                             "remove it to restore every archived game") from None
+
+
 class Ledger:
     """The games of one ledger folder. Every method is safe across processes."""
 
@@ -422,20 +461,30 @@ class Ledger:
         known = ", ".join(ids[-8:]) if ids else "none yet; start one with `tabletape new`"
         return f"no game '{game}' in ledger {self.root}{hint}; games: {known}"
 
-    def game_ids(self) -> list[str]:
-        """Every game id in the ledger, oldest file first."""
+    def game_ids(self, *, archived: bool = False) -> list[str]:
+        """Every game id in the ledger, oldest file first: archived games
+        (:meth:`archived`) only with ``archived`` (ledger heads and ``verify --all`` cover
+        them; the catalog, ``list`` and the exports do not)."""
         if not self.games_dir.is_dir():
             return []
         files = sorted(self.games_dir.glob("*.jsonl"), key=lambda p: (modified(p), p.name))
-        return [p.stem for p in files if not p.name.startswith(".")]
+        ids = [p.stem for p in files if not p.name.startswith(".")]
+        put_away = set() if archived else set(self.archived())
+        return [game for game in ids if game not in put_away]
 
-    def chosen(self, game: str | None) -> list[str]:
+    def archived(self) -> dict[str, ArchivedGame]:
+        """The games archived (``tabletape archive``) by id: their logs stay in ``games/``,
+        untouched, and are left out of the catalog, stats and exports until restored."""
+        return read_archived(self.root)
+
+    def chosen(self, game: str | None, *, archived: bool = False) -> list[str]:
         """``[game]`` if it has a log here, or with ``None`` every game of the (existing)
-        ledger: what ``verify`` and ``audit`` check, ``GAME`` or ``--all``."""
+        ledger (archived ones too with ``archived``): what ``verify`` and ``audit`` check,
+        ``GAME`` or ``--all``."""
         if game is not None:
             return [self.existing_path(game).stem]
         self.require()
-        return self.game_ids()
+        return self.game_ids(archived=archived)
 
     def new_game_id(self, prefix: str) -> str:
         """A short id not yet used here, e.g. ``rs-k7pq``."""
@@ -700,10 +749,14 @@ class Ledger:
         return Snapshot(game, records, Head(last.seq, last.hash, last.at))
 
     def log_files(self) -> dict[str, LogFile]:
-        """Every log of the ledger by game id, with its size and modification time (one scan)."""
+        """Every log of the ledger by game id, with its size and modification time (one scan);
+        archived games left out (the catalog drops them)."""
         files: dict[str, LogFile] = {}
         if self.games_dir.is_dir():
+            put_away = self.archived()
             for entry in os.scandir(self.games_dir):
+                if entry.name.removesuffix(".jsonl") in put_away:
+                    continue
                 if entry.name.endswith(".jsonl") and entry.is_file():
                     info = entry.stat()
                     game = entry.name.removesuffix(".jsonl")

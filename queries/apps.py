@@ -7,8 +7,10 @@ function of plays:
 * :func:`bgstats_file`: the JSON BG Stats imports (``games``, ``players``, ``locations``,
   ``plays``), in the shape of the app's own export and play files;
 * :func:`bgstats_link`: the app's create-play link,
-  ``bgstats://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>`` (:func:`bgstats_play`
-  is the JSON);
+  ``https://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>`` (the form most apps
+  send: it opens BG Stats where it is installed, and opens from a chat), or the same in the
+  app's own scheme, ``bgstats://app.bgstatsapp.com/createPlay.html?data=…``
+  (:func:`bgstats_play` is the JSON);
 * :func:`bgg_xml`: BoardGameGeek's plays XML (the shape of the ``xmlapi2/plays`` answer).
 
 Identities are uuid5 in :data:`NAMESPACE`: a play's from its game id, a player's from their
@@ -26,7 +28,9 @@ BoardGameGeek's ``date`` is the day the game started in this machine's time zone
 ...                    Seat(seat=2, name="Patrick")))
 >>> bgstats_play(play)["playDate"], bgstats_play(play)["players"][0]["winner"]
 ('2026-01-02 19:25:30', True)
->>> bgstats_link(play).startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=%7B")
+>>> bgstats_link(play).startswith("https://app.bgstatsapp.com/createPlay.html?data=%7B")
+True
+>>> bgstats_link(play, APP_LINK).startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=%7B")
 True
 """
 
@@ -56,8 +60,11 @@ NAMESPACE = uuid.UUID("3e0c5b8e-2f7a-5d0b-9c1e-7a61a55e0916")
 SOURCE_NAME = "tabletape"
 """The ``sourceName`` BG Stats remembers its game and player matches under."""
 
-LINK = "bgstats://app.bgstatsapp.com/createPlay.html"
-"""BG Stats' create-play link (``https://app.bgstatsapp.com/createPlay.html`` works as well)."""
+LINK = "https://app.bgstatsapp.com/createPlay.html"
+"""BG Stats' create-play link, as most apps send it: a web address the app claims (a universal
+link), so it opens BG Stats on a phone that has it, and can be sent in a chat."""
+APP_LINK = "bgstats://app.bgstatsapp.com/createPlay.html"
+"""The same link in BG Stats' own URL scheme (opens the app directly; ``export --app-link``)."""
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 """BG Stats' dates: ``2020-10-23 19:16:58``."""
@@ -112,6 +119,8 @@ class Play(msgspec.Struct, frozen=True, kw_only=True):
     seats: tuple[Seat, ...]
     finished: bool = True
     simulated: bool = False
+    demo: bool = False
+    """Recorded by ``tabletape demo``: not a play unless asked for, as a simulated game."""
     cooperative: bool = False
     """Every player on one team: they win or lose together (Marvel United)."""
     rounds: int = 0
@@ -156,7 +165,7 @@ def read_play(game: str, records: Sequence[Record]) -> Play:
         game=game, kind=row["kind"], title=core.info.rules.title,
         bgg_id=bgg.value if bgg is not None else None, started=started, ended=latest,
         minutes=round(row["minutes"] or 0), seats=seats, finished=row["finished"],
-        simulated=row["simulated"], cooperative=one_team(seats),
+        simulated=row["simulated"], demo=row["demo"], cooperative=one_team(seats),
         rounds=row["rounds"] or 0, board=titled(row["villain"]), reason=row["reason"] or "",
         parent=row["parent"] or "",
     )
@@ -211,13 +220,17 @@ def utc(stamp: str | None) -> datetime | None:
 def check_play(play: Play, *, unfinished: bool = False, simulated: bool = False,
                forks: bool = False) -> None:
     """Refuse what is not a play to send: a game still going (unless ``unfinished``: it goes as
-    incomplete), a simulated one (unless ``simulated``), a what-if fork (unless ``forks``)."""
+    incomplete), a simulated or demo one (unless ``simulated``), a what-if fork (unless
+    ``forks``)."""
     if play.parent and not forks:
         raise NotAPlay(f"game {play.game} is a what-if fork of {play.parent}, not a game played "
                        "through: pass --include-forks to export it anyway", "what-if fork")
     if play.simulated and not simulated:
         raise NotAPlay(f"game {play.game} was played by bots (`tabletape simulate`), not at a "
                        "table: pass --include-simulated to export it anyway", "simulated")
+    if play.demo and not simulated:
+        raise NotAPlay(f"game {play.game} is a demo game (`tabletape demo`), not one played at a "
+                       "table: pass --include-simulated to export it anyway", "demo")
     if not play.finished and not unfinished:
         raise NotAPlay(f"game {play.game} is not finished: a play is a finished game; pass "
                        "--include-unfinished to export it as an incomplete play",
@@ -333,10 +346,11 @@ def link_player(seat: Seat, teams: bool) -> dict[str, Any]:
     return player
 
 
-def bgstats_link(play: Play) -> str:
-    """BG Stats' create-play link for ``play``: its JSON, percent-encoded whole."""
+def bgstats_link(play: Play, base: str = LINK) -> str:
+    """BG Stats' create-play link for ``play`` (at ``base``: :data:`LINK` or
+    :data:`APP_LINK`): its JSON, percent-encoded whole."""
     data = json.dumps(bgstats_play(play), ensure_ascii=False, separators=(",", ":"))
-    return f"{LINK}?data={quote(data, safe='')}"
+    return f"{base}?data={quote(data, safe='')}"
 
 
 # -- BG Stats: the import file ---------------------------------------------------------------
@@ -502,3 +516,5 @@ class Choice(msgspec.Struct, frozen=True, kw_only=True):
     simulated: bool = False
     forks: bool = False
     strict: bool = False
+    app_link: bool = False
+    """``--app-link``: the create-play link in the app's ``bgstats://`` scheme."""

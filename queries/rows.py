@@ -75,7 +75,8 @@ class GameRows(Visitor):
         self.game = (
             started.kind, game_uid(started.uid, records[0].hash), started.rules_version,
             started.tabletape_version, list(started.players),
-            started.options, started.seed, started.simulated, stamp(first_at), stamp(last_at),
+            started.options, started.seed, started.simulated, started.demo is True,
+            stamp(first_at), stamp(last_at),
             stamp(last_effective_at) if result else None, result is not None, list(winners),
             result.team if result else None, result.reason if result else None, text(villain),
             started.parent, started.fork_seq, head.seq, head.hash,

@@ -5,9 +5,9 @@ from this program's, :func:`prepare_tables` drops what changed (everything, for 
 so the next load rebuilds it from the logs.
 
 Every table people query is a view over the stored table of the same name with ``all_`` in
-front (``battles`` over ``all_battles``): the views show real games only, unless the
-connection sets ``SET VARIABLE include_simulated = true`` (``--include-simulated``); the
-``all_`` tables hold every game.
+front (``battles`` over ``all_battles``): the views show games people played only (no
+simulated or demo game), unless the connection sets ``SET VARIABLE include_simulated = true``
+(``--include-simulated``); the ``all_`` tables hold every game.
 
 >>> GAMES.table, GAMES.stored, PLAYERS.names[:2]
 ('games', 'all_games', ('seat', 'name'))
@@ -30,7 +30,7 @@ from tabletape.queries.projections import (
 )
 from tabletape.rules.registry import registered
 
-CATALOG_VERSION = "9"
+CATALOG_VERSION = "10"
 """Bump when the core tables change: catalogs of another version are rebuilt from scratch.
 
 2: only verified logs are loaded (catalogs of version 1 may hold rows of changed logs).
@@ -51,6 +51,7 @@ so SQL tells derived dice from entered ones and a game rebuilt from the catalog 
 or copied still has to hold its identity's latest head, and a log loaded before and now gone is
 named (``gone``); ``_sync.left_out`` says why a log is left out (``rewritten``, ``vanished``,
 ``duplicate``), so every sync counts them.
+10: demo games: ``games.demo`` (``tabletape demo``), left out of the views as simulated games are.
 """
 
 HEADS_SEEN_DDL = (f"CREATE TABLE IF NOT EXISTS {HEADS_SEEN} (game VARCHAR, seq BIGINT, "
@@ -61,8 +62,11 @@ HEADS_SEEN_UID = f"ALTER TABLE {HEADS_SEEN} ADD COLUMN IF NOT EXISTS uid VARCHAR
 """A ``heads_seen`` kept from before version 9 gains its ``uid`` column."""
 
 INCLUDE_SIMULATED = "include_simulated"
-"""The DuckDB variable that lets the views show simulated games too:
+"""The DuckDB variable that lets the views show simulated and demo games too:
 ``SET VARIABLE include_simulated = true``."""
+SET_ASIDE = "(simulated OR demo)"
+"""The condition of a ``games`` row the views leave out unless asked: a game bots played or the
+demo recorded, not one people played."""
 
 GAMES = Schema("games", (
     Column("kind", "VARCHAR", "Game kind, e.g. ``risk-strike``."),
@@ -75,6 +79,8 @@ GAMES = Schema("games", (
     Column("seed", "HUGEINT", "Seed of tabletape's dice."),
     Column("simulated", "BOOLEAN", "Played by bots (``tabletape simulate``): its times count "
                                    "from 1970-01-01, never a real date."),
+    Column("demo", "BOOLEAN", "Recorded by ``tabletape demo``: left out unless asked for, as "
+                              "simulated games are."),
     Column("started", "TIMESTAMP", "When the game-started event was recorded (UTC)."),
     Column("updated", "TIMESTAMP", "When the latest event was recorded (UTC)."),
     Column("ended", "TIMESTAMP", "When the last effective event was recorded, if finished."),
@@ -235,15 +241,16 @@ WITH_KIND = frozenset({"dice", "battles"})
 
 
 def table_view(schema: Schema) -> str:
-    """The query of the view people see as ``schema.table``: real games only unless the
-    ``include_simulated`` variable is set (the other tables follow the ``games`` view).
+    """The query of the view people see as ``schema.table``: games people played only
+    (no simulated or demo game) unless the ``include_simulated`` variable is set (the other
+    tables follow the ``games`` view).
 
     >>> print(table_view(PLAYERS))
     SELECT * FROM all_players WHERE game IN (SELECT game FROM games)
     """
     stored = quote(schema.stored)
     if schema is GAMES:
-        return (f"SELECT * FROM {stored} WHERE NOT simulated "
+        return (f"SELECT * FROM {stored} WHERE NOT {SET_ASIDE} "
                 f"OR coalesce(getvariable('{INCLUDE_SIMULATED}'), false)")
     if schema.table in WITH_KIND:
         return (f"SELECT t.game, g.kind, t.* EXCLUDE (game) FROM {stored} t "

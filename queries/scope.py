@@ -1,7 +1,7 @@
 """Which games a query sees: real ones only unless asked, and ``stats``' ``--kind``,
 ``--player`` and ``--since``.
 
-The catalog's views leave simulated games out unless the connection sets the variable
+The catalog's views leave simulated and demo games out unless the connection sets the variable
 ``include_simulated``; a :class:`Scope` narrows one connection further with temporary views named
 like the catalog's (``games``, ``results``, ``dice``, ``battles``), which shadow them for that
 connection only: every report then counts only what is in scope, without knowing about it.
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from tabletape.ledger.errors import TabletapeError
+from tabletape.ledger.text import plural
 from tabletape.queries.database import sql_string
 from tabletape.queries.schema import INCLUDE_SIMULATED
 
@@ -59,6 +60,46 @@ class Scope(msgspec.Struct, frozen=True, kw_only=True):
                          f"since {moment:%Y-%m-%d %H:%M} UTC")
         text = " ".join(parts)
         return "" if text == "games" else text
+
+
+INCLUDE_OPTION = "--include-simulated"
+"""The one option of ``stats``, ``sql`` and ``export`` that counts simulated and demo games too."""
+
+
+def set_aside(con: duckdb.DuckDBPyConnection, scope: Scope | None = None) -> dict[str, int]:
+    """How many demo and simulated games the catalog holds that the views leave out (none
+    when ``scope`` includes them): ``{"demo": 1, "simulated": 0}``."""
+    if scope is not None and scope.include_simulated:
+        return {"demo": 0, "simulated": 0}
+    ((demo, simulated),) = con.execute(
+        "SELECT count(*) FILTER (WHERE demo), count(*) FILTER (WHERE simulated AND NOT demo) "
+        "FROM all_games").fetchall()
+    return {"demo": int(demo), "simulated": int(simulated)}
+
+
+def left_out_words(counts: dict[str, int]) -> str:
+    """``1 demo game and 2 simulated games`` (``""`` when none is left out).
+
+    >>> left_out_words({"demo": 1, "simulated": 2})
+    '1 demo game and 2 simulated games'
+    >>> left_out_words({"demo": 0, "simulated": 1}), left_out_words({"demo": 0, "simulated": 0})
+    ('1 simulated game', '')
+    """
+    parts = [plural(count, f"{what} game") for what, count in counts.items() if count]
+    return " and ".join(parts)
+
+
+def left_out_note(counts: dict[str, int], *, verb: str = "counts") -> str:
+    """The line that says what was left out and the option that brings it in, or ``""``.
+
+    >>> left_out_note({"demo": 1, "simulated": 0})
+    '1 demo game left out: --include-simulated counts it too.'
+    """
+    words = left_out_words(counts)
+    if not words:
+        return ""
+    them = "it" if sum(counts.values()) == 1 else "them"
+    return f"{words} left out: {INCLUDE_OPTION} {verb} {them} too."
 
 
 def since_date(text: str) -> datetime.datetime:

@@ -11,7 +11,7 @@ A shape is closed (a key not listed is an error) unless it derives from :class:`
 is always printed, unless the Struct says ``omit_defaults`` (the error line's ``hint``...).
 
 >>> sorted(OUTPUTS)[:4]
-['actions', 'audit', 'demo', 'diff']
+['actions', 'archive', 'audit', 'delete']
 >>> OUTPUTS["status"].commands
 ('status GAME --json',)
 """
@@ -213,7 +213,7 @@ class LogRow(Closed):
     """False from the first bad line of a damaged log on."""
 
 
-class GameRow(Closed):
+class GameRow(Closed, omit_defaults=True):
     """One game of ``list --json``."""
 
     game: str
@@ -234,6 +234,8 @@ class GameRow(Closed):
     damaged: str
     """"" for a log that verifies, else what ``verify`` says (``event N: why``)."""
     first_bad_seq: int | None
+    archived: str | None = None
+    """When the game was archived (UTC): only in ``list --archived``, only for archived games."""
 
 
 class GameKind(Closed):
@@ -357,7 +359,10 @@ class PlayLink(Closed):
 
     game: str
     link: str
-    """``bgstats://app.bgstatsapp.com/createPlay.html?data=…``"""
+    """``https://app.bgstatsapp.com/createPlay.html?data=…`` (with ``--app-link`` the
+    ``bgstats://`` form)."""
+    app_link: str
+    """The same link in the app's own scheme: ``bgstats://app.bgstatsapp.com/createPlay.html?…``"""
     data: dict[str, Any]
     """The play as the link carries it (BG Stats' own format)."""
 
@@ -449,6 +454,34 @@ class WholeHead(Closed):
     """Games that fail verification (left out of the root) -> why."""
 
 
+class ArchiveResult(Closed):
+    """``archive --json``: the game archived, or restored (``--restore``)."""
+
+    game: str
+    archived: bool
+    """True after ``archive``, false after ``archive --restore``."""
+    at: UTC_TIME
+    """When it was archived."""
+    seq: int
+    """Its events when it was archived (archiving adds none)."""
+    head: str
+    """Its head then, as a fingerprint ("" for a log damaged from its first line)."""
+
+
+class DeleteResult(Closed):
+    """``delete --json``: the game deleted and the ledger's head without it."""
+
+    game: str
+    uid: str
+    events: int
+    """Events of its log that verified when it was deleted."""
+    at: UTC_TIME
+    head: str
+    """Its head when deleted, as a fingerprint: what the ledger's head history keeps."""
+    ledger_head: str
+    """The ledger's head without it (``L36:…``), remembered with the deletion."""
+
+
 class SignResult(Closed):
     """``sign --json``: the signature event stored."""
 
@@ -510,6 +543,10 @@ OUTPUTS: dict[str, Output] = {
     "key-ledger": Output(list[LedgerKey], ("key list --ledger L --json",),
                          "The names and keys a ledger registered or holds signatures of"),
     "repair": Output(Repaired, ("repair GAME --json",), "What repair cut or restored"),
+    "archive": Output(ArchiveResult, ("archive GAME --json", "archive GAME --restore --json"),
+                      "The game archived or restored"),
+    "delete": Output(DeleteResult, ("delete GAME --yes --json",),
+                     "The game deleted, and the ledger's head without it"),
     "replay": Output(Status, ("replay GAME --at POINT --json",), "The game at a point"),
     "replay-html": Output(GameFile, ("replay GAME --html FILE --json",), "The page written"),
     "replay-narrate": Output(list[NarratedEvent], ("replay GAME --narrate --json",),

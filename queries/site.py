@@ -74,13 +74,14 @@ class Site(msgspec.Struct, kw_only=True):
 
 
 def write_site(store: Ledger, con: duckdb.DuckDBPyConnection, directory: Path, *,
-               left_out: dict[str, str], scope: str = "", simulated_left_out: int = 0,
+               left_out: dict[str, str], scope: str = "", set_aside: str = "",
                progress: Progress | None = None) -> Site:
     """Write the site of the games ``con`` shows (a catalog connection, narrowed to the scope
     people asked for) to ``directory``, replacing an earlier export there.
 
     ``left_out`` names the games the catalog leaves out; a game whose log no longer verifies
-    when its page is written joins them.
+    when its page is written joins them. ``set_aside`` says the demo and simulated games the
+    site leaves out (``1 demo game``), or is empty.
     """
     directory = spelled_out(directory)
     check_target(directory, store.root)
@@ -93,7 +94,7 @@ def write_site(store: Ledger, con: duckdb.DuckDBPyConnection, directory: Path, *
         written = write_pages(store, stage, games, left_out, progress)
         listed = [game for game in games if game.game in written]
         write_file(stage / INDEX, index_page(listed, reports, con, left_out=left_out, scope=scope,
-                                             simulated_left_out=simulated_left_out))
+                                             set_aside=set_aside))
         write_file(stage / MARKER, MARKER_TEXT)
     return Site(directory=str(directory), games=len(listed),
                 pages=[INDEX, *(page_path(game.game) for game in listed)],

@@ -82,11 +82,11 @@ def listed_games(con: duckdb.DuckDBPyConnection) -> list[IndexGame]:
 
 def index_page(games: Sequence[IndexGame], reports: Sequence[ReportTable],
                con: duckdb.DuckDBPyConnection, *, left_out: dict[str, str], scope: str = "",
-               simulated_left_out: int = 0) -> str:
+               set_aside: str = "") -> str:
     """The whole ``index.html``."""
     body = "".join([
         "<main class=\"site-index\">",
-        heading(games, scope, simulated_left_out),
+        heading(games, scope, set_aside),
         left_out_section(left_out),
         games_section(games),
         league_section(reports, league_series(con)),
@@ -98,11 +98,12 @@ def index_page(games: Sequence[IndexGame], reports: Sequence[ReportTable],
 # -- games ---------------------------------------------------------------------------------------
 
 
-def heading(games: Sequence[IndexGame], scope: str, simulated_left_out: int) -> str:
-    """The title and what the site counts."""
+def heading(games: Sequence[IndexGame], scope: str, set_aside: str) -> str:
+    """The title and what the site counts (and ``set_aside``, the demo and simulated games it
+    leaves out, in words)."""
     counted = f"{plural(len(games), 'game')}" + (f": {scope}" if scope else "")
-    simulated = (f" {plural(simulated_left_out, 'simulated game')} left out (export with "
-                 "<code>--include-simulated</code> to add them)." if simulated_left_out else "")
+    simulated = (f" {escape(set_aside)} left out (export with "
+                 "<code>--include-simulated</code> to add them)." if set_aside else "")
     return (f"<header><h1>{escape(TITLE)}</h1><p>{escape(counted)}, newest first; each links to "
             f"its replay.{simulated}</p><nav><a href=\"#games\">Games</a> · "
             "<a href=\"#league\">League tables</a></nav></header>")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 import duckdb
@@ -169,14 +170,14 @@ def sync(ledger: Ledger, *, rebuild: bool = False, progress: Progress | None = N
             if is_current(con, schemas):
                 behind = plan(con, ledger, report)
                 if behind.empty():
-                    finish(con, report, began)
+                    finish(con, report, began, put_away(ledger))
                     return report
     try:
         return write_sync(ledger, rebuild, progress, workers, began, behind)
     except CatalogNotWritable as error:
         if not stale_ok or behind is None:
             raise
-        return stale_report(path, behind, error, began)
+        return stale_report(path, behind, error, began, put_away(ledger))
 
 
 def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers: int | None,
@@ -197,6 +198,7 @@ def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers
                 opened(path, read_only=False) as con:
             report.outdated = outdated(con)
             report.rebuilt = prepare_tables(con, known_schemas(), rebuild)
+            forget_deleted(con, ledger)
             work = plan(con, ledger, report)
             settle(con, work)
             folded: dict[str, str] = {}
@@ -205,7 +207,7 @@ def write_sync(ledger: Ledger, rebuild: bool, progress: Progress | None, workers
                 folded.update(result.folded)
             remember_heads(con)
             uncount_left_out(con, report, folded, work.unchanged)
-            finish(con, report, began)
+            finish(con, report, began, put_away(ledger))
     except (duckdb.Error, CatalogError) as error:  # a full disk mid-way: all rolled back
         if new:  # nothing half-made: a catalog this sync began and could not finish goes
             remove_catalog(path)
@@ -221,12 +223,12 @@ def remove_catalog(path: Path) -> None:
         leftover.unlink(missing_ok=True)
 
 
-def stale_report(path: Path, behind: Plan, error: CatalogNotWritable, began: float
-                 ) -> SyncReport:
+def stale_report(path: Path, behind: Plan, error: CatalogNotWritable, began: float,
+                 put_away: set[str]) -> SyncReport:
     """What the catalog holds as it is, when ``behind`` could not be synced (``error``)."""
     report = SyncReport(catalog=str(path))
     with opened(path, read_only=True) as con:
-        finish(con, report, began)
+        finish(con, report, began, put_away)
     changed = len(behind.todo) + len(behind.removed)
     games = "1 game" if changed == 1 else f"{changed} games"
     report.stale = (f"the catalog {path} could not be synced ({error.what}): results are as "
@@ -234,9 +236,11 @@ def stale_report(path: Path, behind: Plan, error: CatalogNotWritable, began: flo
     return report
 
 
-def finish(con: duckdb.DuckDBPyConnection, report: SyncReport, began: float) -> None:
+def finish(con: duckdb.DuckDBPyConnection, report: SyncReport, began: float,
+           put_away: set[str] | frozenset[str] = frozenset()) -> None:
     """Fill in what the catalog holds now: its games, every game it leaves out (counted by why),
-    and every game whose log is gone."""
+    and every game whose log is gone (but the games ``put_away``: archived or deleted on
+    purpose)."""
     report.games = count_games(con)
     report.problems = stored_problems(con)
     counts = dict(con.execute("SELECT left_out, count(*) FROM _sync WHERE problem IS NOT NULL "
@@ -244,8 +248,43 @@ def finish(con: duckdb.DuckDBPyConnection, report: SyncReport, began: float) -> 
     report.rewritten = counts.get("rewritten", 0)
     report.vanished = counts.get("vanished", 0)
     report.duplicate = counts.get("duplicate", 0)
-    report.gone = gone_logs(con)
+    report.gone = {game: why for game, why in gone_logs(con).items() if game not in put_away}
     report.seconds = round(time.perf_counter() - began, 3)
+
+
+def put_away(ledger: Ledger) -> set[str]:
+    """The games the ledger archived or deleted (``tabletape archive``, ``delete``): out of
+    the catalog on purpose, never said to be gone."""
+    from tabletape.ledger.heads import deletions
+
+    return set(ledger.archived()) | set(deletions(ledger.root))
+
+
+def forget_deleted(con: duckdb.DuckDBPyConnection, ledger: Ledger) -> None:
+    """Forget the games ``tabletape delete`` deleted: their rows (while the catalog holds the
+    deleted game's identity) and the heads seen of them up to their deletion, so a new game
+    given a deleted one's id is a new game, not a rewrite of it."""
+    from tabletape.ledger.heads import deletions
+
+    with transaction(con):
+        for deletion in deletions(ledger.root).values():
+            if still_there(ledger, deletion.game, deletion.uid):
+                continue  # a delete killed before the log went: the game is still here
+            loaded = con.execute("SELECT uid FROM _sync WHERE game = ?",
+                                 [deletion.game]).fetchall()
+            if loaded and loaded[0][0] == deletion.uid:
+                delete_games(con, [deletion.game])
+            at = datetime.fromisoformat(deletion.at.replace("Z", "+00:00")).replace(tzinfo=None)
+            con.execute(f"DELETE FROM {HEADS_SEEN} WHERE (game = ? OR uid = ?) AND seen_at <= ?",
+                        [deletion.game, deletion.uid or None, at])
+
+
+def still_there(ledger: Ledger, game: str, uid: str) -> bool:
+    """Whether the log of ``game`` with the identity ``uid`` is in the ledger."""
+    try:
+        return bool(uid) and ledger.started(game).uid == uid
+    except (LedgerError, OSError):
+        return False
 
 
 def stored_problems(con: duckdb.DuckDBPyConnection) -> dict[str, str]:

@@ -1,5 +1,9 @@
 """``tabletape demo``: record an example game into the ledger, then show it.
 
+The game is marked a demo game (:attr:`GameStarted.demo`): it stays out of ``stats``, ``sql``'s
+tables, the exports and the site unless asked for (``--include-simulated``, as for simulated
+games), while ``log``, ``replay`` and ``verify`` show it as any other game.
+
 The example is the demo game of :data:`DEMO_KIND` (or of the game asked for): the ``demo`` its
 manifest names (the shipped games: ``rules/<game>/demo.py``) has ``DEMO_PLAYERS`` and
 ``demo_actions()``, the lines a person would type at the table.
@@ -10,6 +14,7 @@ from __future__ import annotations
 import tempfile
 from typing import Any
 
+import msgspec
 from rich.console import Console
 from rich.progress import Progress
 
@@ -30,8 +35,12 @@ DEMO_KIND = "risk-strike"
 DEMO_SEED = 2023
 
 
-def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
+def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND, *,
+             marked: bool = True) -> str:
     """Record the demo game of ``kind`` action by action (each checked); return its game id.
+
+    The game is marked a demo game (left out of stats, SQL's tables and exports unless asked
+    for); ``marked`` False records it as an ordinary game (a fixture that needs one played).
 
     The actions are recorded in a scratch ledger first, then the whole log is created in
     ``ledger`` in one write: a demo that fails half-way (a full disk) leaves no game behind.
@@ -46,7 +55,8 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
     started = committed(GameStarted(
         kind=rules.name, rules_version=rules.rules_version,
         tabletape_version=ledger_pkg.__version__, players=players,
-        options=rules.options({}, players), seed=DEMO_SEED, uid=uuid7()), secret)
+        options=rules.options({}, players), seed=DEMO_SEED, uid=uuid7(),
+        demo=True if marked else msgspec.UNSET), secret)
     lines = list(module.demo_actions())
     with tempfile.TemporaryDirectory(prefix="tabletape-demo-") as scratch:
         recorded = record_demo(Ledger(scratch), started, secret, lines, console, rules.title)
@@ -56,12 +66,24 @@ def run_demo(ledger: Ledger, console: Console, kind: str = DEMO_KIND) -> str:
     folded = open_game(ledger, game)
     console.print(render.log_table(folded, last=25))
     console.print(render.status_view(folded))
-    console.print(
-        f"Recorded {len(lines)} actions as game [bold cyan]{game}[/] in {ledger.root}.\n"
-        f"Next: [bold]tabletape log {game}[/] · [bold]tabletape verify {game}[/] · "
-        f"[bold]tabletape new {rules.name} --player ann --player bob[/] to record your own."
-    )
+    console.print(demo_said(game, len(lines), ledger, rules.name), highlight=False)
     return game
+
+
+def demo_said(game: str, actions: int, ledger: Ledger, kind: str) -> str:
+    """What the demo says after the game: where it went, that it is kept out of the counts, how
+    to look at it, count it, remove it, and record a game of one's own (a command a line, so
+    none is cut in two)."""
+    return (
+        f"Recorded {actions} actions as demo game [bold cyan]{game}[/] in {ledger.root}.\n"
+        "A demo game stays out of stats, sql, the exports and the site;\n"
+        "--include-simulated brings it in.\n"
+        f"  look at it:    [bold]tabletape log {game}[/] · [bold]tabletape replay {game}[/]\n"
+        f"  check it:      [bold]tabletape verify {game}[/]\n"
+        "  count it:      [bold]tabletape stats --include-simulated[/]\n"
+        f"  remove it:     [bold]tabletape delete {game} --yes[/]\n"
+        f"  your own game: [bold]tabletape new {kind} --player ann --player bob[/]"
+    )
 
 
 def stored_draft(rules: Rules[Any], record: Record) -> tuple[str, Event]:

@@ -322,6 +322,14 @@ class Cursor:
     def back(self, events: int = 1) -> Cursor:
         return self.move_to(self.position - events)
 
+    def first(self) -> Cursor:
+        """To the first event (the replay page's Home)."""
+        return self.move_to(0)
+
+    def last(self) -> Cursor:
+        """To the last event (the replay page's End)."""
+        return self.move_to(self.replay.last)
+
     def next_turn(self) -> Cursor:
         return self.move_to(next_boundary(self.replay.turn_starts, self.position, self.replay.last))
 

@@ -33,12 +33,19 @@ def verify_view(results: Sequence[Checked]) -> RenderableType:
     table.add_column("first bad event", justify="right")
     table.add_column("head", no_wrap=True, min_width=HEAD_WIDTH)
     for result in results:
-        table.add_row(shown(result.game), "[green]ok[/]" if result.ok else "[bold red]BAD[/]",
+        table.add_row(shown(result.game), verdict_cell(result),
                       str(result.events), str(result.first_bad_seq or ""), result.fingerprint)
     details: list[RenderableType] = [table]
     for result in results:
         details.extend(detail_lines(result))
     return Group(*details)
+
+
+def verdict_cell(result: Checked) -> str:
+    """``ok``, ``BAD``, or ``deleted`` (a game the ledger deleted since the noted head)."""
+    if result.noted_head is not None and result.noted_head.verdict == "deleted":
+        return "[yellow]deleted[/]"
+    return "[green]ok[/]" if result.ok else "[bold red]BAD[/]"
 
 
 def vouch_mark(vouch: Vouch) -> str:
@@ -60,4 +67,8 @@ def detail_lines(result: Checked) -> list[Text]:
     if check is not None and check.verdict == "extends":
         lines.append(Text.from_markup(
             f"[green]✓ {game}: extends[/] {check.fingerprint}: {escape(check.explanation)}"))
+    if check is not None and check.verdict == "deleted":
+        lines.append(Text.from_markup(
+            f"[yellow]! {game}: deleted[/] (noted head {check.fingerprint}): "
+            f"{escape(check.explanation)}"))
     return lines

@@ -1,8 +1,9 @@
 """The replay screen: a game at one point (view, narration, where the game is), and the stepper
 that moves through it with the keyboard.
 
-Keys: → / ← next and previous event, n / p next and previous turn, g go to a turn, q quit.
-Keys are read in cbreak mode (termios); each step redraws the whole screen.
+Keys: → / ← next and previous event, n / p (PageDown / PageUp) next and previous turn, Home / End
+the first and last event (as on the replay page), g go to a turn, q quit. Keys are read in cbreak
+mode (termios), a key's whole escape sequence at once; each step redraws the whole screen.
 """
 
 from __future__ import annotations
@@ -23,8 +24,13 @@ from tabletape.replay.render import game_view, situation_line
 
 KEYS_HELP = "→ next event · ← previous · n/p next/previous turn · g go to turn · q quit"
 
-ARROWS = {b"[C": "right", b"[D": "left", b"OC": "right", b"OD": "left",
-          b"[A": "up", b"[B": "down"}
+SEQUENCES = {b"[C": "right", b"[D": "left", b"OC": "right", b"OD": "left",
+             b"[A": "up", b"[B": "down", b"OA": "up", b"OB": "down",
+             b"[H": "home", b"OH": "home", b"[1~": "home", b"[7~": "home",
+             b"[F": "end", b"OF": "end", b"[4~": "end", b"[8~": "end",
+             b"[5~": "pageup", b"[6~": "pagedown"}
+"""Escape sequences (after ESC) of the keys the stepper knows, as xterm, the Linux console and
+rxvt send them; any other sequence is read whole and named unknown, never taken for Esc."""
 
 
 def where_line(replay: Replay, position: int) -> Text:
@@ -61,14 +67,36 @@ def frame(replay: Replay, position: int, narrator: Narrator, *, message: str = "
 
 
 def read_key(fd: int) -> str:
-    """One key press: ``right``, ``left``, ``up``, ``down``, ``esc``, or the character typed."""
+    """One key press: a name of :data:`SEQUENCES` (``right``, ``home``, ``pagedown``...),
+    ``esc``, ``unknown`` (another escape sequence, consumed whole), or the character typed."""
     first = os.read(fd, 1)
     if first != b"\x1b":
         return first.decode(errors="replace")
-    if not select.select([fd], [], [], 0.1)[0]:
+    if not ready(fd):
         return "esc"
-    rest = os.read(fd, 2)
-    return ARROWS.get(rest, "esc")
+    sequence = escape_sequence(fd, os.read(fd, 1))
+    return SEQUENCES.get(sequence, "unknown" if sequence[:1] in (b"[", b"O") else "esc")
+
+
+def ready(fd: int) -> bool:
+    """Whether a byte is waiting on ``fd`` (the rest of an escape sequence comes at once)."""
+    return bool(select.select([fd], [], [], 0.1)[0])
+
+
+def escape_sequence(fd: int, introducer: bytes) -> bytes:
+    """The rest of an escape sequence after ESC and ``introducer``: ``O`` and one byte, or ``[``
+    and its parameters up to the final byte (``[6~``, ``[1;5C``), so none is left to the shell."""
+    if introducer == b"O":
+        return introducer + (os.read(fd, 1) if ready(fd) else b"")
+    if introducer != b"[":
+        return introducer
+    sequence = introducer
+    while len(sequence) < 16 and ready(fd):
+        byte = os.read(fd, 1)
+        sequence += byte
+        if not byte or 0x40 <= byte[0] <= 0x7E:
+            break
+    return sequence
 
 
 MOVES = {
@@ -77,6 +105,8 @@ MOVES = {
     "n": Cursor.next_turn, "down": Cursor.next_turn,
     "p": Cursor.previous_turn, "up": Cursor.previous_turn,
     "N": Cursor.next_round, "P": Cursor.previous_round,
+    "pagedown": Cursor.next_turn, "pageup": Cursor.previous_turn,
+    "home": Cursor.first, "end": Cursor.last,
 }
 QUIT = frozenset({"q", "Q", "\x03", "\x04", "esc"})
 
@@ -123,7 +153,8 @@ class Stepper:
         elif key in MOVES:
             MOVES[key](self.cursor)
         else:
-            self.message = f"unknown key {key!r}; {KEYS_HELP}"
+            shown = "" if key == "unknown" else f" {key!r}"
+            self.message = f"unknown key{shown}; {KEYS_HELP}"
         return True
 
     def go_to_turn(self, fd: int, saved: Any) -> None:

@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "tabletape.commands.spark",
     "tabletape.commands.fairplay",
     "tabletape.commands.schema",
+    "tabletape.commands.archive",
 )
 """Modules whose ``app`` contributes commands, in the order ``--help`` lists them."""
 
@@ -44,6 +45,7 @@ COMMAND_HOMES = {
     "spark": "tabletape.commands.spark",
     **dict.fromkeys(("head", "sign", "key"), "tabletape.commands.fairplay"),
     "schema": "tabletape.commands.schema",
+    **dict.fromkeys(("archive", "delete"), "tabletape.commands.archive"),
 }
 """The module holding each command, so that running one imports that module only (a test checks
 the table against the apps; a name missing here only costs the other modules' imports)."""

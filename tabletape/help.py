@@ -64,6 +64,8 @@ COMMANDS: dict[str, CommandHelp] = {
     "sign": CommandHelp("Manage", "tabletape sign rs-k7pq --key olga"),
     "key": CommandHelp("Manage", "tabletape key new olga"),
     "repair": CommandHelp("Manage", "tabletape repair rs-k7pq"),
+    "archive": CommandHelp("Manage", "tabletape archive rs-k7pq"),
+    "delete": CommandHelp("Manage", "tabletape delete rs-k7pq --yes"),
     "import": CommandHelp("Manage", "tabletape import - --as rs-k7pq < rs-k7pq.jsonl"),
     "simulate": CommandHelp("Manage", "tabletape simulate risk-strike --games 20 --seed 1"),
     "schema": CommandHelp("Manage", "tabletape schema status"),

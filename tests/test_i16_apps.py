@@ -12,6 +12,7 @@ turn info), never against numbers written here.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import uuid
@@ -24,6 +25,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import msgspec
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from tabletape import build_app
@@ -39,6 +41,7 @@ from tabletape.queries.apps import (
     read_play,
     with_new_players,
 )
+from tabletape.replay.demo import run_demo
 from tabletape.replay.engine import Replay
 from tabletape.rules.registry import manifest_of
 
@@ -66,8 +69,14 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert run(root, "simulate", kind, "-n", "3", "--seed", "1", "--players",
                    players).exit_code == 0
     for kind in ("risk-strike", "marvel-united"):
-        assert run(root, "demo", "--game", kind).exit_code == 0
+        played_demo(root, kind)
     return root
+
+
+def played_demo(root: Path, kind: str = "risk-strike") -> str:
+    """The demo game of ``kind`` recorded as a game people played (``tabletape demo`` marks its
+    game a demo game, which the exports leave out unless asked for)."""
+    return run_demo(Ledger(root), Console(file=io.StringIO()), kind, marked=False)
 
 
 def games_of(ledger: Path, kind: str) -> list[str]:
@@ -405,7 +414,7 @@ def damaged(tmp_path: Path) -> Iterator[Path]:
     """A ledger with the Risk Strike demo and a second demo whose log was edited."""
     root = tmp_path / "ledger"
     for _ in range(2):
-        assert run(root, "demo").exit_code == 0
+        played_demo(root)
     bad = sorted((root / "games").glob("*.jsonl"))[1]
     text = bad.read_text(encoding="utf-8")
     bad.write_text(text.replace('"Patrick"', '"Mallory"', 1), encoding="utf-8")
@@ -485,7 +494,7 @@ def test_a_what_if_fork_is_not_a_play_unless_asked(tmp_path: Path) -> None:
     """A fork (`tabletape fork`) repeats another game: left out of a whole-ledger export and
     refused by name, unless --include-forks."""
     root = tmp_path / "ledger"
-    assert run(root, "demo").exit_code == 0
+    played_demo(root)
     (game,) = Ledger(root).game_ids()
     assert run(root, "fork", game, "--at", "end", "--id", "rs-fork").exit_code == 0
     data = exported(root)
@@ -526,7 +535,7 @@ def test_a_log_this_install_cannot_replay_is_named(tmp_path: Path) -> None:
     refused alone (exit 1, one line, no traceback), left out of a whole-ledger export with a
     warning."""
     root = tmp_path / "ledger"
-    assert run(root, "demo").exit_code == 0
+    played_demo(root)
     odd = Ledger(root).create(GameStarted(kind="chess", rules_version="1", tabletape_version="0",
                                           players=("Olga", "Patrick")), game_id="ch-abcd")
     alone = run(root, "export", odd, "--bgstats-link")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import errno
 import functools
+import io
 import json
 import os
 import subprocess
@@ -19,11 +20,14 @@ import pytest
 import typer.main
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
+from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from tabletape import build_app
+from tabletape.ledger import Ledger
 from tabletape.queries.json_schemas import build, dumps, schema_file, schema_names
 from tabletape.queries.shapes import commands_described
+from tabletape.replay.demo import run_demo
 from tabletape.replay.parts import game_part
 from tabletape.rules.registry import manifests
 
@@ -88,8 +92,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A ledger with every shipped game's demo and seeded bot games of every kind (2 and 3
     players), and the test game's bot games."""
     root = tmp_path_factory.mktemp("world") / "ledger"
-    for kind in KINDS:
-        assert run(root, "demo", "--game", kind, "--json").exit_code == 0
+    for kind in KINDS:  # the demos recorded as played games (`demo`'s own are not exported)
+        run_demo(Ledger(root), Console(file=io.StringIO()), kind, marked=False)
         for players in ("2", "3"):
             assert run(root, "simulate", kind, "--games", "2", "--seed", f"16{players}",
                        "--players", players, "--json").exit_code == 0
@@ -288,7 +292,8 @@ def test_apps_exports_fit_the_export_schema(world: Path, tmp_path: Path) -> None
     output("export", run(world, "export", finished[0], "--bgg-xml", str(tmp_path / "p.xml"),
                          "--json"))
     link = output("export", run(world, "export", finished[0], "--bgstats-link", "--json"))
-    assert link["link"].startswith("bgstats://")
+    assert link["app_link"].startswith("bgstats://")  # was `link`: now the https form (issue 27)
+    assert link["link"].startswith("https://app.bgstatsapp.com/createPlay.html?data=")
 
 
 def test_damaged_logs_are_said_in_shapes_that_fit(game: Path) -> None:

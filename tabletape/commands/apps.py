@@ -25,6 +25,8 @@ from tabletape.ledger import GameStarted, Ledger, Record
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.store import write_atomic
 from tabletape.queries.apps import (
+    APP_LINK,
+    LINK,
     Choice,
     NotAPlay,
     Play,
@@ -69,7 +71,7 @@ def export_plays(store: Ledger, game: str | None, target: Target, output: Path |
     plays = with_bgg_ids(plays, choice.bgg_ids)
     say_missing_bgg_ids(plays)
     if target is Target.link:
-        say_link(plays[0], as_json)
+        say_link(plays[0], as_json, choice.app_link)
         return
     assert output is not None
     text = (json.dumps(bgstats_file(plays), ensure_ascii=False, indent=2) + "\n"
@@ -178,12 +180,13 @@ def options_for(left_out: dict[str, str]) -> str:
     >>> options_for({"a": "simulated"}), options_for({})
     (' (--include-simulated)', '')
     """
-    options = [option for why, option in INCLUDE.items() if why in left_out.values()]
+    options = list(dict.fromkeys(option for why, option in INCLUDE.items()
+                                 if why in left_out.values()))
     return f" ({', '.join(options)})" if options else ""
 
 
 INCLUDE = {"not finished": "--include-unfinished", "simulated": "--include-simulated",
-           "what-if fork": "--include-forks"}
+           "demo": "--include-simulated", "what-if fork": "--include-forks"}
 """The option that exports each kind of game left out."""
 
 
@@ -242,14 +245,19 @@ def say_missing_bgg_ids(plays: Sequence[Play]) -> None:
              f"BoardGameGeek XML says objectid 0; --bgg-id {kind}=N sets one", kind=kind)
 
 
-def say_link(play: Play, as_json: bool) -> None:
-    """The create-play link: alone on its line (to copy), or ``{"game", "link", "data"}``."""
-    link = bgstats_link(play)
+def say_link(play: Play, as_json: bool, app_link: bool = False) -> None:
+    """The create-play link (the ``https://`` form; ``bgstats://`` with ``app_link``): alone on
+    its line (to copy), or ``{"game", "link", "app_link", "data"}``."""
+    link = bgstats_link(play, APP_LINK if app_link else LINK)
     if as_json:
-        print_json({"game": play.game, "link": link, "data": bgstats_play(play)})
+        print_json({"game": play.game, "link": link, "app_link": bgstats_link(play, APP_LINK),
+                    "data": bgstats_play(play)})
         return
+    other = ("" if app_link else " (--app-link gives the bgstats:// form, which only the app "
+             "opens)")
     err.print(f"BG Stats link for game {escape(play.game)} ({escape(play.title)}): open it on "
-              "the phone or tablet that has BG Stats.", highlight=False)
+              f"the phone or tablet that has BG Stats, or send it there in a chat{other}.",
+              highlight=False)
     out.print(link, soft_wrap=True, highlight=False, markup=False)
 
 

@@ -131,8 +131,9 @@ NoSyncOption = Annotated[bool, typer.Option(
     "--no-sync", help="Query the catalog as it is, without syncing it with the logs first.")]
 
 IncludeSimulatedOption = Annotated[bool, typer.Option(
-    "--include-simulated", help="Include simulated games (`tabletape simulate`) too; without it "
-                                "only games people recorded are seen.")]
+    "--include-simulated", help="Include simulated games (`tabletape simulate`) and demo games "
+                                "(`tabletape demo`) too; without it only games people played "
+                                "are seen.")]
 
 KindOption = Annotated[str | None, typer.Option(
     "--kind", "-k", help="Only games of this kind (e.g. risk-strike).")]
@@ -349,7 +350,7 @@ def sql_command(
     """Run a read-only SQL query on the catalog (synced with the logs first), or on a Parquet
     export (--parquet DIR).
 
-    The tables show games people recorded; simulated ones too with --include-simulated (the
+    The tables show games people played; simulated and demo ones too with --include-simulated (the
     all_<table> tables always hold every game). The query reads the catalog only (or the
     export): no other file, URL, setting or DuckDB extension."""
     from tabletape.queries.catalog import catalog_path
@@ -521,10 +522,11 @@ def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
         text = None
         table = result_table(columns, rows)
         if output is None:
-            out.print(table)
+            out.print(table, width=max(out.width, narrowest(out, table)), crop=False)  # words whole
             return
         printed = io.StringIO()
-        Console(file=printed, width=200).print(table)
+        wide = Console(file=printed, width=200)
+        wide.print(table, width=max(200, narrowest(wide, table)), crop=False)
         text = printed.getvalue()
     elif output_format is SqlFormat.csv:
         buffer = io.StringIO()
@@ -588,13 +590,66 @@ def write_parquet(relation: duckdb.DuckDBPyRelation, output: Path) -> None:
 
 
 def result_table(columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> Table:
+    """The rows for people: no word ever split (a column is at least as wide as its longest
+    word: ``risk-transformers``, a game id, a hash; it wraps between words), numbers rounded
+    for reading (``--json`` and ``--csv`` keep them whole)."""
     table = Table(box=box.SIMPLE_HEAD)
-    for column in columns:
-        table.add_column(column, overflow="fold")
-    for row in rows:  # cells as Text: data is shown as it is, never read as rich markup
-        table.add_row(*(Text("" if v is None else str(v)) for v in row))
+    cells = [[shown_value(v) for v in row] for row in rows]
+    for i, column in enumerate(columns):
+        widest = max((longest_word(row[i]) for row in cells), default=0)
+        numbers = bool(rows) and all(is_number(row[i]) for row in rows if row[i] is not None)
+        table.add_column(column, min_width=max(widest, longest_word(column)), overflow="fold",
+                         justify="right" if numbers else "left")
+    for row in cells:  # cells as Text: data is shown as it is, never read as rich markup
+        table.add_row(*(Text(cell) for cell in row))
     table.caption = f"{len(rows)} row{'s' if len(rows) != 1 else ''}"
     return table
+
+
+def narrowest(console: Console, table: Table) -> int:
+    """The least width ``table`` fits in without splitting a word."""
+    from rich.measure import Measurement
+
+    return Measurement.get(console, console.options.update(width=10**4), table).minimum
+
+
+DISPLAY_DECIMALS = 3
+"""Decimals a table shows of a fraction (``0.333``); the JSON and CSV outputs keep them all."""
+
+
+def shown_value(value: Any) -> str:
+    """A value as a table cell: fractions rounded to :data:`DISPLAY_DECIMALS` places (tiny
+    ones to 3 significant digits), everything else as it is.
+
+    >>> shown_value(2 / 3), shown_value(decimal.Decimal("1.50000")), shown_value(0.000012345)
+    ('0.667', '1.5', '1.23e-05')
+    >>> shown_value(None), shown_value(12), shown_value(3.0), shown_value("risk-strike")
+    ('', '12', '3', 'risk-strike')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float | decimal.Decimal) and not isinstance(value, bool):
+        number = float(value)
+        if number != 0 and abs(number) < 10 ** -DISPLAY_DECIMALS:
+            return f"{number:.3g}"
+        text = f"{number:.{DISPLAY_DECIMALS}f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+    return str(value)
+
+
+def longest_word(text: str) -> int:
+    """The width of the longest run of ``text`` without a space (a word a table must not split).
+
+    >>> longest_word("risk-transformers and marvel-united")
+    17
+    """
+    from rich.cells import cell_len
+
+    return max((cell_len(word) for word in text.split()), default=0)
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, int | float | decimal.Decimal) and not isinstance(value, bool)
 
 
 def csv_value(value: Any) -> Any:
@@ -711,12 +766,11 @@ def stats_command(
 ) -> None:
     """Win rates, first-player advantage, game lengths, dice luck and battle odds.
 
-    Real games only: simulated ones count with --include-simulated."""
-    from tabletape.ledger.text import plural
+    Games people played only: simulated and demo ones count with --include-simulated."""
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.layout import LEGENDS, report_blocks
     from tabletape.queries.reports import all_reports, run_reports
-    from tabletape.queries.scope import narrow
+    from tabletape.queries.scope import left_out_note, narrow, set_aside
     from tabletape.queries.series import league_series
     from tabletape.replay.render import paged
     from tabletape.rules.kernel import unknown_name_message
@@ -732,7 +786,7 @@ def stats_command(
         with opened(catalog_path(store), read_only=True) as con:
             narrow(con, scope)
             tables = run_reports(con, [report_name] if report_name else None)
-            left_out = simulated_left_out(con, scope)
+            left_out = left_out_note(set_aside(con, scope))
             pictured = output_format is ReportFormat.table and any(
                 table.report in LEGENDS for table in tables)  # only dice and lengths draw them
             league = league_series(con, battles=False) if pictured else None
@@ -744,8 +798,7 @@ def stats_command(
         if scope.describe():
             out.print(f"Counting {escape(scope.describe())}.", highlight=False)
         if left_out:
-            out.print(f"{plural(left_out, 'simulated game')} left out: --include-simulated "
-                      "counts them too.", highlight=False)
+            out.print(left_out, highlight=False)
         for report in tables:
             for block in report_blocks(report, league):
                 out.print(block)
@@ -760,14 +813,6 @@ def chosen_scope(kind: str | None, player: str | None, since: str | None,
     return Scope(kind=game_kind(kind) if kind else None, player=player,
                  since=since_date(since) if since is not None else None,
                  include_simulated=include_simulated)
-
-
-def simulated_left_out(con: duckdb.DuckDBPyConnection, scope: Any) -> int:
-    """How many simulated games the catalog holds that the reports did not count."""
-    if scope.include_simulated:
-        return 0
-    ((count,),) = con.execute("SELECT count(*) FROM all_games WHERE simulated").fetchall()
-    return int(count)
 
 
 # -- export and import ---------------------------------------------------------------------------
@@ -795,7 +840,11 @@ def export_command(
         "--bgstats", help="Write the plays as the JSON file BG Stats imports (- is standard "
                           "output); without GAME, every finished game people played.")] = None,
     bgstats_link: Annotated[bool, typer.Option(
-        "--bgstats-link", help="Print GAME's BG Stats create-play link.")] = False,
+        "--bgstats-link", help="Print GAME's BG Stats create-play link (https://, which opens "
+                               "the app and can be sent in a chat).")] = False,
+    app_link: Annotated[bool, typer.Option(
+        "--app-link", help="With --bgstats-link: the link in the app's own bgstats:// "
+                           "scheme.")] = False,
     bgg_xml: Annotated[Path | None, typer.Option(
         "--bgg-xml", help="Write the plays as BoardGameGeek plays XML (- is standard output); "
                           "without GAME, every finished game people played.")] = None,
@@ -819,11 +868,14 @@ def export_command(
     from tabletape.queries.catalog import catalog_path, opened
     from tabletape.queries.parquet import check_target as check_export_target
     from tabletape.queries.parquet import export_parquet, ledger_clash
+    from tabletape.queries.scope import left_out_note, narrow, set_aside
     from tabletape.queries.transfer import export_log, inside_ledger
 
     with catalog_errors():
         if html is None and (kind or player or since):
             raise QueryRefused("--kind, --player and --since choose the games of --html DIR")
+        if app_link and not bgstats_link:
+            raise QueryRefused("--app-link goes with --bgstats-link")
         apps = {"--bgstats": bgstats, "--bgstats-link": bgstats_link or None, "--bgg-xml": bgg_xml}
         if any(value is not None for value in apps.values()):
             from tabletape.queries.apps import Choice
@@ -832,14 +884,14 @@ def export_command(
                         as_json, Choice(location=location, bgg_ids=tuple(bgg_id or ()),
                                         unfinished=include_unfinished,
                                         simulated=include_simulated, forks=include_forks,
-                                        strict=strict))
+                                        strict=strict, app_link=app_link))
             return
         if sum(target is not None for target in (jsonl, parquet, html)) != 1:
             raise QueryRefused("give one of GAME --jsonl FILE, --parquet DIR, --html DIR, "
                                "--bgstats FILE, --bgstats-link or --bgg-xml FILE")
-        if html is None and include_simulated:
-            raise QueryRefused("--include-simulated goes with --html DIR, --bgstats FILE or "
-                               "--bgg-xml FILE")
+        if jsonl is not None and include_simulated:
+            raise QueryRefused("--include-simulated goes with --parquet DIR, --html DIR, "
+                               "--bgstats FILE or --bgg-xml FILE")
         if html is not None:
             export_site(ledger, html, chosen_scope(kind, player, since, include_simulated),
                         as_json=as_json, strict=strict)
@@ -864,10 +916,14 @@ def export_command(
             check_export_target(parquet, Ledger(ledger).root)
             store = synced(ledger, strict=strict)
             with opened(catalog_path(store), read_only=True) as con:
+                scope = chosen_scope(None, None, None, include_simulated)
+                narrow(con, scope)
                 counts = export_parquet(con, parquet, store.root)
+                left_out = left_out_note(set_aside(con, scope), verb="exports")
             result = {"directory": str(parquet), "tables": counts}
             message = (f"Exported {len(counts)} tables ({sum(counts.values())} rows) to "
-                       f"{parquet}, partitioned by kind and month.")
+                       f"{parquet}, partitioned by kind and month." +
+                       (f"\n{left_out}" if left_out else ""))
     if as_json:
         print_json(result)
     else:
@@ -882,7 +938,7 @@ def export_site(ledger: Path | None, directory: Path, scope: Any, *, as_json: bo
 
     from tabletape.ledger.text import plural
     from tabletape.queries.catalog import catalog_path, opened, stored_problems
-    from tabletape.queries.scope import narrow
+    from tabletape.queries.scope import left_out_words, narrow, set_aside
     from tabletape.queries.site import check_target, write_site
 
     if is_stdio(directory):
@@ -895,7 +951,7 @@ def export_site(ledger: Path | None, directory: Path, scope: Any, *, as_json: bo
         narrow(con, scope)
         with progress_bar("Writing pages", at_least=SITE_PROGRESS_PAGES, unit="pages") as progress:
             site = write_site(store, con, directory, left_out=left_out, scope=scope.describe(),
-                              simulated_left_out=simulated_left_out(con, scope),
+                              set_aside=left_out_words(set_aside(con, scope)),
                               progress=progress)
     if as_json:
         print_json(msgspec.to_builtins(site))

@@ -335,14 +335,20 @@ def actions(game: GameArgument, ledger: LedgerOption = None, as_json: JsonOption
 
 
 @app.command("list")
-def list_games(ledger: LedgerOption = None, as_json: JsonOption = False) -> None:
-    """The games in the ledger."""
+def list_games(ledger: LedgerOption = None, as_json: JsonOption = False,
+               archived: Annotated[bool, typer.Option(
+                   "--archived", help="List archived games too (`tabletape archive`), "
+                                      "marked.")] = False) -> None:
+    """The games in the ledger (archived ones with --archived)."""
     store = open_ledger(ledger)
     missing = store.missing()
     if missing:  # a mistyped --ledger is said, not listed as if it were an empty ledger
         err.print(f"[yellow]note:[/] {escape(missing)}", highlight=False)
     with people_errors():
-        rows = [game_row(store, game) for game in store.game_ids()]
+        put_away = store.archived() if archived else {}
+        rows = [game_row(store, game) | ({"archived": put_away[game].at} if game in put_away
+                                         else {})
+                for game in store.game_ids(archived=archived)]
     if as_json:
         print_json(rows)
         return
@@ -370,6 +376,8 @@ def games_table(root: str, rows: list[dict[str, Any]]) -> Table:
         game = shown(row["game"])
         if row["parent"]:
             game += f"\n[dim]from {shown(row['parent'])} at seq {row['fork_seq']}[/]"
+        if row.get("archived"):
+            game += "\n[yellow](archived)[/]"
         table.add_row(game, row["kind"], escape(", ".join(row["players"])), events_cell(row),
                       when(row["started"]), when(row["updated"]))
     return table
@@ -452,7 +460,7 @@ def verify(
         noted = parse_fingerprint(noted_head) if noted_head is not None else None
         if noted is not None:
             require_kind(noted, "ledger" if all_games else "game")
-        ids = store.chosen(None if all_games else game or "")
+        ids = store.chosen(None if all_games else game or "", archived=True)
         registered, receipts = known_keys(store), read_receipts(key_dir)
         unknown = ""
         if noted is not None and all_games:

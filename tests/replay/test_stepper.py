@@ -76,3 +76,53 @@ def test_stepping_past_the_end_stays_at_the_end(stepper: pexpect.spawn) -> None:
     stepper.expect(pexpect.EOF)
     stepper.close()
     assert stepper.exitstatus == 0
+
+
+HOME, END, PAGE_DOWN, PAGE_UP = "\x1b[H", "\x1b[F", "\x1b[6~", "\x1b[5~"
+
+
+def test_home_end_and_page_keys_step_as_on_the_replay_page(stepper: pexpect.spawn) -> None:
+    """End, Home and PageDown/PageUp step (the page's keys), their whole sequence read: none
+    quits the stepper or leaves a ``~`` behind."""
+    shows(stepper, "seq 1 of 13 · turn 1")
+    stepper.send(END)
+    shows(stepper, "seq 13 of 13")
+    stepper.send(HOME)
+    shows(stepper, "seq 1 of 13 · turn 1")
+    stepper.send(PAGE_DOWN)
+    shows(stepper, "seq 2 of 13 · turn 2")
+    stepper.send(PAGE_DOWN)
+    shows(stepper, "seq 3 of 13 · turn 3")
+    stepper.send(PAGE_UP)
+    shows(stepper, "seq 2 of 13 · turn 2")
+    stepper.send("\x1b[4~")  # End as the Linux console sends it
+    shows(stepper, "seq 13 of 13")
+    stepper.send("\x1b[1~")  # Home, likewise
+    shows(stepper, "seq 1 of 13")
+    stepper.send("\x1bOF")  # End in application mode
+    shows(stepper, "seq 13 of 13")
+    stepper.send("\x1b[1;5C")  # Ctrl+Right: not a stepper key, read whole, not a quit
+    shows(stepper, "unknown key;")
+    stepper.send(HOME)  # nothing of Ctrl+Right was left to be read as a key
+    shows(stepper, "seq 1 of 13 · turn 1")
+    stepper.send("q")
+    stepper.expect(pexpect.EOF)
+    stepper.close()
+    assert stepper.exitstatus == 0
+
+
+@pytest.mark.parametrize(("sent", "key"), [
+    (b"\x1b[F", "end"), (b"\x1b[H", "home"), (b"\x1b[6~", "pagedown"), (b"\x1b[5~", "pageup"),
+    (b"\x1b[1~", "home"), (b"\x1b[4~", "end"), (b"\x1bOF", "end"), (b"\x1b[C", "right"),
+    (b"\x1b[1;5C", "unknown"), (b"q", "q")])
+def test_the_key_reader_takes_the_whole_sequence(sent: bytes, key: str) -> None:
+    from tabletape.replay.stepper import read_key
+
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, sent + b"x")
+        assert read_key(read_end) == key
+        assert read_key(read_end) == "x"  # nothing of the sequence is left behind
+    finally:
+        os.close(read_end)
+        os.close(write_end)
