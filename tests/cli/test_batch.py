@@ -13,7 +13,7 @@ import pexpect
 import pytest
 
 from tabletape.ledger import Ledger
-from tests.test_prompt import CODE, ROOT
+from tests.e2e.test_prompt import CODE, ROOT
 
 TIMEOUT = 60
 

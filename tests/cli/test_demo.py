@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tabletape import build_app
-from tests.test_registry import KINDS
+from tests.rules.test_registry import KINDS
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -34,8 +34,8 @@ from tabletape.replay.fold import RefusedEvent
 from tabletape.replay.quick import record_main
 from tabletape.rules.actions import ActionSyntaxError
 from tabletape.rules.kernel import BadOptions, IllegalAction, RulesError, UnknownGame
-from tests.test_cli import ROOT, Cli, flat
-from tests.tinygame import Added
+from tests.cli.test_recording import ROOT, Cli, flat
+from tests.support.tinygame import Added
 
 
 @pytest.fixture
@@ -147,7 +147,8 @@ def test_the_fast_record_path_never_imports_typer(cli: Cli, action: tuple[str, .
                                                   code: int) -> None:
     """``tabletape record`` at the table, recorded or refused, starts without typer (or click)."""
     game = cli.new("ann", "bob")
-    script = (f"import atexit, sys; sys.path.insert(0, {str(ROOT)!r}); import tests.tinygame; "
+    script = (f"import atexit, sys; sys.path.insert(0, {str(ROOT)!r}); "
+              "import tests.support.tinygame; "
               "atexit.register(lambda: print('typer' in sys.modules or 'click' in sys.modules, "
               "file=sys.stderr)); from tabletape import main; main()")
     done = subprocess.run([sys.executable, "-c", script, "record", game, *action, "--ledger",

@@ -17,7 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_os_conditions import in_namespace, one_message, snapshot, started_game, tabletape
+from tests.cli.test_os_conditions import (
+    in_namespace,
+    one_message,
+    snapshot,
+    started_game,
+    tabletape,
+)
 
 READ_COMMANDS = (
     ("list",), ("status", "{game}"), ("log", "{game}"), ("actions", "{game}"),

@@ -15,7 +15,7 @@ import pytest
 
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.rules.kernel import find_game
-from tests.test_cli import MAIN, ROOT, Cli, fails, flat, run_main
+from tests.cli.test_recording import MAIN, ROOT, Cli, fails, flat, run_main
 
 NAMES = ("O'Brien", "Zoë", "李雷", "Mary Ann")
 """What people are called (issue 15): an apostrophe, an accent, another script, a space."""

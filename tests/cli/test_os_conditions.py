@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from tabletape.ledger import Ledger
-from tests.test_cli import MAIN, ROOT, flat
-from tests.tinygame import Cheered
+from tests.cli.test_recording import MAIN, ROOT, flat
+from tests.support.tinygame import Cheered
 
 
 def tabletape(*args: str, ledger: Path, **popen: object) -> subprocess.CompletedProcess[str]:

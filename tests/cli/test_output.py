@@ -23,7 +23,7 @@ from tabletape.replay.fold import open_game, record_action
 from tabletape.replay.render import echo_text, tail
 from tabletape.rules.kernel import find_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CODE = "from tabletape import main; main()"
 TIMEOUT = 60
 

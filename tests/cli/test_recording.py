@@ -1,7 +1,7 @@
 """The recording commands, driven through typer's CliRunner on ``tabletape.replay.cli.app``.
 
-Every game is of the test-only kind "tiny" (tests/tinygame.py): players take turns adding 1 to 3
-(or a die roll) to a total; ``cheer`` may be played by anyone any time.
+Every game is of the test-only kind "tiny" (tests/support/tinygame.py): players take turns adding
+1 to 3 (or a die roll) to a total; ``cheer`` may be played by anyone any time.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-import tests.tinygame  # noqa: F401  (registers "tiny")
+import tests.support.tinygame  # noqa: F401  (registers "tiny")
 from tabletape.ledger import Ledger
 from tabletape.ledger.store import ID_ALPHABET
 from tabletape.replay.cli import app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STATUS_KEYS = {"game", "kind", "turn", "round", "phase", "active", "finished", "winners",
                "players"}
 
@@ -214,7 +214,7 @@ def test_record_rolls_dice_when_none_are_given(cli: Cli, game: str) -> None:
 
 def test_anyone_re_derives_the_dice_tabletape_rolled(cli: Cli) -> None:
     """README: with a public ``--seed`` the dice are re-derived from the seed and the event's seq
-    (``roll_dice``); games without one commit to a secret (tests/test_i18_dice.py)."""
+    (``roll_dice``); games without one commit to a secret (tests/fairplay/test_dice.py)."""
     from tabletape.rules.kernel import roll_dice
 
     game = cli.json("new", "tiny", "-p", "ann,bob", "--seed", "7")["game"]  # type: ignore[index]
@@ -483,7 +483,7 @@ def test_unknown_game_suggests_the_close_one(cli: Cli, game: str) -> None:
 
 # -- the installed command -------------------------------------------------------------------------
 
-MAIN = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.tinygame; "
+MAIN = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.support.tinygame; "
         "from tabletape import main; main()")
 
 
@@ -542,7 +542,7 @@ def test_brackets_in_typed_text_are_shown_not_interpreted(cli: Cli, game: str) -
 @pytest.mark.parametrize("name", ["a=b", "[/x]", "table", 'say"hi', "Table"])
 def test_player_names_that_cannot_be_typed_back_are_refused(cli: Cli, name: str) -> None:
     """Names must survive ``by=NAME`` and lists: no = , [ ] double quotes, not 'table' (an
-    apostrophe is allowed: O'Brien, see tests/test_i15_names.py)."""
+    apostrophe is allowed: O'Brien, see tests/cli/test_names.py)."""
     result = cli("new", "tiny", "--player", name, "--player", "zed")
     assert result.exit_code == 2
     assert "player name" in flat(result.output) or "'table'" in result.output

@@ -16,15 +16,15 @@ from tabletape import build_app
 from tabletape.ledger import Ledger
 from tabletape.replay.fold import open_game
 from tabletape.rules.kernel import IllegalAction
-from tests import test_cli
-from tests.test_cli import Cli, flat
-from tests.tinygame import Added, Tiny
+from tests.cli import test_recording
+from tests.cli.test_recording import Cli, flat
+from tests.support.tinygame import Added, Tiny
 
 
 @pytest.fixture
 def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
     """The whole app (``audit`` and ``note`` are not in the recording commands' own app)."""
-    monkeypatch.setattr(test_cli, "app", build_app())
+    monkeypatch.setattr(test_recording, "app", build_app())
     return Cli(tmp_path)
 
 

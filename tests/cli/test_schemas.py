@@ -486,7 +486,7 @@ def test_writing_into_an_existing_folder_replaces_its_files_and_keeps_others(
 
 
 def test_schema_names_complete(tmp_path: Path) -> None:
-    from tests.test_i15_help import complete
+    from tests.cli.test_help import complete
 
     assert complete(tmp_path, "tabletape schema stat") == ["stats", "status", "status-picture"]
     assert complete(tmp_path, "tabletape schema risk-s") == ["risk-strike"]

@@ -11,7 +11,7 @@ import pytest
 from tabletape.ledger import GameStarted, Ledger
 from tabletape.replay.fold import open_game, prepare
 from tabletape.rules.kernel import IllegalAction, bot_game, find_game
-from tests.test_cli import Cli, fails, flat
+from tests.cli.test_recording import Cli, fails, flat
 
 SETUP = (
     "deal player=ann continents=asia,asia,europe",

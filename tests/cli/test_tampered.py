@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import tabletape
-import tests.test_cli
+import tests.cli.test_recording
 from tabletape.ledger import Ledger
-from tests.test_cli import ROOT, Cli, fails, flat
+from tests.cli.test_recording import ROOT, Cli, fails, flat
 
 CHANGED = "game {game} fails verification at event 2: its hash does not match its bytes"
 
@@ -25,7 +25,7 @@ CHANGED = "game {game} fails verification at event 2: its hash does not match it
 @pytest.fixture
 def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
     """The ``Cli`` helper on the whole command set (``note``, ``fork``, ``undo`` included)."""
-    monkeypatch.setattr(tests.test_cli, "app", tabletape.build_app())
+    monkeypatch.setattr(tests.cli.test_recording, "app", tabletape.build_app())
     return Cli(tmp_path / "ledger")
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.seats import AmbiguousName, UnknownName, seat_named, unknown
-from tests.test_cli import Cli, fails, flat, run_main
+from tests.cli.test_recording import Cli, fails, flat, run_main
 
 STRIKE_SETUP = (
     "deal player=olga continents=asia,asia,europe",

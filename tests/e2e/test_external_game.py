@@ -1,6 +1,6 @@
 """A game defined entirely outside tabletape works like a shipped one, with no edit to tabletape.
 
-``tests/external_game`` is a package of its own (its pyproject declares its manifest in the
+``tests/e2e/external_game`` is a package of its own (its pyproject declares its manifest in the
 ``tabletape.games`` entry point group). It is pip-installed into a scratch virtual environment
 that sees this interpreter's packages (tabletape included), and tabletape's command line in that
 environment records, replays, audits, syncs, queries, simulates and demos it.

@@ -26,8 +26,8 @@ from tabletape.replay.demo import run_demo
 from tabletape.replay.engine import Replay
 from tabletape.replay.narrate import join_sentences, narrate_game, turn_group
 from tabletape.replay.page import game_page
-from tests.browser import launched_browser
 from tests.replay.conftest import STORY, record_script, run
+from tests.support.browser import launched_browser
 
 SIZES = {"phone": (360, 800), "desktop": (1280, 800)}
 DEMO_GAMES = ("risk-strike", "marvel-united", "risk-deep-space", "risk-transformers")

@@ -15,8 +15,8 @@ import pytest
 
 from tabletape.ledger import Ledger, Retracted
 
-ROOT = Path(__file__).resolve().parents[1]
-CODE = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.tinygame; "
+ROOT = Path(__file__).resolve().parents[2]
+CODE = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.support.tinygame; "
         "from tabletape import main; main()")
 TIMEOUT = 30
 

@@ -23,7 +23,7 @@ from tabletape.ledger import Ledger
 from tabletape.replay.demo import run_demo
 from tabletape.replay.simulate import simulate
 from tabletape.rules.kernel import manifests
-from tests.browser import launched_browser
+from tests.support.browser import launched_browser
 
 SIZES = ((360, 800), (1280, 800))
 LONG_ID = "rs" + "x" * 120

@@ -24,8 +24,8 @@ from tabletape.ledger import Ledger
 from tabletape.queries import parquet, spark_job
 from tabletape.queries.catalog import catalog_path, opened, sync
 from tabletape.replay.simulate import simulate
-from tests.cli import run, said
 from tests.queries.conftest import bot_games
+from tests.support.cli import run, said
 
 KINDS = ("risk-strike", "risk-deep-space", "risk-transformers", "marvel-united")
 SIMULATED = 40

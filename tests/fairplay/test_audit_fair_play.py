@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tabletape.ledger import Ledger
-from tests.cli import run, said
+from tests.support.cli import run, said
 
 BATTLE = ("deal player=olga continents=asia,asia,europe", "deal continents=europe,europe,africa",
           "roll-off dice=6,2", "deal continents=africa", "draw continents=asia tactics=1",

@@ -1,7 +1,7 @@
 """Issue 18, dice no one can foresee: a committed secret, rolls by effective index, the reveal.
 
-The tiny game (tests/tinygame.py) rolls one die when ``roll`` leaves it out; ``target=N`` ends it
-once the total reaches N.
+The tiny game (tests/support/tinygame.py) rolls one die when ``roll`` leaves it out; ``target=N``
+ends it once the total reaches N.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import tests.tinygame  # noqa: F401  (registers the tiny game)
+import tests.support.tinygame  # noqa: F401  (registers the tiny game)
 from tabletape import build_app
 from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line, encode_body, seal
@@ -24,14 +24,14 @@ from tabletape.replay.audit import audit_game
 from tabletape.replay.fold import effective_rolls, open_game, record_action, retractions, undo
 from tabletape.replay.simulate import simulate
 from tabletape.rules.kernel import IllegalAction, commitment, field_rng, secret_rng
-from tests.test_cli import Cli, fails, flat
+from tests.cli.test_recording import Cli, fails, flat
 
 APP = build_app()
 """Every command (the recording ones, audit, export...), as ``tabletape`` composes them."""
 
 
 class FullCli(Cli):
-    """:class:`tests.test_cli.Cli` on the whole ``tabletape`` app."""
+    """:class:`tests.cli.test_recording.Cli` on the whole ``tabletape`` app."""
 
     def __call__(self, *args: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
         settings = {"COLUMNS": "200", "NO_COLOR": "1", "TABLETAPE_LEDGER": str(self.root)}
@@ -503,7 +503,7 @@ def test_a_field_left_out_draws_its_own_stream_whatever_else_is_typed(
     again gives the same dice; the audit re-derives every roll, the undone ones too.
     ``together``: a game that fills both sides only when both are left out (a Transformers
     battle)."""
-    import tests.volleygame  # noqa: F401  (registers the volley game)
+    import tests.support.volleygame  # noqa: F401  (registers the volley game)
 
     ledger = Ledger(tmp_path_factory.mktemp("volley"))
     game = FullCli(ledger.root).json("new", "volley", "-p", "ann,bob", "--option",

@@ -27,8 +27,8 @@ from tabletape.ledger.heads import (
     parse_fingerprint,
 )
 from tabletape.ledger.identity import uuid7
-from tests.cli import run, said
-from tests.tinygame import Added
+from tests.support.cli import run, said
+from tests.support.tinygame import Added
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,8 @@ import pytest
 from tabletape.ledger import Ledger, Noted
 from tabletape.ledger import heads as heads_module
 from tabletape.ledger.heads import check_ledger, ledger_head, merkle_root
-from tests.cli import run, said
-from tests.test_i18_heads import key_dir, lines_of, sign, store, tiny_game, truncate
+from tests.fairplay.test_heads import key_dir, lines_of, sign, store, tiny_game, truncate
+from tests.support.cli import run, said
 
 __all__ = ["key_dir", "store"]  # fixtures used here
 

@@ -14,8 +14,8 @@ import pytest
 from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line, sealed_record
 from tabletape.ledger.events import Signed
-from tests.cli import run, said
-from tests.test_i18_heads import key_dir, lines_of, rewrite, sign, store, tiny_game
+from tests.fairplay.test_heads import key_dir, lines_of, rewrite, sign, store, tiny_game
+from tests.support.cli import run, said
 
 __all__ = ["key_dir", "store"]  # fixtures used here
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tabletape.ledger import Ledger
-from tests.cli import run, said
-from tests.test_i18_heads import rewrite, sync_json, tiny_game, truncate
+from tests.fairplay.test_heads import rewrite, sync_json, tiny_game, truncate
+from tests.support.cli import run, said
 
 
 @pytest.fixture
@@ -155,5 +155,5 @@ def test_the_readme_names_todays_catalog_version() -> None:
 
     from tabletape.queries.schema import CATALOG_VERSION
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert re.findall(r"today's is (\d+)", readme) == [CATALOG_VERSION]

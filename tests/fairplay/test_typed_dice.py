@@ -17,8 +17,8 @@ import pytest
 from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line, encode_body, seal
 from tabletape.ledger.events import Drawn
-from tests.cli import said
-from tests.test_i18_fairview import Table as FairviewTable
+from tests.fairplay.test_audit_fair_play import Table as FairviewTable
+from tests.support.cli import said
 
 BATTLE = ("deal player=Olga continents=asia,asia,europe tactics=3",
           "deal player=Patrick continents=europe,africa,africa tactics=3", "roll-off dice=6,1",
@@ -269,7 +269,7 @@ def test_the_readme_query_finds_partly_typed_rolls(table: Table) -> None:
     """Issue 18 (second round): README Tables said `drawn IS NULL` "are dice typed at the
     table", false for a partly typed roll. The README's query for typed attacker dice is run
     as written."""
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     query = re.search(r"so the rolls whose attacker dice were typed are `(WHERE [^`]+)`", readme)
     assert query is not None
     game = table.battle()

@@ -15,8 +15,8 @@ import pytest
 from tabletape.ledger import Ledger
 from tabletape.ledger.codec import decode_line
 from tabletape.ledger.heads import ALPHABET, fingerprint, luhn_check, parse_fingerprint
-from tests.cli import run, said
-from tests.test_i18_heads import forge, key_dir, lines_of, rewrite, store, tiny_game
+from tests.fairplay.test_heads import forge, key_dir, lines_of, rewrite, store, tiny_game
+from tests.support.cli import run, said
 
 __all__ = ["key_dir", "store"]  # fixtures used here
 
@@ -182,7 +182,7 @@ def test_verify_refuses_a_game_and_all_alike(store: Ledger) -> None:
 def test_an_unknown_ledger_head_is_said_in_the_json(store: Ledger) -> None:
     from typer.testing import CliRunner
 
-    from tests.cli import APP
+    from tests.support.cli import APP
 
     tiny_game(store, 3)
     unknown = "L9:0000-0000-000" + luhn_check("9" + "0" * 11)

@@ -21,7 +21,7 @@ import tabletape
 import tabletape.ledger.transfer as transfer
 from tabletape.ledger import Ledger
 from tests.queries.conftest import bot_games, record, start_game
-from tests.tinygame import Added, Rolled
+from tests.support.tinygame import Added, Rolled
 
 APP = tabletape.build_app()
 

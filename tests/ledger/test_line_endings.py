@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import Cli, fails, flat
+from tests.cli.test_recording import Cli, fails, flat
 
 
 @pytest.fixture

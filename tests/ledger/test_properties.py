@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import tests.tinygame  # noqa: F401  (registers "tiny")
+import tests.support.tinygame  # noqa: F401  (registers "tiny")
 from tabletape import ledger as ledger_pkg
 from tabletape.ledger import Event, GameStarted, Ledger, Noted, Retracted, event_type
 from tabletape.ledger.codec import (
@@ -34,7 +34,7 @@ from tabletape.ledger.codec import (
 )
 from tabletape.replay.fold import open_game, record_action, undo
 from tabletape.rules.kernel import IllegalAction, find_game
-from tests.tinygame import Added, Cheered, Rolled
+from tests.support.tinygame import Added, Cheered, Rolled
 
 FAST = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -31,7 +31,7 @@ from tabletape.queries.bars import (
 )
 from tabletape.replay.simulate import simulate
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def eighths(text: str) -> int:

@@ -20,9 +20,9 @@ from tabletape.ledger import Ledger
 from tabletape.queries import parquet
 from tabletape.queries.catalog import catalog_path, opened
 from tabletape.queries.schema import CATALOG_VERSION
-from tests.cli import run, said
 from tests.queries.conftest import bot_games, record, start_game
-from tests.tinygame import Rolled
+from tests.support.cli import run, said
+from tests.support.tinygame import Rolled
 
 BIG_SEED = 2**62 + 1
 """19 digits: a DOUBLE would round it."""

@@ -23,7 +23,7 @@ from tabletape.replay.simulate import simulate
 from tabletape.rules.kernel import bot_game, find_game
 from tests.queries.conftest import record, start_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 APP = tabletape.build_app()
 KINDS = {"risk-strike": 2, "marvel-united": 2, "risk-deep-space": 2, "risk-transformers": 3}
 """Each shipped kind, with a player count."""

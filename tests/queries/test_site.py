@@ -31,10 +31,10 @@ from tabletape.queries import site
 from tabletape.replay.demo import run_demo
 from tabletape.replay.simulate import simulate
 from tabletape.rules.kernel import manifests
+from tests.cli.test_os_conditions import in_namespace, one_message, snapshot
+from tests.cli.test_os_conditions import tabletape as run_cli
+from tests.cli.test_recording import flat
 from tests.queries.conftest import bot_games
-from tests.test_cli import flat
-from tests.test_os_conditions import in_namespace, one_message, snapshot
-from tests.test_os_conditions import tabletape as run_cli
 
 APP = tabletape.build_app()
 
@@ -190,7 +190,7 @@ def test_games_are_listed_newest_first(ledger: Ledger,
 
 def test_the_json_answer_fits_the_published_export_schema(
         built: tuple[Path, dict[str, Any]]) -> None:
-    from tests.test_i16_schema import problems
+    from tests.cli.test_schemas import problems
 
     assert problems("outputs/export", built[1]) == []
     assert problems("outputs/export", {**built[1], "pages": "index.html"}) != []

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from tabletape.ledger import Ledger
 from tabletape.queries.database import door_refusal, folder_prefix, query_door
-from tests.cli import run, said
 from tests.queries.conftest import bot_games
+from tests.support.cli import run, said
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +141,7 @@ def test_a_refused_query_writes_nothing(ledger: Ledger, tmp_path: Path, fmt: str
 
 
 def test_a_refusal_from_a_real_process_has_no_traceback(ledger: Ledger) -> None:
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
         [sys.executable, "-m", "tabletape", "sql", "SELECT * FROM read_csv('/etc/passwd')",
          "--ledger", str(ledger.root), "--no-sync"],
@@ -182,7 +182,7 @@ def test_parquet_output_is_written_by_tabletape(ledger: Ledger, tmp_path: Path) 
 
 
 def test_parquet_to_standard_output(ledger: Ledger) -> None:
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
         [sys.executable, "-m", "tabletape", "sql", "SELECT 7 AS seven", "--ledger",
          str(ledger.root), "--no-sync", "--format", "parquet", "--output", "-"],

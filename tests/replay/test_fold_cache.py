@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import tabletape
-import tests.tinygame as tiny
+import tests.support.tinygame as tiny
 from tabletape import ledger as ledger_package
 from tabletape.ledger import Draft, GameStarted, Ledger, LedgerError, Retracted
 from tabletape.replay import render, snapshots
@@ -44,8 +44,8 @@ from tabletape.replay.fold import (
 )
 from tabletape.replay.simulate import simulate
 from tabletape.rules.kernel import find_game
-from tests.test_os_conditions import in_namespace, snapshot
-from tests.test_os_conditions import tabletape as tabletape_process
+from tests.cli.test_os_conditions import in_namespace, snapshot
+from tests.cli.test_os_conditions import tabletape as tabletape_process
 
 APP = tabletape.build_app()
 PLAYERS = ("ann", "bob", "cat")

@@ -365,7 +365,7 @@ def test_the_built_wheel_ships_the_stylesheet_and_script(tmp_path: Path) -> None
     import sys
     import zipfile
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
                     "-q", "-w", str(tmp_path), str(root)], check=True, capture_output=True)
     (wheel,) = tmp_path.glob("tabletape-*.whl")

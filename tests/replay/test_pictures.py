@@ -35,8 +35,8 @@ from tabletape.rules.kernel import BadOptions, find_game
 from tabletape.rules.risk_deep_space import data as deep_space_data
 from tabletape.rules.risk_transformers.board import DEFAULT_BOARD_FILE, load_cybertron
 from tabletape.rules.seats import NOBODY
-from tests.bots import bot_prefix
-from tests.test_cli import Cli, flat
+from tests.cli.test_recording import Cli, flat
+from tests.support.bots import bot_prefix
 
 NS = "{http://www.w3.org/2000/svg}"
 HOSTILE = ('<script>alert("x")</script>', "Tom & Jerry", "O'Brien \"the\" <b>")

@@ -20,7 +20,7 @@ def stepper(store: Ledger, story: str):
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "100", "LINES": "40"}
     child = pexpect.spawn(
         sys.executable,
-        ["-c", "import tests.tinygame, tabletape; tabletape.main()", "replay", story,
+        ["-c", "import tests.support.tinygame, tabletape; tabletape.main()", "replay", story,
          "--ledger", str(store.root)],
         cwd=str(ROOT), env=env, encoding="utf-8", dimensions=(40, 100), timeout=20)
     yield child

@@ -106,10 +106,11 @@ def test_a_manifest_registered_in_code_is_found_and_its_rules_checked(monkeypatc
     and rules of another game refused with a clear message."""
     monkeypatch.setattr(kernel, "REGISTERED", dict(kernel.REGISTERED))
     register(GameManifest(name="tiny-copy", title="Tiny copy", aliases=("tc",),
-                          rules="tests.tinygame:Tiny"))
+                          rules="tests.support.tinygame:Tiny"))
     assert "tiny-copy" in manifests() and find_manifest("tc").title == "Tiny copy"
     with pytest.raises(UnknownGame, match=r"'tiny-copy' is known but its rules cannot be "
-                                          r"loaded \(TypeError: 'tests.tinygame:Tiny' is not"):
+                                          r"loaded \(TypeError: "
+                                          r"'tests.support.tinygame:Tiny' is not"):
         find_game("tc")
 
 

@@ -21,10 +21,10 @@ from tabletape.rules.risk_deep_space import data as ds_data
 from tabletape.rules.risk_deep_space.state import seat_called
 from tabletape.rules.risk_strike import data as rs_data
 from tabletape.rules.seats import NOBODY, AmbiguousName, find_seat, seat_named
-from tests.marvel_united import helpers as mu
-from tests.risk_deep_space import helpers as ds
-from tests.risk_strike import helpers as rs
-from tests.test_cli import Cli, fails
+from tests.cli.test_recording import Cli, fails
+from tests.games.marvel_united import helpers as mu
+from tests.games.risk_deep_space import helpers as ds
+from tests.games.risk_strike import helpers as rs
 
 PLAYERS = ("Olga", "Patrick", "Paula")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -13,6 +14,8 @@ from tabletape.replay.demo import run_demo
 from tabletape.replay.fold import open_game
 from tabletape.replay.narrate import FAILED_MARK, narrate_game, narration_view
 from tests.replay.test_golden import check, rendered
+
+GOLDEN = Path(__file__).parent / "golden"
 
 
 @pytest.fixture
@@ -25,10 +28,10 @@ def test_demo_narration_golden(store: Ledger, demo: str) -> None:
     assert not any(FAILED_MARK in s for line in lines for s in line.sentences)
     body = [line for line in lines if line.seq > 1]  # the game id is random
     check("marvel-united-demo-narration",
-          rendered(narration_view("Marvel United demo", body)))
+          rendered(narration_view("Marvel United demo", body)), GOLDEN)
 
 
 def test_demo_final_view_golden(store: Ledger, demo: str) -> None:
     """The ring, the Storyline, the Missions, health and hands, as ``status`` draws them."""
     folded = open_game(store, demo)
-    check("marvel-united-demo-view", rendered(render.game_view(folded.rules, folded.state)))
+    check("marvel-united-demo-view", rendered(render.game_view(folded.rules, folded.state)), GOLDEN)

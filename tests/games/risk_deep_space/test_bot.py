@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tabletape.rules.kernel import IllegalAction, bot_game
 from tabletape.rules.risk_deep_space import RULES
 from tabletape.rules.risk_deep_space.state import State, invariant_errors
-from tests.bots import bot_prefix as shared_bot_prefix
+from tests.support.bots import bot_prefix as shared_bot_prefix
 
 from .helpers import started
 

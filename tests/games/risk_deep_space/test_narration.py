@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -12,6 +13,8 @@ from tabletape.replay.demo import run_demo
 from tabletape.replay.narrate import FAILED_MARK, narrate_game, narration_view
 from tabletape.replay.simulate import simulate
 from tests.replay.test_golden import check, rendered
+
+GOLDEN = Path(__file__).parent / "golden"
 
 
 @pytest.fixture
@@ -30,7 +33,7 @@ def test_demo_narration(store: Ledger, demo: str) -> None:
     assert not any(FAILED_MARK in text for text in told)
     body = [line for line in lines if line.seq > 1]  # the game id is random
     check("risk-deep-space-demo-narration",
-          rendered(narration_view("Risk: Deep Space demo", body)))
+          rendered(narration_view("Risk: Deep Space demo", body)), GOLDEN)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -55,7 +58,7 @@ def test_a_deal_is_told_to_the_player_the_rules_dealt_to() -> None:
     """``deal player=yellow`` deals to the player of that colour: the narration names them."""
     from tabletape.replay.games.risk_deep_space import recorded
     from tabletape.rules.risk_deep_space.events import Dealt
-    from tests.risk_deep_space.helpers import start
+    from tests.games.risk_deep_space.helpers import start
 
     state = start(("Olga", "Red"))
     told = recorded(state, "table", Dealt(player="yellow", cards=("air-leak", "air-leak")))

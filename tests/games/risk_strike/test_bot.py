@@ -26,7 +26,7 @@ from tabletape.rules.risk_strike.events import (
     RolledOff,
 )
 from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
-from tests.bots import bot_prefix as shared_bot_prefix
+from tests.support.bots import bot_prefix as shared_bot_prefix
 
 from .helpers import started
 

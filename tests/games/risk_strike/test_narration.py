@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
@@ -20,6 +21,8 @@ from tabletape.replay.render import status_json
 from tabletape.rules.kernel import bot_game, find_game
 from tests.replay.conftest import assert_steps_back_to_start, stamp
 from tests.replay.test_golden import check, rendered
+
+GOLDEN = Path(__file__).parent / "golden"
 
 RISK = find_game("risk-strike")
 NAMES = ("Olga", "Patrick", "Quinn", "Rosa", "Sam")
@@ -74,7 +77,7 @@ def test_demo_narration(store: Ledger, demo: str) -> None:
     assert any("Patrick gives Olga a Europe card." in text for text in told.values())
     assert any("Olga takes the Europe coin." in text for text in told.values())
     body = [line for line in lines if line.seq > 1]  # the game id is random
-    check("risk-strike-demo-narration", rendered(narration_view("Risk Strike demo", body)))
+    check("risk-strike-demo-narration", rendered(narration_view("Risk Strike demo", body)), GOLDEN)
 
 
 def test_demo_audit_counts_the_dice(store: Ledger, demo: str) -> None:

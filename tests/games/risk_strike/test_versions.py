@@ -20,8 +20,8 @@ from tabletape.replay.fold import RefusedEvent, open_game, record_action
 from tabletape.rules.kernel import IllegalAction, bot_game
 from tabletape.rules.risk_strike import RULES
 from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
+from tests.games.risk_strike.helpers import parse
 from tests.replay.conftest import stamp
-from tests.risk_strike.helpers import parse
 
 PLAYERS = ("Olga", "Patrick", "Quinn")
 SETUP = (

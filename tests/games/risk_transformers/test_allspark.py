@@ -23,8 +23,8 @@ from tabletape.rules.risk_transformers.state import (
     with_zone,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, NAMES, recorded_game
-from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
+from tests.games.risk_transformers.helpers import GAME, NAMES, recorded_game
+from tests.games.risk_transformers.test_battle import in_phase3, play, refused, zone
 
 OLGA, PATRICK, PAULA, QUENTIN = 0, 1, 2, 3
 PERIHEX = "fusion-cannons"

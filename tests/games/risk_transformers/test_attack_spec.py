@@ -19,8 +19,8 @@ from tabletape.rules.actions import event_from, parse_action
 from tabletape.rules.kernel import ActionSpec, IllegalAction
 from tabletape.rules.risk_transformers.battle import neighbours
 from tabletape.rules.risk_transformers.state import State, Zone, with_seat
-from tests.risk_transformers.helpers import GAME, unfillable
-from tests.risk_transformers.test_battle import in_phase3
+from tests.games.risk_transformers.helpers import GAME, unfillable
+from tests.games.risk_transformers.test_battle import in_phase3
 
 OLGA, PATRICK = 0, 1
 HOME = "vos"

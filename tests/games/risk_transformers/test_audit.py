@@ -24,8 +24,8 @@ from tabletape.rules.risk_transformers.state import (
     with_zone,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, dealt, place_next, started
-from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
+from tests.games.risk_transformers.helpers import GAME, dealt, place_next, started
+from tests.games.risk_transformers.test_battle import in_phase3, play, refused, zone
 
 OLGA, PATRICK = 0, 1
 BACK_UP_CARD = "upgrade-blue-1"

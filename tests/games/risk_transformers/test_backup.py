@@ -9,8 +9,8 @@ import pytest
 from msgspec.structs import replace
 
 from tabletape.rules.risk_transformers.state import State, Zone, invariant_errors
-from tests.risk_transformers.helpers import GAME
-from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
+from tests.games.risk_transformers.helpers import GAME
+from tests.games.risk_transformers.test_battle import in_phase3, play, refused, zone
 
 OLGA, PATRICK, PAULA = 0, 1, 2
 """Olga leads Optimus Prime (Autobots) and Patrick Megatron; with 4 players Paula (Bumblebee)

@@ -30,7 +30,7 @@ from tabletape.rules.risk_transformers.state import (
     invariant_errors,
     on_board,
 )
-from tests.risk_transformers.helpers import GAME, started
+from tests.games.risk_transformers.helpers import GAME, started
 
 OLGA, PATRICK = 0, 1
 

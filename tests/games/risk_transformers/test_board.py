@@ -21,7 +21,7 @@ from tabletape.rules.risk_transformers.board import (
     default_board_data,
     load_cybertron,
 )
-from tests.test_board import hostile_files
+from tests.rules.test_board import hostile_files
 
 CLOSED = {"pion-tower": "closed", "praxus": "closed"}
 

@@ -55,9 +55,9 @@ from tabletape.rules.risk_transformers.state import (
     invariant_errors,
     with_seat,
 )
-from tests.bots import bot_prefix
-from tests.risk_transformers.helpers import GAME
-from tests.risk_transformers.test_battle import OLGA, PATRICK, in_phase3, play, refused, zone
+from tests.games.risk_transformers.helpers import GAME
+from tests.games.risk_transformers.test_battle import OLGA, PATRICK, in_phase3, play, refused, zone
+from tests.support.bots import bot_prefix
 
 GAMES, CHUNK = 500, 50
 
@@ -331,7 +331,8 @@ def bot_game_prefix(started: GameStarted, steps: int) -> list[tuple[str, Event]]
 
 
 def test_bot_actions_are_listed() -> None:
-    """Each bot action is one ``legal_actions`` lists, by a player it names (tests/bots.py)."""
+    """Each bot action is one ``legal_actions`` lists, by a player it names
+    (tests/support/bots.py)."""
     for seed in (3, 4, 5):
         bot_prefix(GAME, begun(seed), 600)
 

@@ -34,8 +34,8 @@ from tabletape.rules.risk_transformers.state import (
     unseen,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME
-from tests.risk_transformers.test_bot import begun
+from tests.games.risk_transformers.helpers import GAME
+from tests.games.risk_transformers.test_bot import begun
 
 SEEDS = range(12)
 """2, 3 and 4 players, each option variant of :func:`.test_bot.begun`."""

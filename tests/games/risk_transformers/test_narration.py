@@ -4,6 +4,7 @@ and each event told in table words."""
 from __future__ import annotations
 
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -13,6 +14,8 @@ from tabletape.replay.demo import run_demo
 from tabletape.replay.narrate import FAILED_MARK, NarratedEvent, narrate_game, narration_view
 from tabletape.replay.simulate import simulate
 from tests.replay.test_golden import check, rendered
+
+GOLDEN = Path(__file__).parent / "golden"
 
 
 @pytest.fixture
@@ -30,7 +33,7 @@ def test_demo_narration_is_the_golden_file(told: list[NarratedEvent]) -> None:
     assert not any(FAILED_MARK in " ".join(line.sentences) for line in told)
     body = [line for line in told if line.seq > 1]
     check("risk-transformers-demo-narration",
-          rendered(narration_view("Risk: Transformers demo", body)))
+          rendered(narration_view("Risk: Transformers demo", body)), GOLDEN)
 
 
 def test_the_first_line_says_the_board_is_a_reconstruction(told: list[NarratedEvent]) -> None:

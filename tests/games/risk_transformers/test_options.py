@@ -12,7 +12,7 @@ from tabletape.rules.kernel import BadOptions
 from tabletape.rules.risk_transformers.board import default_board_data, load_cybertron
 from tabletape.rules.risk_transformers.options import readings
 from tabletape.rules.risk_transformers.state import invariant_errors
-from tests.risk_transformers.helpers import GAME, NAMES, started
+from tests.games.risk_transformers.helpers import GAME, NAMES, started
 
 
 def board_without_closed_pion_tower() -> dict[str, Any]:

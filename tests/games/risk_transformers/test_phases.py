@@ -31,7 +31,7 @@ from tabletape.rules.risk_transformers.state import (
 from tabletape.rules.risk_transformers.state import (
     with_zone as zone_with,
 )
-from tests.risk_transformers.helpers import GAME, dealt, playing
+from tests.games.risk_transformers.helpers import GAME, dealt, playing
 
 OLGA, PATRICK = "Olga", "Patrick"
 

@@ -11,7 +11,7 @@ from tabletape.rules.actions import ParsedAction, event_from
 from tabletape.rules.kernel import ActionSpec, IllegalAction
 from tabletape.rules.risk_transformers.events import EVENTS
 from tabletape.rules.risk_transformers.state import State, invariant_errors
-from tests.risk_transformers.helpers import GAME, dealt, playing, unfillable
+from tests.games.risk_transformers.helpers import GAME, dealt, playing, unfillable
 
 TYPES = {event.__struct_config__.tag: event for event in EVENTS}
 START = playing(2)

@@ -33,9 +33,8 @@ from tabletape.rules.dice import NO_BONUS, Bonus
 from tabletape.rules.risk_transformers.battle import neighbours
 from tabletape.rules.risk_transformers.state import State
 from tabletape.rules.seats import seat_named
-from tests.queries.conftest import bot_games, start_game
-from tests.risk_transformers.helpers import GAME, NAMES, started
-from tests.risk_transformers.test_battle import (
+from tests.games.risk_transformers.helpers import GAME, NAMES, started
+from tests.games.risk_transformers.test_battle import (
     EXAMPLE,
     OLGA,
     OLGA_ATTACKS,
@@ -43,6 +42,7 @@ from tests.risk_transformers.test_battle import (
     in_phase3,
     zone,
 )
+from tests.queries.conftest import bot_games, start_game
 
 
 def visits(state: State, *lines: str) -> list[Visit]:

@@ -10,7 +10,7 @@ from tabletape.ledger.store import Ledger
 from tabletape.replay.fold import open_game, record_action
 from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_transformers.state import invariant_errors
-from tests.risk_transformers.helpers import GAME, recorded_game
+from tests.games.risk_transformers.helpers import GAME, recorded_game
 
 
 @pytest.fixture

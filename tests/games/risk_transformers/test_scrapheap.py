@@ -31,10 +31,10 @@ from tabletape.rules.risk_transformers.state import (
     with_seat,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, NAMES, dealt, playing
-from tests.risk_transformers.test_backup import GIFT, PAULA, in_phase
-from tests.risk_transformers.test_battle import OLGA, PATRICK, in_phase3, play, zone
-from tests.risk_transformers.test_phases import act, in_phase_two
+from tests.games.risk_transformers.helpers import GAME, NAMES, dealt, playing
+from tests.games.risk_transformers.test_backup import GIFT, PAULA, in_phase
+from tests.games.risk_transformers.test_battle import OLGA, PATRICK, in_phase3, play, zone
+from tests.games.risk_transformers.test_phases import act, in_phase_two
 
 WORTH = data.VEHICLE_WORTH.value
 IDLE = {"scrap-vehicles": "idle"}

@@ -21,7 +21,7 @@ from tabletape.rules.risk_transformers.state import (
     on_board,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, fill, place_next, started
+from tests.games.risk_transformers.helpers import GAME, fill, place_next, started
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -16,7 +16,7 @@ from tabletape.rules.risk_transformers.state import (
     with_zone,
     zones_held,
 )
-from tests.risk_transformers.helpers import started
+from tests.games.risk_transformers.helpers import started
 
 
 def factory(state: State) -> tuple[int, str]:

@@ -19,9 +19,9 @@ from tabletape.rules.risk_transformers.board import cybertron_from_data, default
 from tabletape.rules.risk_transformers.events import AllSpark
 from tabletape.rules.risk_transformers.reinforce import KEPT
 from tabletape.rules.risk_transformers.state import Receipt
-from tests.risk_transformers.helpers import GAME, NAMES, playing, recorded_game
-from tests.risk_transformers.test_allspark import PERIHEX, day_over
-from tests.risk_transformers.test_battle import (
+from tests.games.risk_transformers.helpers import GAME, NAMES, playing, recorded_game
+from tests.games.risk_transformers.test_allspark import PERIHEX, day_over
+from tests.games.risk_transformers.test_battle import (
     EXAMPLE,
     OLGA_ATTACKS,
     in_phase3,

@@ -56,10 +56,10 @@ from tabletape.rules.risk_transformers.state import (
     with_zone,
     zones_held,
 )
-from tests.risk_transformers.helpers import GAME, dealt, playing, started
-from tests.risk_transformers.test_battle import in_phase3, play, zone
-from tests.risk_transformers.test_phases import act, in_phase_two
-from tests.risk_transformers.test_phases_property import DEALT, TYPES, values
+from tests.games.risk_transformers.helpers import GAME, dealt, playing, started
+from tests.games.risk_transformers.test_battle import in_phase3, play, zone
+from tests.games.risk_transformers.test_phases import act, in_phase_two
+from tests.games.risk_transformers.test_phases_property import DEALT, TYPES, values
 
 OLGA, PATRICK = 0, 1
 
@@ -270,7 +270,7 @@ def test_legal_sequences_are_told_in_table_words(draw: st.DataObject, moves: int
 def test_the_end_of_day_6_is_told_with_the_result() -> None:
     """Rounds 2: "If there are no days left, the game is over"; the narration says who won
     and why (the result's reason, engineer A's), and the view's heading says it too."""
-    from tests.risk_transformers.test_allspark import PERIHEX, day_over
+    from tests.games.risk_transformers.test_allspark import PERIHEX, day_over
 
     state = day_over(day=6)
     event = AllSpark(card=PERIHEX)
@@ -289,7 +289,7 @@ def test_the_end_of_day_6_is_told_with_the_result() -> None:
 def test_a_short_scrapheap_says_it_held_no_more() -> None:
     """A10: "Empty scrapheap (opening, AllSpark, gifting, Phase 1 gains): place what exists": the
     narration says the robots were short, not "receives 0 robots: 0 for 21 zones"."""
-    from tests.risk_transformers.test_allspark import PERIHEX, day_over
+    from tests.games.risk_transformers.test_allspark import PERIHEX, day_over
 
     state = day_over()
     olga = state.seats[OLGA]
@@ -339,7 +339,7 @@ def test_moving_no_more_in_says_where_the_rest_stay() -> None:
 def test_a_gift_names_the_teammate() -> None:
     """4-Player Game: "you can give a zone to your teammate ... Your teammate puts a robot from
     his scrapheap into the zone. He now owns that zone": the teammate is named."""
-    from tests.risk_transformers.test_backup import GIFT, in_phase
+    from tests.games.risk_transformers.test_backup import GIFT, in_phase
 
     state = in_phase("back-up", GIFT, players=4)
     mate = state.name(teammates(state, OLGA)[0])
@@ -392,7 +392,7 @@ def test_the_readme_lines_allspark_by_zone_and_roll_without_by() -> None:
     """README, Risk: Transformers: ``allspark card=perihex`` ("The zone shown on the card is
     where the AllSpark brings new life") names the card showing it; ``roll`` needs no ``by=``
     (How to Attack 4, "At the same time": the attacker records both sides' dice)."""
-    from tests.risk_transformers.test_allspark import PERIHEX, day_over
+    from tests.games.risk_transformers.test_allspark import PERIHEX, day_over
 
     state = day_over()
     typed = event_from(parse_action("allspark card=perihex"), GAME.event_types())

@@ -8,8 +8,8 @@ from msgspec.structs import replace
 
 from tabletape.rules.risk_transformers import data
 from tabletape.rules.risk_transformers.state import State, with_seat, zones_held
-from tests.risk_transformers.helpers import GAME
-from tests.risk_transformers.test_battle import in_phase3, play, refused, zone
+from tests.games.risk_transformers.helpers import GAME
+from tests.games.risk_transformers.test_battle import in_phase3, play, refused, zone
 
 OLGA, PATRICK, PAULA, QUENTIN = 0, 1, 2, 3
 LAUNCH_PAD = "launch-pad"
