@@ -4,6 +4,7 @@ rewrite, the counts of every sync, and a rewrite that keeps the file's size and 
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -157,3 +158,30 @@ def test_the_readme_names_todays_catalog_version() -> None:
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert re.findall(r"today's is (\d+)", readme) == [CATALOG_VERSION]
+
+
+# -- sync: a cut copy put back under the old id ----------------------------------------------------
+
+
+def sync_report(store: Ledger) -> dict:
+    """``sync --json``'s report, which may exit 1 (a problem found) and be followed by warnings."""
+    code, output = run("sync", "--ledger", str(store.root), "--json")
+    assert code in (0, 1), output
+    return dict(json.JSONDecoder().raw_decode(output)[0])
+
+
+def test_a_cut_copy_under_the_old_id_does_not_drop_the_intact_log(store: Ledger) -> None:
+    """Tester: "putting a cut-short copy back under a game's old id also drops the intact,
+    loaded log from the catalog"."""
+    game = tiny_game(store, 8, game_id="ty-h1")
+    assert sync_report(store)["games"] == 1
+    moved = store.path(game).with_name("ty-h1r.jsonl")
+    store.path(game).rename(moved)
+    report = sync_report(store)
+    assert report["games"] == 1 and report["new"] == 1, report
+    truncate_to = moved.read_bytes().splitlines()[:5]
+    store.path(game).write_bytes(b"".join(x + b"\n" for x in truncate_to))
+    report = sync_report(store)
+    assert report["games"] == 1 and "ty-h1r" not in report["problems"], report
+    assert "ty-h1" in report["problems"] and report["vanished"] == 1, report
+    assert (report["loaded"], report["new"], report["unchanged"]) == (0, 0, 1), report
