@@ -128,7 +128,7 @@ KEYS = [key for keys, _ in BENCHMARKS for key in keys]
 def run(quick: bool, only: set[str] | None = None,
         log: Callable[[str], None] = lambda _: None) -> tuple[list[Figure], dict[str, float]]:
     """Every figure (or those named in ``only``), in table order, and seconds per benchmark."""
-    import tests.tinygame  # noqa: F401  (the test game several benchmarks record)
+    import tests.support.tinygame  # noqa: F401  (the test game several benchmarks record)
 
     figures: list[Figure] = []
     took: dict[str, float] = {}

@@ -30,7 +30,7 @@ JUMPS = 2000
 
 def write_game(store: Ledger, events: int, seed: int = 1) -> str:
     """A tiny game of ``events`` events (game-started included), written in one append."""
-    import tests.tinygame as tiny
+    import tests.support.tinygame as tiny
 
     started = GameStarted(kind="tiny", rules_version="1", tabletape_version="0.1.0",
                           players=PLAYERS, options={"target": 10**9}, seed=seed)

@@ -15,7 +15,7 @@ Context, measured in the same run: the long game's status with the cache removed
 and, in-process, ``open_game`` + ``status_json`` of the long game from its snapshot, folded
 whole, and of the small game; and the CPU time (user + system) of each side's processes,
 ``cpu_ms`` / ``small_cpu_ms`` = ``cpu_ratio`` (a busy machine disturbs it less than wall time).
-Both sides run the same interpreter with the test game registered (``tests.tinygame``) and
+Both sides run the same interpreter with the test game registered (``tests.support.tinygame``) and
 bytecode cached (``bench.startup.bench_env``).
 """
 
@@ -40,14 +40,14 @@ from tabletape.ledger import GameStarted, Ledger  # noqa: E402
 
 EVENTS = 10_000
 SMALL_EVENTS = 7
-MAIN = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.tinygame; "
+MAIN = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.support.tinygame; "
         "from tabletape import main; main()")
 """``tabletape`` with the test game registered (both sides run it)."""
 
 
 def small_game(store: Ledger) -> str:
     """A tiny game of :data:`SMALL_EVENTS` events: its log is a small file."""
-    import tests.tinygame as tiny
+    import tests.support.tinygame as tiny
 
     started = GameStarted(kind="tiny", rules_version="1", tabletape_version="0.1.0",
                           players=("ann", "bob", "cat"), options={"target": 10**9}, seed=1)
@@ -90,7 +90,7 @@ def timed(line: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 def measure(rounds: int) -> tuple[Figure, dict[str, float]]:
     """The figure, and its context (cold process, in-process times, sizes)."""
-    import tests.tinygame  # noqa: F401  (registers the game in this process too)
+    import tests.support.tinygame  # noqa: F401  (registers the game in this process too)
     from bench.seek import write_game
     from tabletape.replay.snapshots import cache_folder
 

@@ -34,7 +34,7 @@ import typer  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-import tests.tinygame  # noqa: E402  (registers "tiny", before its projections)
+import tests.support.tinygame  # noqa: E402  (registers "tiny", before its projections)
 
 # isort: split
 import tests.queries.tinyprojections  # noqa: E402, F401  (tiny's dice projection)
@@ -44,7 +44,7 @@ from tabletape.ledger.events import Event  # noqa: E402
 from tabletape.queries.catalog import LOG_COLUMNS, catalog_path, open_catalog, sync  # noqa: E402
 from tabletape.queries.loading import worker_count  # noqa: E402
 from tabletape.queries.reports import REPORTS  # noqa: E402
-from tests.tinygame import Added, Cheered, Rolled  # noqa: E402
+from tests.support.tinygame import Added, Cheered, Rolled  # noqa: E402
 
 PLAYERS = ("ann", "bob", "cy")
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)

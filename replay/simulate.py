@@ -7,7 +7,7 @@ no simulated game ever carries a date that looks like a real evening at the tabl
 
 >>> import tempfile
 >>> from tabletape.ledger import Ledger
->>> import tests.tinygame
+>>> import tests.support.tinygame
 >>> ids = simulate(Ledger(tempfile.mkdtemp()), "tiny", games=2, seed=7)
 >>> ids
 ['ty-s7-1', 'ty-s7-2']

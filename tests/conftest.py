@@ -18,10 +18,10 @@ class BareNames(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, BareNames())
 
-import tests.tinygame  # noqa: E402, F401  (registers the test-only game "tiny"; after the guard)
+import tests.support.tinygame  # noqa: E402  (registers the test game "tiny"; after the guard)
 
-collect_ignore = ["external_game"]
-"""A game package outside tabletape, installed (not imported) by test_external_game.py."""
+collect_ignore = ["e2e/external_game"]
+"""A game package outside tabletape, installed (not imported) by e2e/test_external_game.py."""
 
 # No per-example deadline anywhere: CI machines are shared and a slow example is not a failure.
 # No example database either: an outcome never depends on examples saved by an earlier run (a

@@ -27,7 +27,7 @@ def test_every_file_it_names_exists(path: str) -> None:
         assert any(any((ROOT / folder).rglob(path)) for folder in FOLDERS), path
 
 
-@pytest.mark.parametrize("folder", mentioned(r"`((?:tests|docs|\.ci)/[\w-]+)`"))
+@pytest.mark.parametrize("folder", mentioned(r"`((?:tests|docs|\.ci)/[\w/-]+)`"))
 def test_every_folder_or_script_it_names_exists(folder: str) -> None:
     assert (ROOT / folder).exists(), folder
 

@@ -20,7 +20,7 @@ from tabletape.replay.fold import fold_records
 from tabletape.replay.visitor import Visit, Visitor, walk
 from tests.queries.conftest import EPOCH, bot_games, record, start_game
 from tests.queries.duelgame import Attacked
-from tests.tinygame import Added, Cheered, Rolled
+from tests.support.tinygame import Added, Cheered, Rolled
 
 
 def tiny_game(ledger: Ledger) -> str:

@@ -19,7 +19,7 @@ from tabletape.ledger import Ledger
 from tabletape.queries.catalog import catalog_path, opened, sync
 from tabletape.queries.parquet import export_parquet
 from tests.queries.conftest import EPOCH, record, start_game
-from tests.tinygame import Rolled
+from tests.support.tinygame import Rolled
 
 SEED = 4037046547977563902
 """A seed as ``tabletape new`` draws them (below 2**63) that a DOUBLE cannot hold."""

@@ -15,7 +15,7 @@ from tabletape.ledger.identity import game_uid
 from tabletape.queries.catalog import connect, records_from_catalog
 from tabletape.replay.fold import fold_records
 from tests.queries.conftest import bot_games, record, start_game
-from tests.tinygame import Added, Rolled
+from tests.support.tinygame import Added, Rolled
 
 APP = tabletape.build_app()
 

@@ -17,7 +17,7 @@ from tabletape.ledger import Ledger
 from tabletape.queries import catalog
 from tabletape.queries.catalog import connect, sync
 from tests.queries.conftest import record, start_game
-from tests.tinygame import Rolled
+from tests.support.tinygame import Rolled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -211,7 +211,7 @@ def test_a_current_catalog_is_not_written(ledger: Ledger) -> None:
 
 HOLDER = """
 import sys
-import tests.tinygame, tests.queries.conftest  # the games and projections of the test
+import tests.support.tinygame, tests.queries.conftest  # the games and projections of the test
 from tabletape.queries import connect
 con = connect(sys.argv[1])
 print("ready", flush=True)
@@ -235,9 +235,9 @@ def test_sql_and_stats_work_while_a_notebook_holds_a_connection(ledger: Ledger) 
 
 def test_queries_work_on_a_read_only_ledger_whose_catalog_is_current(ledger: Ledger) -> None:
     """Without root: folders and files without write bits (as root, where those bits do not
-    stop a write, tests/test_os_conditions.py runs the same on a read-only mount)."""
+    stop a write, tests/cli/test_os_conditions.py runs the same on a read-only mount)."""
     if os.geteuid() == 0:
-        pytest.skip("root writes through missing write bits: see tests/test_os_conditions.py")
+        pytest.skip("root writes through missing write bits: see tests/cli/test_os_conditions.py")
     rolled(ledger, "ty-one")
     sync(ledger)
     paths = [ledger.root, ledger.games_dir, catalog.catalog_path(ledger),

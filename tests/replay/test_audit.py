@@ -14,7 +14,7 @@ from tabletape.ledger import Ledger
 from tabletape.replay.audit import audit_game
 from tabletape.replay.fairness import chi_square_sf, chi_square_uniform, regularized_gamma_q
 from tests.replay.conftest import bot_log, raw_log, record_script, run, stamp, tiny_started
-from tests.tinygame import Added, Cheered, Rolled, with_parts
+from tests.support.tinygame import Added, Cheered, Rolled, with_parts
 
 # -- the chi-square survival function -------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import pytest
 from tabletape.ledger import Ledger, Record
 from tabletape.replay.fold import Check, Fold, RefusedEvent, begin
 from tests.replay.conftest import raw_log, stamp, tiny_started
-from tests.tinygame import Added
+from tests.support.tinygame import Added
 
 
 def both_views(game: str, records: list[Record], check: Check) -> tuple[Fold, Fold]:

@@ -1,7 +1,8 @@
 """Golden renderings: what people read, compared with files checked by eye.
 
-Regenerate after an intended change with ``TABLETAPE_UPDATE_GOLDEN=1 pytest tests/replay`` and
-read the diff before committing it.
+Regenerate after an intended change with
+``TABLETAPE_UPDATE_GOLDEN=1 pytest tests/replay tests/games`` and read the diff before committing
+it. A game's goldens sit in ``tests/games/<game>/golden``.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ def rendered(renderable: RenderableType) -> str:
     return console.file.getvalue()  # type: ignore[attr-defined]
 
 
-def check(name: str, text: str) -> None:
-    path = GOLDEN / f"{name}.txt"
+def check(name: str, text: str, folder: Path = GOLDEN) -> None:
+    """``text`` is the golden file ``folder/name.txt`` (a game's goldens sit with its tests)."""
+    path = folder / f"{name}.txt"
     if os.environ.get("TABLETAPE_UPDATE_GOLDEN"):
         path.write_text(text, encoding="utf-8")
     if not path.exists():

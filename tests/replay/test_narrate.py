@@ -17,7 +17,7 @@ from tabletape.replay.narrate import FAILED_MARK, narrate_game
 from tabletape.rules.manifest import GameNotLoaded
 from tabletape.rules.registry import find_game
 from tests.replay.conftest import bot_log
-from tests.tinygame import with_parts
+from tests.support.tinygame import with_parts
 
 
 def test_every_event_is_told_undo_and_notes_too(store: Ledger, story: str) -> None:
@@ -74,7 +74,8 @@ def test_a_failing_narrator_falls_back_to_the_generic_sentence(monkeypatch, stor
 def test_a_part_that_cannot_be_imported_is_left_out_with_a_warning(monkeypatch, store: Ledger,
                                                                    story: str) -> None:
     """A broken plug-in module never breaks the game: its generic view and narrator stand in."""
-    with_parts(monkeypatch, view="no_such_plugin_module:view", narrate="tests.tinygame:nothing")
+    with_parts(monkeypatch, view="no_such_plugin_module:view",
+               narrate="tests.support.tinygame:nothing")
     rules = find_game("tiny")
     with pytest.warns(GameNotLoaded, match=r"'tiny' part view \(no_such_plugin_module:view\)"):
         view = render.game_view(rules, rules.start(store.started(story)))

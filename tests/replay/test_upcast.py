@@ -1,8 +1,8 @@
 """The upcaster hook: a log written by an older (synthetic) rules version folds as the current one.
 
-The test game is :mod:`tests.tinygame`'s Tiny at rules version 2, whose version 1 stored ``add``
-as ``{"amount": N}`` and ``roll`` as ``{"face": F}``; its ``upcasters`` map those shapes to the
-current ones.
+The test game is :mod:`tests.support.tinygame`'s Tiny at rules version 2, whose version 1 stored
+``add`` as ``{"amount": N}`` and ``roll`` as ``{"face": F}``; its ``upcasters`` map those shapes to
+the current ones.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tabletape.replay.recording import open_game
 from tabletape.replay.visitor import Visitor, walk
 from tabletape.rules import registry
 from tabletape.rules.kernel import Upcaster
-from tests.tinygame import Added, Cheered, Rolled, Tiny
+from tests.support.tinygame import Added, Cheered, Rolled, Tiny
 
 
 class AddedV1(Event, tag="add"):
