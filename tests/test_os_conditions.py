@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletape.ledger import Ledger
+from tabletape.ledger import GameStarted, Ledger
 from tests.test_cli import MAIN, ROOT, flat
 from tests.tinygame import Cheered
 
@@ -310,3 +310,53 @@ def test_a_demo_that_fails_half_way_leaves_no_game(tmp_path: Path,
     code, output = cli_run(tmp_path, "demo")
     assert code == 1 and "disk is full" in output
     assert Ledger(tmp_path).game_ids() == []
+
+
+# -- a platform without POSIX file locks (Windows) ------------------------------------------------
+
+HIDE_FCNTL = "import sys; sys.modules['fcntl'] = None; "
+"""Put before :data:`MAIN`: ``import fcntl`` then fails as it does where there is none."""
+
+
+STARTED = GameStarted(kind="tiny", rules_version="1", tabletape_version="0",
+                      players=("ann", "bob"))
+
+
+def without_fcntl(*args: str, ledger: Path) -> subprocess.CompletedProcess[str]:
+    """``tabletape ARGS`` as on a platform with no ``fcntl``; asserts no traceback."""
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TABLETAPE_LEDGER": str(ledger)}
+    completed = subprocess.run([sys.executable, "-c", HIDE_FCNTL + MAIN, *args], cwd=ROOT,
+                               env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert "Traceback" not in completed.stdout + completed.stderr, completed.stderr
+    return completed
+
+
+def test_without_file_locks_the_ledger_refuses_instead_of_locking_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletape.ledger.store import NoFileLocks
+
+    game = started_game(tmp_path)
+    log = tmp_path / "games" / f"{game}.jsonl"
+    before = log.read_bytes()
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    store = Ledger(tmp_path)
+    with pytest.raises(NoFileLocks, match="no POSIX file locks"):
+        store.append(game, [("ann", Cheered(words="hip"))], expected_seq=1)
+    with pytest.raises(NoFileLocks):
+        list(store.read(game))
+    with pytest.raises(NoFileLocks):
+        store.create(STARTED)
+    store.close()
+    assert log.read_bytes() == before
+
+
+def test_without_file_locks_a_command_says_so_in_one_line(tmp_path: Path) -> None:
+    game = started_game(tmp_path)
+    log = tmp_path / "games" / f"{game}.jsonl"
+    before = log.read_bytes()
+    one_message(without_fcntl("record", game, "add", "n=1", ledger=tmp_path), 1,
+                "no POSIX file locks (fcntl)", "Linux, macOS")
+    one_message(without_fcntl("new", "tiny", "--player", "ann", "--player", "bob",
+                              ledger=tmp_path), 1, "no POSIX file locks")
+    assert log.read_bytes() == before
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [f"{game}.jsonl"]
