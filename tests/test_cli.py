@@ -21,6 +21,8 @@ from tabletape.ledger import Ledger
 from tabletape.ledger.store import ID_ALPHABET
 from tabletape.replay.cli import app
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 ROOT = Path(__file__).resolve().parents[1]
 STATUS_KEYS = {"game", "kind", "turn", "round", "phase", "active", "finished", "winners",
                "players"}

@@ -175,6 +175,7 @@ def test_writing_to_a_closed_pipe_ends_quietly(env: dict[str, str], game: str,
     assert Ledger(env["TABLETAPE_LEDGER"]).verify(game).ok
 
 
+@pytest.mark.pty
 def test_record_dash_at_a_terminal_says_how_to_end_and_ctrl_c_ends_it(env: dict[str, str],
                                                                      game: str) -> None:
     child = pexpect.spawn(sys.executable, ["-c", CODE, "record", game, "-"], env=env,

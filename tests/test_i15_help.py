@@ -99,6 +99,7 @@ def test_a_missing_ledger_completes_nothing_and_is_not_created(tmp_path: Path) -
     assert not (tmp_path / "none").exists()
 
 
+@pytest.mark.slow
 def test_kinds_and_reports_complete(ledger: Path) -> None:
     assert "risk-strike" in complete(ledger, "tabletape new ")
     assert complete(ledger, "tabletape simulate risk-s") == ["risk-strike"]

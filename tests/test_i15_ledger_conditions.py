@@ -65,6 +65,7 @@ def ledger(tmp_path: Path) -> tuple[Path, str]:
 READ_ONLY = "mount --bind {root} {root}; mount -o remount,bind,ro {root}"
 
 
+@pytest.mark.slow
 def test_every_command_on_a_read_only_ledger(ledger: tuple[Path, str]) -> None:
     """What only reads works; what writes says the file system is read-only, exit 1."""
     root, game = ledger
@@ -134,6 +135,7 @@ def test_a_full_disk_leaves_no_half_made_catalog(ledger: tuple[Path, str], tmp_p
         saved.mkdir()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["missing", "file"])
 def test_read_commands_never_make_a_ledger(tmp_path: Path, kind: str) -> None:
     """A mistyped ``--ledger`` is said, exit 2, and no folder appears; ``new`` makes one."""

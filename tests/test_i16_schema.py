@@ -105,6 +105,7 @@ def log_lines(ledger: Path) -> list[tuple[str, dict[str, Any]]]:
     return lines
 
 
+@pytest.mark.slow
 def test_every_line_of_demo_and_simulated_logs_fits_the_envelope_and_its_games_events(
         world: Path) -> None:
     lines = log_lines(world)
@@ -234,6 +235,7 @@ def test_replay_outputs_fit_their_schemas(game: Path, tmp_path: Path) -> None:
     assert isinstance(audits, list) and len(audits) == 2
 
 
+@pytest.mark.slow
 def test_ledger_outputs_fit_their_schemas(world: Path, tmp_path: Path) -> None:
     kinds = output("games", run(None, "games", "--json"))
     assert {kind["kind"] for kind in kinds} >= set(KINDS)
@@ -329,6 +331,7 @@ def test_the_schema_commands_own_errors_fit_the_error_schema() -> None:
     assert error_line(run(None, "schema", "stauts", "--json"), 2)["kind"] == "UnknownSchema"
 
 
+@pytest.mark.slow
 def test_every_status_and_plot_of_every_game_fits_its_shape(world: Path) -> None:
     for row in json.loads(run(world, "list", "--json").stdout):
         status = output("status", run(world, "status", row["game"], "--json"))
@@ -380,6 +383,7 @@ def test_every_described_command_exists() -> None:
 # -- the schema command ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_output_dir_holds_valid_schemas_equal_to_the_printed_ones(tmp_path: Path) -> None:
     target = tmp_path / "schemas"
     written = output("schema-output", run(None, "schema", "--output", str(target), "--json"))
@@ -485,6 +489,7 @@ def test_writing_into_an_existing_folder_replaces_its_files_and_keeps_others(
     assert sorted(p.name for p in target.iterdir()) == ["README", "outputs"]  # no scratch left
 
 
+@pytest.mark.slow
 def test_schema_names_complete(tmp_path: Path) -> None:
     from tests.test_i15_help import complete
 

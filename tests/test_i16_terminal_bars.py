@@ -141,6 +141,7 @@ def test_win_rates_are_drawn_as_long_as_they_are(league: Ledger) -> None:
         assert abs(eighths(line) - round(row["win_rate"] * 10 * 8)) <= 0, line
 
 
+@pytest.mark.slow
 def test_seats_mark_fair_and_battles_mark_the_exact_odds(league: Ledger) -> None:
     seats = cli(league, "stats", "seats", "--include-simulated")
     report = json.loads(cli(league, "stats", "seats", "--include-simulated", "--json"))
@@ -156,6 +157,7 @@ def test_seats_mark_fair_and_battles_mark_the_exact_odds(league: Ledger) -> None
     assert "marks the exact odds" in " ".join(battles.split())
 
 
+@pytest.mark.slow
 def test_stats_draws_faces_against_fair_and_turns_per_game(league: Ledger) -> None:
     shown = cli(league, "stats", "dice", "--include-simulated")
     dice = json.loads(cli(league, "sql", "SELECT sides, count(*) AS n FROM dice GROUP BY ALL "

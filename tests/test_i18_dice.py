@@ -274,6 +274,7 @@ def test_the_fold_counts_effective_rolls_from_envelopes(tmp_path: Path) -> None:
     assert effective_rolls(records, retractions(records)) == 1 == open_game(ledger, game).rolls
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(script=st.lists(st.sampled_from(["roll", "add", "note", "undo", "cheer"]), max_size=12))
 def test_every_roll_equals_the_secret_at_its_effective_index(
@@ -494,6 +495,7 @@ VOLLEYS = st.lists(st.integers(1, 3).flatmap(lambda count: st.builds(
     undo=st.booleans())), min_size=1, max_size=6)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(VOLLEYS, st.booleans())
 def test_a_field_left_out_draws_its_own_stream_whatever_else_is_typed(

@@ -17,6 +17,8 @@ from tabletape.ledger.events import Signed
 from tests.cli import run, said
 from tests.test_i18_heads import key_dir, lines_of, rewrite, sign, store, tiny_game
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 __all__ = ["key_dir", "store"]  # fixtures used here
 
 OTHER_UID = "018bcfe5-6800-7000-8000-0000000000ff"

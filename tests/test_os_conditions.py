@@ -204,6 +204,7 @@ def test_a_full_disk_refuses_the_append_and_the_new_game(tmp_path: Path) -> None
     assert sorted(p.name for p in saved.iterdir()) == [f"{game}.jsonl"]
 
 
+@pytest.mark.slow
 def test_a_read_only_ledger_changes_nothing(tmp_path: Path) -> None:
     ledger = tmp_path / "ledger"
     game = started_game(ledger)
@@ -227,6 +228,7 @@ def test_a_read_only_ledger_changes_nothing(tmp_path: Path) -> None:
     assert stat.S_ISDIR((ledger / "games").stat().st_mode)
 
 
+@pytest.mark.slow
 def test_queries_work_on_a_read_only_ledger_whose_catalog_is_current(tmp_path: Path) -> None:
     """Issue 12: ``sql`` and ``stats`` open the catalog for writing only when there is something
     to sync; on a read-only ledger whose catalog is current they answer, and change nothing."""
