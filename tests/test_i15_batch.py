@@ -15,6 +15,8 @@ import pytest
 from tabletape.ledger import Ledger
 from tests.test_prompt import CODE, ROOT
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 TIMEOUT = 60
 
 
