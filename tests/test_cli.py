@@ -498,6 +498,7 @@ def run_main(*args: str, ledger: Path) -> subprocess.CompletedProcess[str]:
     return completed
 
 
+@pytest.mark.slow
 def test_record_through_the_console_entry_point(cli: Cli, game: str) -> None:
     recorded = run_main("record", game, "add", "n=2", ledger=cli.root)
     assert recorded.returncode == 0, recorded.stderr

@@ -57,6 +57,7 @@ roll dice=4
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["record", "{game}", "-"], ["play", "{game}"],
                                      ["record", "{game}", "-", "--ledger", "{ledger}"]])
 def test_every_line_is_recorded_in_order_with_record_s_echo(env: dict[str, str], game: str,

@@ -107,6 +107,7 @@ def test_kinds_and_reports_complete(ledger: Path) -> None:
     assert {"players", "dice"} <= set(complete(ledger, "tabletape stats "))
 
 
+@pytest.mark.slow
 def test_record_completes_the_actions_legal_now_then_fields_then_values(ledger: Path) -> None:
     # "Shuffle the white continent cards. Each player draws three and places them faceup in front
     # of them." (Risk Strike rulebook, Setup 1): dealing comes first

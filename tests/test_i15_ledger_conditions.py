@@ -87,6 +87,7 @@ def test_every_command_on_a_read_only_ledger(ledger: tuple[Path, str]) -> None:
     assert snapshot(root) == before
 
 
+@pytest.mark.slow
 def test_a_read_only_ledger_whose_catalog_is_behind_is_queried_as_it_is(
         ledger: tuple[Path, str]) -> None:
     """``sql`` and ``stats`` answer from the last sync and say so; ``sync`` says it cannot."""
@@ -113,6 +114,7 @@ def test_a_read_only_ledger_whose_catalog_is_behind_is_queried_as_it_is(
     assert snapshot(root) == before
 
 
+@pytest.mark.slow
 def test_a_full_disk_leaves_no_half_made_catalog(ledger: tuple[Path, str], tmp_path: Path
                                                  ) -> None:
     """The catalog is built on a full disk: one line, exit 1, and no catalog file is left."""

@@ -248,6 +248,7 @@ def test_ledger_outputs_fit_their_schemas(world: Path, tmp_path: Path) -> None:
     assert len(simulated["games"]) == 2
 
 
+@pytest.mark.slow
 def test_query_outputs_fit_their_schemas(world: Path, tmp_path: Path) -> None:
     output("sync", run(world, "sync", "--json"))
     output("sql", run(world, "sql", "SELECT * FROM all_games", "--json"))
@@ -277,6 +278,7 @@ def warnings(result: Result) -> list[dict[str, Any]]:
     return found
 
 
+@pytest.mark.slow
 def test_apps_exports_fit_the_export_schema(world: Path, tmp_path: Path) -> None:
     finished = [row["game"] for row in json.loads(run(world, "list", "--json").stdout)
                 if json.loads(run(world, "status", row["game"], "--json").stdout)["finished"]
@@ -519,6 +521,7 @@ def test_a_games_schema_names_the_older_shapes_its_upcasters_read(
     assert [line["type"] for line in old if not check.is_valid(line)] == ["add", "roll", "add"]
 
 
+@pytest.mark.slow
 def test_the_fast_path_of_the_commands_typed_at_the_table_prints_the_same_shapes(
         game: Path) -> None:
     """``record``, ``status``, ``actions``, ``undo`` and ``log`` skip typer when run as a whole

@@ -247,6 +247,7 @@ def test_simulated_games_only_with_include_simulated(
         assert listed[game]["Date (UTC)"] == "simulated"  # never a 1970 date
 
 
+@pytest.mark.slow
 def test_kind_player_and_since_narrow_the_site_as_they_narrow_stats(
         ledger: Ledger, tmp_path: Path) -> None:
     answer = exported(ledger, tmp_path / "strike", "--kind", "strike", "--player", "olga")

@@ -131,6 +131,7 @@ def bars_of(shown: str, title: str, count: int) -> list[str]:
     return [line for line in lines[at:at + count]]
 
 
+@pytest.mark.slow
 def test_win_rates_are_drawn_as_long_as_they_are(league: Ledger) -> None:
     shown = cli(league, "stats", "players", "--include-simulated")
     (report,) = [json.loads(cli(league, "stats", "players", "--include-simulated", "--json"))]
@@ -174,6 +175,7 @@ def test_stats_json_carries_no_bars(league: Ledger) -> None:
     assert not set(text) & (set(BLOCKS.strip()) | set(LEVELS) | {MARK})
 
 
+@pytest.mark.slow
 def test_stats_in_ascii_when_the_output_is_ascii(league: Ledger) -> None:
     shown = cli(league, "stats", "--include-simulated", PYTHONIOENCODING="ascii")
     assert shown.isascii() and "#" in shown and "+ marks fair" in " ".join(shown.split())

@@ -422,6 +422,7 @@ def test_typing_your_own_dice_leaves_the_other_sides_dice_as_they_were(cli: Cli)
     assert rolled["defender"] == [defender.randint(1, 6) for _ in range(2)]
 
 
+@pytest.mark.slow
 def test_a_retracted_roll_is_re_derived_in_the_state_it_was_rolled_in(cli: Cli) -> None:
     """Issue 18: audit and verify "re-derive every tabletape roll", those undone along with
     their battle too (the battle is gone from the state the log folds to)."""

@@ -248,6 +248,7 @@ def test_a_typed_face_other_than_the_shipped_card_is_refused(table: Table) -> No
         "special": True}  # a left-out field follows the card
 
 
+@pytest.mark.slow
 def test_without_a_shipped_deck_actions_says_the_card_is_required(table: Table) -> None:
     """Issue 18 (second round): "`actions` shows `card` optional for villain-turn, but recording
     it without card is refused ("name the Masterplan card drawn")"."""
@@ -265,6 +266,7 @@ def test_without_a_shipped_deck_actions_says_the_card_is_required(table: Table) 
 # -- 6. the catalog's drawn column ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_readme_query_finds_partly_typed_rolls(table: Table) -> None:
     """Issue 18 (second round): README Tables said `drawn IS NULL` "are dice typed at the
     table", false for a partly typed roll. The README's query for typed attacker dice is run

@@ -117,6 +117,7 @@ def test_the_human_audit_marks_each_roll_and_says_why_one_is_not_checked(table: 
     assert re.search(r"derived attacker, defender re-derived", said(table("audit", game)))
 
 
+@pytest.mark.slow
 def test_a_long_run_of_alike_rolls_is_one_line(table: Table) -> None:
     """A 100-roll game stays readable: neighbouring rolls with the same mark and check share one
     line, their seqs from–to and their count; ``--json`` still lists each."""

@@ -499,6 +499,7 @@ def test_nothing_is_loaded_or_installed_behind_a_query() -> None:
                          "enable_external_access": "false", "lock_configuration": "true"}
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=st.lists(st.sampled_from(["a", "b", "export", "export-old", "..", "."]),

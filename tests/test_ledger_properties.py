@@ -127,6 +127,7 @@ def test_encode_decode_round_trip(event: Event, seq: int, at: str, actor: str,
 # -- append and read -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(started=STARTS, batches=st.lists(st.lists(DRAFTS, min_size=1, max_size=4), max_size=5))
 def test_append_read_round_trip(started: GameStarted,

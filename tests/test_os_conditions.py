@@ -79,6 +79,7 @@ def test_a_game_id_longer_than_a_file_name_may_be(tmp_path: Path) -> None:
     assert not (tmp_path / "games").exists() or not list((tmp_path / "games").iterdir())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("intruder", ["folder", "dangling link"])
 def test_a_stray_entry_in_games_names_itself_and_spoils_nothing_else(
         tmp_path: Path, intruder: str) -> None:
@@ -102,6 +103,7 @@ def test_a_stray_entry_in_games_names_itself_and_spoils_nothing_else(
                 "zz-stray", intruder.split()[-1])
 
 
+@pytest.mark.slow
 def test_a_file_size_limit_refuses_the_append_and_changes_nothing(tmp_path: Path) -> None:
     game = started_game(tmp_path)
     log = tmp_path / "games" / f"{game}.jsonl"
@@ -130,6 +132,7 @@ def without_file_permission_override(*args: str, ledger: Path
     return completed
 
 
+@pytest.mark.slow
 def test_a_ledger_without_write_permission_changes_nothing(tmp_path: Path) -> None:
     """As any user whose ledger folder and logs are read-only to them (chmod a-w)."""
     ledger = tmp_path / "ledger"
@@ -179,6 +182,7 @@ def in_namespace(setup: str, *args: str, ledger: Path, after: str = ""
     return completed
 
 
+@pytest.mark.slow
 def test_a_full_disk_refuses_the_append_and_the_new_game(tmp_path: Path) -> None:
     source = tmp_path / "source"
     game = started_game(source)
