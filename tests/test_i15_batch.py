@@ -80,6 +80,7 @@ def test_every_line_is_recorded_in_order_with_record_s_echo(env: dict[str, str],
     assert one.stdout.replace(other, game) in done.stdout  # the same echo as `record`
 
 
+@pytest.mark.slow
 def test_the_first_refused_line_stops_the_batch(env: dict[str, str], game: str) -> None:
     lines = "add n=2\nadd n=1\n\nadd n=9\nadd n=1\n"
     done = tabletape(env, "record", game, "-", stdin=lines)
@@ -94,6 +95,7 @@ def test_the_first_refused_line_stops_the_batch(env: dict[str, str], game: str) 
     ("status", 2, "'status' is a command of the prompt"),
     ("add n=1 by=zed", 2, "zed"),
 ])
+@pytest.mark.slow
 def test_a_line_not_understood_exits_2_and_writes_nothing(env: dict[str, str], game: str,
                                                           line: str, code: int,
                                                           says: str) -> None:
@@ -105,6 +107,7 @@ def test_a_line_not_understood_exits_2_and_writes_nothing(env: dict[str, str], g
     assert log_bytes(env, game) == before
 
 
+@pytest.mark.slow
 def test_json_gives_one_object_per_line(env: dict[str, str], game: str) -> None:
     done = tabletape(env, "record", game, "-", "--json", stdin="add n=2\n# c\nadd n=1\nundo\n")
     assert done.returncode == 0, done.stderr
@@ -165,6 +168,7 @@ def closed_pipe_run(env: dict[str, str], *args: str) -> subprocess.CompletedProc
         os.close(write)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["log", "{game}"], ["status", "{game}", "--json"],
                                   ["record", "{game}", "add", "n=2", "--json"],
                                   ["record", "{game}", "add", "n=2"],

@@ -88,6 +88,7 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_game_ids_complete_from_the_ledger(ledger: Path) -> None:
     assert complete(ledger, "tabletape status ") == [GAME]
     assert complete(ledger, "tabletape log rs-") == [GAME]

@@ -140,6 +140,7 @@ def a_line(world: Path, kind: str, type_: str) -> dict[str, Any]:
     (lambda line: line.update(signed="olga"), "Additional properties"),
     (lambda line: line.update(payload=[]), "is not of type 'object'"),
 ])
+@pytest.mark.slow
 def test_a_line_that_is_not_a_log_line_fails_both_schemas(world: Path, change: Any,
                                                           why: str) -> None:
     line = a_line(world, "risk-strike", "attack")

@@ -170,6 +170,7 @@ def test_stats_draws_faces_against_fair_and_turns_per_game(league: Ledger) -> No
     assert max(len(line) for line in (shown + lengths).splitlines()) <= 80
 
 
+@pytest.mark.slow
 def test_stats_json_carries_no_bars(league: Ledger) -> None:
     text = cli(league, "stats", "--include-simulated", "--json")
     assert not set(text) & (set(BLOCKS.strip()) | set(LEVELS) | {MARK})

@@ -56,6 +56,7 @@ def parquet_files(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*.parquet"))
 
 
+@pytest.mark.slow
 def test_partitions_are_named_kind_and_month_of_play(league: Ledger, tmp_path: Path) -> None:
     export(league, tmp_path / "out")
     games = tmp_path / "out" / "games"
@@ -100,6 +101,7 @@ def test_event_times_are_the_logs_instants(league: Ledger, tmp_path: Path) -> No
     assert read == logged
 
 
+@pytest.mark.slow
 def test_list_columns_are_lists_and_json_columns_text(league: Ledger, tmp_path: Path) -> None:
     export(league, tmp_path / "out")
     battles = pl.read_parquet(f"{tmp_path}/out/battles/**/*.parquet", hive_partitioning=True)
@@ -228,6 +230,7 @@ def test_sql_parquet_keeps_the_catalogs_types(league: Ledger, tmp_path: Path) ->
     "COPY games TO 'stolen.csv'",
     "ATTACH 'other.duckdb'",
 ])
+@pytest.mark.slow
 def test_sql_parquet_refuses_writes(league: Ledger, tmp_path: Path, statement: str) -> None:
     export(league, tmp_path / "out")
     before = sorted(p.name for p in (tmp_path / "out").rglob("*"))

@@ -405,6 +405,7 @@ def risk_battle(cli: Cli) -> str:
     return str(game)
 
 
+@pytest.mark.slow
 def test_typing_your_own_dice_leaves_the_other_sides_dice_as_they_were(cli: Cli) -> None:
     """README: "each field of a roll draws its own stream: typing your own dice, or rolling
     fewer, never changes the other side's" (issue 18: undoing a roll and rolling again gives

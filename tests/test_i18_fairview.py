@@ -88,6 +88,7 @@ def test_a_typed_roll_undone_with_its_battle_is_still_a_retracted_roll(table: Ta
     assert "retracted rolls: 1" in shown and "Olga: 1 roll undone (more than 0)" in shown
 
 
+@pytest.mark.slow
 def test_a_fork_lists_the_rolls_its_parent_undid(table: Table) -> None:
     """A fork repeats its parent's undos: its fair-play list has the parent's undone roll."""
     game = table.battle()

@@ -74,6 +74,7 @@ def test_a_receipt_of_another_ledgers_game_of_the_same_id_is_not_applied(
 # -- 2. a deleted log -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_verify_all_names_a_signed_game_whose_log_is_gone(store: Ledger) -> None:
     game = signed_game(store)
     tiny_game(store, 3, game_id="ty-kept")

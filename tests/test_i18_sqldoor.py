@@ -181,6 +181,7 @@ def test_parquet_output_is_written_by_tabletape(ledger: Ledger, tmp_path: Path) 
         assert con.execute(f"SELECT * FROM read_parquet('{target}')").fetchall() == [(1,)]
 
 
+@pytest.mark.slow
 def test_parquet_to_standard_output(ledger: Ledger) -> None:
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run(

@@ -63,6 +63,7 @@ def started_game(ledger: Path, *extra: str) -> str:
 # -- conditions any user can create ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_ledger_that_is_a_file(tmp_path: Path) -> None:
     ledger = tmp_path / "notes.txt"
     ledger.write_text("not a ledger")

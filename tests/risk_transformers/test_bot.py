@@ -286,6 +286,7 @@ def typed(state: State, draw: st.DrawFn) -> str:
 POSITIONS = ("open", "closed", "north", "east", "west", "south")
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), draw=st.data())
 def test_legal_actions_fold_and_refused_ones_leave_the_log(seed: int, steps: int,
