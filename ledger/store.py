@@ -24,6 +24,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import NamedTuple
 
 import msgspec
@@ -41,9 +42,6 @@ from tabletape.ledger.codec import (
 )
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import TABLE, Event, GameStarted, event_type
-
-if sys.platform != "win32":
-    import fcntl
 
 Draft = tuple[str, Event]
 """What a caller appends: ``(actor, event)``; the ledger adds seq, time and hashes."""
@@ -559,6 +557,7 @@ class Ledger:
         (:mod:`tabletape.ledger.identity`). Raises :class:`LedgerError` when ``game_id`` is
         taken.
         """
+        posix_locks()  # refused here too: no game is started that could never be appended to
         if game_id is not None:
             check_game_id(game_id)
         first_at = at or utc_stamp()
@@ -1144,12 +1143,32 @@ def exclusive(fd: int) -> AbstractContextManager[None]:
     return flocked(fd, shared=False)
 
 
+class NoFileLocks(LedgerError):
+    """This platform has no POSIX file locks (``fcntl``), which every read and append of a log
+    takes: tabletape refuses to run there rather than lock nothing (POSIX only, see README)."""
+
+
+def posix_locks() -> ModuleType:
+    """The ``fcntl`` module, or :class:`NoFileLocks` where the platform has none (Windows).
+
+    >>> posix_locks().__name__
+    'fcntl'
+    """
+    try:
+        import fcntl
+    except ImportError:
+        raise NoFileLocks(
+            f"this platform ({sys.platform}) has no POSIX file locks (fcntl), which tabletape "
+            "takes on every log it reads or appends to: tabletape runs on Linux, macOS and other "
+            "POSIX systems (on Windows, run it under WSL)") from None
+    return fcntl
+
+
 @contextmanager
 def flocked(fd: int, *, shared: bool) -> Iterator[None]:
-    """``flock`` the open file ``fd`` for the block (no-op where there is no flock)."""
-    if sys.platform == "win32":  # pragma: no cover
-        yield
-        return
+    """``flock`` the open file ``fd`` for the block; :class:`NoFileLocks` where there is no
+    flock (never a lock that silently does nothing)."""
+    fcntl = posix_locks()
     fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
     try:
         yield

@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 from tabletape import build_app
 from tests.rules.test_registry import KINDS
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_each_games_demo_records_a_verified_game(kind: str, tmp_path: Path) -> None:

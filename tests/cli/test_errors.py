@@ -37,6 +37,8 @@ from tabletape.rules.kernel import BadOptions, IllegalAction, RulesError, Unknow
 from tests.cli.test_recording import ROOT, Cli, flat
 from tests.support.tinygame import Added
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 
 @pytest.fixture
 def cli(tmp_path: Path) -> Cli:

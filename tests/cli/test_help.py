@@ -88,6 +88,7 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_game_ids_complete_from_the_ledger(ledger: Path) -> None:
     assert complete(ledger, "tabletape status ") == [GAME]
     assert complete(ledger, "tabletape log rs-") == [GAME]
@@ -99,6 +100,7 @@ def test_a_missing_ledger_completes_nothing_and_is_not_created(tmp_path: Path) -
     assert not (tmp_path / "none").exists()
 
 
+@pytest.mark.slow
 def test_kinds_and_reports_complete(ledger: Path) -> None:
     assert "risk-strike" in complete(ledger, "tabletape new ")
     assert complete(ledger, "tabletape simulate risk-s") == ["risk-strike"]
@@ -106,6 +108,7 @@ def test_kinds_and_reports_complete(ledger: Path) -> None:
     assert {"players", "dice"} <= set(complete(ledger, "tabletape stats "))
 
 
+@pytest.mark.slow
 def test_record_completes_the_actions_legal_now_then_fields_then_values(ledger: Path) -> None:
     # "Shuffle the white continent cards. Each player draws three and places them faceup in front
     # of them." (Risk Strike rulebook, Setup 1): dealing comes first

@@ -15,6 +15,8 @@ from typer.testing import CliRunner, Result
 
 from tabletape import build_app
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 APP = build_app()
 GAME = "rs-k7pq"
 ERROR_KEYS = {"error", "exit_code", "kind"}

@@ -71,6 +71,7 @@ def ledger(tmp_path: Path) -> tuple[Path, str]:
 READ_ONLY = "mount --bind {root} {root}; mount -o remount,bind,ro {root}"
 
 
+@pytest.mark.slow
 def test_every_command_on_a_read_only_ledger(ledger: tuple[Path, str]) -> None:
     """What only reads works; what writes says the file system is read-only, exit 1."""
     root, game = ledger
@@ -92,6 +93,7 @@ def test_every_command_on_a_read_only_ledger(ledger: tuple[Path, str]) -> None:
     assert snapshot(root) == before
 
 
+@pytest.mark.slow
 def test_a_read_only_ledger_whose_catalog_is_behind_is_queried_as_it_is(
         ledger: tuple[Path, str]) -> None:
     """``sql`` and ``stats`` answer from the last sync and say so; ``sync`` says it cannot."""
@@ -118,6 +120,7 @@ def test_a_read_only_ledger_whose_catalog_is_behind_is_queried_as_it_is(
     assert snapshot(root) == before
 
 
+@pytest.mark.slow
 def test_a_full_disk_leaves_no_half_made_catalog(ledger: tuple[Path, str], tmp_path: Path
                                                  ) -> None:
     """The catalog is built on a full disk: one line, exit 1, and no catalog file is left."""
@@ -140,6 +143,7 @@ def test_a_full_disk_leaves_no_half_made_catalog(ledger: tuple[Path, str], tmp_p
         saved.mkdir()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["missing", "file"])
 def test_read_commands_never_make_a_ledger(tmp_path: Path, kind: str) -> None:
     """A mistyped ``--ledger`` is said, exit 2, and no folder appears; ``new`` makes one."""

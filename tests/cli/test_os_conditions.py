@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletape.ledger import Ledger
+from tabletape.ledger import GameStarted, Ledger
 from tests.cli.test_recording import MAIN, ROOT, flat
 from tests.support.tinygame import Cheered
 
@@ -63,6 +63,7 @@ def started_game(ledger: Path, *extra: str) -> str:
 # -- conditions any user can create ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_ledger_that_is_a_file(tmp_path: Path) -> None:
     ledger = tmp_path / "notes.txt"
     ledger.write_text("not a ledger")
@@ -79,6 +80,7 @@ def test_a_game_id_longer_than_a_file_name_may_be(tmp_path: Path) -> None:
     assert not (tmp_path / "games").exists() or not list((tmp_path / "games").iterdir())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("intruder", ["folder", "dangling link"])
 def test_a_stray_entry_in_games_names_itself_and_spoils_nothing_else(
         tmp_path: Path, intruder: str) -> None:
@@ -102,6 +104,7 @@ def test_a_stray_entry_in_games_names_itself_and_spoils_nothing_else(
                 "zz-stray", intruder.split()[-1])
 
 
+@pytest.mark.slow
 def test_a_file_size_limit_refuses_the_append_and_changes_nothing(tmp_path: Path) -> None:
     game = started_game(tmp_path)
     log = tmp_path / "games" / f"{game}.jsonl"
@@ -130,6 +133,7 @@ def without_file_permission_override(*args: str, ledger: Path
     return completed
 
 
+@pytest.mark.slow
 def test_a_ledger_without_write_permission_changes_nothing(tmp_path: Path) -> None:
     """As any user whose ledger folder and logs are read-only to them (chmod a-w)."""
     ledger = tmp_path / "ledger"
@@ -179,6 +183,7 @@ def in_namespace(setup: str, *args: str, ledger: Path, after: str = ""
     return completed
 
 
+@pytest.mark.slow
 def test_a_full_disk_refuses_the_append_and_the_new_game(tmp_path: Path) -> None:
     source = tmp_path / "source"
     game = started_game(source)
@@ -204,6 +209,7 @@ def test_a_full_disk_refuses_the_append_and_the_new_game(tmp_path: Path) -> None
     assert sorted(p.name for p in saved.iterdir()) == [f"{game}.jsonl"]
 
 
+@pytest.mark.slow
 def test_a_read_only_ledger_changes_nothing(tmp_path: Path) -> None:
     ledger = tmp_path / "ledger"
     game = started_game(ledger)
@@ -227,6 +233,7 @@ def test_a_read_only_ledger_changes_nothing(tmp_path: Path) -> None:
     assert stat.S_ISDIR((ledger / "games").stat().st_mode)
 
 
+@pytest.mark.slow
 def test_queries_work_on_a_read_only_ledger_whose_catalog_is_current(tmp_path: Path) -> None:
     """Issue 12: ``sql`` and ``stats`` open the catalog for writing only when there is something
     to sync; on a read-only ledger whose catalog is current they answer, and change nothing."""
@@ -310,3 +317,53 @@ def test_a_demo_that_fails_half_way_leaves_no_game(tmp_path: Path,
     code, output = cli_run(tmp_path, "demo")
     assert code == 1 and "disk is full" in output
     assert Ledger(tmp_path).game_ids() == []
+
+
+# -- a platform without POSIX file locks (Windows) ------------------------------------------------
+
+HIDE_FCNTL = "import sys; sys.modules['fcntl'] = None; "
+"""Put before :data:`MAIN`: ``import fcntl`` then fails as it does where there is none."""
+
+
+STARTED = GameStarted(kind="tiny", rules_version="1", tabletape_version="0",
+                      players=("ann", "bob"))
+
+
+def without_fcntl(*args: str, ledger: Path) -> subprocess.CompletedProcess[str]:
+    """``tabletape ARGS`` as on a platform with no ``fcntl``; asserts no traceback."""
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TABLETAPE_LEDGER": str(ledger)}
+    completed = subprocess.run([sys.executable, "-c", HIDE_FCNTL + MAIN, *args], cwd=ROOT,
+                               env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert "Traceback" not in completed.stdout + completed.stderr, completed.stderr
+    return completed
+
+
+def test_without_file_locks_the_ledger_refuses_instead_of_locking_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletape.ledger.store import NoFileLocks
+
+    game = started_game(tmp_path)
+    log = tmp_path / "games" / f"{game}.jsonl"
+    before = log.read_bytes()
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    store = Ledger(tmp_path)
+    with pytest.raises(NoFileLocks, match="no POSIX file locks"):
+        store.append(game, [("ann", Cheered(words="hip"))], expected_seq=1)
+    with pytest.raises(NoFileLocks):
+        list(store.read(game))
+    with pytest.raises(NoFileLocks):
+        store.create(STARTED)
+    store.close()
+    assert log.read_bytes() == before
+
+
+def test_without_file_locks_a_command_says_so_in_one_line(tmp_path: Path) -> None:
+    game = started_game(tmp_path)
+    log = tmp_path / "games" / f"{game}.jsonl"
+    before = log.read_bytes()
+    one_message(without_fcntl("record", game, "add", "n=1", ledger=tmp_path), 1,
+                "no POSIX file locks (fcntl)", "Linux, macOS")
+    one_message(without_fcntl("new", "tiny", "--player", "ann", "--player", "bob",
+                              ledger=tmp_path), 1, "no POSIX file locks")
+    assert log.read_bytes() == before
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [f"{game}.jsonl"]

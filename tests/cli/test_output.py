@@ -203,6 +203,7 @@ def paged_output(ledger: Path, *args: str, **extra: str) -> str:
     return str(child.before)
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("command", [["log", "rs-page"], ["replay", "rs-page", "--narrate"]])
 def test_long_output_goes_through_the_pager_on_a_terminal_only(
         tmp_path: Path, command: list[str]) -> None:

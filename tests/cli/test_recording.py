@@ -21,6 +21,8 @@ from tabletape.commands.recording import app
 from tabletape.ledger import Ledger
 from tabletape.ledger.store import ID_ALPHABET
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 ROOT = Path(__file__).resolve().parents[2]
 STATUS_KEYS = {"game", "kind", "turn", "round", "phase", "active", "finished", "winners",
                "players"}
@@ -496,6 +498,7 @@ def run_main(*args: str, ledger: Path) -> subprocess.CompletedProcess[str]:
     return completed
 
 
+@pytest.mark.slow
 def test_record_through_the_console_entry_point(cli: Cli, game: str) -> None:
     recorded = run_main("record", game, "add", "n=2", ledger=cli.root)
     assert recorded.returncode == 0, recorded.stderr

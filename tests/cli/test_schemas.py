@@ -110,6 +110,7 @@ def log_lines(ledger: Path) -> list[tuple[str, dict[str, Any]]]:
     return lines
 
 
+@pytest.mark.slow
 def test_every_line_of_demo_and_simulated_logs_fits_the_envelope_and_its_games_events(
         world: Path) -> None:
     lines = log_lines(world)
@@ -144,6 +145,7 @@ def a_line(world: Path, kind: str, type_: str) -> dict[str, Any]:
     (lambda line: line.update(signed="olga"), "Additional properties"),
     (lambda line: line.update(payload=[]), "is not of type 'object'"),
 ])
+@pytest.mark.slow
 def test_a_line_that_is_not_a_log_line_fails_both_schemas(world: Path, change: Any,
                                                           why: str) -> None:
     line = a_line(world, "risk-strike", "attack")
@@ -239,6 +241,7 @@ def test_replay_outputs_fit_their_schemas(game: Path, tmp_path: Path) -> None:
     assert isinstance(audits, list) and len(audits) == 2
 
 
+@pytest.mark.slow
 def test_ledger_outputs_fit_their_schemas(world: Path, tmp_path: Path) -> None:
     kinds = output("games", run(None, "games", "--json"))
     assert {kind["kind"] for kind in kinds} >= set(KINDS)
@@ -251,6 +254,7 @@ def test_ledger_outputs_fit_their_schemas(world: Path, tmp_path: Path) -> None:
     assert len(simulated["games"]) == 2
 
 
+@pytest.mark.slow
 def test_query_outputs_fit_their_schemas(world: Path, tmp_path: Path) -> None:
     output("sync", run(world, "sync", "--json"))
     output("sql", run(world, "sql", "SELECT * FROM all_games", "--json"))
@@ -280,6 +284,7 @@ def warnings(result: Result) -> list[dict[str, Any]]:
     return found
 
 
+@pytest.mark.slow
 def test_apps_exports_fit_the_export_schema(world: Path, tmp_path: Path) -> None:
     finished = [row["game"] for row in json.loads(run(world, "list", "--json").stdout)
                 if json.loads(run(world, "status", row["game"], "--json").stdout)["finished"]
@@ -335,6 +340,7 @@ def test_the_schema_commands_own_errors_fit_the_error_schema() -> None:
     assert error_line(run(None, "schema", "stauts", "--json"), 2)["kind"] == "UnknownSchema"
 
 
+@pytest.mark.slow
 def test_every_status_and_plot_of_every_game_fits_its_shape(world: Path) -> None:
     for row in json.loads(run(world, "list", "--json").stdout):
         status = output("status", run(world, "status", row["game"], "--json"))
@@ -386,6 +392,7 @@ def test_every_described_command_exists() -> None:
 # -- the schema command ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_output_dir_holds_valid_schemas_equal_to_the_printed_ones(tmp_path: Path) -> None:
     target = tmp_path / "schemas"
     written = output("schema-output", run(None, "schema", "--output", str(target), "--json"))
@@ -491,6 +498,7 @@ def test_writing_into_an_existing_folder_replaces_its_files_and_keeps_others(
     assert sorted(p.name for p in target.iterdir()) == ["README", "outputs"]  # no scratch left
 
 
+@pytest.mark.slow
 def test_schema_names_complete(tmp_path: Path) -> None:
     from tests.cli.test_help import complete
 
@@ -520,6 +528,7 @@ def test_a_games_schema_names_the_older_shapes_its_upcasters_read(
     assert [line["type"] for line in old if not check.is_valid(line)] == ["add", "roll", "add"]
 
 
+@pytest.mark.slow
 def test_the_fast_path_of_the_commands_typed_at_the_table_prints_the_same_shapes(
         game: Path) -> None:
     """``record``, ``status``, ``actions``, ``undo`` and ``log`` skip typer when run as a whole

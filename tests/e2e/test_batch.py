@@ -15,6 +15,8 @@ import pytest
 from tabletape.ledger import Ledger
 from tests.e2e.test_prompt import CODE, ROOT
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 TIMEOUT = 60
 
 
@@ -55,6 +57,7 @@ roll dice=4
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["record", "{game}", "-"], ["play", "{game}"],
                                      ["record", "{game}", "-", "--ledger", "{ledger}"]])
 def test_every_line_is_recorded_in_order_with_record_s_echo(env: dict[str, str], game: str,
@@ -77,6 +80,7 @@ def test_every_line_is_recorded_in_order_with_record_s_echo(env: dict[str, str],
     assert one.stdout.replace(other, game) in done.stdout  # the same echo as `record`
 
 
+@pytest.mark.slow
 def test_the_first_refused_line_stops_the_batch(env: dict[str, str], game: str) -> None:
     lines = "add n=2\nadd n=1\n\nadd n=9\nadd n=1\n"
     done = tabletape(env, "record", game, "-", stdin=lines)
@@ -91,6 +95,7 @@ def test_the_first_refused_line_stops_the_batch(env: dict[str, str], game: str) 
     ("status", 2, "'status' is a command of the prompt"),
     ("add n=1 by=zed", 2, "zed"),
 ])
+@pytest.mark.slow
 def test_a_line_not_understood_exits_2_and_writes_nothing(env: dict[str, str], game: str,
                                                           line: str, code: int,
                                                           says: str) -> None:
@@ -102,6 +107,7 @@ def test_a_line_not_understood_exits_2_and_writes_nothing(env: dict[str, str], g
     assert log_bytes(env, game) == before
 
 
+@pytest.mark.slow
 def test_json_gives_one_object_per_line(env: dict[str, str], game: str) -> None:
     done = tabletape(env, "record", game, "-", "--json", stdin="add n=2\n# c\nadd n=1\nundo\n")
     assert done.returncode == 0, done.stderr
@@ -162,6 +168,7 @@ def closed_pipe_run(env: dict[str, str], *args: str) -> subprocess.CompletedProc
         os.close(write)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["log", "{game}"], ["status", "{game}", "--json"],
                                   ["record", "{game}", "add", "n=2", "--json"],
                                   ["record", "{game}", "add", "n=2"],
@@ -175,6 +182,7 @@ def test_writing_to_a_closed_pipe_ends_quietly(env: dict[str, str], game: str,
     assert Ledger(env["TABLETAPE_LEDGER"]).verify(game).ok
 
 
+@pytest.mark.pty
 def test_record_dash_at_a_terminal_says_how_to_end_and_ctrl_c_ends_it(env: dict[str, str],
                                                                      game: str) -> None:
     child = pexpect.spawn(sys.executable, ["-c", CODE, "record", game, "-"], env=env,

@@ -29,6 +29,8 @@ from tabletape.replay.page import game_page
 from tests.replay.conftest import STORY, record_script, run
 from tests.support.browser import launched_browser
 
+pytestmark = pytest.mark.browser  # headless Chromium: not in the default run
+
 SIZES = {"phone": (360, 800), "desktop": (1280, 800)}
 DEMO_GAMES = ("risk-strike", "marvel-united", "risk-deep-space", "risk-transformers")
 SIMULATED = ("risk-deep-space", "risk-transformers")

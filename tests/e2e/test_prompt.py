@@ -15,6 +15,8 @@ import pytest
 
 from tabletape.ledger import Ledger, Retracted
 
+pytestmark = pytest.mark.pty  # a pseudo-terminal (pexpect): not in the default run
+
 ROOT = Path(__file__).resolve().parents[2]
 CODE = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.support.tinygame; "
         "from tabletape import main; main()")

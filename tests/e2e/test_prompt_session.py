@@ -17,6 +17,8 @@ import pytest
 from tabletape.ledger import Ledger
 from tests.e2e.test_prompt import CODE, ROOT
 
+pytestmark = pytest.mark.pty  # a pseudo-terminal (pexpect): not in the default run
+
 TIMEOUT = 30
 
 

@@ -25,6 +25,8 @@ from tabletape.replay.simulate import simulate
 from tabletape.rules.registry import manifests
 from tests.support.browser import launched_browser
 
+pytestmark = pytest.mark.browser  # headless Chromium: not in the default run
+
 SIZES = ((360, 800), (1280, 800))
 LONG_ID = "rs" + "x" * 120
 

@@ -4,7 +4,8 @@ the same logs holds, row for row, in the schema and partitions ``export --parque
 damaged log is named, never used or dropped silently; bad input is one message, no traceback.
 
 Spark starts once for the module (its JVM takes seconds); the tests skip, saying why, only when
-no Java runtime can be found.
+no Java runtime can be found. The tests that need pyspark are marked ``spark`` (not in the default
+run; .ci/run installs the spark extra and runs them); bad input needs no Spark and runs always.
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def rows(con: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> list
     return con.execute(f"SELECT {picked} FROM {parquet.quote(table)} ORDER BY ALL").fetchall()
 
 
+@pytest.mark.spark
 def test_every_table_is_the_duckdb_catalogs_row_for_row(
         league: Ledger, with_simulated: spark_job.BuildReport) -> None:
     export = duckdb.connect()
@@ -116,6 +118,7 @@ def test_every_table_is_the_duckdb_catalogs_row_for_row(
     assert with_simulated.tasks > 1  # the games were folded by several tasks
 
 
+@pytest.mark.spark
 def test_a_damaged_log_is_named_as_sync_names_it(league: Ledger,
                                                  with_simulated: spark_job.BuildReport) -> None:
     synced = sync(league)
@@ -134,6 +137,7 @@ def partition_folders(folder: Path) -> set[str]:
     return {str(file.parent.relative_to(folder)) for file in folder.rglob("*.parquet")}
 
 
+@pytest.mark.spark
 def test_the_schema_partitions_and_metadata_are_export_parquets(
         real_only: tuple[Path, Path]) -> None:
     ours, theirs = real_only
@@ -160,6 +164,7 @@ def test_the_schema_partitions_and_metadata_are_export_parquets(
                 {k: v for k, v in wanted.items() if k != b"tabletape.exported_at"}
 
 
+@pytest.mark.spark
 def test_sql_parquet_answers_over_the_jobs_output(real_only: tuple[Path, Path]) -> None:
     ours, theirs = real_only
     query = "SELECT kind, count(*) AS n, sum(turns) FROM games GROUP BY kind ORDER BY kind"
@@ -171,6 +176,7 @@ def test_sql_parquet_answers_over_the_jobs_output(real_only: tuple[Path, Path]) 
     assert answers[0] == answers[1] and len(answers[0]) == len(KINDS)
 
 
+@pytest.mark.spark
 def test_the_command_writes_and_replaces_its_export(recorded: Path, spark: Any,
                                                     tmp_path: Path) -> None:
     """The CLI runs in the module's Spark session (it is kept running); a second run replaces
@@ -193,6 +199,7 @@ def test_the_command_writes_and_replaces_its_export(recorded: Path, spark: Any,
     assert spark.sparkContext._jsc is not None  # the session it did not start still runs
 
 
+@pytest.mark.spark
 def test_a_zones_kind_survives_the_partitions(league: Ledger,
                                            with_simulated: spark_job.BuildReport) -> None:
     export = duckdb.connect()
@@ -237,6 +244,7 @@ def test_no_pyspark_says_how_to_install_it(tmp_path: Path,
     assert "Traceback" not in output
 
 
+@pytest.mark.spark
 def test_no_java_is_one_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("JAVA_HOME", raising=False)
     monkeypatch.delenv("PYSPARK_GATEWAY_PORT", raising=False)

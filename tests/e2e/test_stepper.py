@@ -11,6 +11,8 @@ import pytest
 
 from tabletape.ledger import Ledger
 
+pytestmark = pytest.mark.pty  # a pseudo-terminal (pexpect): not in the default run
+
 ROOT = Path(__file__).resolve().parents[2]
 RIGHT, LEFT = "\x1b[C", "\x1b[D"
 

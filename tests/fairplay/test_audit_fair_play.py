@@ -88,6 +88,7 @@ def test_a_typed_roll_undone_with_its_battle_is_still_a_retracted_roll(table: Ta
     assert "retracted rolls: 1" in shown and "Olga: 1 roll undone (more than 0)" in shown
 
 
+@pytest.mark.slow
 def test_a_fork_lists_the_rolls_its_parent_undid(table: Table) -> None:
     """A fork repeats its parent's undos: its fair-play list has the parent's undone roll."""
     game = table.battle()
@@ -117,6 +118,7 @@ def test_the_human_audit_marks_each_roll_and_says_why_one_is_not_checked(table: 
     assert re.search(r"derived attacker, defender re-derived", said(table("audit", game)))
 
 
+@pytest.mark.slow
 def test_a_long_run_of_alike_rolls_is_one_line(table: Table) -> None:
     """A 100-roll game stays readable: neighbouring rolls with the same mark and check share one
     line, their seqs from–to and their count; ``--json`` still lists each."""

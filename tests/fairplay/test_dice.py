@@ -277,6 +277,7 @@ def test_the_fold_counts_effective_rolls_from_envelopes(tmp_path: Path) -> None:
     assert effective_rolls(records, retractions(records)) == 1 == open_game(ledger, game).rolls
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(script=st.lists(st.sampled_from(["roll", "add", "note", "undo", "cheer"]), max_size=12))
 def test_every_roll_equals_the_secret_at_its_effective_index(
@@ -407,6 +408,7 @@ def risk_battle(cli: Cli) -> str:
     return str(game)
 
 
+@pytest.mark.slow
 def test_typing_your_own_dice_leaves_the_other_sides_dice_as_they_were(cli: Cli) -> None:
     """README: "each field of a roll draws its own stream: typing your own dice, or rolling
     fewer, never changes the other side's" (issue 18: undoing a roll and rolling again gives
@@ -424,6 +426,7 @@ def test_typing_your_own_dice_leaves_the_other_sides_dice_as_they_were(cli: Cli)
     assert rolled["defender"] == [defender.randint(1, 6) for _ in range(2)]
 
 
+@pytest.mark.slow
 def test_a_retracted_roll_is_re_derived_in_the_state_it_was_rolled_in(cli: Cli) -> None:
     """Issue 18: audit and verify "re-derive every tabletape roll", those undone along with
     their battle too (the battle is gone from the state the log folds to)."""
@@ -497,6 +500,7 @@ VOLLEYS = st.lists(st.integers(1, 3).flatmap(lambda count: st.builds(
     undo=st.booleans())), min_size=1, max_size=6)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(VOLLEYS, st.booleans())
 def test_a_field_left_out_draws_its_own_stream_whatever_else_is_typed(

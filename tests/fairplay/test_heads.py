@@ -410,6 +410,7 @@ def seen(store: Ledger) -> list[tuple]:
     return [(row["game"], row["seq"]) for row in json.loads(output)]
 
 
+@pytest.mark.slow
 def test_sync_remembers_heads_and_names_a_vanished_one(store: Ledger) -> None:
     game = tiny_game(store, 10)
     other = tiny_game(store, 4, game_id="ty-other")

@@ -17,6 +17,8 @@ from tabletape.ledger.events import Signed
 from tests.fairplay.test_heads import key_dir, lines_of, rewrite, sign, store, tiny_game
 from tests.support.cli import run, said
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 __all__ = ["key_dir", "store"]  # fixtures used here
 
 OTHER_UID = "018bcfe5-6800-7000-8000-0000000000ff"
@@ -72,6 +74,7 @@ def test_a_receipt_of_another_ledgers_game_of_the_same_id_is_not_applied(
 # -- 2. a deleted log -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_verify_all_names_a_signed_game_whose_log_is_gone(store: Ledger) -> None:
     game = signed_game(store)
     tiny_game(store, 3, game_id="ty-kept")

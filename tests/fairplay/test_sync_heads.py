@@ -72,6 +72,7 @@ def test_a_copy_of_a_log_is_named_and_left_out(store: Ledger) -> None:
     assert report["problems"] == {} and report["gone"] == {} and report["games"] == 1, report
 
 
+@pytest.mark.slow
 def test_a_deleted_log_is_named_by_every_sync_until_rebuild(store: Ledger) -> None:
     game = tiny_game(store, 8)
     tiny_game(store, 4, game_id="ty-other")

@@ -70,6 +70,7 @@ def rewrite(ledger: Ledger, game: str, seq: int, payload: dict, drawn: Drawn | N
     ((), {}), (("bogus",), {}), (("attacker", "attacker"), {}),
     (("attacker", "defender"), {"defender": []}),  # marked filled, left at its default
 ])
+@pytest.mark.slow
 def test_a_mark_tabletape_never_writes_fails_audit_and_verify(
         table: Table, filled: tuple[str, ...], dice: dict) -> None:  # type: ignore[type-arg]
     """Issue 18 (second round): "a rewritten tabletape roll passes audit and verify as derived
@@ -102,6 +103,7 @@ def test_a_bad_mark_is_found_before_the_reveal_too(table: Table) -> None:
 # -- 2. one side typed after tabletape's dice were seen ------------------------------------------
 
 
+@pytest.mark.slow
 def test_typing_one_side_after_seeing_tabletape_dice_is_typed_over(table: Table) -> None:
     """Issue 18 (second round): "seeing tabletape's dice, undoing, then typing one side and
     letting tabletape fill the other is not warned; the audit also says (same dice) when the
@@ -123,6 +125,7 @@ def test_typing_one_side_after_seeing_tabletape_dice_is_typed_over(table: Table)
     assert f"attacker={','.join(map(str, typed))}" in shown.replace(" ", "")  # never cut
 
 
+@pytest.mark.slow
 def test_the_same_dice_again_say_same_dice_and_other_dice_do_not(table: Table) -> None:
     """"(same dice)" only when the dice are the same."""
     game = table.battle()
@@ -134,6 +137,7 @@ def test_the_same_dice_again_say_same_dice_and_other_dice_do_not(table: Table) -
     assert "(same dice)" in said(table("audit", game))
 
 
+@pytest.mark.slow
 def test_the_same_index_for_another_battle_says_other_dice(table: Table) -> None:
     """Undo the roll and its battle, attack elsewhere: the roll that takes the index is the same
     generator, not the same dice (Patrick defends Europe, one card: one die, not two)."""
@@ -248,6 +252,7 @@ def test_a_typed_face_other_than_the_shipped_card_is_refused(table: Table) -> No
         "special": True}  # a left-out field follows the card
 
 
+@pytest.mark.slow
 def test_without_a_shipped_deck_actions_says_the_card_is_required(table: Table) -> None:
     """Issue 18 (second round): "`actions` shows `card` optional for villain-turn, but recording
     it without card is refused ("name the Masterplan card drawn")"."""
@@ -265,6 +270,7 @@ def test_without_a_shipped_deck_actions_says_the_card_is_required(table: Table) 
 # -- 6. the catalog's drawn column ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_readme_query_finds_partly_typed_rolls(table: Table) -> None:
     """Issue 18 (second round): README Tables said `drawn IS NULL` "are dice typed at the
     table", false for a partly typed roll. The README's query for typed attacker dice is run
@@ -286,6 +292,7 @@ def test_the_readme_query_finds_partly_typed_rolls(table: Table) -> None:
 # -- 7. record says what tabletape drew ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_record_gives_the_drawn_mark_and_the_echo_names_the_fields(table: Table) -> None:
     """Issue 18 (second round): "`record --json` has no `drawn` …; the human echo doesn't say
     which values tabletape drew". README "JSON output": `record --json` holds `drawn`."""
@@ -305,6 +312,7 @@ def test_record_gives_the_drawn_mark_and_the_echo_names_the_fields(table: Table)
 # -- 8. messages ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("typed", ["attacker=,", "attacker=", "attacker=6,,6", "attacker=6,6,"])
 def test_an_empty_list_or_item_typed_is_refused(table: Table, typed: str) -> None:
     """Issue 18 (second round): "`roll attacker=,` (and `attacker=`) … is taken as left out and

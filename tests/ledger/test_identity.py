@@ -9,6 +9,7 @@ import uuid
 from pathlib import Path
 
 import msgspec
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -87,6 +88,7 @@ def test_uuid7_keeps_its_time_and_shape(ms: int, rand: bytes) -> None:
     assert is_uuid7(uid) and uid_ms(uid) == ms
 
 
+@pytest.mark.slow
 @given(st.text(min_size=1, max_size=40), st.integers(0, 2**63 - 1))
 def test_game_started_round_trips_its_identity(kind: str, seed: int) -> None:
     started = GameStarted(kind=kind, rules_version="1", tabletape_version="0", players=("a",),

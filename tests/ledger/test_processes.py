@@ -15,6 +15,8 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+import pytest
+
 from tabletape.ledger import GameStarted, Ledger, Noted, TornTail, VersionConflict
 
 CTX = multiprocessing.get_context("fork")
@@ -47,6 +49,7 @@ def racer(root: str, game: str, expected: int, name: str, barrier: object,
         results.close()
 
 
+@pytest.mark.slow
 def test_same_expected_seq_in_two_processes_exactly_one_wins(tmp_path: Path) -> None:
     store = Ledger(tmp_path)
     game = store.create(STARTED)
@@ -201,6 +204,7 @@ def read_reports(fd: int) -> list[tuple[int, int]]:
     return list(REPORT.iter_unpack(data[:usable]))
 
 
+@pytest.mark.slow
 def test_sigkill_mid_append_loses_no_acknowledged_event(tmp_path: Path) -> None:
     rng = random.Random(20261129)
     store = Ledger(tmp_path)

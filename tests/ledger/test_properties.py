@@ -129,6 +129,7 @@ def test_encode_decode_round_trip(event: Event, seq: int, at: str, actor: str,
 # -- append and read -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(started=STARTS, batches=st.lists(st.lists(DRAFTS, min_size=1, max_size=4), max_size=5))
 def test_append_read_round_trip(started: GameStarted,
@@ -176,6 +177,7 @@ def line_of(data: bytes, position: int) -> int:
     return data.count(b"\n", 0, position) + 1
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(started=STARTS, drafts=st.lists(DRAFTS, min_size=1, max_size=5), data=st.data())
@@ -218,6 +220,7 @@ def test_any_changed_byte_is_found_at_its_line(started: GameStarted,
             assert verification.problem
 
 
+@pytest.mark.slow
 def test_every_byte_of_a_small_log_is_covered(tmp_path: Path) -> None:
     """Exhaustively: every position of a three-event log, changed four ways."""
     store = Ledger(tmp_path)

@@ -201,6 +201,7 @@ def test_winners_and_start_player_are_the_games(ledger: Path, kind: str) -> None
         assert [s["name"] for s in scores if s["startPlayer"]] == [first_player(ledger, game)]
 
 
+@pytest.mark.slow
 def test_marvel_united_is_cooperative_all_win_or_all_lose_with_their_heroes(ledger: Path) -> None:
     """Marvel United (Rulebook, Winning: 'the heroes win' together, or the villain wins): the
     game is marked cooperative, every hero wins or none does, each role is the hero played."""

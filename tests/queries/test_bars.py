@@ -131,6 +131,7 @@ def bars_of(shown: str, title: str, count: int) -> list[str]:
     return [line for line in lines[at:at + count]]
 
 
+@pytest.mark.slow
 def test_win_rates_are_drawn_as_long_as_they_are(league: Ledger) -> None:
     shown = cli(league, "stats", "players", "--include-simulated")
     (report,) = [json.loads(cli(league, "stats", "players", "--include-simulated", "--json"))]
@@ -141,6 +142,7 @@ def test_win_rates_are_drawn_as_long_as_they_are(league: Ledger) -> None:
         assert abs(eighths(line) - round(row["win_rate"] * 10 * 8)) <= 0, line
 
 
+@pytest.mark.slow
 def test_seats_mark_fair_and_battles_mark_the_exact_odds(league: Ledger) -> None:
     seats = cli(league, "stats", "seats", "--include-simulated")
     report = json.loads(cli(league, "stats", "seats", "--include-simulated", "--json"))
@@ -156,6 +158,7 @@ def test_seats_mark_fair_and_battles_mark_the_exact_odds(league: Ledger) -> None
     assert "marks the exact odds" in " ".join(battles.split())
 
 
+@pytest.mark.slow
 def test_stats_draws_faces_against_fair_and_turns_per_game(league: Ledger) -> None:
     shown = cli(league, "stats", "dice", "--include-simulated")
     dice = json.loads(cli(league, "sql", "SELECT sides, count(*) AS n FROM dice GROUP BY ALL "
@@ -167,11 +170,13 @@ def test_stats_draws_faces_against_fair_and_turns_per_game(league: Ledger) -> No
     assert max(len(line) for line in (shown + lengths).splitlines()) <= 80
 
 
+@pytest.mark.slow
 def test_stats_json_carries_no_bars(league: Ledger) -> None:
     text = cli(league, "stats", "--include-simulated", "--json")
     assert not set(text) & (set(BLOCKS.strip()) | set(LEVELS) | {MARK})
 
 
+@pytest.mark.slow
 def test_stats_in_ascii_when_the_output_is_ascii(league: Ledger) -> None:
     shown = cli(league, "stats", "--include-simulated", PYTHONIOENCODING="ascii")
     assert shown.isascii() and "#" in shown and "+ marks fair" in " ".join(shown.split())

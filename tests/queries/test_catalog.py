@@ -22,6 +22,8 @@ from tests.queries.conftest import EPOCH, bot_games, record, start_game
 from tests.queries.duelgame import Attacked
 from tests.support.tinygame import Added, Cheered, Rolled
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 
 def tiny_game(ledger: Ledger) -> str:
     """A tiny game with rolls, a cheer, a note and an undone action."""

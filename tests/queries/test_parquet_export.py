@@ -56,6 +56,7 @@ def parquet_files(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*.parquet"))
 
 
+@pytest.mark.slow
 def test_partitions_are_named_kind_and_month_of_play(league: Ledger, tmp_path: Path) -> None:
     export(league, tmp_path / "out")
     games = tmp_path / "out" / "games"
@@ -67,6 +68,7 @@ def test_partitions_are_named_kind_and_month_of_play(league: Ledger, tmp_path: P
     assert {row["game"] for row in pq.read_table(feb).to_pylist()} == {"ty-feb"}
 
 
+@pytest.mark.slow
 def test_exact_values_read_back_by_duckdb_pyarrow_and_polars(league: Ledger,
                                                             tmp_path: Path) -> None:
     export(league, tmp_path / "out")
@@ -99,6 +101,7 @@ def test_event_times_are_the_logs_instants(league: Ledger, tmp_path: Path) -> No
     assert read == logged
 
 
+@pytest.mark.slow
 def test_list_columns_are_lists_and_json_columns_text(league: Ledger, tmp_path: Path) -> None:
     export(league, tmp_path / "out")
     battles = pl.read_parquet(f"{tmp_path}/out/battles/**/*.parquet", hive_partitioning=True)
@@ -138,6 +141,7 @@ def test_every_file_carries_versions_and_export_time(league: Ledger, tmp_path: P
     assert manifest["tables"]["games"]["rows"] == len(league.game_ids())
 
 
+@pytest.mark.slow
 def test_an_export_replaces_the_earlier_one_whole(league: Ledger, tmp_path: Path) -> None:
     export(league, tmp_path / "out")
     assert not (tmp_path / "out" / "games" / "kind=duel").exists()
@@ -150,6 +154,7 @@ def test_an_export_replaces_the_earlier_one_whole(league: Ledger, tmp_path: Path
     assert sorted(os.listdir(tmp_path)) == ["ledger", "out"]  # no staging folder left
 
 
+@pytest.mark.slow
 def test_a_failed_export_leaves_the_earlier_one_intact(league: Ledger, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     export(league, tmp_path / "out")
@@ -190,6 +195,7 @@ QUERIES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query", QUERIES)
 def test_sql_parquet_answers_as_sql_does(league: Ledger, tmp_path: Path, query: str) -> None:
     export(league, tmp_path / "out")
@@ -203,6 +209,7 @@ def test_sql_parquet_answers_as_sql_does(league: Ledger, tmp_path: Path, query: 
     assert not (tmp_path / "no-ledger").exists()  # no ledger was opened or made
 
 
+@pytest.mark.slow
 def test_sql_parquet_keeps_the_catalogs_types(league: Ledger, tmp_path: Path) -> None:
     export(league, tmp_path / "out")
     query = "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {})"
@@ -223,6 +230,7 @@ def test_sql_parquet_keeps_the_catalogs_types(league: Ledger, tmp_path: Path) ->
     "COPY games TO 'stolen.csv'",
     "ATTACH 'other.duckdb'",
 ])
+@pytest.mark.slow
 def test_sql_parquet_refuses_writes(league: Ledger, tmp_path: Path, statement: str) -> None:
     export(league, tmp_path / "out")
     before = sorted(p.name for p in (tmp_path / "out").rglob("*"))
@@ -262,6 +270,7 @@ def rows_of(folder: Path, table: str) -> list[tuple[Any, ...]]:
                                   "hive_partitioning = true)").fetchall(), key=repr)
 
 
+@pytest.mark.slow
 def test_an_export_writes_only_the_partitions_that_changed(league: Ledger,
                                                            tmp_path: Path) -> None:
     export(league, tmp_path / "out")

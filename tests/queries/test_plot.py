@@ -84,6 +84,7 @@ def test_plot_is_a_command_people_find() -> None:
     assert command_help.COMMANDS["plot"].group == "Replay"
 
 
+@pytest.mark.slow
 def test_plot_draws_every_changing_figure_of_every_kind_in_80_columns(ledger: Ledger) -> None:
     for game in games(ledger):
         series = game_series(game, ledger.records(game))

@@ -40,6 +40,7 @@ def games_of(league: tuple[Ledger, dict[str, list[str]]]) -> list[str]:
     return [game for games in league[1].values() for game in games]
 
 
+@pytest.mark.slow
 def test_standings_are_the_catalogs_rows_turn_by_turn(
         league: tuple[Ledger, dict[str, list[str]]], catalog: duckdb.DuckDBPyConnection) -> None:
     ledger = league[0]

@@ -216,6 +216,7 @@ def test_every_link_resolves_to_a_page_written(built: tuple[Path, dict[str, Any]
         assert f'id="{anchor}"' in text, anchor
 
 
+@pytest.mark.slow
 def test_a_damaged_log_is_named_on_the_index_and_by_the_command(
         ledger: Ledger, built: tuple[Path, dict[str, Any]]) -> None:
     directory, answer = built
@@ -230,6 +231,7 @@ def test_a_damaged_log_is_named_on_the_index_and_by_the_command(
     assert "rs-damaged" in flat(stderr) and "1 game left out" in flat(stdout)
 
 
+@pytest.mark.slow
 def test_simulated_games_only_with_include_simulated(
         ledger: Ledger, built: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
     simulated = {row["game"] for row in sql(
@@ -245,6 +247,7 @@ def test_simulated_games_only_with_include_simulated(
         assert listed[game]["Date (UTC)"] == "simulated"  # never a 1970 date
 
 
+@pytest.mark.slow
 def test_kind_player_and_since_narrow_the_site_as_they_narrow_stats(
         ledger: Ledger, tmp_path: Path) -> None:
     answer = exported(ledger, tmp_path / "strike", "--kind", "strike", "--player", "olga")
@@ -301,6 +304,7 @@ def test_hostile_names_are_escaped(built: tuple[Path, dict[str, Any]]) -> None:
 # -- the folder ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_export_replaces_an_earlier_one_whole(ledger: Ledger, tmp_path: Path) -> None:
     directory = tmp_path / "site"
     exported(ledger, directory, "--include-simulated")
@@ -312,6 +316,7 @@ def test_an_export_replaces_an_earlier_one_whole(ledger: Ledger, tmp_path: Path)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["site"]  # nothing left beside
 
 
+@pytest.mark.slow
 def test_a_failure_midway_leaves_the_earlier_site_as_it_was(
         ledger: Ledger, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     directory = tmp_path / "site"
@@ -345,6 +350,7 @@ def test_a_new_site_that_fails_leaves_nothing(ledger: Ledger, tmp_path: Path,
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_folder_tabletape_did_not_write_is_refused(ledger: Ledger, tmp_path: Path) -> None:
     """The site replaces its whole folder, so a folder holding anything else is never taken."""
     mine = tmp_path / "mine"
@@ -409,6 +415,7 @@ def test_options_that_do_not_go_with_html_are_refused(ledger: Ledger, tmp_path: 
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_read_only_target_is_refused_cleanly(ledger: Ledger, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -423,6 +430,7 @@ def test_a_read_only_target_is_refused_cleanly(ledger: Ledger, tmp_path: Path) -
     assert sorted(path.name for path in out.iterdir()) == ["site"]
 
 
+@pytest.mark.slow
 def test_a_full_disk_leaves_the_earlier_site_as_it_was(ledger: Ledger, tmp_path: Path) -> None:
     """On a small file system filled up, as the command runs for people: one message, exit 1,
     the earlier export there unchanged and nothing else left beside it."""
@@ -441,6 +449,7 @@ def test_a_full_disk_leaves_the_earlier_site_as_it_was(ledger: Ledger, tmp_path:
     assert sorted(path.name for path in saved.iterdir()) == ["site"]
 
 
+@pytest.mark.slow
 def test_the_installed_command_writes_the_site(ledger: Ledger, tmp_path: Path) -> None:
     """As people run it (a subprocess): one line saying what was written."""
     completed = run_cli("export", "--html", str(tmp_path / "site"), ledger=ledger.root)
@@ -451,6 +460,7 @@ def test_the_installed_command_writes_the_site(ledger: Ledger, tmp_path: Path) -
     assert (tmp_path / "site").stat().st_mode == (tmp_path / "made").stat().st_mode
 
 
+@pytest.mark.slow
 def test_a_log_damaged_after_the_sync_is_left_out_of_the_pages_and_named(
         ledger: Ledger, tmp_path: Path) -> None:
     """Each page is written from its log verified again, not trusted from the catalog; the

@@ -17,6 +17,8 @@ import tabletape
 from tabletape.ledger import Ledger
 from tests.queries.conftest import bot_games
 
+pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
+
 APP = tabletape.build_app()
 
 

@@ -181,6 +181,7 @@ def test_parquet_output_is_written_by_tabletape(ledger: Ledger, tmp_path: Path) 
         assert con.execute(f"SELECT * FROM read_parquet('{target}')").fetchall() == [(1,)]
 
 
+@pytest.mark.slow
 def test_parquet_to_standard_output(ledger: Ledger) -> None:
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
@@ -499,6 +500,7 @@ def test_nothing_is_loaded_or_installed_behind_a_query() -> None:
                          "enable_external_access": "false", "lock_configuration": "true"}
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=st.lists(st.sampled_from(["a", "b", "export", "export-old", "..", "."]),

@@ -500,6 +500,7 @@ def prefix_game(store: Ledger, kind: str, seed: int, keep: float) -> tuple[str, 
     return game, drafts[cut:], stamps[cut:]
 
 
+@pytest.mark.slow
 @settings(max_examples=16, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(KINDS), seed=st.integers(0, 3), keep=st.floats(0.05, 1.0))
 def test_every_kind_answers_alike_from_a_snapshot_and_folded_whole(

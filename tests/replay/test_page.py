@@ -115,6 +115,7 @@ def pages(demos: tuple[Ledger, dict[str, str]]) -> dict[str, tuple[list[Record],
             for kind, game in games.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", DEMO_GAMES)
 def test_a_page_is_one_valid_offline_document(pages: dict[str, tuple[list[Record], str]],
                                               kind: str) -> None:

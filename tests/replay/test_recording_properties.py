@@ -11,6 +11,7 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ def spec_choices(spec: ActionSpec | None, name: str) -> tuple[str, ...]:
     return ("x",)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(progress=st.integers(0, 40), seed=st.integers(0, 10_000), data=st.data())
 def test_a_refused_action_leaves_the_log_byte_for_byte(progress: int, seed: int,

@@ -197,6 +197,7 @@ def best_for_attacker(attack: tuple[int, ...], defend: tuple[int, ...], attacker
     (LEADER, dice.NO_BONUS), (dice.NO_BONUS, LEADER), (LEADER, LEADER),
     (Bonus(each=1, one=1), LEADER), (FUSION_CANNONS, dice.NO_BONUS),
 ])
+@pytest.mark.slow
 def test_the_placement_is_the_best_of_every_placement(attacker_bonus: Bonus,
                                                       defender_bonus: Bonus) -> None:
     """Every roll of a d8 and two d6 against a d8 and a d6: where settle puts each +1 wins its

@@ -129,6 +129,7 @@ BROKEN_RULES = ("from tabletape.rules.manifest import GameManifest\n"
                 "rules='half_game_rules:HalfGame')\n")
 
 
+@pytest.mark.slow
 def test_a_broken_game_plugin_is_skipped_with_one_warning_line(tmp_path: Path) -> None:
     """A game whose entry point cannot load, or names no manifest, or whose rules cannot be
     imported, is named in one warning line; every other game and the CLI still work."""

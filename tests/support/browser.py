@@ -2,7 +2,8 @@
 
 Chromium is Debian's package (``.ci/run`` installs it when missing; ``$TABLETAPE_CHROMIUM``
 names another); Playwright only drives it (``playwright install`` is never needed). Without
-either, the tests that use :func:`launched_browser` are skipped with the reason printed.
+either, the tests that use :func:`launched_browser` are skipped with the reason printed. Those
+tests are marked ``browser``: not in the default run, run by ``.ci/run`` after it.
 """
 
 from __future__ import annotations
@@ -39,11 +40,12 @@ def launched_browser() -> Iterator[Any]:
     """A launched headless Chromium (for a module-scoped fixture), closed afterwards."""
     executable = chromium()
     if executable is None:
-        skip("no Chromium found (/usr/bin/chromium; .ci/run installs Debian's package)")
+        skip("no Chromium found: apt-get install chromium, or set TABLETAPE_CHROMIUM "
+             "(.ci/run installs Debian's package)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        skip("playwright is not installed (it is in the test extra)")
+        skip("playwright is not installed: pip install -e '.[browser]'")
     with sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield launched

@@ -11,6 +11,7 @@ from tabletape.rules.bot_games import bot_game
 from tabletape.rules.fair_dice import dice_rng
 from tabletape.rules.marvel_united import RULES
 from tabletape.rules.marvel_united.state import invariant_errors
+from tests.bots import seed_chunks
 
 from .helpers import started
 
@@ -42,12 +43,11 @@ def replay_checked(villain: str, seed: int) -> str:
 
 
 @pytest.mark.parametrize("villain", VILLAINS)
-@pytest.mark.parametrize("first", range(0, GAMES, CHUNK),
-                         ids=lambda n: f"seeds{n}-{n + CHUNK - 1}")
-def test_bot_games_end_legally(villain: str, first: int) -> None:
+@pytest.mark.parametrize(("first", "end"), seed_chunks(GAMES, CHUNK))
+def test_bot_games_end_legally(villain: str, first: int, end: int) -> None:
     """Winning & Losing: every seeded bot game ends in a win or a loss, and after each event
     every hero card, Masterplan card, Threat and token is accounted for, health never negative."""
-    for seed in range(first, first + CHUNK):
+    for seed in range(first, end):
         replay_checked(villain, seed)
 
 

@@ -14,6 +14,7 @@ from tabletape.rules.kernel import IllegalAction
 from tabletape.rules.risk_deep_space import RULES
 from tabletape.rules.risk_deep_space.state import State, invariant_errors
 from tests.support.bots import bot_prefix as shared_bot_prefix
+from tests.support.bots import seed_chunks
 
 from .helpers import started
 
@@ -25,12 +26,12 @@ def players_for(seed: int) -> tuple[str, ...]:
     return NAMES[: 2 + seed % 3]
 
 
-@pytest.mark.parametrize("first", range(0, GAMES, CHUNK), ids=lambda n: f"seeds{n}-{n + CHUNK - 1}")
-def test_bot_games_end_legally(first: int) -> None:
+@pytest.mark.parametrize(("first", "end"), seed_chunks(GAMES, CHUNK))
+def test_bot_games_end_legally(first: int, end: int) -> None:
     """Win, and Components: every seeded bot game ends with a player's fourth (fifth) Base, and
     after each event all 32 Recruits and 5 Bases per colour, 31 Gems, 31 Ore, 3 Space Dogs and
     36 Action cards are somewhere."""
-    for seed in range(first, first + CHUNK):
+    for seed in range(first, end):
         begun = started(players_for(seed), seed=seed)
         state = RULES.start(begun)
         for number, (actor, event) in enumerate(bot_game(RULES, begun, random.Random(seed)), 1):

@@ -28,6 +28,7 @@ from tabletape.rules.risk_strike.events import (
 )
 from tabletape.rules.risk_strike.state import CONTINENTS, TACTICS, State, invariant_errors
 from tests.support.bots import bot_prefix as shared_bot_prefix
+from tests.support.bots import seed_chunks
 
 from .helpers import started
 
@@ -52,11 +53,11 @@ def replay_checked(seed: int) -> None:
     assert result is not None and len(result.winners) == 1, f"seed {seed}: no winner"
 
 
-@pytest.mark.parametrize("first", range(0, GAMES, CHUNK), ids=lambda n: f"seeds{n}-{n + CHUNK - 1}")
-def test_bot_games_end_legally(first: int) -> None:
+@pytest.mark.parametrize(("first", "end"), seed_chunks(GAMES, CHUNK))
+def test_bot_games_end_legally(first: int, end: int) -> None:
     """Winning: every seeded bot game ends with one player holding two domination coins, and
     after each event all 42 continent cards, 40 tactics cards and 6 coins are accounted for."""
-    for seed in range(first, first + CHUNK):
+    for seed in range(first, end):
         replay_checked(seed)
 
 

@@ -59,7 +59,7 @@ from tabletape.rules.risk_transformers.state import (
 )
 from tests.games.risk_transformers.helpers import GAME
 from tests.games.risk_transformers.test_battle import OLGA, PATRICK, in_phase3, play, refused, zone
-from tests.support.bots import bot_prefix
+from tests.support.bots import bot_prefix, seed_chunks
 
 GAMES, CHUNK = 500, 50
 
@@ -117,13 +117,13 @@ def run(seed: int) -> Run:
     return Run(events, state, used)
 
 
-@pytest.mark.parametrize("first", range(0, GAMES, CHUNK), ids=lambda n: f"seeds{n}-{n + CHUNK - 1}")
-def test_bot_games_end_legally_and_fold_back(first: int, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("first", "end"), seed_chunks(GAMES, CHUNK))
+def test_bot_games_end_legally_and_fold_back(first: int, end: int, tmp_path: Path) -> None:
     """Each seeded game reaches its result ("After 6 days the game is over", or "If you destroy
     all enemy armies, you win the game!") with everything accounted for after every event, and
     its log, stored and read back, folds to the same state."""
     ledger = Ledger(tmp_path)
-    for seed in range(first, first + CHUNK):
+    for seed in range(first, end):
         game = run(seed)
         assert GAME.result(game.state) is not None, f"seed {seed}: no result"
         ledger.create(begun(seed), game_id=f"rt-{seed}", then=game.events)
@@ -152,6 +152,7 @@ them: "won by destruction" (counted too), every enemy army destroyed within six 
 the seeds do not reach (about one game in twenty sees an army destroyed)."""
 
 
+@pytest.mark.slow  # plays all GAMES seeds: a marathon
 def test_every_mechanism_is_used_across_the_seeds() -> None:
     """Setup 5, Phases 1 to 5, the leaders' powers, the special zones, the cards, the AllSpark
     and both ends of the game each happen in the seeded games (counts printed with ``-s``)."""
@@ -287,6 +288,7 @@ def typed(state: State, draw: st.DrawFn) -> str:
 POSITIONS = ("open", "closed", "north", "east", "west", "south")
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), draw=st.data())
 def test_legal_actions_fold_and_refused_ones_leave_the_log(seed: int, steps: int,

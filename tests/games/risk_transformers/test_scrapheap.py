@@ -145,6 +145,7 @@ def short_receipts(seed: int, reading: str) -> list[tuple[int, Receipt, int]]:
     return short
 
 
+@pytest.mark.slow
 def test_bot_games_no_longer_starve_while_vehicles_sit_on_the_scrapheap() -> None:
     """The table trial's 2-player games: with ``idle`` both scrapheaps run out of robots by day
     3 while 10 vehicles sit there; paid in robot units, a receipt is short only once the

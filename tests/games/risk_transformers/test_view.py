@@ -9,6 +9,7 @@ from pathlib import Path
 from random import Random
 
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
@@ -239,6 +240,7 @@ def told_visit(before: State, actor: str, event: Event, after: State) -> list[st
                          turn=GAME.turn(before), effective=True))
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(draw=st.data(), moves=st.integers(1, 60))
 def test_legal_sequences_are_told_in_table_words(draw: st.DataObject, moves: int) -> None:
