@@ -1145,7 +1145,7 @@ def exclusive(fd: int) -> AbstractContextManager[None]:
 
 class NoFileLocks(LedgerError):
     """This platform has no POSIX file locks (``fcntl``), which every read and append of a log
-    takes: tabletape refuses to run there rather than lock nothing (POSIX only, see README)."""
+    takes: tabletape refuses to run there rather than lock nothing (POSIX only: README, Tests)."""
 
 
 def posix_locks() -> ModuleType:

@@ -90,8 +90,8 @@ def recorded_echo(folded: Folded, records: Sequence[Record]) -> RenderableType:
 
 
 def recorded_json(folded: Folded, records: Sequence[Record]) -> dict[str, Any]:
-    """What ``record --json`` prints for the events one line stored (see README): the last
-    event (``seq``, ``actor``, ``type``, ``payload``), every event the line stored in order
+    """What ``record --json`` prints for the events one line stored (docs/reference/json.md):
+    the last event (``seq``, ``actor``, ``type``, ``payload``), every event the line stored in order
     (``records``, one unless the line gave several steps; ``drawn``: tabletape's mark, the
     roll index and the fields it filled, else None), and the game's ``status`` after."""
     from tabletape.replay.render import drawn_json, status_json

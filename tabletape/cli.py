@@ -56,13 +56,24 @@ def answering_json() -> bool:
     the parameters typer parsed for it (``--json``, ``--format json|jsonl``)."""
     if json_asked():
         return True
-    try:  # typer >= 0.26 parses with its own copy of click, which has no public name for this
-        from typer._click.globals import get_current_context
-    except ImportError:  # an older typer parses with click itself (a dependency of it then)
-        from click import get_current_context  # type: ignore[import-not-found, no-redef]
-
-    context = get_current_context(silent=True)
+    context = current_context()
     return context is not None and asks_json(context.params)
+
+
+def current_context() -> Any:
+    """The click context of the command typer is running, or None (no command runs, or this
+    typer no longer has one where we look: then ``main``'s own reading of ``--json`` stands).
+
+    typer 0.26 and later parse with their own copy of click, which names no public way to it;
+    older ones parse with click itself, a dependency of theirs then."""
+    try:
+        from typer._click.globals import get_current_context
+    except ImportError:
+        try:
+            from click import get_current_context  # type: ignore[import-not-found, no-redef]
+        except ImportError:
+            return None
+    return get_current_context(silent=True)
 
 
 def asks_json(params: dict[str, Any]) -> bool:
@@ -86,7 +97,8 @@ def is_stdio(path: Path | str | None) -> bool:
 
 
 JsonOption = Annotated[bool, typer.Option(
-    "--json", help="Machine-readable output on stdout, errors as JSON on stderr (see README).")]
+    "--json",
+    help="Machine-readable output on stdout, errors as JSON on stderr (docs/reference/json.md).")]
 GameArgument = Annotated[str, typer.Argument(help="Game id, e.g. rs-k7pq.", show_default=False)]
 
 

@@ -18,6 +18,7 @@ class BareNames(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, BareNames())
 
+import tests.support.tinygame  # noqa: E402, F401  (registers the test game "tiny"; after the guard)
 
 collect_ignore = ["e2e/external_game"]
 """A game package outside tabletape, installed (not imported) by e2e/test_external_game.py."""

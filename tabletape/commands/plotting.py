@@ -67,7 +67,7 @@ def plot_command(
     """Standings over time for one game: a small chart per figure, a line per player.
 
     Reads the game's log (no sync needed); works on a game in progress.
-    With --json: the game's standings, dice faces and battles (see README).
+    With --json: the game's standings, dice faces and battles (docs/reference/json.md).
     """
     from tabletape.queries.series import game_series  # the catalog's pieces: not at startup
     from tabletape.replay.render import paged

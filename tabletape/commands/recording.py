@@ -185,7 +185,7 @@ def record(
         "you saw); else refuse, so an action recorded twice at once is stored once.")] = None,
 ) -> None:
     """Check one action against the rules and append it to the game's log; `-` instead of the
-    action reads action lines from standard input, one per line (see README)."""
+    action reads action lines from standard input, one per line (docs/reference/commands.md)."""
     from tabletape.batch import record_lines, recorded_echo, recorded_json
 
     if action == ["-"]:
