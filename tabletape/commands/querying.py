@@ -10,7 +10,6 @@ into the CLI never slows ``tabletape record`` down.
 from __future__ import annotations
 
 import csv
-import datetime
 import decimal
 import io
 import json
@@ -47,6 +46,8 @@ from tabletape.cli import (
 from tabletape.commands.recording import NoPagerOption
 from tabletape.ledger import Ledger
 from tabletape.queries.output import QueryRefused, check_output
+from tabletape.queries.sql_door import check_read_only
+from tabletape.queries.values import csv_value, json_rows, json_value, plain, write_parquet
 
 if TYPE_CHECKING:
     import duckdb
@@ -57,15 +58,6 @@ app = typer.Typer(add_completion=False, rich_markup_mode="rich")
 
 PROGRESS_BYTES = 4_000_000
 """A sync with more log bytes than this to load shows a progress bar."""
-
-PRAGMA_READS = frozenset({
-    "show_tables", "show_tables_expanded", "table_info", "show", "database_size",
-    "storage_info", "version", "platform", "database_list", "functions", "collations",
-    "user_agent", "metadata_info",
-})
-"""PRAGMAs that only read (everything else, e.g. ``PRAGMA threads=…``, is refused)."""
-
-
 
 
 class SqlFormat(StrEnum):
@@ -246,81 +238,6 @@ def progress_bar(label: str = "Loading logs into the catalog", *,
 
 
 # -- sql -----------------------------------------------------------------------------------------
-
-
-def check_read_only(query: str) -> None:
-    """Refuse anything but reading statements, before any connection with data sees them."""
-    import duckdb
-
-    from tabletape.queries.database import DOOR_CONFIG, REFUSED_BECAUSE
-
-    with duckdb.connect(config=DOOR_CONFIG) as parser:  # parses only: nothing runs here
-        statements = parser.extract_statements(query)
-    if not statements:
-        raise QueryRefused("no SQL statement given")
-    if len(statements) > 1:
-        raise QueryRefused("give one statement at a time")
-    statement = statements[0]
-    try:
-        kind = statement.type.name
-    except ValueError:  # a kind this DuckDB's Python enum does not know (UPDATE EXTENSIONS)
-        kind = ""
-    text = without_comments(statement.query).strip().rstrip(";").strip()
-    if kind == "EXPLAIN" and (inner := EXPLAINED.fullmatch(text)):
-        return check_read_only(inner.group(1))
-    if kind == "PRAGMA":
-        words = text.split(None, 1)
-        name = re.split(r"[\s(=]", words[1], maxsplit=1)[0].lower() if len(words) > 1 else ""
-        if name in PRAGMA_READS and "=" not in text:
-            return None
-    elif kind == "SELECT":
-        return None
-    shown = typed_kind(text, kind)
-    why = f", as {REFUSED_BECAUSE[shown]}" if shown in REFUSED_BECAUSE else ""
-    raise QueryRefused(
-        f"the catalog is read-only: {shown} statements are refused{why}; "
-        "use SELECT, WITH, FROM, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN or PRAGMA show_tables / "
-        "table_info (to write a file use --format csv|json|parquet --output FILE)"
-    )
-
-
-EXPLAINED = re.compile(r"EXPLAIN\s+(?:ANALY[SZ]E\s+)?(?:\([^()]*\)\s*)?(.+)",
-                       re.IGNORECASE | re.DOTALL)
-"""``EXPLAIN [ANALYZE] [(options)] statement``: the statement explained is checked."""
-
-COMMENT_OR_STRING = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|/\*.*?\*/""", re.DOTALL)
-
-
-def without_comments(text: str) -> str:
-    """``text`` with its SQL comments blanked out (quoted text kept as it is).
-
-    >>> without_comments("/* x */ SET a = '--' -- hi")
-    "  SET a = '--'  "
-    """
-    return COMMENT_OR_STRING.sub(
-        lambda m: m.group(0) if m.group(0)[0] in "'\"" else " ", text)
-
-
-PHRASES = ("FORCE INSTALL", "UPDATE EXTENSIONS", "IMPORT DATABASE", "EXPORT DATABASE",
-           "COPY FROM DATABASE", "SET VARIABLE")
-"""Statements named by more than their first word."""
-
-
-def typed_kind(text: str, kind: str) -> str:
-    """The statement's kind as the person typed it: its first word (a few :data:`PHRASES`
-    more), or DuckDB's ``kind`` when it starts with ``WITH`` or a parenthesis.
-
-    >>> typed_kind("reset threads", "SET"), typed_kind("force  install x", "LOAD")
-    ('RESET', 'FORCE INSTALL')
-    >>> typed_kind("WITH a AS (SELECT 1) INSERT INTO t FROM a", "INSERT")
-    'INSERT'
-    """
-    words = text.upper().split()
-    if not words or words[0] == "WITH" or words[0].startswith("("):
-        return kind.replace("_", " ") or "this"
-    spelled = " ".join(words[:3])
-    return next((phrase for phrase in PHRASES if f"{spelled} ".startswith(f"{phrase} ")),
-                re.split(r"[^A-Z_]", words[0], maxsplit=1)[0] or words[0])
 
 
 @app.command("sql")
@@ -542,17 +459,6 @@ def write_result(relation: duckdb.DuckDBPyRelation, output_format: SqlFormat,
         stream.write(text)
 
 
-ROWS_A_BATCH = 1000
-"""Rows fetched at a time when they stream (``--format jsonl``)."""
-
-
-def json_rows(relation: duckdb.DuckDBPyRelation) -> Iterator[dict[str, Any]]:
-    """The relation's rows as JSON objects, fetched a batch at a time."""
-    columns, types = relation.columns, [str(t) for t in relation.types]
-    for row in relation.iter_rows(ROWS_A_BATCH):
-        yield {c: json_value(v, t) for c, t, v in zip(columns, types, row, strict=True)}
-
-
 @contextmanager
 def text_output(output: Path | None) -> Iterator[Any]:
     """Standard output (``output`` None), or a scratch file beside ``output`` opened for UTF-8
@@ -579,14 +485,6 @@ def scratch_beside(output: Path) -> Iterator[Path]:
         raise OSError(error.errno, error.strerror, str(output)) from None
     finally:
         scratch.unlink(missing_ok=True)
-
-
-def write_parquet(relation: duckdb.DuckDBPyRelation, output: Path) -> None:
-    """The rows as Parquet at ``output``, in types every reader keeps exactly."""
-    from tabletape.queries.parquet import portable
-
-    typed = list(zip(relation.columns, map(str, relation.types), strict=True))
-    relation.project(portable(typed)).write_parquet(str(output))
 
 
 def result_table(columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> Table:
@@ -650,59 +548,6 @@ def longest_word(text: str) -> int:
 
 def is_number(value: Any) -> bool:
     return isinstance(value, int | float | decimal.Decimal) and not isinstance(value, bool)
-
-
-def csv_value(value: Any) -> Any:
-    if isinstance(value, list | dict | tuple):
-        return json.dumps(plain(value), ensure_ascii=False)
-    return plain(value)
-
-
-def json_value(value: Any, type_name: str) -> Any:
-    """A value as JSON: JSON columns decoded, times as ISO text, decimals as numbers."""
-    if type_name == "JSON" and isinstance(value, str):
-        return json.loads(value)
-    return plain(value)
-
-
-def plain(value: Any) -> Any:
-    """A DuckDB Python value as a plain JSON-able one (a moment in UTC, ending in ``Z``).
-
-    >>> plain(datetime.datetime(2026, 1, 2, 3, 4, 5))
-    '2026-01-02T03:04:05Z'
-    >>> plain([decimal.Decimal("0.5"), b"\\x01"])
-    [0.5, '01']
-    """
-    if isinstance(value, datetime.datetime):
-        return utc_text(value)
-    if isinstance(value, datetime.date | datetime.time):
-        return value.isoformat()
-    if isinstance(value, datetime.timedelta):
-        return value.total_seconds()
-    if isinstance(value, decimal.Decimal):
-        return float(value)
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    return str(value)
-
-
-def utc_text(moment: datetime.datetime) -> str:
-    """A moment as ISO text in UTC ending in ``Z``; a naive one is UTC already (the catalog's
-    TIMESTAMPs are, by the ledger's convention).
-
-    >>> utc_text(datetime.datetime(2026, 1, 2, 4, 0, tzinfo=datetime.timezone(
-    ...     datetime.timedelta(hours=1))))
-    '2026-01-02T03:00:00Z'
-    """
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(datetime.UTC).replace(tzinfo=None)
-    return moment.isoformat() + "Z"
 
 
 # -- sync ----------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from tabletape.rules.bot_games import bot_game
 from tabletape.rules.fair_dice import dice_rng
 from tabletape.rules.marvel_united import RULES
 from tabletape.rules.marvel_united.state import invariant_errors
-from tests.bots import seed_chunks
+from tests.support.bots import seed_chunks
 
 from .helpers import started
 
