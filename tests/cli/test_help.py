@@ -59,7 +59,11 @@ def test_the_packages_own_apps_stay_as_they_are() -> None:
                for info in replay_app.registered_commands)
 
 
-def test_completion_can_be_installed() -> None:
+def test_completion_can_be_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """typer finds the shell with shellingham, which finds none when the tests run with no shell
+    among their parent processes (a detached job): the shell is bash here, whoever runs them."""
+    shellingham = pytest.importorskip("shellingham", reason="typer detects the shell with it")
+    monkeypatch.setattr(shellingham, "detect_shell", lambda *_: ("bash", "/bin/bash"))
     assert "--install-completion" in help_text()
     shown = CliRunner().invoke(APP, ["--show-completion", "bash"], prog_name="tabletape")
     assert shown.exit_code == 0 and "_TABLETAPE_COMPLETE=complete_bash" in shown.stdout

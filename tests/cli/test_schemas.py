@@ -123,6 +123,7 @@ def test_every_line_of_demo_and_simulated_logs_fits_the_envelope_and_its_games_e
         assert problems(f"events/{kind}", line) == [], line
 
 
+@pytest.mark.slow  # the world of every game's demo and bot games
 def test_every_game_with_a_demo_has_one_in_the_world(world: Path) -> None:
     demos = {kind for kind in manifests() if game_part(kind, "demo") is not None}
     assert demos <= set(KINDS)

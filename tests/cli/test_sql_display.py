@@ -31,7 +31,8 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return where
 
 
-@pytest.mark.parametrize("columns", [50, 80, 200])
+@pytest.mark.parametrize("columns", [pytest.param(50, marks=pytest.mark.slow), 80,
+                                     pytest.param(200, marks=pytest.mark.slow)])
 def test_no_word_is_split_and_numbers_are_rounded(ledger: Path, columns: int) -> None:
     done = tabletape(ledger, "sql", QUERY, "--include-simulated", columns=columns)
     assert done.returncode == 0, done.stderr

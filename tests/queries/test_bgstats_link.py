@@ -42,6 +42,7 @@ def test_the_link_is_the_https_form_and_each_warning_is_said_once(ledger: Path) 
     assert "--app-link" in said
 
 
+@pytest.mark.slow  # a real process per export
 def test_the_app_scheme_stays_available(ledger: Path) -> None:
     done = tabletape(ledger, "export", "rs-s1-1", "--bgstats-link", "--app-link",
                      "--include-simulated")

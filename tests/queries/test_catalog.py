@@ -308,6 +308,7 @@ def test_recording_never_imports_duckdb() -> None:
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow  # worker processes
 def test_parallel_sync_loads_the_same_rows(known: Ledger) -> None:
     bot_games(known, "duel", 6, seed=8)
     sync(known, workers=1)

@@ -159,6 +159,7 @@ def pages(directory: Path) -> Iterator[Path]:
 # -- what the index says -------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a whole site built from a synced ledger
 def test_the_index_lists_every_verified_real_game_with_its_result_from_the_catalog(
         ledger: Ledger, built: tuple[Path, dict[str, Any]]) -> None:
     directory, answer = built

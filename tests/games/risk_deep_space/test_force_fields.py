@@ -148,7 +148,9 @@ def test_narration_and_view_show_force_fields() -> None:
     assert figures["supply"]["force_fields"] == 2 and figures["shields"] == []
 
 
-@pytest.mark.parametrize("first", range(0, 50, 10), ids=lambda n: f"seeds{n}-{n + 9}")
+@pytest.mark.parametrize("first", [  # the first ten seeds in the default run, all in the slow one
+    pytest.param(n, marks=() if n == 0 else pytest.mark.slow) for n in range(0, 50, 10)],
+    ids=lambda n: f"seeds{n}-{n + 9}")
 def test_bot_games_with_shields_end_legally(first: int) -> None:
     """force-fields=shield: 50 seeded bot games end with a winner; after every event the 2
     Force Fields (by the board + on planets) and every other piece add up, and no Recruit stands
