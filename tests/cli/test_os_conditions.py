@@ -24,17 +24,13 @@ import pytest
 
 from tabletape.ledger import GameStarted, Ledger
 from tests.cli.test_recording import MAIN, ROOT, flat
+from tests.support.cli import process
 from tests.support.tinygame import Cheered
 
 
 def tabletape(*args: str, ledger: Path, **popen: object) -> subprocess.CompletedProcess[str]:
-    """``tabletape ARGS --ledger LEDGER`` as a person runs it; asserts no traceback."""
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TABLETAPE_LEDGER": str(ledger)}
-    completed = subprocess.run([sys.executable, "-c", MAIN, *args], cwd=ROOT, env=env,
-                               capture_output=True, text=True, timeout=60, check=False,
-                               **popen)  # type: ignore[call-overload]
-    assert "Traceback" not in completed.stdout + completed.stderr, completed.stderr
-    return completed
+    """``tabletape ARGS`` with ``ledger`` as a person runs it; asserts no traceback."""
+    return process(*args, ledger=ledger, **popen)
 
 
 def one_message(completed: subprocess.CompletedProcess[str], code: int, *says: str) -> str:

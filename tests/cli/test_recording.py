@@ -20,6 +20,7 @@ import tests.support.tinygame  # noqa: F401  (registers "tiny")
 from tabletape.commands.recording import app
 from tabletape.ledger import Ledger
 from tabletape.ledger.store import ID_ALPHABET
+from tests.support.cli import MAIN
 
 pytestmark = pytest.mark.smoke  # also run on the declared minimum versions (.ci/minimums)
 
@@ -485,8 +486,6 @@ def test_unknown_game_suggests_the_close_one(cli: Cli, game: str) -> None:
 
 # -- the installed command -------------------------------------------------------------------------
 
-MAIN = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.support.tinygame; "
-        "from tabletape import main; main()")
 
 
 def run_main(*args: str, ledger: Path) -> subprocess.CompletedProcess[str]:

@@ -4,12 +4,12 @@ table widens), numbers rounded for reading; ``--json`` and ``--format csv`` keep
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli import process
 
 ROOT = Path(__file__).resolve().parents[2]
 QUERY = ("SELECT kind, game, uid, 2/3 AS third, 1/7 AS seventh, players, 'one two three four "
@@ -17,10 +17,7 @@ QUERY = ("SELECT kind, game, uid, 2/3 AS third, 1/7 AS seventh, players, 'one tw
 
 
 def tabletape(ledger: Path, *args: str, columns: int = 50) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TABLETAPE_LEDGER": str(ledger), "COLUMNS": str(columns),
-           "NO_COLOR": "1", "TERM": "dumb"}
-    return subprocess.run([sys.executable, "-c", "import tabletape; tabletape.main()", *args],
-                          env=env, cwd=str(ROOT), capture_output=True, text=True, timeout=120)
+    return process(*args, ledger=ledger, columns=columns, timeout=120)
 
 
 @pytest.fixture(scope="module")

@@ -5,12 +5,12 @@ apps send (it opens BG Stats, and opens from a chat), each warning said once; th
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli import process
 
 ROOT = Path(__file__).resolve().parents[2]
 HTTPS = "https://app.bgstatsapp.com/createPlay.html?data=%7B"
@@ -18,9 +18,7 @@ APP = "bgstats://app.bgstatsapp.com/createPlay.html?data=%7B"
 
 
 def tabletape(ledger: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TABLETAPE_LEDGER": str(ledger), "COLUMNS": "80", "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-c", "import tabletape; tabletape.main()", *args],
-                          env=env, cwd=str(ROOT), capture_output=True, text=True, timeout=120)
+    return process(*args, ledger=ledger, columns=80, timeout=120)
 
 
 @pytest.fixture(scope="module")
