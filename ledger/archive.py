@@ -13,7 +13,6 @@ noted before still verifies, its game said deleted (``verify --all --head``), ne
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -43,6 +42,7 @@ from tabletape.ledger.store import (
     trusted,
     write_atomic,
 )
+from tabletape.ledger.text import did_you_mean
 
 LOCK_FILE = ".archived.lock"
 """The file ``archive`` and ``restore`` lock while they rewrite the list (in the ledger)."""
@@ -123,10 +123,8 @@ def not_archived_message(ledger: Ledger, game: str, games: dict[str, ArchivedGam
     """Why ``game`` cannot be restored: it is in the ledger already, or unknown (a close id)."""
     if game in ledger.game_ids():
         return f"game {game} is not archived: it is in the catalog, stats and exports already"
-    close = difflib.get_close_matches(game, list(games), n=1, cutoff=0.5)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
     listed = ", ".join(sorted(games)) if games else "none"
-    return f"no archived game '{game}'{hint}; archived games: {listed}"
+    return f"no archived game '{game}'{did_you_mean(game, list(games))}; archived games: {listed}"
 
 
 def delete_game(ledger: Ledger, game: str) -> Deleted:

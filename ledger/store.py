@@ -42,6 +42,7 @@ from tabletape.ledger.codec import (
 )
 from tabletape.ledger.errors import USAGE_EXIT, TabletapeError
 from tabletape.ledger.events import TABLE, Event, GameStarted, event_type
+from tabletape.ledger.text import did_you_mean
 
 Draft = tuple[str, Event]
 """What a caller appends: ``(actor, event)``; the ledger adds seq, time and hashes."""
@@ -447,17 +448,13 @@ class Ledger:
                 "or TABLETAPE_LEDGER, or start a game there with `tabletape new`")
 
     def unknown_game_message(self, game: str) -> str:
-        import difflib
-
         missing = self.missing()
         if missing:
             return f"no game '{game}': {missing}"
 
         ids = self.game_ids()
-        close = difflib.get_close_matches(game, ids, n=1, cutoff=0.5)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
         known = ", ".join(ids[-8:]) if ids else "none yet; start one with `tabletape new`"
-        return f"no game '{game}' in ledger {self.root}{hint}; games: {known}"
+        return f"no game '{game}' in ledger {self.root}{did_you_mean(game, ids)}; games: {known}"
 
     def game_ids(self, *, archived: bool = False) -> list[str]:
         """Every game id in the ledger, oldest file first: archived games

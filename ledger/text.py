@@ -7,7 +7,7 @@ ledger's own heads and keys too).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 
 def plural(count: int, word: str) -> str:
@@ -17,6 +17,18 @@ def plural(count: int, word: str) -> str:
     ('1 event', '30 events')
     """
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def did_you_mean(name: str, choices: Sequence[str]) -> str:
+    """`` (did you mean 'x'?)`` for the choice closest to a mistyped ``name``, else nothing.
+
+    >>> did_you_mean("rs-k7qp", ["rs-k7pq", "md-2abc"]), did_you_mean("zz", ["rs-k7pq"])
+    (" (did you mean 'rs-k7pq'?)", '')
+    """
+    import difflib  # only when a name is mistyped: no cost at start-up
+
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.5)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def printable(text: str) -> str:
